@@ -1,0 +1,100 @@
+# Helpers every folder uses to declare libraries, precompiled headers and tests the same way.
+
+set(TUNEFRAME_GOLDEN_DIR "${PROJECT_SOURCE_DIR}/../shared/golden" CACHE PATH
+    "Golden reference tensors (../shared/golden)")
+
+# A precompiled header is parsed once per build and reused by every target of its family. GCC
+# only accepts a PCH built with the same flags, and executables compile with -fPIE where static
+# libraries use -fPIC, so each family has one carrier of each kind.
+function(_tuneframe_pch_carrier carrier kind libraries headers)
+    if(TARGET ${carrier})
+        return()
+    endif()
+    set(source "${CMAKE_BINARY_DIR}/${carrier}.cpp")
+    if(kind STREQUAL "EXECUTABLE")
+        file(WRITE "${source}" "int main() { return 0; }\n")
+        add_executable(${carrier} "${source}")
+    else()
+        file(WRITE "${source}" "// precompiled header carrier\n")
+        add_library(${carrier} STATIC "${source}")
+    endif()
+    target_link_libraries(${carrier} PRIVATE ${libraries})
+    target_precompile_headers(${carrier} PRIVATE ${headers})
+    tuneframe_warnings(${carrier})
+endfunction()
+
+function(_tuneframe_use_pch target family libraries headers)
+    get_target_property(type ${target} TYPE)
+    if(type STREQUAL "EXECUTABLE")
+        set(carrier tuneframe_${family}_pch_exe)
+        set(kind EXECUTABLE)
+    else()
+        set(carrier tuneframe_${family}_pch)
+        set(kind LIBRARY)
+    endif()
+    _tuneframe_pch_carrier(${carrier} ${kind} "${libraries}" "${headers}")
+    target_precompile_headers(${target} REUSE_FROM ${carrier})
+endfunction()
+
+function(tuneframe_use_torch_pch target)
+    _tuneframe_use_pch(${target} torch "torch" "<torch/torch.h>")
+endfunction()
+
+function(tuneframe_use_qt_pch target)
+    _tuneframe_use_pch(${target} qt "Qt6::Widgets;Qt6::Sql;Qt6::Test"
+                       "<QtWidgets>;<QtSql>;<QtTest>")
+endfunction()
+
+# Environment every test sees: where the goldens, the engine and the sources are.
+function(_tuneframe_test_environment test)
+    set(env
+        "TUNEFRAME_GOLDEN_DIR=${TUNEFRAME_GOLDEN_DIR}"
+        "TUNEFRAME_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
+        "QT_QPA_PLATFORM=offscreen"
+        "OMP_NUM_THREADS=2")
+    if(TARGET tuneframe-engine)
+        list(APPEND env "TUNEFRAME_ENGINE=$<TARGET_FILE:tuneframe-engine>")
+    endif()
+    if(TARGET tuneframe)
+        list(APPEND env "TUNEFRAME_STUDIO=$<TARGET_FILE:tuneframe>")
+    endif()
+    set_tests_properties(${test} PROPERTIES ENVIRONMENT "${env}")
+endfunction()
+
+function(_tuneframe_register_test name labels timeout)
+    if(NOT labels)
+        message(FATAL_ERROR "test ${name} needs LABELS (unit, golden, e2e, multirank, gpu, slow)")
+    endif()
+    add_test(NAME ${name} COMMAND ${name})
+    _tuneframe_test_environment(${name})
+    if(NOT timeout)
+        set(timeout 600)
+    endif()
+    set_tests_properties(${name} PROPERTIES LABELS "${labels}" TIMEOUT ${timeout})
+    if("gpu" IN_LIST labels)
+        # A GPU test without CUDA reports itself skipped instead of passing silently.
+        set_tests_properties(${name} PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+    endif()
+endfunction()
+
+# tuneframe_add_gtest(NAME n SOURCES ... LIBRARIES ... LABELS ... [TORCH] [TIMEOUT s])
+function(tuneframe_add_gtest)
+    cmake_parse_arguments(T "TORCH" "NAME;TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+    add_executable(${T_NAME} ${T_SOURCES})
+    target_link_libraries(${T_NAME} PRIVATE ${T_LIBRARIES} GTest::gtest GTest::gtest_main)
+    tuneframe_warnings(${T_NAME})
+    if(T_TORCH)
+        tuneframe_use_torch_pch(${T_NAME})
+    endif()
+    _tuneframe_register_test(${T_NAME} "${T_LABELS}" "${T_TIMEOUT}")
+endfunction()
+
+# tuneframe_add_qttest(NAME n SOURCES ... LIBRARIES ... LABELS ... [TIMEOUT s])
+function(tuneframe_add_qttest)
+    cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+    add_executable(${T_NAME} ${T_SOURCES})
+    target_link_libraries(${T_NAME} PRIVATE ${T_LIBRARIES} Qt6::Test)
+    tuneframe_warnings(${T_NAME})
+    tuneframe_use_qt_pch(${T_NAME})
+    _tuneframe_register_test(${T_NAME} "${T_LABELS}" "${T_TIMEOUT}")
+endfunction()
