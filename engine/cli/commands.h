@@ -1,0 +1,25 @@
+#pragma once
+
+#include "engine/cli/arguments.h"
+#include "engine/core/event_emitter.h"
+
+namespace tuneframe::cli {
+
+// What every subcommand gets: its arguments and the event stream on stdout.
+struct CommandContext {
+    Arguments& arguments;
+    core::EventEmitter& events;
+};
+
+struct Command {
+    const char* name;
+    const char* usage;
+    const char* summary;
+    bool speaks_protocol; // emits JSON Lines events (hello first) rather than text for people
+    int (*run)(CommandContext& context);
+};
+
+int run_inspect(CommandContext& context);
+int run_devices(CommandContext& context);
+
+} // namespace tuneframe::cli

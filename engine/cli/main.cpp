@@ -1,0 +1,114 @@
+#include "engine/cli/commands.h"
+#include "engine/core/error.h"
+#include "engine/core/runtime_info.h"
+
+#include <c10/util/Exception.h>
+
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+#include <new>
+
+namespace {
+
+using tuneframe::cli::Command;
+
+constexpr Command kCommands[] = {
+    {"inspect", "tuneframe-engine inspect PATH [--summary] [--json]",
+     "list the tensors, dtypes, shapes and parameter count of a .safetensors file, a shard "
+     "index, or a diffusers model folder",
+     false, tuneframe::cli::run_inspect},
+    {"devices", "tuneframe-engine devices",
+     "print the hello event: engine, LibTorch and CUDA versions and the devices seen", true,
+     tuneframe::cli::run_devices},
+};
+
+void print_help() {
+    std::cout << "tuneframe-engine " TUNEFRAME_VERSION
+                 " - the Tuneframe training and sampling engine\n\n"
+                 "usage: tuneframe-engine [--version] [--help] COMMAND [ARGS...]\n\ncommands:\n";
+    for (const Command& command : kCommands) {
+        std::cout << "  " << command.name << "\n      " << command.summary << "\n";
+    }
+    std::cout << "\n'tuneframe-engine COMMAND --help' shows a command's options.\n";
+}
+
+const Command* find_command(const std::string& name) {
+    for (const Command& command : kCommands) {
+        if (name == command.name) {
+            return &command;
+        }
+    }
+    return nullptr;
+}
+
+int exit_code_for(tuneframe::core::ErrorCode code) {
+    return code == tuneframe::core::ErrorCode::Usage ? 2 : 1;
+}
+
+// Every failure leaves as one message for people on stderr and, for commands that speak the
+// protocol, an `error` event the studio can show.
+int report(const Command* command, tuneframe::core::EventEmitter& events,
+           const tuneframe::core::Error& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    if (!error.hint().empty()) {
+        std::cerr << "hint: " << error.hint() << "\n";
+    }
+    if (command && command->speaks_protocol) {
+        events.error(error);
+    }
+    return exit_code_for(error.code());
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    using tuneframe::core::Error;
+    using tuneframe::core::ErrorCode;
+    // A studio that goes away must not kill a training run: writes to a closed pipe fail with
+    // EPIPE and the engine keeps logging to events.jsonl.
+    std::signal(SIGPIPE, SIG_IGN);
+
+    std::vector<std::string> arguments(argv + 1, argv + argc);
+    if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h" ||
+        arguments[0] == "help") {
+        print_help();
+        return arguments.empty() ? 2 : 0;
+    }
+    if (arguments[0] == "--version") {
+        std::cout << "tuneframe-engine " TUNEFRAME_VERSION "\n";
+        return 0;
+    }
+
+    tuneframe::core::EventEmitter events;
+    const Command* command = find_command(arguments[0]);
+    if (!command) {
+        return report(nullptr, events,
+                      Error(ErrorCode::Usage, "unknown command '" + arguments[0] + "'.",
+                            "Run 'tuneframe-engine --help' for the list of commands."));
+    }
+    tuneframe::cli::Arguments command_arguments(command->name, command->usage,
+                                                {arguments.begin() + 1, arguments.end()});
+    if (command_arguments.help_requested()) {
+        std::cout << "usage: " << command->usage << "\n\n" << command->summary << "\n";
+        return 0;
+    }
+    try {
+        tuneframe::cli::CommandContext context{command_arguments, events};
+        if (command->speaks_protocol) {
+            events.hello(tuneframe::core::runtime_info());
+        }
+        return command->run(context);
+    } catch (const Error& error) {
+        return report(command, events, error);
+    } catch (const std::bad_alloc&) {
+        return report(command, events,
+                      Error(ErrorCode::Oom, "Host memory ran out.",
+                            "Close other programs or choose a smaller model or shape."));
+    } catch (const c10::Error& error) {
+        return report(command, events, Error(ErrorCode::Internal, error.what_without_backtrace()));
+    } catch (const std::exception& error) {
+        return report(command, events, Error(ErrorCode::Internal, error.what()));
+    }
+}

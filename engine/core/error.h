@@ -1,0 +1,40 @@
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace tuneframe::core {
+
+// The `code` of an `error` event; the studio maps each to a translated explanation.
+enum class ErrorCode {
+    None,
+    BadInput, // a file or value the user supplied is wrong
+    Io,       // the file system failed (missing file, full disk, permissions)
+    Oom,      // device or host memory ran out
+    Nan,      // the loss or a gradient stopped being finite
+    Usage,    // the command line is wrong
+    Unsupported,
+    Internal,
+};
+
+std::string_view error_code_name(ErrorCode code);
+
+// An error a user can act on: the message names the file or value, the hint names the fix.
+class Error : public std::runtime_error {
+public:
+    Error(ErrorCode code, const std::string& message, std::string hint = {});
+
+    ErrorCode code() const { return code_; }
+    const std::string& hint() const { return hint_; }
+
+private:
+    ErrorCode code_;
+    std::string hint_;
+};
+
+// An Io error for a failed system call on `path`, with errno's text and a hint for the common
+// causes (no space, no permission, missing folder).
+Error io_error(const std::string& what, const std::string& path, int error_number);
+
+} // namespace tuneframe::core

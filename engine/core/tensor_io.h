@@ -1,0 +1,35 @@
+#pragma once
+
+#include "engine/core/dtype.h"
+#include "engine/core/safetensors_file.h"
+
+#include <ATen/Tensor.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tuneframe::core {
+
+c10::ScalarType to_scalar_type(DType dtype);
+DType from_scalar_type(c10::ScalarType type); // Invalid for types safetensors cannot hold
+
+// A tensor that owns a copy of the bytes: safe to modify, independent of the file.
+at::Tensor read_tensor(const SafetensorsFile& file, const TensorInfo& tensor);
+// A zero-copy tensor over the memory map, read-only by contract (the pages are mapped
+// read-only, so writing to it faults); it keeps the mapping alive. Misaligned data is copied.
+at::Tensor view_tensor(const SafetensorsFile& file, const TensorInfo& tensor);
+
+// Every tensor of a file, copied. For inputs and small files; models load through their own
+// streaming loaders.
+std::map<std::string, at::Tensor> read_tensors(const std::filesystem::path& path);
+
+using NamedTensors = std::vector<std::pair<std::string, at::Tensor>>;
+
+// Writes CPU copies of `tensors` atomically; non-contiguous and device tensors are fine.
+void write_tensors(const std::filesystem::path& path, const NamedTensors& tensors,
+                   const std::map<std::string, std::string>& metadata = {});
+
+} // namespace tuneframe::core
