@@ -21,5 +21,6 @@ struct Command {
 
 int run_inspect(CommandContext& context);
 int run_devices(CommandContext& context);
+int run_forward(CommandContext& context);
 
 } // namespace tuneframe::cli

@@ -22,6 +22,12 @@ constexpr Command kCommands[] = {
     {"devices", "tuneframe-engine devices",
      "print the hello event: engine, LibTorch and CUDA versions and the devices seen", true,
      tuneframe::cli::run_devices},
+    {"forward",
+     "tuneframe-engine forward COMPONENT --model DIR --inputs FILE --out FILE "
+     "[--input-prefix P] [component options]",
+     "run one model component on tensors from a safetensors file and write its outputs "
+     "(for parity checks and debugging)",
+     false, tuneframe::cli::run_forward},
 };
 
 void print_help() {

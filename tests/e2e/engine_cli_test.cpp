@@ -1,0 +1,142 @@
+// Drives the real tuneframe-engine binary as the studio and users do.
+#include "common/protocol.h"
+#include "engine/core/json_file.h"
+#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors_writer.h"
+#include "tests/support/process_runner.h"
+#include "tests/support/test_paths.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace tuneframe {
+namespace {
+
+using test::run_process;
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream stream(text);
+    for (std::string line; std::getline(stream, line);) {
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+TEST(EngineCli, PrintsItsVersion) {
+    auto result = run_process({test::engine_path(), "--version"});
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_EQ(result.out, "tuneframe-engine " TUNEFRAME_VERSION "\n");
+}
+
+TEST(EngineCli, DevicesSaysHelloFirstThenDone) {
+    auto result = run_process({test::engine_path(), "devices"});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    auto lines = lines_of(result.out);
+    ASSERT_EQ(lines.size(), 2u) << result.out;
+    std::string error;
+    auto hello = protocol::parse_line(lines[0], "type", &error);
+    ASSERT_TRUE(hello) << error;
+    EXPECT_EQ(hello->kind, "hello");
+    EXPECT_EQ(hello->body["protocol"], protocol::kVersion);
+    EXPECT_FALSE(hello->body["libtorch"].get<std::string>().empty());
+    bool has_cpu = false;
+    for (const auto& device : hello->body["devices"]) {
+        has_cpu |= device["type"] == "cpu" && device["total_memory"].get<std::int64_t>() > 0;
+    }
+    EXPECT_TRUE(has_cpu) << lines[0];
+    auto done = protocol::parse_line(lines[1], "type", &error);
+    ASSERT_TRUE(done) << error;
+    EXPECT_EQ(done->kind, "done");
+}
+
+TEST(EngineCli, InspectCountsParametersOfAShardedFolder) {
+    test::TemporaryDirectory dir;
+    std::vector<float> a(1000, 1.0f);
+    std::vector<std::uint16_t> b(500, 0);
+    core::write_safetensors(dir / "diffusion_pytorch_model-00001-of-00002.safetensors",
+                            {{"a.weight", core::DType::F32, {10, 100}, a.data()}});
+    core::write_safetensors(dir / "diffusion_pytorch_model-00002-of-00002.safetensors",
+                            {{"b.weight", core::DType::BF16, {500}, b.data()}});
+    core::write_json_file(dir / "diffusion_pytorch_model.safetensors.index.json",
+                          {{"weight_map",
+                            {{"a.weight", "diffusion_pytorch_model-00001-of-00002.safetensors"},
+                             {"b.weight", "diffusion_pytorch_model-00002-of-00002.safetensors"}}}});
+    core::write_json_file(dir / "config.json", {{"_class_name", "CogVideoXTransformer3DModel"}});
+
+    auto result = run_process({test::engine_path(), "inspect", "--json", dir.path().string()});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    auto report = nlohmann::json::parse(result.out);
+    EXPECT_EQ(report["parameters"], 1500);
+    ASSERT_EQ(report["components"].size(), 1u);
+    const auto& component = report["components"][0];
+    EXPECT_EQ(component["class_name"], "CogVideoXTransformer3DModel");
+    EXPECT_EQ(component["shards"], 2);
+    EXPECT_EQ(component["parameters_by_dtype"]["BF16"], 500);
+    EXPECT_EQ(component["tensors"][0]["name"], "a.weight");
+    EXPECT_EQ(component["tensors"][0]["shape"], nlohmann::json({10, 100}));
+
+    auto text = run_process({test::engine_path(), "inspect", dir.path().string()});
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE(text.out.find("1.5 K (1500)"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("(2 shards)"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("b.weight"), std::string::npos) << text.out;
+}
+
+TEST(EngineCli, InspectListsAGoldenPipelineByComponent) {
+    auto golden = test::golden_dir();
+    if (golden.empty()) {
+        if (test::running_in_ci()) {
+            FAIL() << "../shared/golden is missing";
+        }
+        GTEST_SKIP();
+    }
+    auto result = run_process({test::engine_path(), "inspect", "--json", "--summary",
+                               (golden / "pipeline_t2v/pipeline").string()});
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    auto report = nlohmann::json::parse(result.out);
+    std::map<std::string, std::int64_t> parameters;
+    for (const auto& component : report["components"]) {
+        parameters[component["name"]] = component["parameters"];
+        EXPECT_FALSE(component.contains("tensors")) << "--summary leaves tensors out";
+    }
+    EXPECT_EQ(parameters.size(), 5u);
+    EXPECT_EQ(parameters.at("tokenizer"), 0);
+    // The count must equal the sum of the file's own tensor sizes.
+    core::SafetensorsFile transformer(
+        golden / "pipeline_t2v/pipeline/transformer/diffusion_pytorch_model.safetensors");
+    std::int64_t expected = 0;
+    for (const auto& tensor : transformer.tensors()) {
+        expected += tensor.numel();
+    }
+    EXPECT_EQ(parameters.at("transformer"), expected);
+}
+
+TEST(EngineCli, MalformedFileFailsWithTheFileNamed) {
+    test::TemporaryDirectory dir;
+    test::write_bytes(dir / "broken.safetensors", std::string("\x10\0\0\0\0\0\0\0{\"a\":", 13));
+    auto result =
+        run_process({test::engine_path(), "inspect", (dir / "broken.safetensors").string()});
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("broken.safetensors"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("hint:"), std::string::npos) << result.err;
+    EXPECT_TRUE(result.out.empty());
+}
+
+TEST(EngineCli, UsageErrorsExitWithTwo) {
+    auto unknown = run_process({test::engine_path(), "frobnicate"});
+    EXPECT_EQ(unknown.exit_code, 2);
+    EXPECT_NE(unknown.err.find("frobnicate"), std::string::npos);
+    auto option = run_process({test::engine_path(), "inspect", "--sumary", "x"});
+    EXPECT_EQ(option.exit_code, 2);
+    EXPECT_NE(option.err.find("--sumary"), std::string::npos) << option.err;
+    auto missing = run_process({test::engine_path(), "inspect"});
+    EXPECT_EQ(missing.exit_code, 2);
+    auto help = run_process({test::engine_path(), "inspect", "--help"});
+    EXPECT_EQ(help.exit_code, 0);
+    EXPECT_NE(help.out.find("usage: tuneframe-engine inspect"), std::string::npos);
+}
+
+} // namespace
+} // namespace tuneframe
