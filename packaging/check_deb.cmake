@@ -1,0 +1,35 @@
+# Builds the Debian package into a scratch folder and checks what it holds and depends on.
+# Run by ctest: cmake -DBUILD_DIR=... -DOUTPUT_DIR=... -P check_deb.cmake
+file(REMOVE_RECURSE "${OUTPUT_DIR}")
+file(MAKE_DIRECTORY "${OUTPUT_DIR}")
+execute_process(
+    COMMAND cpack -G DEB -B "${OUTPUT_DIR}" --config "${BUILD_DIR}/CPackConfig.cmake"
+    RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+if(NOT result EQUAL 0)
+    message(FATAL_ERROR "cpack failed:\n${output}")
+endif()
+file(GLOB packages "${OUTPUT_DIR}/*.deb")
+list(LENGTH packages count)
+if(NOT count EQUAL 1)
+    message(FATAL_ERROR "expected one .deb in ${OUTPUT_DIR}, found ${count}")
+endif()
+execute_process(COMMAND dpkg-deb --contents ${packages} OUTPUT_VARIABLE contents)
+foreach(expected
+        "./usr/bin/tuneframe-engine"
+        "./usr/bin/tuneframe"
+        "./usr/share/applications/io.tuneframe.Tuneframe.desktop"
+        "./usr/share/metainfo/io.tuneframe.Tuneframe.metainfo.xml")
+    string(FIND "${contents}" "${expected}" found)
+    if(found EQUAL -1)
+        message(FATAL_ERROR "the package lacks ${expected}:\n${contents}")
+    endif()
+endforeach()
+execute_process(COMMAND dpkg-deb --field ${packages} Depends OUTPUT_VARIABLE depends)
+foreach(expected "libopenblas0-pthread" "libtorch" "libavcodec" "libqt6widgets6" "libsqlite3")
+    string(FIND "${depends}" "${expected}" found)
+    if(found EQUAL -1)
+        message(FATAL_ERROR "the package does not depend on ${expected}: ${depends}")
+    endif()
+endforeach()
+message(STATUS "package ok: ${packages}\nDepends: ${depends}")
+file(REMOVE_RECURSE "${OUTPUT_DIR}")
