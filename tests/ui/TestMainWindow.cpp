@@ -1,0 +1,428 @@
+#include "ui/MainWindow.h"
+
+#include "app/ApplicationInfo.h"
+#include "app/Project.h"
+#include "app/Settings.h"
+#include "ui/EmptyStateWidget.h"
+#include "ui/NewProjectDialog.h"
+#include "ui/StudioPage.h"
+#include "ui/ThemeController.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void withoutProjectEveryPageOffersCreateAndOpen();
+    void newProjectButtonCreatesAndOpensProject();
+    void openedProjectShowsInStatusBarAndDatasetInstruction();
+    void openingInvalidFolderShowsErrorAndKeepsEmptyState();
+    void navigationSwitchesPages();
+    void recentProjectsMenuOpensAndClears();
+    void switchingLanguageRetranslatesAtOnce();
+    void themeSettingChangesPalette();
+    void geometryIsRemembered();
+    void versionFlagOnRealBinaryNeedsNoDisplay();
+    void realBinaryReportsInvalidProjectFolder();
+
+private:
+    template <typename T>
+    T* child(QObject* parent, const QString& name) const;
+    StudioPage* page(const QString& name) const;
+    QString createProject(const QString& name);
+    QString studioBinary() const;
+
+    std::unique_ptr<QTemporaryDir> m_config;
+    std::unique_ptr<QTemporaryDir> m_projects;
+    std::unique_ptr<Settings> m_settings;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+template <typename T>
+T* TestMainWindow::child(QObject* parent, const QString& name) const {
+    T* found = parent->findChild<T*>(name);
+    if (!found)
+        qWarning("no %s named %s", T::staticMetaObject.className(), qPrintable(name));
+    return found;
+}
+
+StudioPage* TestMainWindow::page(const QString& name) const {
+    return child<StudioPage>(m_window.get(), name);
+}
+
+QString TestMainWindow::createProject(const QString& name) {
+    const QString folder = QDir(m_projects->path()).filePath(name);
+    Project::Result result = Project::create(folder, name);
+    if (!result.succeeded())
+        qWarning("%s", qPrintable(result.errorMessage));
+    return result.project ? result.project->folder() : QString();
+}
+
+QString TestMainWindow::studioBinary() const {
+    return qEnvironmentVariable("TUNEFRAME_STUDIO");
+}
+
+void TestMainWindow::initTestCase() {
+    QCOMPARE(QGuiApplication::platformName(), QStringLiteral("offscreen"));
+}
+
+void TestMainWindow::init() {
+    m_config = std::make_unique<QTemporaryDir>();
+    m_projects = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_config->isValid() && m_projects->isValid());
+    // Never the user's real settings, even for code that builds its own Settings.
+    qputenv("TUNEFRAME_CONFIG_DIR", m_config->path().toLocal8Bit());
+    m_settings = std::make_unique<Settings>(m_config->path());
+    m_settings->setLastProjectLocation(m_projects->path());
+    m_window = std::make_unique<MainWindow>(m_settings.get());
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+void TestMainWindow::cleanup() {
+    m_window.reset();
+    m_settings.reset();
+    m_projects.reset();
+    m_config.reset();
+}
+
+void TestMainWindow::withoutProjectEveryPageOffersCreateAndOpen() {
+    auto* status = child<QLabel>(m_window.get(), QStringLiteral("projectStatusLabel"));
+    QVERIFY(status);
+    QCOMPARE(status->text(), QStringLiteral("No project open"));
+    QVERIFY(!m_window->project());
+
+    const QList<QPair<MainWindow::Page, QString>> pages{
+        {MainWindow::Page::Dataset, QStringLiteral("datasetPage")},
+        {MainWindow::Page::Train, QStringLiteral("trainPage")},
+        {MainWindow::Page::Gallery, QStringLiteral("galleryPage")}};
+    for (const auto& [pageId, name] : pages) {
+        m_window->showPage(pageId);
+        StudioPage* studioPage = page(name);
+        QVERIFY(studioPage);
+        QVERIFY(studioPage->isVisible());
+        auto* state = child<EmptyStateWidget>(studioPage, QStringLiteral("noProjectState"));
+        QVERIFY(state && state->isVisible());
+        QCOMPARE(state->title(), QStringLiteral("No project open"));
+        QVERIFY(
+            !child<EmptyStateWidget>(studioPage, QStringLiteral("projectEmptyState"))->isVisible());
+        auto* newButton = child<QPushButton>(studioPage, QStringLiteral("newProjectButton"));
+        auto* openButton = child<QPushButton>(studioPage, QStringLiteral("openProjectButton"));
+        QVERIFY(newButton && newButton->isVisible() && newButton->isEnabled());
+        QVERIFY(openButton && openButton->isVisible() && openButton->isEnabled());
+        QCOMPARE(newButton->text(), QStringLiteral("New Project…"));
+        QCOMPARE(openButton->text(), QStringLiteral("Open Project…"));
+    }
+
+    // The open button brings up a folder chooser, without blocking the event loop.
+    QTest::mouseClick(child<QPushButton>(page(QStringLiteral("galleryPage")),
+                                         QStringLiteral("openProjectButton")),
+                      Qt::LeftButton);
+    QTRY_VERIFY(m_window->findChild<QWidget*>(QStringLiteral("openProjectDialog")) &&
+                m_window->findChild<QWidget*>(QStringLiteral("openProjectDialog"))->isVisible());
+    m_window->findChild<QDialog*>(QStringLiteral("openProjectDialog"))->reject();
+}
+
+void TestMainWindow::newProjectButtonCreatesAndOpensProject() {
+    QSignalSpy opened(m_window.get(), &MainWindow::projectOpened);
+    QTest::mouseClick(
+        child<QPushButton>(page(QStringLiteral("datasetPage")), QStringLiteral("newProjectButton")),
+        Qt::LeftButton);
+    NewProjectDialog* dialog = nullptr;
+    QTRY_VERIFY(
+        (dialog = m_window->findChild<NewProjectDialog*>(QStringLiteral("newProjectDialog"))) &&
+        dialog->isVisible());
+    auto* nameEdit = child<QLineEdit>(dialog, QStringLiteral("projectNameEdit"));
+    auto* locationEdit = child<QLineEdit>(dialog, QStringLiteral("projectLocationEdit"));
+    QCOMPARE(QDir::fromNativeSeparators(locationEdit->text()), m_projects->path());
+    QTest::keyClicks(nameEdit, QStringLiteral("Birds in flight"));
+    auto* create = child<QPushButton>(dialog, QStringLiteral("createButton"));
+    QVERIFY(create->isEnabled());
+    QTest::mouseClick(create, Qt::LeftButton);
+
+    QTRY_COMPARE(opened.count(), 1);
+    QVERIFY(m_window->project());
+    QCOMPARE(m_window->project()->name(), QStringLiteral("Birds in flight"));
+    const QString folder = QDir(m_projects->path()).filePath(QStringLiteral("Birds in flight"));
+    QVERIFY(Project::isProjectFolder(folder));
+    QVERIFY(child<QLabel>(m_window.get(), QStringLiteral("projectStatusLabel"))
+                ->text()
+                .contains(QStringLiteral("Birds in flight")));
+}
+
+void TestMainWindow::openedProjectShowsInStatusBarAndDatasetInstruction() {
+    const QString folder = createProject(QStringLiteral("Ocean waves"));
+    QVERIFY(!folder.isEmpty());
+    QSignalSpy opened(m_window.get(), &MainWindow::projectOpened);
+    QVERIFY(m_window->openProject(folder));
+    QCOMPARE(opened.count(), 1);
+    QCOMPARE(opened.at(0).at(0).toString(), folder);
+
+    const QString status =
+        child<QLabel>(m_window.get(), QStringLiteral("projectStatusLabel"))->text();
+    QVERIFY2(status.contains(QStringLiteral("Ocean waves")), qPrintable(status));
+    QVERIFY2(status.contains(QDir::toNativeSeparators(folder)), qPrintable(status));
+    QCOMPARE(m_window->windowTitle(), QStringLiteral("Ocean waves"));
+
+    m_window->showPage(MainWindow::Page::Dataset);
+    StudioPage* dataset = page(QStringLiteral("datasetPage"));
+    auto* empty = child<EmptyStateWidget>(dataset, QStringLiteral("projectEmptyState"));
+    QVERIFY(empty->isVisible());
+    QVERIFY(!child<EmptyStateWidget>(dataset, QStringLiteral("noProjectState"))->isVisible());
+    QVERIFY2(empty->body().contains(QStringLiteral("Import a folder of video clips")),
+             qPrintable(empty->body()));
+    // Import arrives in a later issue: no button that would do nothing.
+    QVERIFY(empty->buttons().isEmpty());
+    QVERIFY(!dataset->findChild<QPushButton*>(QStringLiteral("newProjectButton"))->isVisible());
+
+    m_window->showPage(MainWindow::Page::Train);
+    QVERIFY(child<EmptyStateWidget>(page(QStringLiteral("trainPage")),
+                                    QStringLiteral("projectEmptyState"))
+                ->body()
+                .contains(QStringLiteral("accepted dataset")));
+    m_window->showPage(MainWindow::Page::Gallery);
+    QVERIFY(child<EmptyStateWidget>(page(QStringLiteral("galleryPage")),
+                                    QStringLiteral("projectEmptyState"))
+                ->body()
+                .contains(QStringLiteral("Validation videos will appear here during training")));
+
+    // Closing the project brings the create/open state back.
+    QSignalSpy closed(m_window.get(), &MainWindow::projectClosed);
+    child<QAction>(m_window.get(), QStringLiteral("closeProjectAction"))->trigger();
+    QCOMPARE(closed.count(), 1);
+    QVERIFY(child<EmptyStateWidget>(page(QStringLiteral("galleryPage")),
+                                    QStringLiteral("noProjectState"))
+                ->isVisible());
+    QCOMPARE(child<QLabel>(m_window.get(), QStringLiteral("projectStatusLabel"))->text(),
+             QStringLiteral("No project open"));
+}
+
+void TestMainWindow::openingInvalidFolderShowsErrorAndKeepsEmptyState() {
+    const QString folder = QDir(m_projects->path()).filePath(QStringLiteral("just videos"));
+    QVERIFY(QDir().mkpath(folder));
+    QSignalSpy failed(m_window.get(), &MainWindow::projectOpenFailed);
+    QVERIFY(!m_window->openProject(folder));
+    QCOMPARE(failed.count(), 1);
+
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = m_window->findChild<QMessageBox*>(QStringLiteral("projectErrorMessage"))) &&
+                box->isVisible());
+    QVERIFY2(box->text().contains(QDir::toNativeSeparators(QFileInfo(folder).canonicalFilePath())),
+             qPrintable(box->text()));
+    QVERIFY(box->text().contains(QStringLiteral("not a Tuneframe project")));
+    box->accept();
+    QVERIFY(!m_window->project());
+    QVERIFY(child<EmptyStateWidget>(page(QStringLiteral("datasetPage")),
+                                    QStringLiteral("noProjectState"))
+                ->isVisible());
+    QVERIFY(m_settings->recentProjects().isEmpty());
+}
+
+void TestMainWindow::navigationSwitchesPages() {
+    auto* navigation = child<QListWidget>(m_window.get(), QStringLiteral("pageNavigation"));
+    auto* stack = child<QStackedWidget>(m_window.get(), QStringLiteral("pageStack"));
+    QCOMPARE(navigation->count(), 3);
+    QCOMPARE(navigation->item(0)->text(), QStringLiteral("Dataset"));
+    QCOMPARE(navigation->item(1)->text(), QStringLiteral("Train"));
+    QCOMPARE(navigation->item(2)->text(), QStringLiteral("Gallery"));
+    QCOMPARE(m_window->currentPage(), MainWindow::Page::Dataset);
+
+    const QRect trainRow = navigation->visualItemRect(navigation->item(1));
+    QTest::mouseClick(navigation->viewport(), Qt::LeftButton, {}, trainRow.center());
+    QCOMPARE(m_window->currentPage(), MainWindow::Page::Train);
+    QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("trainPage"));
+    QVERIFY(child<QAction>(m_window.get(), QStringLiteral("showTrainAction"))->isChecked());
+
+    child<QAction>(m_window.get(), QStringLiteral("showGalleryAction"))->trigger();
+    QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("galleryPage"));
+    QCOMPARE(navigation->currentRow(), 2);
+
+    QTest::keyClick(m_window.get(), Qt::Key_1, Qt::ControlModifier);
+    QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("datasetPage"));
+}
+
+void TestMainWindow::recentProjectsMenuOpensAndClears() {
+    const QString first = createProject(QStringLiteral("first"));
+    const QString second = createProject(QStringLiteral("second"));
+    QVERIFY(m_window->openProject(first));
+    QVERIFY(m_window->openProject(second));
+    QCOMPARE(m_settings->recentProjects(), QStringList({second, first}));
+
+    auto* menu = child<QMenu>(m_window.get(), QStringLiteral("recentProjectsMenu"));
+    QList<QAction*> entries;
+    for (QAction* action : menu->actions()) {
+        if (action->objectName() == QLatin1String("recentProjectAction"))
+            entries.append(action);
+    }
+    QCOMPARE(entries.size(), 2);
+    QCOMPARE(entries.at(0)->data().toString(), second);
+    QCOMPARE(entries.at(1)->data().toString(), first);
+    QVERIFY(entries.at(1)->text().contains(QStringLiteral("first")));
+
+    entries.at(1)->trigger();
+    QCOMPARE(m_window->project()->folder(), first);
+    QCOMPARE(m_settings->recentProjects(), QStringList({first, second}));
+
+    auto* clear = child<QAction>(m_window.get(), QStringLiteral("clearRecentProjectsAction"));
+    QVERIFY(clear->isEnabled());
+    clear->trigger();
+    QVERIFY(m_settings->recentProjects().isEmpty());
+    QVERIFY(!clear->isEnabled());
+    QVERIFY(menu->actions().contains(
+        child<QAction>(m_window.get(), QStringLiteral("noRecentProjectsAction"))));
+    for (QAction* action : menu->actions())
+        QVERIFY(action->objectName() != QLatin1String("recentProjectAction"));
+}
+
+void TestMainWindow::switchingLanguageRetranslatesAtOnce() {
+    StudioPage* dataset = page(QStringLiteral("datasetPage"));
+    auto* title = child<QLabel>(dataset, QStringLiteral("pageTitle"));
+    QCOMPARE(title->text(), QStringLiteral("Dataset"));
+
+    child<QAction>(m_window.get(), QStringLiteral("languageSimplifiedChineseAction"))->trigger();
+    QCOMPARE(m_settings->language(), Settings::Language::SimplifiedChinese);
+    QTRY_COMPARE(title->text(), QStringLiteral("数据集"));
+    QCOMPARE(child<EmptyStateWidget>(dataset, QStringLiteral("noProjectState"))->title(),
+             QStringLiteral("未打开项目"));
+    QCOMPARE(child<QPushButton>(dataset, QStringLiteral("newProjectButton"))->text(),
+             QStringLiteral("新建项目…"));
+    QCOMPARE(child<QMenu>(m_window.get(), QStringLiteral("fileMenu"))->title(),
+             QStringLiteral("文件(&F)"));
+    QCOMPARE(child<QLabel>(m_window.get(), QStringLiteral("projectStatusLabel"))->text(),
+             QStringLiteral("未打开项目"));
+    QVERIFY(child<QAction>(m_window.get(), QStringLiteral("languageSimplifiedChineseAction"))
+                ->isChecked());
+
+    // Error messages from the project library are translated too.
+    QVERIFY(!m_window->openProject(QDir(m_projects->path()).filePath(QStringLiteral("missing"))));
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = m_window->findChild<QMessageBox*>(QStringLiteral("projectErrorMessage"))));
+    QVERIFY2(box->text().contains(QStringLiteral("不存在")), qPrintable(box->text()));
+    box->accept();
+
+    child<QAction>(m_window.get(), QStringLiteral("languageEnglishAction"))->trigger();
+    QTRY_COMPARE(title->text(), QStringLiteral("Dataset"));
+    QCOMPARE(child<QMenu>(m_window.get(), QStringLiteral("fileMenu"))->title(),
+             QStringLiteral("&File"));
+}
+
+void TestMainWindow::themeSettingChangesPalette() {
+    ThemeController* theme = m_window->themeController();
+    const QPalette original = QApplication::palette();
+
+    child<QAction>(m_window.get(), QStringLiteral("themeDarkAction"))->trigger();
+    QCOMPARE(m_settings->theme(), Settings::Theme::Dark);
+    QCOMPARE(theme->effectiveTheme(), Settings::Theme::Dark);
+    QVERIFY(ThemeController::isDark(QApplication::palette()));
+    QTRY_VERIFY(ThemeController::isDark(m_window->palette()));
+
+    child<QAction>(m_window.get(), QStringLiteral("themeLightAction"))->trigger();
+    QCOMPARE(theme->effectiveTheme(), Settings::Theme::Light);
+    QVERIFY(!ThemeController::isDark(QApplication::palette()));
+
+    child<QAction>(m_window.get(), QStringLiteral("themeSystemAction"))->trigger();
+    QCOMPARE(theme->effectiveTheme(), theme->systemTheme());
+    QCOMPARE(QApplication::palette().color(QPalette::Window), original.color(QPalette::Window));
+
+    // The choice survives a restart.
+    child<QAction>(m_window.get(), QStringLiteral("themeDarkAction"))->trigger();
+    QVERIFY(m_settings->sync());
+    Settings reloaded(m_config->path());
+    QCOMPARE(reloaded.theme(), Settings::Theme::Dark);
+}
+
+void TestMainWindow::geometryIsRemembered() {
+    m_window->resize(900, 640);
+    QTRY_COMPARE(m_window->size(), QSize(900, 640));
+    QVERIFY(m_window->close());
+    QVERIFY(!m_settings->mainWindowGeometry().isEmpty());
+    QVERIFY(!m_settings->hasPendingWrite());
+
+    Settings reloaded(m_config->path());
+    MainWindow second(&reloaded);
+    QCOMPARE(second.size(), QSize(900, 640));
+}
+
+void TestMainWindow::versionFlagOnRealBinaryNeedsNoDisplay() {
+    const QString binary = studioBinary();
+    QVERIFY2(!binary.isEmpty(), "TUNEFRAME_STUDIO is not set; run through ctest");
+    QVERIFY2(QFileInfo(binary).isExecutable(), qPrintable(binary));
+
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    // Without a display or platform plugin, QApplication would abort: --version must not need one.
+    environment.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    environment.remove(QStringLiteral("DISPLAY"));
+    environment.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("no-such-platform"));
+
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(binary, {QStringLiteral("--version")});
+    QVERIFY(process.waitForFinished(30000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 0);
+    const QString output = QString::fromLocal8Bit(process.readAllStandardOutput());
+    QCOMPARE(output, QStringLiteral("tuneframe %1\n").arg(ApplicationInfo::version()));
+    QVERIFY(QRegularExpression(QStringLiteral("^tuneframe \\d+\\.\\d+\\.\\d+\\n$"))
+                .match(output)
+                .hasMatch());
+
+    process.start(binary, {QStringLiteral("--help")});
+    QVERIFY(process.waitForFinished(30000));
+    QCOMPARE(process.exitCode(), 0);
+    QVERIFY(QString::fromLocal8Bit(process.readAllStandardOutput())
+                .contains(QStringLiteral("PROJECT_DIR")));
+
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    process.setProcessEnvironment(environment);
+    process.start(binary, {QStringLiteral("--no-such-option")});
+    QVERIFY(process.waitForFinished(30000));
+    QCOMPARE(process.exitCode(), 2);
+    QVERIFY(QString::fromLocal8Bit(process.readAllStandardError())
+                .contains(QStringLiteral("no-such-option")));
+}
+
+void TestMainWindow::realBinaryReportsInvalidProjectFolder() {
+    const QString binary = studioBinary();
+    QVERIFY2(!binary.isEmpty(), "TUNEFRAME_STUDIO is not set; run through ctest");
+    const QString missing = QDir(m_projects->path()).filePath(QStringLiteral("not here"));
+
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    environment.insert(QStringLiteral("TUNEFRAME_CONFIG_DIR"), m_config->path());
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(binary, {missing});
+    QVERIFY(process.waitForStarted(30000));
+    QByteArray errors;
+    QTRY_VERIFY_WITH_TIMEOUT((errors += process.readAllStandardError()).contains("not here"),
+                             30000);
+    QVERIFY2(errors.contains("does not exist"), errors.constData());
+    // The studio stays up on its empty state rather than exiting.
+    QCOMPARE(process.state(), QProcess::Running);
+    process.kill();
+    QVERIFY(process.waitForFinished(30000));
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "TestMainWindow.moc"

@@ -1,0 +1,464 @@
+#include "ui/MainWindow.h"
+
+#include "app/ApplicationInfo.h"
+#include "app/Project.h"
+#include "app/RecentProjects.h"
+#include "app/Settings.h"
+#include "ui/DatasetPage.h"
+#include "ui/GalleryPage.h"
+#include "ui/LanguageController.h"
+#include "ui/NewProjectDialog.h"
+#include "ui/ThemeController.h"
+#include "ui/TrainPage.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTimer>
+
+namespace {
+
+constexpr int kNavigationWidth = 184;
+constexpr int kRecentEntryWidth = 520; // pixels; longer paths are elided in the middle
+
+} // namespace
+
+MainWindow::MainWindow(Settings* settings, QWidget* parent)
+    : QMainWindow(parent)
+    , m_settings(settings)
+    , m_themeController(new ThemeController(settings, this))
+    , m_languageController(new LanguageController(settings, this))
+    , m_recentProjects(new RecentProjects(settings, this)) {
+    setObjectName(QStringLiteral("mainWindow"));
+    m_recentProjects->prune();
+
+    createActions();
+    createCentralWidget();
+    createMenus();
+    m_projectStatusLabel = new QLabel(this);
+    m_projectStatusLabel->setObjectName(QStringLiteral("projectStatusLabel"));
+    m_projectStatusLabel->setContentsMargins(8, 0, 8, 0);
+    statusBar()->addWidget(m_projectStatusLabel, 1);
+
+    connect(m_settings, &Settings::themeChanged, this, &MainWindow::updateSettingsActions);
+    connect(m_settings, &Settings::languageChanged, this, &MainWindow::updateSettingsActions);
+    connect(m_settings, &Settings::writeFailed, this, &MainWindow::onSettingsWriteFailed);
+    connect(m_recentProjects, &RecentProjects::foldersChanged, this,
+            &MainWindow::rebuildRecentProjectsMenu);
+
+    retranslateUi();
+    rebuildRecentProjectsMenu();
+    updateSettingsActions();
+    showPage(Page::Dataset);
+
+    if (!restoreGeometry(m_settings->mainWindowGeometry()))
+        resize(1180, 760);
+    restoreState(m_settings->mainWindowState());
+
+    if (!m_settings->loadProblem().isEmpty()) {
+        // After the window is up, so the message has a window to sit on.
+        QTimer::singleShot(0, this, [this] {
+            showMessage(QStringLiteral("settingsProblemMessage"), QMessageBox::Warning,
+                        tr("Settings Were Reset"), m_settings->loadProblem());
+        });
+    }
+}
+
+MainWindow::~MainWindow() = default;
+
+bool MainWindow::openProject(const QString& folder) {
+    Project::Result result = Project::open(folder);
+    if (!result.succeeded()) {
+        if (result.error == Project::Error::MissingFolder ||
+            result.error == Project::Error::NotAProject)
+            m_recentProjects->remove(folder);
+        showMessage(QStringLiteral("projectErrorMessage"), QMessageBox::Warning,
+                    tr("Could Not Open Project"), result.errorMessage);
+        emit projectOpenFailed(folder, result.errorMessage);
+        return false;
+    }
+    setProject(std::move(result.project));
+    return true;
+}
+
+void MainWindow::setProject(std::shared_ptr<Project> project) {
+    m_project = std::move(project);
+    for (StudioPage* page : pages())
+        page->setProject(m_project);
+    updateProjectDisplay();
+    if (m_project) {
+        m_recentProjects->add(m_project->folder());
+        emit projectOpened(m_project->folder());
+    } else {
+        emit projectClosed();
+    }
+}
+
+void MainWindow::closeProject() {
+    if (m_project)
+        setProject(nullptr);
+}
+
+std::shared_ptr<Project> MainWindow::project() const {
+    return m_project;
+}
+
+MainWindow::Page MainWindow::currentPage() const {
+    return static_cast<Page>(m_pageStack->currentIndex() + 1);
+}
+
+void MainWindow::showPage(Page page) {
+    if (page == Page::None)
+        return;
+    m_navigation->setCurrentRow(static_cast<int>(page) - 1);
+}
+
+ThemeController* MainWindow::themeController() const {
+    return m_themeController;
+}
+
+LanguageController* MainWindow::languageController() const {
+    return m_languageController;
+}
+
+void MainWindow::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QMainWindow::changeEvent(event);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    m_settings->setMainWindowGeometry(saveGeometry());
+    m_settings->setMainWindowState(saveState());
+    m_settings->sync();
+    event->accept();
+}
+
+void MainWindow::onNewProjectTriggered() {
+    auto* dialog = new NewProjectDialog(m_settings, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this,
+            [this, dialog] { setProject(dialog->takeProject()); });
+    dialog->open();
+}
+
+void MainWindow::onOpenProjectTriggered() {
+    const QString start = m_project ? QFileInfo(m_project->folder()).absolutePath()
+                                    : m_settings->lastProjectLocation();
+    auto* dialog = new QFileDialog(this, tr("Open Project Folder"), start);
+    dialog->setObjectName(QStringLiteral("openProjectDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setFileMode(QFileDialog::Directory);
+    dialog->setOption(QFileDialog::ShowDirsOnly);
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this](const QString& folder) { openProject(folder); });
+    dialog->open();
+}
+
+void MainWindow::onRecentProjectTriggered() {
+    const auto* action = qobject_cast<QAction*>(sender());
+    if (action)
+        openProject(action->data().toString());
+}
+
+void MainWindow::onAboutTriggered() {
+    showMessage(QStringLiteral("aboutMessage"), QMessageBox::Information, tr("About Tuneframe"),
+                tr("<h3>Tuneframe %1</h3>"
+                   "<p>A desktop studio for building video datasets and fine-tuning video "
+                   "diffusion models on them.</p>"
+                   "<p>Training runs in a separate engine process, so a crash or an out-of-memory "
+                   "error in training never takes your project with it.</p>"
+                   "<p>Built with Qt %2.</p>")
+                    .arg(ApplicationInfo::version(), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::onNavigationRowChanged(int row) {
+    m_pageStack->setCurrentIndex(row);
+    const QList<QAction*> pageActions{m_showDatasetAction, m_showTrainAction, m_showGalleryAction};
+    if (row >= 0 && row < pageActions.size())
+        pageActions.at(row)->setChecked(true);
+}
+
+void MainWindow::onSettingsWriteFailed(const QString& message) {
+    statusBar()->showMessage(message, 15000);
+}
+
+void MainWindow::createActions() {
+    m_newProjectAction = new QAction(this);
+    m_newProjectAction->setObjectName(QStringLiteral("newProjectAction"));
+    m_newProjectAction->setShortcut(QKeySequence::New);
+    connect(m_newProjectAction, &QAction::triggered, this, &MainWindow::onNewProjectTriggered);
+
+    m_openProjectAction = new QAction(this);
+    m_openProjectAction->setObjectName(QStringLiteral("openProjectAction"));
+    m_openProjectAction->setShortcut(QKeySequence::Open);
+    connect(m_openProjectAction, &QAction::triggered, this, &MainWindow::onOpenProjectTriggered);
+
+    m_closeProjectAction = new QAction(this);
+    m_closeProjectAction->setObjectName(QStringLiteral("closeProjectAction"));
+    m_closeProjectAction->setShortcut(QKeySequence::Close);
+    connect(m_closeProjectAction, &QAction::triggered, this, &MainWindow::closeProject);
+
+    m_clearRecentAction = new QAction(this);
+    m_clearRecentAction->setObjectName(QStringLiteral("clearRecentProjectsAction"));
+    connect(m_clearRecentAction, &QAction::triggered, m_recentProjects, &RecentProjects::clear);
+
+    m_noRecentAction = new QAction(this);
+    m_noRecentAction->setObjectName(QStringLiteral("noRecentProjectsAction"));
+    m_noRecentAction->setEnabled(false);
+
+    m_quitAction = new QAction(this);
+    m_quitAction->setObjectName(QStringLiteral("quitAction"));
+    m_quitAction->setShortcut(QKeySequence::Quit);
+    m_quitAction->setMenuRole(QAction::QuitRole);
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+    auto* pageGroup = new QActionGroup(this);
+    const struct {
+        QAction** action;
+        const char* objectName;
+        Page page;
+    } pageActions[] = {{&m_showDatasetAction, "showDatasetAction", Page::Dataset},
+                       {&m_showTrainAction, "showTrainAction", Page::Train},
+                       {&m_showGalleryAction, "showGalleryAction", Page::Gallery}};
+    for (const auto& entry : pageActions) {
+        auto* action = new QAction(this);
+        action->setObjectName(QString::fromLatin1(entry.objectName));
+        action->setCheckable(true);
+        action->setShortcut(
+            QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_0 + static_cast<int>(entry.page))));
+        pageGroup->addAction(action);
+        const Page page = entry.page;
+        connect(action, &QAction::triggered, this, [this, page] { showPage(page); });
+        *entry.action = action;
+    }
+
+    m_themeGroup = new QActionGroup(this);
+    const struct {
+        QAction** action;
+        const char* objectName;
+        Settings::Theme theme;
+    } themeActions[] = {{&m_themeSystemAction, "themeSystemAction", Settings::Theme::System},
+                        {&m_themeLightAction, "themeLightAction", Settings::Theme::Light},
+                        {&m_themeDarkAction, "themeDarkAction", Settings::Theme::Dark}};
+    for (const auto& entry : themeActions) {
+        auto* action = new QAction(this);
+        action->setObjectName(QString::fromLatin1(entry.objectName));
+        action->setCheckable(true);
+        m_themeGroup->addAction(action);
+        const Settings::Theme theme = entry.theme;
+        connect(action, &QAction::triggered, this, [this, theme] { m_settings->setTheme(theme); });
+        *entry.action = action;
+    }
+
+    m_languageGroup = new QActionGroup(this);
+    const struct {
+        QAction** action;
+        const char* objectName;
+        Settings::Language language;
+    } languageActions[] = {
+        {&m_languageSystemAction, "languageSystemAction", Settings::Language::System},
+        {&m_languageEnglishAction, "languageEnglishAction", Settings::Language::English},
+        {&m_languageChineseAction, "languageSimplifiedChineseAction",
+         Settings::Language::SimplifiedChinese}};
+    for (const auto& entry : languageActions) {
+        auto* action = new QAction(this);
+        action->setObjectName(QString::fromLatin1(entry.objectName));
+        action->setCheckable(true);
+        m_languageGroup->addAction(action);
+        const Settings::Language language = entry.language;
+        connect(action, &QAction::triggered, this,
+                [this, language] { m_settings->setLanguage(language); });
+        *entry.action = action;
+    }
+    // Each language is named in itself, so it can be found whatever the current language is.
+    m_languageEnglishAction->setText(QStringLiteral("English"));
+    m_languageChineseAction->setText(QStringLiteral("简体中文"));
+
+    m_aboutAction = new QAction(this);
+    m_aboutAction->setObjectName(QStringLiteral("aboutAction"));
+    m_aboutAction->setMenuRole(QAction::AboutRole);
+    connect(m_aboutAction, &QAction::triggered, this, &MainWindow::onAboutTriggered);
+}
+
+void MainWindow::createMenus() {
+    m_fileMenu = menuBar()->addMenu(QString());
+    m_fileMenu->setObjectName(QStringLiteral("fileMenu"));
+    m_fileMenu->addAction(m_newProjectAction);
+    m_fileMenu->addAction(m_openProjectAction);
+    m_recentMenu = m_fileMenu->addMenu(QString());
+    m_recentMenu->setObjectName(QStringLiteral("recentProjectsMenu"));
+    connect(m_recentMenu, &QMenu::aboutToShow, m_recentProjects, &RecentProjects::prune);
+    m_fileMenu->addAction(m_closeProjectAction);
+    m_fileMenu->addSeparator();
+    m_fileMenu->addAction(m_quitAction);
+
+    m_viewMenu = menuBar()->addMenu(QString());
+    m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
+    m_viewMenu->addAction(m_showDatasetAction);
+    m_viewMenu->addAction(m_showTrainAction);
+    m_viewMenu->addAction(m_showGalleryAction);
+    m_viewMenu->addSeparator();
+    m_themeMenu = m_viewMenu->addMenu(QString());
+    m_themeMenu->setObjectName(QStringLiteral("themeMenu"));
+    m_themeMenu->addActions(m_themeGroup->actions());
+    m_languageMenu = m_viewMenu->addMenu(QString());
+    m_languageMenu->setObjectName(QStringLiteral("languageMenu"));
+    m_languageMenu->addAction(m_languageSystemAction);
+    m_languageMenu->addSeparator();
+    m_languageMenu->addAction(m_languageEnglishAction);
+    m_languageMenu->addAction(m_languageChineseAction);
+
+    m_helpMenu = menuBar()->addMenu(QString());
+    m_helpMenu->setObjectName(QStringLiteral("helpMenu"));
+    m_helpMenu->addAction(m_aboutAction);
+}
+
+void MainWindow::createCentralWidget() {
+    m_navigation = new QListWidget(this);
+    m_navigation->setObjectName(QStringLiteral("pageNavigation"));
+    m_navigation->setFixedWidth(kNavigationWidth);
+    m_navigation->setFrameShape(QFrame::NoFrame);
+    m_navigation->setIconSize(QSize(24, 24));
+    m_navigation->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_navigation->setStyleSheet(
+        QStringLiteral("QListWidget#pageNavigation { padding-top: 10px; }"
+                       "QListWidget#pageNavigation::item { padding: 9px 12px; }"));
+    m_navigation->setBackgroundRole(QPalette::Window);
+
+    m_pageStack = new QStackedWidget(this);
+    m_pageStack->setObjectName(QStringLiteral("pageStack"));
+    m_datasetPage = new DatasetPage(m_pageStack);
+    m_trainPage = new TrainPage(m_pageStack);
+    m_galleryPage = new GalleryPage(m_pageStack);
+    const QStringList icons{QStringLiteral(":/icons/dataset.svg"),
+                            QStringLiteral(":/icons/train.svg"),
+                            QStringLiteral(":/icons/gallery.svg")};
+    const QList<StudioPage*> allPages = pages();
+    for (int index = 0; index < allPages.size(); ++index) {
+        StudioPage* page = allPages.at(index);
+        m_pageStack->addWidget(page);
+        new QListWidgetItem(QIcon(icons.at(index)), QString(), m_navigation);
+        connect(page, &StudioPage::newProjectRequested, this, &MainWindow::onNewProjectTriggered);
+        connect(page, &StudioPage::openProjectRequested, this, &MainWindow::onOpenProjectTriggered);
+    }
+    connect(m_navigation, &QListWidget::currentRowChanged, this,
+            &MainWindow::onNavigationRowChanged);
+
+    auto* separator = new QFrame(this);
+    separator->setFrameShape(QFrame::VLine);
+    separator->setFrameShadow(QFrame::Sunken);
+
+    auto* central = new QWidget(this);
+    auto* layout = new QHBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_navigation);
+    layout->addWidget(separator);
+    layout->addWidget(m_pageStack, 1);
+    setCentralWidget(central);
+}
+
+void MainWindow::retranslateUi() {
+    m_fileMenu->setTitle(tr("&File"));
+    m_newProjectAction->setText(tr("&New Project…"));
+    m_openProjectAction->setText(tr("&Open Project…"));
+    m_recentMenu->setTitle(tr("Open &Recent"));
+    m_clearRecentAction->setText(tr("&Clear Menu"));
+    m_noRecentAction->setText(tr("No Recent Projects"));
+    m_closeProjectAction->setText(tr("&Close Project"));
+    m_quitAction->setText(tr("&Quit"));
+
+    m_viewMenu->setTitle(tr("&View"));
+    m_showDatasetAction->setText(tr("&Dataset"));
+    m_showTrainAction->setText(tr("&Train"));
+    m_showGalleryAction->setText(tr("&Gallery"));
+    m_themeMenu->setTitle(tr("T&heme"));
+    m_themeSystemAction->setText(tr("&System"));
+    m_themeLightAction->setText(tr("&Light"));
+    m_themeDarkAction->setText(tr("&Dark"));
+    m_languageMenu->setTitle(tr("&Language"));
+    m_languageSystemAction->setText(tr("&System"));
+
+    m_helpMenu->setTitle(tr("&Help"));
+    m_aboutAction->setText(tr("&About Tuneframe"));
+
+    const QStringList pageNames{tr("Dataset"), tr("Train"), tr("Gallery")};
+    for (int row = 0; row < m_navigation->count(); ++row)
+        m_navigation->item(row)->setText(pageNames.value(row));
+
+    updateProjectDisplay();
+}
+
+void MainWindow::rebuildRecentProjectsMenu() {
+    m_recentMenu->clear();
+    const QStringList folders = m_recentProjects->folders();
+    if (folders.isEmpty())
+        m_recentMenu->addAction(m_noRecentAction);
+    const QFontMetrics metrics(m_recentMenu->font());
+    for (int index = 0; index < folders.size(); ++index) {
+        const QString path = metrics.elidedText(QDir::toNativeSeparators(folders.at(index)),
+                                                Qt::ElideMiddle, kRecentEntryWidth);
+        // The number is the entry's keyboard accelerator; entries are paths, not prose.
+        QString text = QStringLiteral("&%1  %2").arg(index + 1).arg(path);
+        if (index >= 9)
+            text.remove(0, 1);
+        QAction* action = m_recentMenu->addAction(text);
+        action->setObjectName(QStringLiteral("recentProjectAction"));
+        action->setData(folders.at(index));
+        connect(action, &QAction::triggered, this, &MainWindow::onRecentProjectTriggered);
+    }
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(m_clearRecentAction);
+    m_clearRecentAction->setEnabled(!folders.isEmpty());
+}
+
+void MainWindow::updateProjectDisplay() {
+    if (m_project) {
+        m_projectStatusLabel->setText(
+            tr("Project: %1 — %2")
+                .arg(m_project->name(), QDir::toNativeSeparators(m_project->folder())));
+        // The platform adds the application's display name after it.
+        setWindowTitle(m_project->name());
+    } else {
+        m_projectStatusLabel->setText(tr("No project open"));
+        setWindowTitle(QString());
+    }
+    m_closeProjectAction->setEnabled(m_project != nullptr);
+}
+
+void MainWindow::updateSettingsActions() {
+    const Settings::Theme theme = m_settings->theme();
+    m_themeSystemAction->setChecked(theme == Settings::Theme::System);
+    m_themeLightAction->setChecked(theme == Settings::Theme::Light);
+    m_themeDarkAction->setChecked(theme == Settings::Theme::Dark);
+    const Settings::Language language = m_settings->language();
+    m_languageSystemAction->setChecked(language == Settings::Language::System);
+    m_languageEnglishAction->setChecked(language == Settings::Language::English);
+    m_languageChineseAction->setChecked(language == Settings::Language::SimplifiedChinese);
+}
+
+void MainWindow::showMessage(const QString& objectName, QMessageBox::Icon icon,
+                             const QString& title, const QString& text) {
+    // Window-modal and opened, never exec()'d: the event loop keeps running behind it.
+    auto* box = new QMessageBox(icon, title, text, QMessageBox::Ok, this);
+    box->setObjectName(objectName);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    if (icon == QMessageBox::Information && !windowIcon().isNull())
+        box->setIconPixmap(windowIcon().pixmap(64, 64));
+    box->open();
+}
+
+QList<StudioPage*> MainWindow::pages() const {
+    return {m_datasetPage, m_trainPage, m_galleryPage};
+}

@@ -1,0 +1,117 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QMessageBox>
+
+#include <memory>
+
+class DatasetPage;
+class GalleryPage;
+class LanguageController;
+class Project;
+class QAction;
+class QActionGroup;
+class QLabel;
+class QListWidget;
+class QMenu;
+class QStackedWidget;
+class RecentProjects;
+class Settings;
+class StudioPage;
+class ThemeController;
+class TrainPage;
+
+// The studio's window. It coordinates: menus, the page navigation, which project is open, and
+// the settings that apply to the whole window (theme, language, geometry). Pages own their
+// features.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    enum class Page { None, Dataset, Train, Gallery };
+    Q_ENUM(Page)
+
+    explicit MainWindow(Settings* settings, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens the project in folder and makes it current. When that fails the current project
+    // stays, a message box names the folder and the fix, and projectOpenFailed is emitted.
+    bool openProject(const QString& folder);
+    void setProject(std::shared_ptr<Project> project);
+    void closeProject();
+    std::shared_ptr<Project> project() const;
+
+    Page currentPage() const;
+    void showPage(Page page);
+
+    ThemeController* themeController() const;
+    LanguageController* languageController() const;
+
+signals:
+    void projectOpened(const QString& folder);
+    void projectClosed();
+    void projectOpenFailed(const QString& folder, const QString& message);
+
+protected:
+    void changeEvent(QEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private slots:
+    void onNewProjectTriggered();
+    void onOpenProjectTriggered();
+    void onRecentProjectTriggered();
+    void onAboutTriggered();
+    void onNavigationRowChanged(int row);
+    void onSettingsWriteFailed(const QString& message);
+
+private:
+    void createActions();
+    void createMenus();
+    void createCentralWidget();
+    void retranslateUi();
+    void rebuildRecentProjectsMenu();
+    void updateProjectDisplay();
+    void updateSettingsActions();
+    void showMessage(const QString& objectName, QMessageBox::Icon icon, const QString& title,
+                     const QString& text);
+    QList<StudioPage*> pages() const;
+
+    Settings* m_settings;
+    ThemeController* m_themeController;
+    LanguageController* m_languageController;
+    RecentProjects* m_recentProjects;
+    std::shared_ptr<Project> m_project;
+
+    QListWidget* m_navigation = nullptr;
+    QStackedWidget* m_pageStack = nullptr;
+    DatasetPage* m_datasetPage = nullptr;
+    TrainPage* m_trainPage = nullptr;
+    GalleryPage* m_galleryPage = nullptr;
+    QLabel* m_projectStatusLabel = nullptr;
+
+    QMenu* m_fileMenu = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QMenu* m_themeMenu = nullptr;
+    QMenu* m_languageMenu = nullptr;
+    QMenu* m_helpMenu = nullptr;
+
+    QAction* m_newProjectAction = nullptr;
+    QAction* m_openProjectAction = nullptr;
+    QAction* m_closeProjectAction = nullptr;
+    QAction* m_clearRecentAction = nullptr;
+    QAction* m_noRecentAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_showDatasetAction = nullptr;
+    QAction* m_showTrainAction = nullptr;
+    QAction* m_showGalleryAction = nullptr;
+    QActionGroup* m_themeGroup = nullptr;
+    QAction* m_themeSystemAction = nullptr;
+    QAction* m_themeLightAction = nullptr;
+    QAction* m_themeDarkAction = nullptr;
+    QActionGroup* m_languageGroup = nullptr;
+    QAction* m_languageSystemAction = nullptr;
+    QAction* m_languageEnglishAction = nullptr;
+    QAction* m_languageChineseAction = nullptr;
+    QAction* m_aboutAction = nullptr;
+};
