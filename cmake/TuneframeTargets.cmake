@@ -40,9 +40,16 @@ function(tuneframe_use_torch_pch target)
     _tuneframe_use_pch(${target} torch "torch" "<torch/torch.h>")
 endfunction()
 
+# Qt in two flavours: CORE (QtCore, QtSql) for widget-free targets, the default adds QtWidgets.
+# Qt6::Test stays out: it defines QT_TESTCASE_BUILDDIR per build folder, which would make GCC
+# reject the header in every other folder.
 function(tuneframe_use_qt_pch target)
-    _tuneframe_use_pch(${target} qt "Qt6::Widgets;Qt6::Sql;Qt6::Test"
-                       "<QtWidgets>;<QtSql>;<QtTest>")
+    cmake_parse_arguments(P "CORE" "" "" ${ARGN})
+    if(P_CORE)
+        _tuneframe_use_pch(${target} qt_core "Qt6::Core;Qt6::Sql" "<QtCore>;<QtSql>")
+    else()
+        _tuneframe_use_pch(${target} qt_widgets "Qt6::Widgets;Qt6::Sql" "<QtWidgets>;<QtSql>")
+    endif()
 endfunction()
 
 # Environment every test sees: where the goldens, the engine and the sources are.
@@ -89,12 +96,17 @@ function(tuneframe_add_gtest)
     _tuneframe_register_test(${T_NAME} "${T_LABELS}" "${T_TIMEOUT}")
 endfunction()
 
-# tuneframe_add_qttest(NAME n SOURCES ... LIBRARIES ... LABELS ... [TIMEOUT s])
+# tuneframe_add_qttest(NAME n SOURCES ... LIBRARIES ... LABELS ... [CORE] [TIMEOUT s])
+# CORE: the test uses no widgets, so it shares the QtCore precompiled header.
 function(tuneframe_add_qttest)
-    cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+    cmake_parse_arguments(T "CORE" "NAME;TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
     add_executable(${T_NAME} ${T_SOURCES})
     target_link_libraries(${T_NAME} PRIVATE ${T_LIBRARIES} Qt6::Test)
     tuneframe_warnings(${T_NAME})
-    tuneframe_use_qt_pch(${T_NAME})
+    if(T_CORE)
+        tuneframe_use_qt_pch(${T_NAME} CORE)
+    else()
+        tuneframe_use_qt_pch(${T_NAME})
+    endif()
     _tuneframe_register_test(${T_NAME} "${T_LABELS}" "${T_TIMEOUT}")
 endfunction()

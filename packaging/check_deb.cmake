@@ -25,7 +25,7 @@ foreach(expected
     endif()
 endforeach()
 execute_process(COMMAND dpkg-deb --field ${packages} Depends OUTPUT_VARIABLE depends)
-foreach(expected "libopenblas0-pthread" "libtorch" "libavcodec" "libqt6widgets6" "libsqlite3")
+foreach(expected "libopenblas0-pthread" "libtorch" "libqt6widgets6" "libqt6sql6-sqlite" "qt6-qpa-plugins")
     string(FIND "${depends}" "${expected}" found)
     if(found EQUAL -1)
         message(FATAL_ERROR "the package does not depend on ${expected}: ${depends}")
