@@ -1,0 +1,8 @@
+# The CogVideoX VAE (AutoencoderKLCogVideoX). Included from engine/CMakeLists.txt; sources join
+# the engine library.
+target_sources(tuneframe_engine PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/autoencoder_kl_cogvideox.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/autoencoder_kl_cogvideox_blocks.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/autoencoder_kl_cogvideox_init.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/autoencoder_kl_cogvideox_layers.cpp
+)
