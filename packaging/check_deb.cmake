@@ -17,6 +17,7 @@ execute_process(COMMAND dpkg-deb --contents ${packages} OUTPUT_VARIABLE contents
 foreach(expected
         "./usr/bin/tuneframe-engine"
         "./usr/bin/tuneframe"
+        "/tuneframe/libtuneframe_sentencepiece.so"
         "./usr/share/applications/io.tuneframe.Tuneframe.desktop"
         "./usr/share/metainfo/io.tuneframe.Tuneframe.metainfo.xml")
     string(FIND "${contents}" "${expected}" found)
@@ -31,5 +32,16 @@ foreach(expected "libopenblas0-pthread" "libtorch" "libqt6widgets6" "libqt6sql6-
         message(FATAL_ERROR "the package does not depend on ${expected}: ${depends}")
     endif()
 endforeach()
+# The packaged engine must start and find its SentencePiece module beside it.
+execute_process(COMMAND dpkg-deb -x ${packages} "${OUTPUT_DIR}/root")
+file(WRITE "${OUTPUT_DIR}/prompts.json" "[\"a red circle\"]")
+execute_process(
+    COMMAND "${OUTPUT_DIR}/root/usr/bin/tuneframe-engine" forward tokenize
+            --model "${TOKENIZER_DIR}" --prompts "${OUTPUT_DIR}/prompts.json" --max-length 16
+            --out "${OUTPUT_DIR}/ids.safetensors"
+    RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+if(NOT result EQUAL 0 OR NOT EXISTS "${OUTPUT_DIR}/ids.safetensors")
+    message(FATAL_ERROR "the packaged engine cannot tokenize:\n${output}")
+endif()
 message(STATUS "package ok: ${packages}\nDepends: ${depends}")
 file(REMOVE_RECURSE "${OUTPUT_DIR}")

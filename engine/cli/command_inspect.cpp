@@ -1,14 +1,145 @@
 #include "engine/cli/commands.h"
 
 #include "engine/core/checkpoint_inventory.h"
+#include "engine/core/error.h"
+#include "engine/models/cogvideox/architectures.h"
+#include "engine/models/cogvideox/memory_estimate.h"
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
+#include <regex>
 
 namespace tuneframe::cli {
 namespace {
 
-void print_component(const core::ComponentInventory& component, bool with_tensors) {
+namespace cogvideox = models::cogvideox;
+
+// What the memory estimate is for: --shape FRAMESxHEIGHTxWIDTH (pixels), --batch, --rank.
+struct EstimateRequest {
+    std::optional<cogvideox::VideoShape> shape; // unset: the architecture's default resolution
+    std::int64_t batch = 1;
+    std::int64_t rank = 64;
+};
+
+cogvideox::VideoShape parse_shape(Arguments& arguments, const std::string& text) {
+    std::smatch match;
+    if (!std::regex_match(text, match, std::regex(R"((\d+)x(\d+)x(\d+))"))) {
+        arguments.fail("--shape must be FRAMESxHEIGHTxWIDTH in pixels, e.g. 49x480x720.");
+    }
+    cogvideox::VideoShape shape;
+    shape.frames = std::stoll(match[1]);
+    shape.height = std::stoll(match[2]);
+    shape.width = std::stoll(match[3]);
+    return shape;
+}
+
+std::optional<cogvideox::CogVideoXTransformer3DConfig>
+transformer_config(const core::ComponentInventory& component) {
+    if (component.class_name != "CogVideoXTransformer3DModel" || !component.config.is_object()) {
+        return std::nullopt;
+    }
+    return cogvideox::CogVideoXTransformer3DConfig::from_json(component.config,
+                                                              component.name + "/config.json");
+}
+
+core::DType main_dtype(const core::ComponentInventory& component) {
+    core::DType dtype = core::DType::F32;
+    std::int64_t most = 0;
+    for (const auto& [candidate, count] : component.parameters_by_dtype) {
+        if (count > most) {
+            dtype = candidate;
+            most = count;
+        }
+    }
+    return dtype;
+}
+
+// The default resolution of each generation: 49 x 480 x 720, and 81 x 768 x 1360 for 1.5.
+cogvideox::VideoShape default_shape(const cogvideox::CogVideoXTransformer3DConfig& config) {
+    cogvideox::VideoShape shape;
+    if (config.patch_size_t) {
+        shape = {81, 768, 1360, 1};
+    }
+    return shape;
+}
+
+nlohmann::json architecture_json(const core::ComponentInventory& component,
+                                 const cogvideox::CogVideoXTransformer3DConfig& config,
+                                 const EstimateRequest& request) {
+    const cogvideox::Architecture* known = cogvideox::recognise_architecture(config);
+    cogvideox::VideoShape shape = request.shape.value_or(default_shape(config));
+    shape.batch = request.batch;
+    const auto bytes = static_cast<std::int64_t>(core::dtype_size(main_dtype(component)));
+    const auto tokens = cogvideox::token_count(config, shape);
+    // A rank cannot exceed the layer width (the tiny models are 32 wide).
+    const std::int64_t rank = std::min(request.rank, config.inner_dim());
+    auto estimate_json = [](const cogvideox::MemoryEstimate& estimate) {
+        return nlohmann::json{{"weights", estimate.weights},
+                              {"trainable", estimate.trainable},
+                              {"activations", estimate.activations},
+                              {"total", estimate.total()}};
+    };
+    return {
+        {"name", known ? known->name : "custom"},
+        {"description", known ? known->description : "CogVideoX transformer of a custom shape"},
+        {"layers", config.num_layers},
+        {"heads", config.num_attention_heads},
+        {"head_dim", config.attention_head_dim},
+        {"width", config.inner_dim()},
+        {"positions", cogvideox::positional_scheme(config)},
+        {"parameters_from_config", config.parameter_count()},
+        {"dtype", std::string(core::dtype_name(main_dtype(component)))},
+        {"memory",
+         {{"shape", {shape.frames, shape.height, shape.width}},
+          {"batch", shape.batch},
+          {"video_tokens", tokens.video},
+          {"tokens", tokens.total},
+          {"rank", rank},
+          {"inference_cfg",
+           estimate_json(cogvideox::estimate_inference_memory(config, bytes, shape))},
+          {"lora_training_checkpointed", estimate_json(cogvideox::estimate_lora_training_memory(
+                                             config, bytes, shape, rank, true))},
+          {"lora_training", estimate_json(cogvideox::estimate_lora_training_memory(
+                                config, bytes, shape, rank, false))}}},
+    };
+}
+
+void print_architecture(const nlohmann::json& a) {
+    auto gb = [](const nlohmann::json& estimate, const char* part) {
+        return core::format_bytes(estimate[part].get<std::uint64_t>());
+    };
+    auto line = [&](const char* what, const nlohmann::json& estimate) {
+        std::cout << "    " << what << gb(estimate, "total") << " (weights "
+                  << gb(estimate, "weights");
+        if (estimate["trainable"].get<std::uint64_t>() > 0) {
+            std::cout << ", adapters+optimizer " << gb(estimate, "trainable");
+        }
+        std::cout << ", activations " << gb(estimate, "activations") << ")\n";
+    };
+    const nlohmann::json& memory = a["memory"];
+    std::cout << "  architecture: " << a["name"].get<std::string>() << " - "
+              << a["description"].get<std::string>() << "\n  layers:       " << a["layers"]
+              << "\n  heads:        " << a["heads"] << " x " << a["head_dim"] << " (width "
+              << a["width"] << ")\n  positions:    " << a["positions"].get<std::string>()
+              << "\n  dtype:        " << a["dtype"].get<std::string>() << "\n  memory estimate at "
+              << memory["shape"][0] << "x" << memory["shape"][1] << "x" << memory["shape"][2]
+              << ", batch " << memory["batch"] << " (" << memory["tokens"]
+              << " tokens; transformer only, excluding the CUDA context):\n";
+    const std::string rank = std::to_string(memory["rank"].get<std::int64_t>());
+    const std::string checkpointed = "LoRA training r" + rank + ", checkpointing:";
+    const std::string plain = "LoRA training r" + rank + ", no checkpointing:";
+    const std::size_t width = plain.size() + 1;
+    auto padded = [&](std::string text) {
+        return text.append(width - text.size(), ' ');
+    };
+    line(padded("inference, CFG:").c_str(), memory["inference_cfg"]);
+    line(padded(checkpointed).c_str(), memory["lora_training_checkpointed"]);
+    line(padded(plain).c_str(), memory["lora_training"]);
+}
+
+void print_component(const core::ComponentInventory& component, bool with_tensors,
+                     const nlohmann::json& architecture) {
     std::cout << component.name;
     if (!component.class_name.empty()) {
         std::cout << " (" << component.class_name << ")";
@@ -33,6 +164,9 @@ void print_component(const core::ComponentInventory& component, bool with_tensor
     for (const auto& [key, value] : component.metadata) {
         std::cout << "  metadata:   " << key << " = " << value << "\n";
     }
+    if (!architecture.is_null()) {
+        print_architecture(architecture);
+    }
     if (with_tensors) {
         std::size_t width = 4;
         for (const auto& tensor : component.tensors) {
@@ -54,6 +188,12 @@ int run_inspect(CommandContext& context) {
     Arguments& arguments = context.arguments;
     const bool json = arguments.flag("--json");
     const bool summary = arguments.flag("--summary");
+    EstimateRequest request;
+    if (auto shape = arguments.option("--shape")) {
+        request.shape = parse_shape(arguments, *shape);
+    }
+    request.batch = static_cast<std::int64_t>(arguments.number_option("--batch", 1));
+    request.rank = static_cast<std::int64_t>(arguments.number_option("--rank", 64));
     const std::string path = arguments.positional("PATH (a .safetensors file or a model folder)");
     arguments.finish();
 
@@ -65,13 +205,19 @@ int run_inspect(CommandContext& context) {
     if (json) {
         nlohmann::json result = {{"path", path}, {"parameters", total}};
         for (const auto& component : components) {
-            result["components"].push_back(core::to_json(component, !summary));
+            nlohmann::json entry = core::to_json(component, !summary);
+            if (auto config = transformer_config(component)) {
+                entry["architecture"] = architecture_json(component, *config, request);
+            }
+            result["components"].push_back(std::move(entry));
         }
         std::cout << result.dump(2) << std::endl;
         return 0;
     }
     for (const auto& component : components) {
-        print_component(component, !summary);
+        auto config = transformer_config(component);
+        print_component(component, !summary,
+                        config ? architecture_json(component, *config, request) : nullptr);
     }
     if (components.size() > 1) {
         std::cout << "total parameters: " << core::format_count(total) << " (" << total << ")\n";

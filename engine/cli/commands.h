@@ -22,5 +22,6 @@ struct Command {
 int run_inspect(CommandContext& context);
 int run_devices(CommandContext& context);
 int run_forward(CommandContext& context);
+int run_init_model(CommandContext& context);
 
 } // namespace tuneframe::cli

@@ -17,4 +17,10 @@ struct ForwardComponent {
 
 const std::vector<ForwardComponent>& forward_components();
 
+int run_forward_transformer(CommandContext& context);
+int run_forward_vae_encode(CommandContext& context);
+int run_forward_vae_decode(CommandContext& context);
+int run_forward_t5(CommandContext& context);
+int run_forward_tokenize(CommandContext& context);
+
 } // namespace tuneframe::cli

@@ -15,9 +15,12 @@ namespace {
 using tuneframe::cli::Command;
 
 constexpr Command kCommands[] = {
-    {"inspect", "tuneframe-engine inspect PATH [--summary] [--json]",
+    {"inspect",
+     "tuneframe-engine inspect PATH [--summary] [--json] [--shape FRAMESxHEIGHTxWIDTH] [--batch N] "
+     "[--rank R]",
      "list the tensors, dtypes, shapes and parameter count of a .safetensors file, a shard "
-     "index, or a diffusers model folder",
+     "index, or a diffusers model folder; for a CogVideoX transformer also its architecture and "
+     "a memory estimate for inference and LoRA training at --shape (pixels) and --rank",
      false, tuneframe::cli::run_inspect},
     {"devices", "tuneframe-engine devices",
      "print the hello event: engine, LibTorch and CUDA versions and the devices seen", true,
@@ -28,6 +31,12 @@ constexpr Command kCommands[] = {
      "run one model component on tensors from a safetensors file and write its outputs "
      "(for parity checks and debugging)",
      false, tuneframe::cli::run_forward},
+    {"init-model",
+     "tuneframe-engine init-model --arch NAME --out DIR [--dtype fp32|bf16|fp16] [--seed N]",
+     "write a randomly initialised model in diffusers layout: cogvideox-tiny, cogvideox-tiny-i2v, "
+     "cogvideox-2b, cogvideox-5b, cogvideox-5b-i2v, cogvideox1.5-5b, cogvideox1.5-5b-i2v "
+     "(default dtype: the official checkpoints', fp32 for the tiny ones)",
+     false, tuneframe::cli::run_init_model},
 };
 
 void print_help() {

@@ -58,6 +58,9 @@ ComponentInventory from_component_folder(const std::filesystem::path& folder, st
         component.name = std::move(name);
     }
     component.class_name = class_name_in(folder / "config.json");
+    if (std::filesystem::exists(folder / "config.json")) {
+        component.config = read_json_file(folder / "config.json");
+    }
     return component;
 }
 

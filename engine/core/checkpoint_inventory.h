@@ -24,6 +24,8 @@ struct ComponentInventory {
     std::int64_t parameters = 0;
     std::uint64_t bytes = 0;
     std::map<DType, std::int64_t> parameters_by_dtype;
+    // The component's config.json (null without one): what architecture recognition reads.
+    nlohmann::json config;
 };
 
 // Inventories a .safetensors file, a shard index, a component folder (config.json + weights) or

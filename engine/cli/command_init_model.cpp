@@ -1,0 +1,43 @@
+#include "engine/cli/commands.h"
+#include "engine/core/checkpoint_inventory.h"
+#include "engine/core/error.h"
+#include "engine/models/cogvideox/init_model.h"
+#include "engine/models/t5/module_weights.h"
+
+#include <iostream>
+
+namespace tuneframe::cli {
+
+// `init-model --arch NAME --out DIR`: a randomly initialised model in diffusers layout.
+int run_init_model(CommandContext& context) {
+    Arguments& arguments = context.arguments;
+    models::cogvideox::InitModelOptions options;
+    options.arch = arguments.required_option("--arch");
+    options.out = arguments.required_option("--out");
+    if (auto dtype = arguments.option("--dtype")) {
+        options.dtype = models::parse_dtype(*dtype);
+    }
+    options.seed = static_cast<std::uint64_t>(arguments.number_option("--seed", 0));
+    arguments.finish();
+
+    const auto& architecture = models::cogvideox::find_architecture(options.arch);
+    std::error_code error;
+    if (std::filesystem::exists(options.out, error) &&
+        !std::filesystem::is_empty(options.out, error)) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "'" + options.out.string() + "' exists and is not empty.",
+                          "Choose a new folder, or delete this one first.");
+    }
+    const auto pipeline = models::cogvideox::init_model(options);
+    std::string components;
+    for (const std::string& component : pipeline.components()) {
+        components += (components.empty() ? "" : ", ") + component + "/";
+    }
+    std::cout << "wrote " << architecture.name << " ("
+              << core::format_count(architecture.transformer.parameter_count())
+              << " transformer parameters) to " << pipeline.root().string() << ": " << components
+              << "\n";
+    return 0;
+}
+
+} // namespace tuneframe::cli

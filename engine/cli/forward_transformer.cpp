@@ -1,0 +1,121 @@
+#include "engine/cli/commands.h"
+#include "engine/cli/forward_components.h"
+#include "engine/core/error.h"
+#include "engine/core/tensor_io.h"
+#include "engine/lora/lora_weights.h"
+#include "engine/models/cogvideox/streaming_weights.h"
+#include "engine/models/cogvideox/transformer_checkpoint.h"
+#include "engine/models/t5/module_weights.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+#include <iostream>
+
+namespace tuneframe::cli {
+namespace {
+
+namespace cogvideox = models::cogvideox;
+
+// The input file's tensors, looked up as PREFIX + name.
+class InputTensors {
+public:
+    InputTensors(const std::string& path, std::string prefix)
+        : path_(path)
+        , prefix_(std::move(prefix))
+        , tensors_(core::read_tensors(path)) {}
+
+    at::Tensor get(const std::string& name, bool required) const {
+        auto it = tensors_.find(prefix_ + name);
+        if (it != tensors_.end()) {
+            return it->second;
+        }
+        if (required) {
+            std::string names;
+            for (const auto& [key, tensor] : tensors_) {
+                names += (names.empty() ? "" : ", ") + key;
+            }
+            throw core::Error(core::ErrorCode::BadInput,
+                              "'" + path_ + "' has no tensor '" + prefix_ + name +
+                                  "'; it holds: " + names + ".",
+                              "Name the tensors as ../shared/golden does, or pass "
+                              "--input-prefix.");
+        }
+        return {};
+    }
+
+private:
+    std::string path_;
+    std::string prefix_;
+    std::map<std::string, at::Tensor> tensors_;
+};
+
+} // namespace
+
+// `forward transformer`: one CogVideoXTransformer3DModel forward on tensors from a file.
+int run_forward_transformer(CommandContext& context) {
+    Arguments& arguments = context.arguments;
+    const std::string model_dir = arguments.required_option("--model");
+    const std::string inputs_path = arguments.required_option("--inputs");
+    const std::string out = arguments.required_option("--out");
+    const std::string prefix = arguments.option("--input-prefix").value_or("");
+    const std::optional<std::string> lora = arguments.option("--lora");
+    const double lora_scale = arguments.number_option("--lora-scale", std::nan(""));
+    const std::optional<std::string> dtype = arguments.option("--dtype");
+    const std::string device =
+        arguments.option("--device").value_or(torch::cuda::is_available() ? "cuda" : "cpu");
+    arguments.finish();
+    if (!std::isnan(lora_scale) && !lora) {
+        arguments.fail("--lora-scale needs --lora.");
+    }
+
+    cogvideox::TransformerLoadOptions load;
+    load.device = models::parse_device(device);
+    if (dtype) {
+        load.dtype = models::parse_dtype(*dtype);
+    }
+    // Checked before reading gigabytes: a stored fp16 model cannot run on the CPU as it is.
+    const torch::Dtype run_dtype =
+        load.dtype ? *load.dtype : cogvideox::stored_dtype(core::SafetensorsCheckpoint(model_dir));
+    models::check_placement({run_dtype, load.device});
+    cogvideox::CogVideoXTransformer3DModel model =
+        cogvideox::load_cogvideox_transformer(model_dir, load);
+    if (lora) {
+        lora::LoRALoadOptions options;
+        options.weight = std::isnan(lora_scale) ? 1.0 : lora_scale;
+        lora::load_lora_weights(*model, *lora, options);
+        model->to(load.device);
+    }
+
+    const InputTensors tensors(inputs_path, prefix);
+    auto on_device = [&](const at::Tensor& tensor) {
+        return tensor.defined() ? tensor.to(load.device) : tensor;
+    };
+    cogvideox::CogVideoXTransformerInputs inputs;
+    inputs.hidden_states = on_device(tensors.get("hidden_states", true));
+    inputs.encoder_hidden_states = on_device(tensors.get("encoder_hidden_states", true));
+    inputs.timestep = on_device(tensors.get("timestep", true));
+    inputs.ofs = on_device(tensors.get("ofs", false));
+    const at::Tensor cos = tensors.get("image_rotary_emb_cos", false);
+    const at::Tensor sin = tensors.get("image_rotary_emb_sin", false);
+    if (cos.defined() != sin.defined()) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "'" + inputs_path + "' holds only one of image_rotary_emb_cos/sin.",
+                          "Give both tables, or neither to have them computed.");
+    }
+    if (cos.defined()) {
+        inputs.image_rotary_emb = cogvideox::RotaryEmbedding{on_device(cos), on_device(sin)};
+    }
+
+    at::Tensor sample;
+    {
+        torch::NoGradGuard no_grad;
+        sample = model->forward(inputs);
+    }
+    core::write_tensors(out, {{"sample", sample}});
+    std::cout << "sample " << sample.sizes() << " " << sample.scalar_type() << " written to " << out
+              << "\n";
+    return 0;
+}
+
+} // namespace tuneframe::cli

@@ -1,0 +1,186 @@
+#include "engine/lora/lora_linear.h"
+
+#include "engine/core/error.h"
+
+#include <torch/torch.h>
+
+#include <cmath>
+
+namespace tuneframe::lora {
+
+using core::Error;
+using core::ErrorCode;
+
+namespace {
+
+thread_local bool skip_init = false;
+
+} // namespace
+
+SkipInitGuard::SkipInitGuard()
+    : previous_(skip_init) {
+    skip_init = true;
+}
+
+SkipInitGuard::~SkipInitGuard() {
+    skip_init = previous_;
+}
+
+bool SkipInitGuard::active() {
+    return skip_init;
+}
+
+LoRALinearImpl::LoRALinearImpl(const torch::nn::LinearOptions& options)
+    : options_(options) {
+    weight =
+        register_parameter("weight", torch::empty({options.out_features(), options.in_features()}));
+    if (options.bias()) {
+        bias = register_parameter("bias", torch::empty({options.out_features()}));
+    }
+    if (SkipInitGuard::active()) {
+        return;
+    }
+    // nn::Linear's reset_parameters(), call for call.
+    torch::NoGradGuard no_grad;
+    torch::nn::init::kaiming_uniform_(weight, std::sqrt(5.0));
+    if (bias.defined()) {
+        const auto fans = torch::nn::init::_calculate_fan_in_and_fan_out(weight);
+        const double bound = 1.0 / std::sqrt(static_cast<double>(std::get<0>(fans)));
+        torch::nn::init::uniform_(bias, -bound, bound);
+    }
+}
+
+LoRALinearImpl::LoRALinearImpl(std::int64_t in_features, std::int64_t out_features, bool bias)
+    : LoRALinearImpl(torch::nn::LinearOptions(in_features, out_features).bias(bias)) {}
+
+at::Tensor LoRALinearImpl::base_forward(const at::Tensor& input) const {
+    return torch::nn::functional::linear(input, weight, bias);
+}
+
+at::Tensor LoRALinearImpl::forward(const at::Tensor& input) {
+    at::Tensor result = base_forward(input);
+    if (!has_adapter() || merged_) {
+        return result;
+    }
+    // As PEFT: the adapter runs in its own dtype (float32) on an upcast input, and the sum is
+    // cast back to the base layer's output dtype.
+    at::Tensor x = input.to(lora_A->weight.scalar_type());
+    if (dropout_ > 0 && is_training()) {
+        x = torch::dropout(x, dropout_, /*train=*/true);
+    }
+    at::Tensor update = lora_B->forward(lora_A->forward(x)) * scaling();
+    return (result + update).to(result.scalar_type());
+}
+
+void LoRALinearImpl::add_adapter(const LoRAAdapterOptions& options) {
+    if (has_adapter()) {
+        throw Error(ErrorCode::Internal, "this layer already has a LoRA adapter");
+    }
+    if (options.rank <= 0 || options.rank > std::min(in_features(), out_features())) {
+        throw Error(ErrorCode::BadInput,
+                    "LoRA rank " + std::to_string(options.rank) + " does not fit a layer of " +
+                        std::to_string(in_features()) + " -> " + std::to_string(out_features()) +
+                        " features.",
+                    "Choose a rank between 1 and the smaller of the two.");
+    }
+    const auto float32 = torch::TensorOptions().dtype(torch::kFloat32).device(weight.device());
+    torch::nn::LinearOptions a_options(in_features(), options.rank);
+    torch::nn::LinearOptions b_options(options.rank, out_features());
+    lora_A = register_module("lora_A", torch::nn::Linear(a_options.bias(false)));
+    lora_B = register_module("lora_B", torch::nn::Linear(b_options.bias(false)));
+    lora_A->to(float32.device(), torch::kFloat32);
+    lora_B->to(float32.device(), torch::kFloat32);
+    torch::NoGradGuard no_grad;
+    if (options.init == LoRAInit::Gaussian) {
+        lora_A->weight.normal_(0.0, 1.0 / static_cast<double>(options.rank));
+    } else {
+        torch::nn::init::kaiming_uniform_(lora_A->weight, std::sqrt(5.0));
+    }
+    lora_B->weight.zero_();
+    rank_ = options.rank;
+    alpha_ = options.alpha;
+    dropout_ = options.dropout;
+    weight_ = 1.0;
+}
+
+void LoRALinearImpl::remove_adapter() {
+    if (!has_adapter()) {
+        return;
+    }
+    if (merged_) {
+        unmerge();
+    }
+    unregister_module("lora_A");
+    unregister_module("lora_B");
+    lora_A = nullptr;
+    lora_B = nullptr;
+    rank_ = 0;
+}
+
+void LoRALinearImpl::set_alpha(double alpha) {
+    if (merged_) {
+        throw Error(ErrorCode::Internal, "cannot change a merged LoRA adapter's alpha");
+    }
+    alpha_ = alpha;
+}
+
+void LoRALinearImpl::set_adapter_weight(double weight) {
+    if (merged_) {
+        throw Error(ErrorCode::Internal, "cannot change a merged LoRA adapter's weight");
+    }
+    weight_ = weight;
+}
+
+double LoRALinearImpl::scaling() const {
+    return has_adapter() ? weight_ * alpha_ / static_cast<double>(rank_) : 0.0;
+}
+
+at::Tensor LoRALinearImpl::delta_weight() const {
+    if (!has_adapter()) {
+        return torch::zeros({out_features(), in_features()}, weight.options());
+    }
+    return torch::matmul(lora_B->weight.to(torch::kFloat32), lora_A->weight.to(torch::kFloat32)) *
+           scaling(); // [out, in]
+}
+
+void LoRALinearImpl::merge() {
+    if (!has_adapter() || merged_) {
+        return;
+    }
+    torch::NoGradGuard no_grad;
+    weight.add_(delta_weight()); // one rounding into the base dtype, as PEFT's merge
+    merged_ = true;
+}
+
+void LoRALinearImpl::unmerge() {
+    if (!merged_) {
+        return;
+    }
+    torch::NoGradGuard no_grad;
+    weight.sub_(delta_weight());
+    merged_ = false;
+}
+
+void LoRALinearImpl::cast_base(torch::Dtype dtype, bool non_blocking) {
+    weight.set_data(weight.to(dtype, non_blocking));
+    if (bias.defined()) {
+        bias.set_data(bias.to(dtype, non_blocking));
+    }
+}
+
+void LoRALinearImpl::to(torch::Dtype dtype, bool non_blocking) {
+    cast_base(dtype, non_blocking);
+}
+
+void LoRALinearImpl::to(torch::Device device, torch::Dtype dtype, bool non_blocking) {
+    weight.set_data(weight.to(device, dtype, non_blocking));
+    if (bias.defined()) {
+        bias.set_data(bias.to(device, dtype, non_blocking));
+    }
+    if (has_adapter()) {
+        lora_A->to(device, non_blocking);
+        lora_B->to(device, non_blocking);
+    }
+}
+
+} // namespace tuneframe::lora

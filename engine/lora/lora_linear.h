@@ -1,0 +1,106 @@
+#pragma once
+
+#include <torch/nn/module.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/nn/pimpl.h>
+
+#include <cstdint>
+
+namespace tuneframe::lora {
+
+// How a fresh adapter starts. Both leave lora_B at zero, so a new adapter changes nothing
+// until it is trained (PEFT's `init_lora_weights`).
+enum class LoRAInit {
+    Kaiming,  // PEFT's default (`True`): lora_A Kaiming-uniform with a = sqrt(5)
+    Gaussian, // PEFT's "gaussian": lora_A normal with std 1 / rank
+};
+
+struct LoRAAdapterOptions {
+    std::int64_t rank = 0;
+    double alpha = 0; // scaling = weight * alpha / rank
+    double dropout = 0;
+    LoRAInit init = LoRAInit::Kaiming;
+};
+
+// A Linear layer that can carry one LoRA adapter: y = W x + b + weight * (alpha / r) * B A x,
+// with A [r, in] and B [out, r] (nn::Linear layers without bias) kept in float32 over a base
+// that may be bf16 or fp16.
+//
+// The base is nn::Linear's parameters, `weight` [out, in] and `bias` [out], registered on this
+// module and initialised exactly as nn::Linear does (same calls, same order), so
+// named_parameters() gives `to_q.weight` (the checkpoint key) rather than
+// `to_q.base_layer.weight`, and `to_q.lora_A.weight` (the PEFT key without the adapter name).
+// It does not hold an nn::Linear object because LibTorch's Linear always initialises its
+// weights, which costs half a minute on a 5b model that is about to be loaded anyway (see
+// SkipInitGuard). Model ports use it for every Linear, which is what lets any be targeted.
+class LoRALinearImpl : public torch::nn::Module {
+public:
+    explicit LoRALinearImpl(const torch::nn::LinearOptions& options);
+    LoRALinearImpl(std::int64_t in_features, std::int64_t out_features, bool bias = true);
+
+    at::Tensor forward(const at::Tensor& input);
+
+    void add_adapter(const LoRAAdapterOptions& options);
+    void remove_adapter(); // unmerges first when merged
+    bool has_adapter() const { return rank_ > 0; }
+    std::int64_t rank() const { return rank_; }
+    double alpha() const { return alpha_; }
+    void set_alpha(double alpha);
+    // diffusers' `set_adapters` weight (and `attention_kwargs["scale"]`): a multiplier on
+    // alpha / rank. Not allowed while merged, since the merged delta used the old value.
+    void set_adapter_weight(double weight);
+    double adapter_weight() const { return weight_; }
+    double scaling() const;
+
+    // Adds the adapter's delta (computed in float32) into the base weight, so inference runs
+    // at the base layer's speed; unmerge() subtracts it again (exact in float32, within a
+    // rounding step in bf16/fp16, as in PEFT).
+    void merge();
+    void unmerge();
+    bool merged() const { return merged_; }
+    at::Tensor delta_weight() const; // weight * alpha / r * B A, float32 [out, in]
+
+    std::int64_t in_features() const { return options_.in_features(); }
+    std::int64_t out_features() const { return options_.out_features(); }
+    // The base layer alone, as nn::Linear computes it.
+    at::Tensor base_forward(const at::Tensor& input) const;
+
+    // Casting the model to bf16/fp16 casts the base only: adapters stay float32.
+    using torch::nn::Module::to;
+    void to(torch::Dtype dtype, bool non_blocking = false) override;
+    void to(torch::Device device, torch::Dtype dtype, bool non_blocking = false) override;
+
+    at::Tensor weight; // the base layer's, shared
+    at::Tensor bias;   // undefined when the layer has none
+    torch::nn::Linear lora_A{nullptr};
+    torch::nn::Linear lora_B{nullptr};
+
+private:
+    void cast_base(torch::Dtype dtype, bool non_blocking);
+
+    torch::nn::LinearOptions options_;
+    std::int64_t rank_ = 0;
+    double alpha_ = 0;
+    double weight_ = 1.0;
+    double dropout_ = 0;
+    bool merged_ = false;
+};
+TORCH_MODULE(LoRALinear);
+
+// While one is alive on this thread, LoRALinear layers (and other model parts that honour it)
+// allocate their parameters without initialising them, like transformers' no_init_weights:
+// for models whose every tensor is about to be read from a checkpoint.
+class SkipInitGuard {
+public:
+    SkipInitGuard();
+    ~SkipInitGuard();
+    SkipInitGuard(const SkipInitGuard&) = delete;
+    SkipInitGuard& operator=(const SkipInitGuard&) = delete;
+
+    static bool active();
+
+private:
+    bool previous_;
+};
+
+} // namespace tuneframe::lora

@@ -1,0 +1,277 @@
+#include "engine/lora/lora_weights.h"
+
+#include "engine/core/error.h"
+#include "engine/core/safetensors_file.h"
+#include "engine/core/tensor_io.h"
+#include "engine/lora/lora_injection.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <regex>
+
+namespace tuneframe::lora {
+namespace {
+
+using core::Error;
+using core::ErrorCode;
+
+constexpr const char* kA = ".lora_A.weight";
+constexpr const char* kB = ".lora_B.weight";
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+    return text.size() > suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string list(const std::vector<std::string>& items) {
+    std::string text;
+    for (std::size_t i = 0; i < items.size() && i < 12; ++i) {
+        text += (i ? ", " : "") + items[i];
+    }
+    if (items.size() > 12) {
+        text += " and " + std::to_string(items.size() - 12) + " more";
+    }
+    return text;
+}
+
+// The alpha settings a file's metadata carries, if any.
+struct AlphaSettings {
+    std::optional<double> alpha;
+    std::map<std::string, double> pattern; // module-name suffix -> alpha
+};
+
+nlohmann::json parse_metadata(const core::SafetensorsFile& file, const std::string& key) {
+    auto it = file.metadata().find(key);
+    if (it == file.metadata().end()) {
+        return nullptr;
+    }
+    try {
+        return nlohmann::json::parse(it->second);
+    } catch (const nlohmann::json::exception&) {
+        throw Error(ErrorCode::BadInput,
+                    "'" + file.path().string() + "': the metadata entry '" + key +
+                        "' is not valid JSON.",
+                    "Re-export the LoRA, or remove the broken metadata entry.");
+    }
+}
+
+AlphaSettings read_alpha(const core::SafetensorsFile& file, const std::string& prefix) {
+    AlphaSettings settings;
+    auto read = [&](const nlohmann::json& config, const std::string& key_prefix) {
+        auto alpha = config.find(key_prefix + "lora_alpha");
+        if (alpha != config.end() && alpha->is_number()) {
+            settings.alpha = alpha->get<double>();
+        }
+        auto pattern = config.find(key_prefix + "alpha_pattern");
+        if (pattern != config.end() && pattern->is_object()) {
+            for (const auto& [name, value] : pattern->items()) {
+                if (value.is_number()) {
+                    settings.pattern[name] = value.get<double>();
+                }
+            }
+        }
+    };
+    // finetrainers / Tuneframe: a PEFT LoraConfig as JSON.
+    if (nlohmann::json config = parse_metadata(file, "lora_config"); config.is_object()) {
+        read(config, "");
+    } else if (nlohmann::json packed = parse_metadata(file, "lora_adapter_metadata");
+               packed.is_object()) {
+        // newer diffusers: the LoraConfig's keys prefixed with the component name
+        read(packed, packed.contains(prefix + ".lora_alpha") ? prefix + "." : "");
+    }
+    return settings;
+}
+
+struct FileAdapter {
+    const core::TensorInfo* a = nullptr;
+    const core::TensorInfo* b = nullptr;
+};
+
+// Groups the file's keys by module; anything that is not `[prefix.]MODULE.lora_{A,B}.weight`
+// is reported.
+std::map<std::string, FileAdapter> group_keys(const core::SafetensorsFile& file,
+                                              const std::string& prefix,
+                                              std::vector<std::string>& unknown) {
+    std::map<std::string, FileAdapter> adapters;
+    for (const core::TensorInfo& tensor : file.tensors()) {
+        std::string name = tensor.name;
+        if (name.rfind(prefix + ".", 0) == 0) {
+            name = name.substr(prefix.size() + 1);
+        }
+        if (ends_with(name, kA)) {
+            adapters[name.substr(0, name.size() - std::strlen(kA))].a = &tensor;
+        } else if (ends_with(name, kB)) {
+            adapters[name.substr(0, name.size() - std::strlen(kB))].b = &tensor;
+        } else {
+            unknown.push_back(tensor.name);
+        }
+    }
+    return adapters;
+}
+
+double alpha_for(const std::string& module, std::int64_t rank, const AlphaSettings& settings) {
+    for (const auto& [pattern, alpha] : settings.pattern) {
+        if (matches_target(module, pattern)) {
+            return alpha;
+        }
+    }
+    return settings.alpha.value_or(static_cast<double>(rank));
+}
+
+template <typename T>
+T most_common(const std::vector<T>& values) {
+    std::map<T, std::size_t> counts;
+    for (const T& value : values) {
+        ++counts[value];
+    }
+    T best{};
+    std::size_t most = 0;
+    for (const auto& [value, count] : counts) {
+        if (count > most) {
+            best = value;
+            most = count;
+        }
+    }
+    return best;
+}
+
+// "transformer_blocks.3.attn1.to_q" -> "attn1.to_q": a PEFT target naming every block's layer.
+std::string target_name(const std::string& module) {
+    static const std::regex block(R"(^transformer_blocks\.\d+\.)");
+    return std::regex_replace(module, block, "");
+}
+
+} // namespace
+
+void save_lora_weights(torch::nn::Module& model, const std::filesystem::path& file,
+                       const LoRASaveOptions& options) {
+    const auto layers = adapted_layers(model);
+    if (layers.empty()) {
+        throw Error(ErrorCode::BadInput, "the model has no LoRA adapters to save.",
+                    "Inject or load adapters first.");
+    }
+    core::NamedTensors tensors;
+    std::vector<std::int64_t> ranks;
+    std::vector<double> alphas;
+    std::vector<std::string> targets;
+    for (const auto& [name, layer] : layers) {
+        const double fold = options.fold_alpha ? layer->alpha() / layer->rank() : 1.0;
+        tensors.emplace_back(options.prefix + "." + name + kA,
+                             layer->lora_A->weight.detach().to(torch::kCPU, options.dtype));
+        tensors.emplace_back(
+            options.prefix + "." + name + kB,
+            (layer->lora_B->weight.detach().to(torch::kCPU) * fold).to(options.dtype));
+        ranks.push_back(layer->rank());
+        alphas.push_back(options.fold_alpha ? static_cast<double>(layer->rank()) : layer->alpha());
+        const std::string target = target_name(name);
+        if (std::find(targets.begin(), targets.end(), target) == targets.end()) {
+            targets.push_back(target);
+        }
+    }
+    const std::int64_t rank = most_common(ranks);
+    const double alpha = most_common(alphas);
+    nlohmann::json rank_pattern = nlohmann::json::object();
+    nlohmann::json alpha_pattern = nlohmann::json::object();
+    std::vector<double> trained_alphas;
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        if (ranks[i] != rank) {
+            rank_pattern[layers[i].first] = ranks[i];
+        }
+        if (alphas[i] != alpha) {
+            alpha_pattern[layers[i].first] = alphas[i];
+        }
+        trained_alphas.push_back(layers[i].second->alpha());
+    }
+    const nlohmann::json lora_config = {
+        {"peft_type", "LORA"},
+        {"r", rank},
+        {"lora_alpha", alpha},
+        {"target_modules", targets},
+        {"lora_dropout", 0.0},
+        {"bias", "none"},
+        {"init_lora_weights", true},
+        {"use_rslora", false},
+        {"use_dora", false},
+        {"fan_in_fan_out", false},
+        {"rank_pattern", rank_pattern},
+        {"alpha_pattern", alpha_pattern},
+    };
+    nlohmann::json tuneframe = options.tuneframe;
+    tuneframe["alpha"] = most_common(trained_alphas);
+    tuneframe["alpha_folded"] = options.fold_alpha;
+    core::write_tensors(
+        file, tensors,
+        {{"format", "pt"}, {"lora_config", lora_config.dump()}, {"tuneframe", tuneframe.dump()}});
+}
+
+LoadedLoRA load_lora_weights(torch::nn::Module& model, const std::filesystem::path& file,
+                             const LoRALoadOptions& options) {
+    const core::SafetensorsFile weights(file);
+    const AlphaSettings alpha_settings = read_alpha(weights, options.prefix);
+    std::vector<std::string> problems;
+    const auto adapters = group_keys(weights, options.prefix, problems);
+    for (std::string& key : problems) {
+        key += " (not a LoRA weight)";
+    }
+
+    std::map<std::string, LoRALinear> layers;
+    for (auto& [name, layer] : linear_layers(model)) {
+        layers.emplace(name, layer);
+    }
+    for (const auto& [module, adapter] : adapters) {
+        auto layer = layers.find(module);
+        if (layer == layers.end()) {
+            problems.push_back(module + " (no such Linear layer in the model)");
+        } else if (!adapter.a || !adapter.b) {
+            problems.push_back(module + " (lora_A or lora_B missing)");
+        } else if (adapter.a->shape.size() != 2 || adapter.b->shape.size() != 2 ||
+                   adapter.a->shape[0] != adapter.b->shape[1] ||
+                   adapter.a->shape[1] != layer->second->in_features() ||
+                   adapter.b->shape[0] != layer->second->out_features() ||
+                   (layer->second->has_adapter() && layer->second->rank() != adapter.a->shape[0])) {
+            problems.push_back(module + " (lora_A " + core::shape_string(adapter.a->shape) +
+                               ", lora_B " + core::shape_string(adapter.b->shape) +
+                               " do not fit the layer)");
+        }
+    }
+    for (auto& [name, layer] : adapted_layers(model)) {
+        if (!adapters.count(name)) {
+            problems.push_back(name + " (the model has an adapter here, the file none)");
+        }
+    }
+    if (!problems.empty()) {
+        throw Error(ErrorCode::BadInput,
+                    "'" + file.string() + "' does not fit this model: " + list(problems) + ".",
+                    "Use a LoRA trained for this base model (same architecture and size).");
+    }
+
+    LoadedLoRA loaded;
+    loaded.alpha_from_metadata = alpha_settings.alpha.has_value();
+    std::vector<std::int64_t> ranks;
+    torch::NoGradGuard no_grad;
+    for (const auto& [module, adapter] : adapters) {
+        LoRALinear layer = layers.at(module);
+        const std::int64_t rank = adapter.a->shape[0];
+        const double alpha = alpha_for(module, rank, alpha_settings);
+        if (!layer->has_adapter()) {
+            layer->add_adapter({rank, alpha});
+        }
+        layer->set_alpha(alpha);
+        layer->lora_A->weight.copy_(core::read_tensor(weights, *adapter.a));
+        layer->lora_B->weight.copy_(core::read_tensor(weights, *adapter.b));
+        layer->set_adapter_weight(options.weight);
+        loaded.modules.push_back(module);
+        ranks.push_back(rank);
+    }
+    if (!ranks.empty()) {
+        loaded.rank = most_common(ranks);
+        loaded.alpha = alpha_for("", loaded.rank, alpha_settings);
+    }
+    return loaded;
+}
+
+} // namespace tuneframe::lora

@@ -1,0 +1,26 @@
+#include "engine/models/cogvideox/attention.h"
+
+#include <torch/torch.h>
+
+namespace tuneframe::models::cogvideox {
+
+GELUImpl::GELUImpl(std::int64_t dim_in, std::int64_t dim_out)
+    : proj(register_module("proj", lora::LoRALinear(dim_in, dim_out))) {}
+
+at::Tensor GELUImpl::forward(const at::Tensor& x) {
+    return torch::gelu(proj->forward(x), "tanh");
+}
+
+FeedForwardImpl::FeedForwardImpl(std::int64_t dim, std::int64_t inner_dim, double dropout)
+    : act_(dim, inner_dim)
+    , dropout_(dropout)
+    , out_(inner_dim, dim)
+    , final_dropout_(dropout) {
+    net = register_module("net", torch::nn::ModuleList(act_, dropout_, out_, final_dropout_));
+}
+
+at::Tensor FeedForwardImpl::forward(const at::Tensor& x) {
+    return final_dropout_->forward(out_->forward(dropout_->forward(act_->forward(x))));
+}
+
+} // namespace tuneframe::models::cogvideox

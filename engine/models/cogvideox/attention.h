@@ -1,0 +1,41 @@
+#pragma once
+
+#include "engine/lora/lora_linear.h"
+
+#include <torch/nn/module.h>
+#include <torch/nn/modules/container/modulelist.h>
+#include <torch/nn/modules/dropout.h>
+#include <torch/nn/pimpl.h>
+
+// Ports of diffusers' FeedForward (models/attention.py) and its GELU activation
+// (models/activations.py) as CogVideoX configures them.
+namespace tuneframe::models::cogvideox {
+
+// GELU: a projection followed by tanh-approximated GELU ("gelu-approximate").
+class GELUImpl : public torch::nn::Module {
+public:
+    GELUImpl(std::int64_t dim_in, std::int64_t dim_out);
+    at::Tensor forward(const at::Tensor& x);
+
+    lora::LoRALinear proj{nullptr};
+};
+TORCH_MODULE(GELU);
+
+// FeedForward: net = [GELU (net.0.proj), Dropout, Linear (net.2), Dropout]. The dropouts hold
+// no parameters but occupy indices 1 and 3, which is why the weights sit at net.0 and net.2.
+class FeedForwardImpl : public torch::nn::Module {
+public:
+    FeedForwardImpl(std::int64_t dim, std::int64_t inner_dim, double dropout);
+    at::Tensor forward(const at::Tensor& x);
+
+    torch::nn::ModuleList net{nullptr};
+
+private:
+    GELU act_{nullptr};
+    torch::nn::Dropout dropout_{nullptr};
+    lora::LoRALinear out_{nullptr};
+    torch::nn::Dropout final_dropout_{nullptr};
+};
+TORCH_MODULE(FeedForward);
+
+} // namespace tuneframe::models::cogvideox

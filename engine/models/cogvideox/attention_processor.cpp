@@ -1,0 +1,63 @@
+#include "engine/models/cogvideox/attention_processor.h"
+
+#include "engine/core/attention.h"
+
+#include <torch/torch.h>
+
+namespace tuneframe::models::cogvideox {
+namespace {
+
+using torch::indexing::Slice;
+
+// Rotary acts on the video tokens only; the text tokens pass unchanged.
+at::Tensor rotate_video_tokens(const at::Tensor& x, std::int64_t text_length,
+                               const RotaryEmbedding& rotary) {
+    at::Tensor text = x.index({Slice(), Slice(), Slice(0, text_length)});
+    at::Tensor video = x.index({Slice(), Slice(), Slice(text_length)});
+    return torch::cat({text, apply_rotary_emb(video, rotary)}, 2);
+}
+
+} // namespace
+
+AttentionImpl::AttentionImpl(std::int64_t query_dim, std::int64_t heads, std::int64_t dim_head,
+                             bool bias, double dropout)
+    : heads_(heads)
+    , dim_head_(dim_head) {
+    const std::int64_t inner_dim = heads * dim_head;
+    to_q = register_module("to_q", lora::LoRALinear(query_dim, inner_dim, bias));
+    to_k = register_module("to_k", lora::LoRALinear(query_dim, inner_dim, bias));
+    to_v = register_module("to_v", lora::LoRALinear(query_dim, inner_dim, bias));
+    const auto norm_options = torch::nn::LayerNormOptions({dim_head}).eps(1e-6);
+    norm_q = register_module("norm_q", torch::nn::LayerNorm(norm_options));
+    norm_k = register_module("norm_k", torch::nn::LayerNorm(norm_options));
+    to_out_proj_ = lora::LoRALinear(inner_dim, query_dim, /*bias=*/true);
+    to_out_dropout_ = torch::nn::Dropout(dropout);
+    to_out = register_module("to_out", torch::nn::ModuleList(to_out_proj_, to_out_dropout_));
+}
+
+at::Tensor AttentionImpl::split_heads(const at::Tensor& x) const {
+    return x.view({x.size(0), -1, heads_, dim_head_}).transpose(1, 2);
+}
+
+std::pair<at::Tensor, at::Tensor>
+AttentionImpl::forward(const at::Tensor& hidden_states, const at::Tensor& encoder_hidden_states,
+                       const std::optional<RotaryEmbedding>& rotary) {
+    const std::int64_t text_length = encoder_hidden_states.size(1);
+    at::Tensor tokens = torch::cat({encoder_hidden_states, hidden_states}, 1); // [B, L+N, D]
+    const std::int64_t batch = tokens.size(0);
+
+    at::Tensor query = norm_q->forward(split_heads(to_q->forward(tokens))); // [B, h, L+N, d]
+    at::Tensor key = norm_k->forward(split_heads(to_k->forward(tokens)));
+    at::Tensor value = split_heads(to_v->forward(tokens));
+    if (rotary) {
+        query = rotate_video_tokens(query, text_length, *rotary);
+        key = rotate_video_tokens(key, text_length, *rotary);
+    }
+
+    at::Tensor out = core::scaled_dot_product_attention(query, key, value);
+    out = out.transpose(1, 2).reshape({batch, -1, heads_ * dim_head_}); // [B, L+N, D]
+    out = to_out_dropout_->forward(to_out_proj_->forward(out));
+    return {out.index({Slice(), Slice(text_length)}), out.index({Slice(), Slice(0, text_length)})};
+}
+
+} // namespace tuneframe::models::cogvideox

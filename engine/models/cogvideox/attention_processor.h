@@ -1,0 +1,48 @@
+#pragma once
+
+#include "engine/lora/lora_linear.h"
+#include "engine/models/cogvideox/embeddings.h"
+
+#include <torch/nn/module.h>
+#include <torch/nn/modules/container/modulelist.h>
+#include <torch/nn/modules/dropout.h>
+#include <torch/nn/modules/normalization.h>
+#include <torch/nn/pimpl.h>
+
+#include <optional>
+#include <utility>
+
+namespace tuneframe::models::cogvideox {
+
+// diffusers' Attention as CogVideoX builds it (qk_norm "layer_norm", eps 1e-6, biased q/k/v),
+// running CogVideoXAttnProcessor2_0: joint self-attention over [text; video] tokens, q/k
+// LayerNorm over head_dim, rotary on the video tokens only, scaled-dot-product attention.
+class AttentionImpl : public torch::nn::Module {
+public:
+    AttentionImpl(std::int64_t query_dim, std::int64_t heads, std::int64_t dim_head, bool bias,
+                  double dropout);
+
+    // hidden_states [B, N, D] (video), encoder_hidden_states [B, L, D] (text) ->
+    // (video, text) outputs of the same shapes.
+    std::pair<at::Tensor, at::Tensor> forward(const at::Tensor& hidden_states,
+                                              const at::Tensor& encoder_hidden_states,
+                                              const std::optional<RotaryEmbedding>& rotary);
+
+    lora::LoRALinear to_q{nullptr};
+    lora::LoRALinear to_k{nullptr};
+    lora::LoRALinear to_v{nullptr};
+    torch::nn::LayerNorm norm_q{nullptr};
+    torch::nn::LayerNorm norm_k{nullptr};
+    torch::nn::ModuleList to_out{nullptr}; // [0] Linear, [1] Dropout (no parameters)
+
+private:
+    at::Tensor split_heads(const at::Tensor& x) const; // [B, N, D] -> [B, heads, N, head_dim]
+
+    std::int64_t heads_;
+    std::int64_t dim_head_;
+    lora::LoRALinear to_out_proj_{nullptr};
+    torch::nn::Dropout to_out_dropout_{nullptr};
+};
+TORCH_MODULE(Attention);
+
+} // namespace tuneframe::models::cogvideox

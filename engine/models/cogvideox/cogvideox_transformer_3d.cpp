@@ -1,0 +1,254 @@
+#include "engine/models/cogvideox/cogvideox_transformer_3d.h"
+
+#include "engine/core/error.h"
+#include "engine/models/cogvideox/gradient_checkpointing.h"
+
+#include <torch/torch.h>
+
+namespace tuneframe::models::cogvideox {
+namespace {
+
+using core::Error;
+using core::ErrorCode;
+using torch::indexing::Slice;
+
+std::string shape_of(const at::Tensor& tensor) {
+    std::string text = "[";
+    for (std::int64_t i = 0; i < tensor.dim(); ++i) {
+        text += (i ? ", " : "") + std::to_string(tensor.size(i));
+    }
+    return text + "]";
+}
+
+[[noreturn]] void bad_input(const std::string& message, const std::string& hint) {
+    throw Error(ErrorCode::BadInput, message, hint);
+}
+
+// LibTorch layers allocate their parameters in the default dtype. Building a 5b model in
+// float32 and casting it would need 1.5x its bf16 size and leave the heap fragmented, so the
+// default is switched for the construction only. Models are built before any worker thread
+// creates tensors, so no other thread sees the temporary default.
+class DefaultDtypeGuard {
+public:
+    explicit DefaultDtypeGuard(torch::Dtype dtype)
+        : previous_(c10::get_default_dtype()) {
+        c10::set_default_dtype(c10::scalarTypeToTypeMeta(dtype));
+    }
+    ~DefaultDtypeGuard() { c10::set_default_dtype(previous_); }
+    DefaultDtypeGuard(const DefaultDtypeGuard&) = delete;
+    DefaultDtypeGuard& operator=(const DefaultDtypeGuard&) = delete;
+
+private:
+    caffe2::TypeMeta previous_;
+};
+
+} // namespace
+
+CogVideoXBlockImpl::CogVideoXBlockImpl(const CogVideoXTransformer3DConfig& config) {
+    const std::int64_t dim = config.inner_dim();
+    norm1 = register_module("norm1", CogVideoXLayerNormZero(config.time_embed_dim, dim,
+                                                            config.norm_elementwise_affine,
+                                                            config.norm_eps));
+    attn1 = register_module("attn1",
+                            Attention(dim, config.num_attention_heads, config.attention_head_dim,
+                                      config.attention_bias, config.dropout));
+    norm2 = register_module("norm2", CogVideoXLayerNormZero(config.time_embed_dim, dim,
+                                                            config.norm_elementwise_affine,
+                                                            config.norm_eps));
+    ff = register_module("ff", FeedForward(dim, 4 * dim, config.dropout));
+}
+
+std::pair<at::Tensor, at::Tensor>
+CogVideoXBlockImpl::forward(const at::Tensor& hidden_states,
+                            const at::Tensor& encoder_hidden_states, const at::Tensor& temb,
+                            const std::optional<RotaryEmbedding>& rotary) {
+    const std::int64_t text_length = encoder_hidden_states.size(1);
+    auto n1 = norm1->forward(hidden_states, encoder_hidden_states, temb);
+    auto [attn_hidden, attn_encoder] =
+        attn1->forward(n1.hidden_states, n1.encoder_hidden_states, rotary);
+    at::Tensor hidden = hidden_states + n1.gate * attn_hidden;
+    at::Tensor encoder = encoder_hidden_states + n1.encoder_gate * attn_encoder;
+
+    auto n2 = norm2->forward(hidden, encoder, temb);
+    at::Tensor ff_output =
+        ff->forward(torch::cat({n2.encoder_hidden_states, n2.hidden_states}, 1)); // [B, L+N, D]
+    hidden = hidden + n2.gate * ff_output.index({Slice(), Slice(text_length)});
+    encoder = encoder + n2.encoder_gate * ff_output.index({Slice(), Slice(0, text_length)});
+    return {hidden, encoder};
+}
+
+CogVideoXTransformer3DModelImpl::CogVideoXTransformer3DModelImpl(
+    const CogVideoXTransformer3DConfig& config, torch::Dtype dtype)
+    : config_(config) {
+    const DefaultDtypeGuard default_dtype(dtype);
+    const std::int64_t dim = config.inner_dim();
+    patch_embed = register_module("patch_embed", CogVideoXPatchEmbed(config));
+    embedding_dropout = register_module("embedding_dropout", torch::nn::Dropout(config.dropout));
+    time_embedding =
+        register_module("time_embedding", TimestepEmbedding(dim, config.time_embed_dim));
+    if (config.ofs_embed_dim) {
+        ofs_embedding = register_module(
+            "ofs_embedding", TimestepEmbedding(*config.ofs_embed_dim, *config.ofs_embed_dim));
+    }
+    transformer_blocks = register_module("transformer_blocks", torch::nn::ModuleList());
+    for (std::int64_t i = 0; i < config.num_layers; ++i) {
+        CogVideoXBlock block(config);
+        transformer_blocks->push_back(block);
+        blocks_.push_back(block);
+    }
+    norm_final = register_module(
+        "norm_final",
+        torch::nn::LayerNorm(torch::nn::LayerNormOptions({dim})
+                                 .eps(config.norm_eps)
+                                 .elementwise_affine(config.norm_elementwise_affine)));
+    norm_out =
+        register_module("norm_out", AdaLayerNorm(config.time_embed_dim, 2 * dim,
+                                                 config.norm_elementwise_affine, config.norm_eps));
+    const std::int64_t patch =
+        config.patch_size * config.patch_size * config.patch_size_t.value_or(1);
+    proj_out = register_module("proj_out", lora::LoRALinear(dim, patch * config.out_channels));
+    to(dtype); // the few tensors built with explicit dtypes (the learned position table)
+}
+
+torch::Dtype CogVideoXTransformer3DModelImpl::dtype() const {
+    return patch_embed->text_proj->weight.scalar_type();
+}
+
+std::optional<RotaryEmbedding> CogVideoXTransformer3DModelImpl::rotary_embeddings(
+    std::int64_t latent_frames, std::int64_t latent_height, std::int64_t latent_width) const {
+    if (!config_.use_rotary_positional_embeddings) {
+        return std::nullopt;
+    }
+    return prepare_rotary_positional_embeddings(config_, latent_frames, latent_height,
+                                                latent_width);
+}
+
+void CogVideoXTransformer3DModelImpl::check_inputs(const CogVideoXTransformerInputs& in) const {
+    const std::string hint = "Check the input tensors against the model's config.json.";
+    if (!in.hidden_states.defined() || in.hidden_states.dim() != 5 ||
+        in.hidden_states.size(2) != config_.in_channels) {
+        bad_input("hidden_states must be [B, F, " + std::to_string(config_.in_channels) +
+                      ", H, W] (frames before channels), not " +
+                      (in.hidden_states.defined() ? shape_of(in.hidden_states) : "absent") + ".",
+                  hint);
+    }
+    const std::int64_t batch = in.hidden_states.size(0);
+    if (!in.encoder_hidden_states.defined() || in.encoder_hidden_states.dim() != 3 ||
+        in.encoder_hidden_states.size(0) != batch ||
+        in.encoder_hidden_states.size(2) != config_.text_embed_dim) {
+        bad_input("encoder_hidden_states must be [" + std::to_string(batch) + ", L, " +
+                      std::to_string(config_.text_embed_dim) + "], not " +
+                      (in.encoder_hidden_states.defined() ? shape_of(in.encoder_hidden_states)
+                                                          : "absent") +
+                      ".",
+                  hint);
+    }
+    if (!in.timestep.defined() || in.timestep.dim() > 1 ||
+        (in.timestep.numel() != 1 && in.timestep.numel() != batch)) {
+        bad_input("timestep must hold 1 or " + std::to_string(batch) + " values.", hint);
+    }
+    if (config_.ofs_embed_dim && !in.ofs.defined()) {
+        bad_input("this model (CogVideoX 1.5 image-to-video) needs `ofs`.",
+                  "Pass ofs = [2.0], as the image-to-video pipeline does.");
+    }
+    const std::int64_t tokens = (in.hidden_states.size(1) / config_.patch_size_t.value_or(1)) *
+                                (in.hidden_states.size(3) / config_.patch_size) *
+                                (in.hidden_states.size(4) / config_.patch_size);
+    if (in.image_rotary_emb) {
+        for (const at::Tensor& table : {in.image_rotary_emb->cos, in.image_rotary_emb->sin}) {
+            if (!table.defined() || table.dim() != 2 || table.size(0) != tokens ||
+                table.size(1) != config_.attention_head_dim) {
+                bad_input("the rotary tables must be [" + std::to_string(tokens) + ", " +
+                              std::to_string(config_.attention_head_dim) + "] for these latents.",
+                          "Leave image_rotary_emb_cos/sin out to have them computed.");
+            }
+        }
+    }
+}
+
+at::Tensor CogVideoXTransformer3DModelImpl::time_embeddings(const CogVideoXTransformerInputs& in,
+                                                            torch::Dtype dtype) {
+    at::Tensor t_emb =
+        get_timestep_embedding(in.timestep.reshape({-1}), config_.inner_dim(),
+                               config_.flip_sin_to_cos, static_cast<double>(config_.freq_shift));
+    at::Tensor emb = time_embedding->forward(t_emb.to(dtype)); // [B, E]
+    if (!ofs_embedding.is_empty()) {
+        at::Tensor ofs_emb = get_timestep_embedding(in.ofs.reshape({-1}), *config_.ofs_embed_dim,
+                                                    config_.flip_sin_to_cos,
+                                                    static_cast<double>(config_.freq_shift));
+        emb = emb + ofs_embedding->forward(ofs_emb.to(dtype)); // ofs [1] broadcasts over B
+    }
+    return emb;
+}
+
+std::pair<at::Tensor, at::Tensor>
+CogVideoXTransformer3DModelImpl::run_block(std::size_t index, const at::Tensor& hidden,
+                                           const at::Tensor& encoder, const at::Tensor& temb,
+                                           const std::optional<RotaryEmbedding>& rotary) {
+    CogVideoXBlock block = blocks_[index];
+    if (!gradient_checkpointing_ || !is_training() || !torch::GradMode::is_enabled()) {
+        return block->forward(hidden, encoder, temb, rotary);
+    }
+    std::shared_ptr<CogVideoXBlockImpl> impl = block.ptr();
+    auto outputs = models::checkpoint(
+        [impl, rotary](const std::vector<at::Tensor>& in) {
+            auto [h, e] = impl->forward(in[0], in[1], in[2], rotary);
+            return std::vector<at::Tensor>{h, e};
+        },
+        {hidden, encoder, temb}, block->parameters());
+    return {outputs[0], outputs[1]};
+}
+
+at::Tensor CogVideoXTransformer3DModelImpl::unpatchify(const at::Tensor& tokens,
+                                                       const at::IntArrayRef& shape) const {
+    const std::int64_t batch = shape[0];
+    const std::int64_t frames = shape[1];
+    const std::int64_t p = config_.patch_size;
+    const std::int64_t h = shape[3] / p;
+    const std::int64_t w = shape[4] / p;
+    if (!config_.patch_size_t) {
+        // feature index (c * p + dy) * p + dx
+        return tokens.reshape({batch, frames, h, w, -1, p, p})
+            .permute({0, 1, 4, 2, 5, 3, 6})
+            .flatten(5, 6)
+            .flatten(3, 4); // [B, F, C, H, W]
+    }
+    const std::int64_t pt = *config_.patch_size_t;
+    // feature index ((c * pt + dt) * p + dy) * p + dx
+    return tokens.reshape({batch, (frames + pt - 1) / pt, h, w, -1, pt, p, p})
+        .permute({0, 1, 5, 4, 2, 6, 3, 7})
+        .flatten(6, 7)
+        .flatten(4, 5)
+        .flatten(1, 2); // [B, F, C, H, W]
+}
+
+at::Tensor CogVideoXTransformer3DModelImpl::forward(const CogVideoXTransformerInputs& inputs) {
+    check_inputs(inputs);
+    const torch::Dtype model_dtype = dtype();
+    const auto shape = inputs.hidden_states.sizes();
+    at::Tensor hidden_states = inputs.hidden_states.to(model_dtype);
+    at::Tensor encoder_hidden_states = inputs.encoder_hidden_states.to(model_dtype);
+
+    at::Tensor emb = time_embeddings(inputs, model_dtype);
+    at::Tensor tokens = embedding_dropout->forward(
+        patch_embed->forward(encoder_hidden_states, hidden_states)); // [B, L + N, D]
+    const std::int64_t text_length = encoder_hidden_states.size(1);
+    at::Tensor encoder = tokens.index({Slice(), Slice(0, text_length)});
+    at::Tensor hidden = tokens.index({Slice(), Slice(text_length)});
+
+    std::optional<RotaryEmbedding> rotary = inputs.image_rotary_emb;
+    if (!rotary) {
+        rotary = rotary_embeddings(shape[1], shape[3], shape[4]);
+    }
+    for (std::size_t i = 0; i < blocks_.size(); ++i) {
+        std::tie(hidden, encoder) = run_block(i, hidden, encoder, emb, rotary);
+    }
+    // LayerNorm is per token, so normalising the video tokens alone equals diffusers'
+    // normalise-[text; video]-then-slice path of the rotary models.
+    hidden = norm_final->forward(hidden);
+    hidden = norm_out->forward(hidden, emb);
+    hidden = proj_out->forward(hidden); // [B, N, p*p*pt*C]
+    return unpatchify(hidden, shape);
+}
+
+} // namespace tuneframe::models::cogvideox

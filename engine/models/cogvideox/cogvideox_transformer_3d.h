@@ -1,0 +1,96 @@
+#pragma once
+
+#include "engine/lora/lora_linear.h"
+#include "engine/models/cogvideox/attention.h"
+#include "engine/models/cogvideox/attention_processor.h"
+#include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
+#include "engine/models/cogvideox/embeddings.h"
+#include "engine/models/cogvideox/normalization.h"
+
+#include <torch/nn/module.h>
+#include <torch/nn/modules/container/modulelist.h>
+#include <torch/nn/modules/dropout.h>
+#include <torch/nn/modules/normalization.h>
+#include <torch/nn/pimpl.h>
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace tuneframe::models::cogvideox {
+
+// CogVideoXBlock: adaLN-zero modulated joint attention over [text; video], then one
+// feed-forward over the concatenation, each gated back into its stream.
+class CogVideoXBlockImpl : public torch::nn::Module {
+public:
+    explicit CogVideoXBlockImpl(const CogVideoXTransformer3DConfig& config);
+
+    // hidden_states [B, N, D], encoder_hidden_states [B, L, D], temb [B, E] -> updated pair.
+    std::pair<at::Tensor, at::Tensor> forward(const at::Tensor& hidden_states,
+                                              const at::Tensor& encoder_hidden_states,
+                                              const at::Tensor& temb,
+                                              const std::optional<RotaryEmbedding>& rotary);
+
+    CogVideoXLayerNormZero norm1{nullptr};
+    Attention attn1{nullptr};
+    CogVideoXLayerNormZero norm2{nullptr};
+    FeedForward ff{nullptr};
+};
+TORCH_MODULE(CogVideoXBlock);
+
+struct CogVideoXTransformerInputs {
+    at::Tensor hidden_states;         // [B, F, C, H, W] latents (I2V: noise and image latents)
+    at::Tensor encoder_hidden_states; // [B, L, text_embed_dim]; L is the actual text length
+    at::Tensor timestep;              // [B] or [1], integer or float
+    at::Tensor ofs;                   // [1] or [B]; CogVideoX 1.5 I2V only (the pipeline: 2.0)
+    // Rotary tables for the video tokens; computed as the pipeline does when absent.
+    std::optional<RotaryEmbedding> image_rotary_emb;
+};
+
+// CogVideoXTransformer3DModel. Children are registered under diffusers' names, so
+// named_parameters() (and named_buffers(): 5b-I2V's pos_embedding) equal the checkpoint keys.
+class CogVideoXTransformer3DModelImpl : public torch::nn::Module {
+public:
+    // Parameters are allocated in `dtype` directly, so a real-size model never exists in
+    // float32 first.
+    explicit CogVideoXTransformer3DModelImpl(const CogVideoXTransformer3DConfig& config,
+                                             torch::Dtype dtype = torch::kFloat32);
+
+    // -> the v-prediction [B, F, out_channels, H, W], in the model's dtype.
+    at::Tensor forward(const CogVideoXTransformerInputs& inputs);
+
+    const CogVideoXTransformer3DConfig& config() const { return config_; }
+    torch::Dtype dtype() const; // of the parameters
+    // The tables the pipeline computes for latents of F x H x W; nullopt without rotary.
+    std::optional<RotaryEmbedding> rotary_embeddings(std::int64_t latent_frames,
+                                                     std::int64_t latent_height,
+                                                     std::int64_t latent_width) const;
+
+    // Recompute each block in backward instead of keeping its activations (training only).
+    void set_gradient_checkpointing(bool enabled) { gradient_checkpointing_ = enabled; }
+    bool gradient_checkpointing() const { return gradient_checkpointing_; }
+
+    CogVideoXPatchEmbed patch_embed{nullptr};
+    torch::nn::Dropout embedding_dropout{nullptr};
+    TimestepEmbedding time_embedding{nullptr};
+    TimestepEmbedding ofs_embedding{nullptr}; // CogVideoX 1.5 I2V only
+    torch::nn::ModuleList transformer_blocks{nullptr};
+    torch::nn::LayerNorm norm_final{nullptr};
+    AdaLayerNorm norm_out{nullptr};
+    lora::LoRALinear proj_out{nullptr};
+
+private:
+    void check_inputs(const CogVideoXTransformerInputs& inputs) const;
+    at::Tensor time_embeddings(const CogVideoXTransformerInputs& inputs, torch::Dtype dtype);
+    std::pair<at::Tensor, at::Tensor> run_block(std::size_t index, const at::Tensor& hidden,
+                                                const at::Tensor& encoder, const at::Tensor& temb,
+                                                const std::optional<RotaryEmbedding>& rotary);
+    at::Tensor unpatchify(const at::Tensor& tokens, const at::IntArrayRef& input_shape) const;
+
+    CogVideoXTransformer3DConfig config_;
+    std::vector<CogVideoXBlock> blocks_;
+    bool gradient_checkpointing_ = false;
+};
+TORCH_MODULE(CogVideoXTransformer3DModel);
+
+} // namespace tuneframe::models::cogvideox

@@ -1,0 +1,115 @@
+#include "engine/models/cogvideox/init_model.h"
+
+#include "engine/core/error.h"
+#include "engine/core/json_file.h"
+#include "engine/models/cogvideox/autoencoder_kl_cogvideox_init.h"
+#include "engine/models/cogvideox/cogvideox_transformer_3d.h"
+#include "engine/models/cogvideox/transformer_checkpoint.h"
+#include "engine/models/t5/module_weights.h"
+#include "engine/models/t5/t5_init.h"
+
+#include <torch/torch.h>
+
+namespace tuneframe::models::cogvideox {
+
+using core::Error;
+using core::ErrorCode;
+
+PipelineFolder::PipelineFolder(std::filesystem::path root, std::string pipeline_class)
+    : root_(std::move(root))
+    , index_({{"_class_name", std::move(pipeline_class)}, {"_diffusers_version", "0.32.2"}}) {
+    std::filesystem::create_directories(root_);
+}
+
+void PipelineFolder::add_component(const std::string& component, const std::string& library,
+                                   const std::string& class_name) {
+    index_[component] = {library, class_name};
+    components_.push_back(component);
+}
+
+std::filesystem::path PipelineFolder::finish() const {
+    const auto path = root_ / "model_index.json";
+    core::write_json_file(path, index_);
+    return path;
+}
+
+void write_random_transformer(const CogVideoXTransformer3DConfig& config,
+                              const std::filesystem::path& folder, torch::Dtype dtype,
+                              std::uint64_t seed, std::uint64_t max_shard_bytes) {
+    torch::manual_seed(seed);
+    torch::NoGradGuard no_grad;
+    CogVideoXTransformer3DModel model(config, dtype);
+    save_cogvideox_transformer(model, folder, max_shard_bytes);
+}
+
+namespace {
+
+// The DDIM scheduler of the rotary (5b-style) models, which the tiny pipelines follow.
+nlohmann::json tiny_scheduler_config() {
+    return {{"_class_name", "CogVideoXDDIMScheduler"},
+            {"beta_end", 0.012},
+            {"beta_schedule", "scaled_linear"},
+            {"beta_start", 0.00085},
+            {"clip_sample", false},
+            {"num_train_timesteps", 1000},
+            {"prediction_type", "v_prediction"},
+            {"rescale_betas_zero_snr", true},
+            {"set_alpha_to_one", true},
+            {"snr_shift_scale", 1.0},
+            {"steps_offset", 0},
+            {"timestep_spacing", "trailing"}};
+}
+
+// The rest of a complete tiny pipeline, so prepare, train and sample run end to end offline:
+// a VAE whose latents match the transformer's channels, a T5 as wide as its text input and a
+// tokenizer whose length is its text length.
+void write_tiny_components(const CogVideoXTransformer3DConfig& transformer,
+                           PipelineFolder& pipeline, std::uint64_t seed) {
+    write_random_autoencoder_kl_cogvideox(
+        tiny_autoencoder_kl_cogvideox_config(transformer.out_channels),
+        pipeline.component_folder("vae"), seed + 1);
+    pipeline.add_component("vae", "diffusers", "AutoencoderKLCogVideoX");
+    write_tiny_text_components(pipeline.component_folder("text_encoder"),
+                               pipeline.component_folder("tokenizer"), transformer.text_embed_dim,
+                               static_cast<int>(transformer.max_text_seq_length), seed + 2);
+    pipeline.add_component("text_encoder", "transformers", "T5EncoderModel");
+    pipeline.add_component("tokenizer", "transformers", "T5Tokenizer");
+    std::filesystem::create_directories(pipeline.component_folder("scheduler"));
+    core::write_json_file(pipeline.component_folder("scheduler") / "scheduler_config.json",
+                          tiny_scheduler_config());
+    pipeline.add_component("scheduler", "diffusers", "CogVideoXDDIMScheduler");
+}
+
+} // namespace
+
+PipelineFolder init_model(const InitModelOptions& options) {
+    const Architecture& architecture = find_architecture(options.arch);
+    const torch::Dtype dtype =
+        options.dtype.value_or(models::parse_dtype(architecture.stored_dtype));
+    PipelineFolder pipeline(options.out, architecture.pipeline_class);
+    write_random_transformer(architecture.transformer, pipeline.component_folder("transformer"),
+                             dtype, options.seed, options.max_shard_bytes);
+    pipeline.add_component("transformer", "diffusers", "CogVideoXTransformer3DModel");
+    if (architecture.name.rfind("cogvideox-tiny", 0) == 0) {
+        write_tiny_components(architecture.transformer, pipeline, options.seed);
+    }
+    pipeline.finish();
+    return pipeline;
+}
+
+std::string dtype_to_name(torch::Dtype dtype) {
+    switch (dtype) {
+    case torch::kFloat32:
+        return "fp32";
+    case torch::kBFloat16:
+        return "bf16";
+    case torch::kFloat16:
+        return "fp16";
+    case torch::kFloat64:
+        return "fp64";
+    default:
+        return c10::toString(dtype);
+    }
+}
+
+} // namespace tuneframe::models::cogvideox

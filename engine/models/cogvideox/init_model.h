@@ -1,0 +1,60 @@
+#pragma once
+
+#include "engine/models/cogvideox/architectures.h"
+
+#include <torch/types.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tuneframe::models::cogvideox {
+
+// A pipeline folder under construction: each component writes its own folder, then is added
+// here; finish() writes model_index.json naming them, as diffusers lays pipelines out.
+class PipelineFolder {
+public:
+    PipelineFolder(std::filesystem::path root, std::string pipeline_class);
+
+    const std::filesystem::path& root() const { return root_; }
+    std::filesystem::path component_folder(const std::string& component) const {
+        return root_ / component;
+    }
+    void add_component(const std::string& component, const std::string& library,
+                       const std::string& class_name);
+    std::filesystem::path finish() const; // model_index.json
+
+    const std::vector<std::string>& components() const { return components_; }
+
+private:
+    std::filesystem::path root_;
+    nlohmann::json index_;
+    std::vector<std::string> components_;
+};
+
+struct InitModelOptions {
+    std::string arch;
+    std::filesystem::path out;
+    std::optional<torch::Dtype> dtype; // unset: the official checkpoints' dtype (tiny: fp32)
+    std::uint64_t seed = 0;
+    std::uint64_t max_shard_bytes = 5'000'000'000;
+};
+
+// Random weights (PyTorch's default initialisation) in `folder`: config.json and the weights.
+void write_random_transformer(const CogVideoXTransformer3DConfig& config,
+                              const std::filesystem::path& folder, torch::Dtype dtype,
+                              std::uint64_t seed, std::uint64_t max_shard_bytes);
+
+// `init-model`: writes `out/transformer/` for the architecture and a model_index.json listing
+// what was written. The tiny architectures are complete pipelines: they also get vae/,
+// text_encoder/, tokenizer/ (a SentencePiece model trained on a built-in caption corpus) and
+// scheduler/, so everything runs offline on a CPU.
+PipelineFolder init_model(const InitModelOptions& options);
+
+std::string dtype_to_name(torch::Dtype dtype); // "fp32", "bf16", "fp16"
+
+} // namespace tuneframe::models::cogvideox

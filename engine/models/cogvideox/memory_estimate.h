@@ -1,0 +1,43 @@
+#pragma once
+
+#include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
+
+#include <cstdint>
+
+// Back-of-envelope memory figures for `inspect` (transformer only; excludes the CUDA context,
+// allocator fragmentation, the VAE and the text encoder). The per-token constants count the
+// tensors alive in one block; bench/ measures the real numbers.
+namespace tuneframe::models::cogvideox {
+
+struct VideoShape {
+    std::int64_t frames = 49; // pixel frames
+    std::int64_t height = 480;
+    std::int64_t width = 720;
+    std::int64_t batch = 1;
+};
+
+struct TokenCount {
+    std::int64_t latent_frames = 0; // after the 1.5 pipelines' padding to the temporal patch
+    std::int64_t video = 0;
+    std::int64_t total = 0; // video + max_text_seq_length
+};
+TokenCount token_count(const CogVideoXTransformer3DConfig& config, const VideoShape& shape);
+
+struct MemoryEstimate {
+    std::uint64_t weights = 0;
+    std::uint64_t trainable = 0; // adapter parameters, gradients and AdamW moments (float32)
+    std::uint64_t activations = 0;
+    std::uint64_t total() const { return weights + trainable + activations; }
+};
+
+// One denoising forward with classifier-free guidance (batch doubled), fused attention.
+MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& config,
+                                         std::int64_t dtype_bytes, const VideoShape& shape);
+
+// A LoRA training step on q/k/v/out of every block (rank `rank`), AdamW, with or without
+// gradient checkpointing, fused attention.
+MemoryEstimate estimate_lora_training_memory(const CogVideoXTransformer3DConfig& config,
+                                             std::int64_t dtype_bytes, const VideoShape& shape,
+                                             std::int64_t rank, bool gradient_checkpointing);
+
+} // namespace tuneframe::models::cogvideox
