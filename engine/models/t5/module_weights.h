@@ -1,8 +1,9 @@
 #pragma once
 
 // Loading a LibTorch module's parameters from a safetensors checkpoint whose keys are the
-// module's own parameter names. Used by the T5 encoder and the CogVideoX VAE.
-// TODO(lead): generic; belongs in engine/core once the transformer port needs it as well.
+// module's own parameter names. Used by the T5 encoder and the CogVideoX VAE; the
+// transformer's loader (cogvideox/streaming_weights.h) adds page release and sharded saving,
+// and the two are to become one loader in engine/core.
 
 #include "engine/core/safetensors_checkpoint.h"
 #include "engine/core/tensor_io.h"
