@@ -134,20 +134,24 @@ TEST_P(TransformerForward, MatchesDiffusers) {
     }
 }
 
+// Every golden transformer case in fp32, followed by the bf16 cases a suite adds.
+std::vector<ForwardCase> with_fp32_cases(std::vector<ForwardCase> bf16_cases) {
+    std::vector<ForwardCase> cases = {
+        {"transformer_2b", "", torch::kFloat32},  {"transformer_2b", "alt_", torch::kFloat32},
+        {"transformer_5b", "", torch::kFloat32},  {"transformer_5b", "alt_", torch::kFloat32},
+        {"transformer_i2v", "", torch::kFloat32}, {"transformer_15_i2v", "", torch::kFloat32}};
+    cases.insert(cases.end(), bf16_cases.begin(), bf16_cases.end());
+    return cases;
+}
+
 INSTANTIATE_TEST_SUITE_P(Cases, TransformerForward,
-                         ::testing::Values(ForwardCase{"transformer_2b", "", torch::kFloat32},
-                                           ForwardCase{"transformer_2b", "alt_", torch::kFloat32},
-                                           ForwardCase{"transformer_5b", "", torch::kFloat32},
-                                           ForwardCase{"transformer_5b", "alt_", torch::kFloat32},
-                                           ForwardCase{"transformer_i2v", "", torch::kFloat32},
-                                           ForwardCase{"transformer_15_i2v", "", torch::kFloat32},
-                                           ForwardCase{"transformer_2b", "", torch::kBFloat16},
-                                           ForwardCase{"transformer_2b", "alt_", torch::kBFloat16},
-                                           ForwardCase{"transformer_5b", "", torch::kBFloat16},
-                                           ForwardCase{"transformer_5b", "alt_", torch::kBFloat16},
-                                           ForwardCase{"transformer_i2v", "", torch::kBFloat16},
-                                           ForwardCase{"transformer_15_i2v", "",
-                                                       torch::kBFloat16}));
+                         ::testing::ValuesIn(with_fp32_cases(
+                             {ForwardCase{"transformer_2b", "", torch::kBFloat16},
+                              ForwardCase{"transformer_2b", "alt_", torch::kBFloat16},
+                              ForwardCase{"transformer_5b", "", torch::kBFloat16},
+                              ForwardCase{"transformer_5b", "alt_", torch::kBFloat16},
+                              ForwardCase{"transformer_i2v", "", torch::kBFloat16},
+                              ForwardCase{"transformer_15_i2v", "", torch::kBFloat16}})));
 
 // 5b-I2V's learned table covers 3 latent frames; at 2 diffusers falls back to sin-cos.
 TEST_F(TransformerGolden, LearnedTableFallsBackToSinCosAtOtherFrameCounts) {
@@ -199,13 +203,8 @@ TEST_P(TransformerCommandLine, MatchesDiffusers) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, TransformerCommandLine,
-                         ::testing::Values(ForwardCase{"transformer_2b", "", torch::kFloat32},
-                                           ForwardCase{"transformer_2b", "alt_", torch::kFloat32},
-                                           ForwardCase{"transformer_5b", "", torch::kFloat32},
-                                           ForwardCase{"transformer_5b", "alt_", torch::kFloat32},
-                                           ForwardCase{"transformer_i2v", "", torch::kFloat32},
-                                           ForwardCase{"transformer_15_i2v", "", torch::kFloat32},
-                                           ForwardCase{"transformer_5b", "", torch::kBFloat16}));
+                         ::testing::ValuesIn(with_fp32_cases({ForwardCase{"transformer_5b", "",
+                                                                          torch::kBFloat16}})));
 
 } // namespace
 } // namespace tuneframe::models::cogvideox
