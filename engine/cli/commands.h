@@ -23,5 +23,6 @@ int run_inspect(CommandContext& context);
 int run_devices(CommandContext& context);
 int run_forward(CommandContext& context);
 int run_init_model(CommandContext& context);
+int run_sample(CommandContext& context);
 
 } // namespace tuneframe::cli

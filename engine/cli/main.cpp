@@ -4,6 +4,10 @@
 
 #include <c10/util/Exception.h>
 
+#ifdef TUNEFRAME_HAVE_MEDIA
+#include "media/log_level.h"
+#endif
+
 #include <csignal>
 #include <cstring>
 #include <iostream>
@@ -37,6 +41,15 @@ constexpr Command kCommands[] = {
      "cogvideox-2b, cogvideox-5b, cogvideox-5b-i2v, cogvideox1.5-5b, cogvideox1.5-5b-i2v "
      "(default dtype: the official checkpoints', fp32 for the tiny ones)",
      false, tuneframe::cli::run_init_model},
+    {"sample",
+     "tuneframe-engine sample --model DIR --prompt P [--negative-prompt N] [--image FILE] "
+     "[--frames F] [--height H] [--width W] [--steps N] [--guidance G] [--dynamic-cfg] "
+     "[--scheduler ddim|dpm] [--seed S] [--lora FILE [--lora-scale S]] [--out video.mp4] "
+     "[--fps N] [--initial-latents FILE] [--save-tensors FILE] [--max-sequence-length N] "
+     "[--dtype fp32|bf16|fp16] [--device cpu|cuda[:N]] [--vae-tiling] [--vae-slicing]",
+     "text-to-video (or image-to-video with --image) from a diffusers CogVideoX pipeline folder "
+     "and an optional LoRA, to MP4; one progress event per step",
+     true, tuneframe::cli::run_sample},
 };
 
 void print_help() {
@@ -84,6 +97,10 @@ int main(int argc, char** argv) {
     // A studio that goes away must not kill a training run: writes to a closed pipe fail with
     // EPIPE and the engine keeps logging to events.jsonl.
     std::signal(SIGPIPE, SIG_IGN);
+#ifdef TUNEFRAME_HAVE_MEDIA
+    // Encoder chatter (x264's statistics) would drown the engine's own messages on stderr.
+    tuneframe::media::set_log_level();
+#endif
 
     std::vector<std::string> arguments(argv + 1, argv + argc);
     if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h" ||
@@ -121,6 +138,12 @@ int main(int argc, char** argv) {
         return report(command, events,
                       Error(ErrorCode::Oom, "Host memory ran out.",
                             "Close other programs or choose a smaller model or shape."));
+    } catch (const c10::OutOfMemoryError& error) {
+        return report(command, events,
+                      Error(ErrorCode::Oom,
+                            std::string("Device memory ran out: ") + error.what_without_backtrace(),
+                            "Use a smaller size or fewer frames, enable VAE tiling and slicing, "
+                            "or free the GPU of other programs."));
     } catch (const c10::Error& error) {
         return report(command, events, Error(ErrorCode::Internal, error.what_without_backtrace()));
     } catch (const std::exception& error) {

@@ -7,6 +7,7 @@
 
 #ifdef TUNEFRAME_TORCH_CUDA
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDACachingAllocator.h>
 #endif
 
 #include <fstream>
@@ -69,6 +70,14 @@ std::string cuda_runtime_version() {
 
 bool cuda_usable() {
     return torch::cuda::is_available();
+}
+
+void release_cached_device_memory() {
+#ifdef TUNEFRAME_TORCH_CUDA
+    if (cuda_usable()) {
+        c10::cuda::CUDACachingAllocator::emptyCache();
+    }
+#endif
 }
 
 nlohmann::json runtime_info() {

@@ -52,4 +52,30 @@ std::string read_bytes(const std::filesystem::path& path) {
     return buffer.str();
 }
 
+namespace {
+
+std::filesystem::path pipeline_from(const char* variable) {
+    const char* value = std::getenv(variable);
+    if (!value || !*value) {
+        throw std::runtime_error(std::string(variable) +
+                                 " is not set: register the test with "
+                                 "tuneframe_requires_tiny_pipeline() and run it through ctest");
+    }
+    if (!std::filesystem::is_regular_file(std::filesystem::path(value) / "model_index.json")) {
+        throw std::runtime_error(std::string(variable) + "=" + value +
+                                 " holds no pipeline: the init fixture did not run or failed");
+    }
+    return value;
+}
+
+} // namespace
+
+std::filesystem::path tiny_pipeline() {
+    return pipeline_from("TUNEFRAME_TINY_PIPELINE");
+}
+
+std::filesystem::path tiny_i2v_pipeline() {
+    return pipeline_from("TUNEFRAME_TINY_I2V_PIPELINE");
+}
+
 } // namespace tuneframe::test

@@ -10,6 +10,12 @@ namespace tuneframe::test {
 std::filesystem::path golden_dir();
 bool running_in_ci();
 
+// The tiny pipelines the `init_cogvideox-tiny*` fixtures write once per test run
+// (TUNEFRAME_TINY_PIPELINE / TUNEFRAME_TINY_I2V_PIPELINE, set by tuneframe_requires_tiny_pipeline
+// in tests/CMakeLists.txt). Throws std::runtime_error when the test was not registered for them.
+std::filesystem::path tiny_pipeline();
+std::filesystem::path tiny_i2v_pipeline();
+
 // A fresh folder under the system temp folder, removed with everything in it when destroyed.
 class TemporaryDirectory {
 public:

@@ -15,19 +15,19 @@ namespace tuneframe::models::cogvideox {
 using core::Error;
 using core::ErrorCode;
 
-PipelineFolder::PipelineFolder(std::filesystem::path root, std::string pipeline_class)
+PipelineFolderWriter::PipelineFolderWriter(std::filesystem::path root, std::string pipeline_class)
     : root_(std::move(root))
     , index_({{"_class_name", std::move(pipeline_class)}, {"_diffusers_version", "0.32.2"}}) {
     std::filesystem::create_directories(root_);
 }
 
-void PipelineFolder::add_component(const std::string& component, const std::string& library,
-                                   const std::string& class_name) {
+void PipelineFolderWriter::add_component(const std::string& component, const std::string& library,
+                                         const std::string& class_name) {
     index_[component] = {library, class_name};
     components_.push_back(component);
 }
 
-std::filesystem::path PipelineFolder::finish() const {
+std::filesystem::path PipelineFolderWriter::finish() const {
     const auto path = root_ / "model_index.json";
     core::write_json_file(path, index_);
     return path;
@@ -64,7 +64,7 @@ nlohmann::json tiny_scheduler_config() {
 // a VAE whose latents match the transformer's channels, a T5 as wide as its text input and a
 // tokenizer whose length is its text length.
 void write_tiny_components(const CogVideoXTransformer3DConfig& transformer,
-                           PipelineFolder& pipeline, std::uint64_t seed) {
+                           PipelineFolderWriter& pipeline, std::uint64_t seed) {
     write_random_autoencoder_kl_cogvideox(
         tiny_autoencoder_kl_cogvideox_config(transformer.out_channels),
         pipeline.component_folder("vae"), seed + 1);
@@ -82,11 +82,11 @@ void write_tiny_components(const CogVideoXTransformer3DConfig& transformer,
 
 } // namespace
 
-PipelineFolder init_model(const InitModelOptions& options) {
+PipelineFolderWriter init_model(const InitModelOptions& options) {
     const Architecture& architecture = find_architecture(options.arch);
     const torch::Dtype dtype =
         options.dtype.value_or(models::parse_dtype(architecture.stored_dtype));
-    PipelineFolder pipeline(options.out, architecture.pipeline_class);
+    PipelineFolderWriter pipeline(options.out, architecture.pipeline_class);
     write_random_transformer(architecture.transformer, pipeline.component_folder("transformer"),
                              dtype, options.seed, options.max_shard_bytes);
     pipeline.add_component("transformer", "diffusers", "CogVideoXTransformer3DModel");

@@ -16,9 +16,9 @@ namespace tuneframe::models::cogvideox {
 
 // A pipeline folder under construction: each component writes its own folder, then is added
 // here; finish() writes model_index.json naming them, as diffusers lays pipelines out.
-class PipelineFolder {
+class PipelineFolderWriter {
 public:
-    PipelineFolder(std::filesystem::path root, std::string pipeline_class);
+    PipelineFolderWriter(std::filesystem::path root, std::string pipeline_class);
 
     const std::filesystem::path& root() const { return root_; }
     std::filesystem::path component_folder(const std::string& component) const {
@@ -53,7 +53,7 @@ void write_random_transformer(const CogVideoXTransformer3DConfig& config,
 // what was written. The tiny architectures are complete pipelines: they also get vae/,
 // text_encoder/, tokenizer/ (a SentencePiece model trained on a built-in caption corpus) and
 // scheduler/, so everything runs offline on a CPU.
-PipelineFolder init_model(const InitModelOptions& options);
+PipelineFolderWriter init_model(const InitModelOptions& options);
 
 std::string dtype_to_name(torch::Dtype dtype); // "fp32", "bf16", "fp16"
 

@@ -1,0 +1,135 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+// The training job: what `prepare`, `train` and `launch` read from job.json and what the studio's
+// presets fill in (a preset is a partial job, merged over the defaults). This file is its one
+// definition; both programs compile it (docs/protocol.md, "Training job").
+namespace tuneframe::common {
+
+inline constexpr int kJobVersion = 1;
+
+// A job that cannot be used as it is. The message names the origin (a file), the field path
+// ("optimizer.lr") and what is wrong; the hint says what to write instead.
+class JobError : public std::runtime_error {
+public:
+    JobError(const std::string& message, std::string field, std::string hint);
+    const std::string& field() const { return field_; }
+    const std::string& hint() const { return hint_; }
+
+private:
+    std::string field_;
+    std::string hint_;
+};
+
+struct DatasetSettings {
+    std::string manifest;  // JSONL (common/dataset_manifest.h); relative to the job file
+    std::string cache_dir; // latents and embeddings; empty: <run>/../../cache
+    std::vector<std::pair<std::int64_t, std::int64_t>> resolution_buckets = {{480, 720}}; // HxW
+    std::vector<std::int64_t> frame_buckets = {49};
+    std::string resize_mode = "stretch"; // stretch | center_crop | random_crop
+    double random_flip = 0.0;            // probability of a horizontal flip
+    double caption_dropout = 0.0;        // probability of training on an empty caption
+    bool vae_tiling = false;
+    bool vae_slicing = false;
+    // Image-to-video: the conditioning image's pixel noise exp(N(mean, std)) and the chance of
+    // dropping the image latents altogether (cogvideox-factory's defaults).
+    double image_noise_log_mean = -3.0;
+    double image_noise_log_std = 0.5;
+    double noised_image_dropout = 0.05;
+};
+
+struct LoraSettings {
+    std::int64_t rank = 64;
+    double alpha = 64;
+    std::vector<std::string> targets = {"to_q", "to_k", "to_v", "to_out.0"};
+    std::string init = "kaiming"; // kaiming | gaussian
+};
+
+struct OptimizerSettings {
+    std::string name = "adamw"; // adamw | adam | adamw8bit | adamw-cpu-offload | prodigy | came
+    double lr = 1e-4;
+    double beta1 = 0.9;
+    double beta2 = 0.95;
+    std::optional<double> beta3; // CAME (required there) and Prodigy
+    double weight_decay = 1e-4;
+    double eps = 1e-8;
+};
+
+struct LrScheduleSettings {
+    // constant | constant_with_warmup | linear | cosine | cosine_with_restarts | polynomial
+    std::string name = "constant";
+    std::int64_t warmup_steps = 0;
+    std::int64_t cycles = 1;
+    double power = 1.0;
+};
+
+struct CheckpointSettings {
+    std::int64_t every_steps = 500; // 0: only at the end and on `stop`
+    std::int64_t keep = 3;          // newest checkpoints kept
+};
+
+struct ValidationSettings {
+    std::int64_t every_steps = 0; // 0: no periodic validation
+    bool at_start = false;        // also at step 0
+    std::vector<std::string> prompts;
+    std::vector<std::string> images; // image-to-video: one per prompt
+    std::string sampler = "dpm";     // the factory validates with the training DPM scheduler
+    std::int64_t steps = 50;
+    double guidance = 6.0;
+    bool dynamic_cfg = false;
+    std::int64_t frames = 0; // 0: the model's sample size
+    std::int64_t height = 0;
+    std::int64_t width = 0;
+    std::uint64_t seed = 42;
+};
+
+struct ParallelSettings {
+    std::string plan = "ddp"; // ddp | zero2 | hybrid
+    std::int64_t sp_size = 1; // sequence-parallel ranks (hybrid)
+    double timeout_s = 1800; // collectives that take longer fail (cogvideox-factory's nccl_timeout)
+};
+
+struct TrainingJob {
+    int version = kJobVersion;
+    std::string model;         // a diffusers pipeline folder; relative to the job file
+    std::string mode = "lora"; // lora | full
+    std::string task = "t2v";  // t2v | i2v
+    DatasetSettings dataset;
+    LoraSettings lora;
+    OptimizerSettings optimizer;
+    LrScheduleSettings lr_schedule;
+    std::int64_t max_steps = 1000; // 0: run `epochs` epochs
+    std::int64_t epochs = 0;
+    std::int64_t batch_size = 1;
+    std::int64_t gradient_accumulation = 1;
+    double max_grad_norm = 1.0;     // 0: no clipping
+    std::string precision = "bf16"; // bf16 | fp16 | fp32
+    bool gradient_checkpointing = true;
+    std::uint64_t seed = 42;
+    std::string trigger_word; // prepended to every caption ("id token") and recorded on export
+    CheckpointSettings checkpoints;
+    ValidationSettings validation;
+    ParallelSettings parallel;
+    std::string device = "auto"; // auto | cpu | cuda | cuda:N
+
+    // Reads a whole job or a preset merged over the defaults: missing fields keep their
+    // defaults, unknown fields and bad values are a JobError. `origin` names the source in
+    // messages.
+    static TrainingJob from_json(const nlohmann::json& json, const std::string& origin);
+    // Every field, so a written job.json documents exactly what ran.
+    nlohmann::json to_json() const;
+};
+
+// `overrides` merged into `base` object by object (arrays and values replace): how a preset
+// and the studio's edits combine into a job.
+nlohmann::json merge_job_json(nlohmann::json base, const nlohmann::json& overrides);
+
+} // namespace tuneframe::common

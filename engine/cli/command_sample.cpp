@@ -1,0 +1,161 @@
+// `sample`: text- or image-to-video from a pipeline folder, to MP4 and/or a tensor file.
+#include "engine/cli/commands.h"
+#include "engine/core/error.h"
+#include "engine/core/tensor_io.h"
+#include "engine/core/video_tensors.h"
+#include "engine/diffusion/cogvideox_pipeline.h"
+#include "engine/models/cogvideox/streaming_weights.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+
+namespace tuneframe::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::int64_t whole_number(Arguments& arguments, std::string_view name, double fallback,
+                          double minimum) {
+    const double value = arguments.number_option(name, fallback);
+    if (value != std::floor(value) || value < minimum || value > 1e9) {
+        arguments.fail(std::string(name) + " must be a whole number of at least " +
+                       std::to_string(static_cast<long long>(minimum)) + ".");
+    }
+    return static_cast<std::int64_t>(value);
+}
+
+at::Tensor tensor_from(const fs::path& file, const std::map<std::string, at::Tensor>& tensors,
+                       const std::string& name, bool required) {
+    if (auto it = tensors.find(name); it != tensors.end()) {
+        return it->second;
+    }
+    if (required) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "'" + file.string() + "' has no tensor '" + name + "'.",
+                          "Write it with `sample --save-tensors`, or name it " + name + ".");
+    }
+    return {};
+}
+
+// --image: a picture or video (its first frame, resized with Lanczos) or a safetensors file
+// holding `image` [1, 3, H, W] in [0, 1].
+at::Tensor load_image(const fs::path& file, std::int64_t height, std::int64_t width) {
+    if (file.extension() == ".safetensors") {
+        return tensor_from(file, core::read_tensors(file), "image", true).to(torch::kFloat);
+    }
+    return core::read_image_file(file, height, width);
+}
+
+// The dtype the models run in: what the transformer stores, except that the CPU has no fp16
+// kernels, so an fp16 checkpoint runs in bf16 there.
+c10::ScalarType default_dtype(const diffusion::PipelineFolder& folder, c10::Device device) {
+    const c10::ScalarType stored =
+        models::cogvideox::stored_dtype(core::SafetensorsCheckpoint(folder.transformer));
+    return stored == c10::kHalf && device.is_cpu() ? c10::kBFloat16 : stored;
+}
+
+} // namespace
+
+int run_sample(CommandContext& context) {
+    Arguments& arguments = context.arguments;
+    const fs::path model = arguments.required_option("--model");
+    diffusion::SampleRequest request;
+    request.prompt = arguments.required_option("--prompt");
+    request.negative_prompt = arguments.option("--negative-prompt").value_or("");
+    const std::optional<std::string> image = arguments.option("--image");
+    request.frames = whole_number(arguments, "--frames", 0, 0);
+    request.height = whole_number(arguments, "--height", 0, 0);
+    request.width = whole_number(arguments, "--width", 0, 0);
+    request.steps = static_cast<int>(whole_number(arguments, "--steps", 50, 1));
+    request.guidance = arguments.number_option("--guidance", 6.0);
+    request.dynamic_cfg = arguments.flag("--dynamic-cfg");
+    if (auto scheduler = arguments.option("--scheduler")) {
+        request.sampler = diffusion::parse_sampler(*scheduler);
+    }
+    request.seed = static_cast<std::uint64_t>(whole_number(arguments, "--seed", 42, 0));
+    request.max_sequence_length =
+        static_cast<int>(whole_number(arguments, "--max-sequence-length", 0, 0));
+    const std::optional<std::string> lora = arguments.option("--lora");
+    const double lora_scale = arguments.number_option("--lora-scale", std::nan(""));
+    const std::optional<std::string> out = arguments.option("--out");
+    const std::int64_t fps_option = whole_number(arguments, "--fps", 0, 0);
+    const std::optional<std::string> initial_latents = arguments.option("--initial-latents");
+    const std::optional<std::string> save_tensors = arguments.option("--save-tensors");
+    const std::optional<std::string> dtype = arguments.option("--dtype");
+    const std::string device =
+        arguments.option("--device").value_or(torch::cuda::is_available() ? "cuda" : "cpu");
+    diffusion::PipelineOptions options;
+    options.vae_tiling = arguments.flag("--vae-tiling");
+    options.vae_slicing = arguments.flag("--vae-slicing");
+    arguments.finish();
+    if (!out && !save_tensors) {
+        arguments.fail("Say where the result goes: --out video.mp4 and/or --save-tensors FILE.");
+    }
+    if (!std::isnan(lora_scale) && !lora) {
+        arguments.fail("--lora-scale needs --lora.");
+    }
+
+    const diffusion::PipelineFolder folder = diffusion::PipelineFolder::open(model);
+    options.placement.device = models::parse_device(device);
+    options.placement.dtype =
+        dtype ? models::parse_dtype(*dtype) : default_dtype(folder, options.placement.device);
+    if (lora) {
+        options.lora = fs::path(*lora);
+        options.lora_weight = std::isnan(lora_scale) ? 1.0 : lora_scale;
+    }
+    if (initial_latents) {
+        const auto tensors = core::read_tensors(*initial_latents);
+        request.initial_latents = tensor_from(*initial_latents, tensors, "latents", true);
+        request.image_latent_noise =
+            tensor_from(*initial_latents, tensors, "image_latent_noise", false);
+    }
+    if (image) {
+        const std::int64_t spatial = folder.spatial_scale();
+        request.image = load_image(
+            *image,
+            request.height > 0 ? request.height : folder.transformer_config.sample_height * spatial,
+            request.width > 0 ? request.width : folder.transformer_config.sample_width * spatial);
+    }
+    request.record_tensors = save_tensors.has_value();
+
+    diffusion::CogVideoXPipeline pipeline(folder, options);
+    const auto started = std::chrono::steady_clock::now();
+    context.events.phase("sample");
+    std::string stage;
+    diffusion::SampleResult result =
+        pipeline.generate(request, [&](const char* name, int done, int total) {
+            if (stage != name) {
+                stage = name;
+                context.events.log("info", std::string("sample: ") + name);
+            }
+            if (stage == "denoise") {
+                context.events.progress(done, total, "step");
+            }
+        });
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+    nlohmann::json summary = {{"frames", result.frames},
+                              {"height", result.video.size(3)},
+                              {"width", result.video.size(4)},
+                              {"sampler", diffusion::sampler_name(result.sampler)},
+                              {"seconds", seconds}};
+    if (out) {
+        const int fps = fps_option > 0 ? static_cast<int>(fps_option) : folder.default_fps();
+        core::write_video_file(result.video[0], *out, fps);
+        summary["video"] = fs::absolute(*out).string();
+        summary["fps"] = fps;
+    }
+    if (save_tensors) {
+        core::NamedTensors named(result.tensors.begin(), result.tensors.end());
+        core::write_tensors(*save_tensors, named);
+        summary["tensors"] = fs::absolute(*save_tensors).string();
+    }
+    context.events.done("ok", summary);
+    return 0;
+}
+
+} // namespace tuneframe::cli

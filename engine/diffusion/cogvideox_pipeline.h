@@ -1,0 +1,94 @@
+#pragma once
+
+#include "engine/diffusion/pipeline_folder.h"
+#include "engine/models/cogvideox/cogvideox_transformer_3d.h"
+#include "engine/models/t5/module_weights.h"
+
+#include <ATen/Tensor.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace tuneframe::diffusion {
+
+class SeededNoise;
+
+struct SampleRequest {
+    std::string prompt;
+    std::string negative_prompt; // diffusers' default: ""
+    // Pixels; 0 takes the transformer config's sample size (49 x 480 x 720 for 1.0 models).
+    std::int64_t frames = 0;
+    std::int64_t height = 0;
+    std::int64_t width = 0;
+    int steps = 50;
+    double guidance = 6.0; // classifier-free guidance runs when > 1
+    bool dynamic_cfg = false;
+    std::optional<SamplerKind> sampler; // unset: the pipeline's scheduler class
+    std::uint64_t seed = 42;
+    int max_sequence_length = 0; // 0: the transformer's max_text_seq_length
+    // Optional, as diffusers' `latents=`: [1, F, C, h, w] at the padded latent frame count.
+    at::Tensor initial_latents;
+    // Image-to-video: [1, 3, height, width] in [0, 1]. Optionally the posterior's standard-normal
+    // draw [1, C, 1, h, w] to use instead of the generator's.
+    at::Tensor image;
+    at::Tensor image_latent_noise;
+    // Keep the intermediate tensors under the names ../shared/golden uses (prompt_embeds,
+    // stepK.latents, decoded_raw, ...), on the CPU.
+    bool record_tensors = false;
+};
+
+struct SampleResult {
+    at::Tensor video; // [1, frames, 3, height, width] float32 in [0, 1], on the CPU
+    std::map<std::string, at::Tensor> tensors;
+    SamplerKind sampler = SamplerKind::Ddim;
+    std::int64_t frames = 0; // of the video (after 1.5's padding frames are dropped)
+};
+
+struct PipelineOptions {
+    models::WeightsPlacement placement; // dtype and device of every component
+    std::optional<std::filesystem::path> lora;
+    double lora_weight = 1.0; // diffusers' set_adapters weight: scale = weight * alpha / rank
+    bool vae_tiling = false;
+    bool vae_slicing = false;
+};
+
+// Where a sampling call is: `stage` is "encode_prompt", "denoise" or "decode"; during "denoise"
+// done/total count steps.
+using SampleProgress = std::function<void(const char* stage, int done, int total)>;
+
+// CogVideoXPipeline and CogVideoXImageToVideoPipeline (diffusers 0.32) in one: text (and image)
+// to video with classifier-free guidance, DDIM or DPM steps, and the VAE decode, reproducing the
+// reference's numbers and its random draws for a seed. Components are loaded onto the device
+// one after the other (T5, transformer, VAE) and each is dropped before the next is loaded, so
+// the peak is the largest component rather than their sum.
+class CogVideoXPipeline {
+public:
+    CogVideoXPipeline(PipelineFolder folder, PipelineOptions options);
+
+    // Sample with this transformer (a model being trained) instead of loading one; it is
+    // neither released nor given the pipeline's LoRA.
+    void use_transformer(models::cogvideox::CogVideoXTransformer3DModel transformer);
+
+    SampleResult generate(const SampleRequest& request, const SampleProgress& progress = {});
+
+    const PipelineFolder& folder() const { return folder_; }
+    const PipelineOptions& options() const { return options_; }
+
+private:
+    struct Geometry; // sizes derived from a request
+    Geometry geometry(const SampleRequest& request) const;
+    at::Tensor image_latents(const SampleRequest& request, const Geometry& geometry,
+                             SeededNoise& noise, SampleResult& result) const;
+    models::cogvideox::CogVideoXTransformer3DModel transformer();
+    at::Tensor decode(const at::Tensor& latents) const;
+
+    PipelineFolder folder_;
+    PipelineOptions options_;
+    models::cogvideox::CogVideoXTransformer3DModel borrowed_{nullptr};
+};
+
+} // namespace tuneframe::diffusion

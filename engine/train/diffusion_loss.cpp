@@ -1,0 +1,33 @@
+#include "engine/train/diffusion_loss.h"
+
+#include <torch/torch.h>
+
+namespace tuneframe::train {
+
+DiffusionLoss diffusion_loss(models::cogvideox::CogVideoXTransformer3DModel& transformer,
+                             const diffusion::CogVideoXNoiseSchedule& schedule,
+                             const DiffusionBatch& batch) {
+    DiffusionLoss out;
+    out.noisy_input = schedule.add_noise(batch.latents, batch.noise, batch.timesteps);
+    models::cogvideox::CogVideoXTransformerInputs inputs;
+    inputs.hidden_states = batch.image_latents.defined()
+                               ? torch::cat({out.noisy_input, batch.image_latents}, 2)
+                               : out.noisy_input;
+    inputs.encoder_hidden_states = batch.prompt_embeds;
+    inputs.timestep = batch.timesteps;
+    inputs.ofs = batch.ofs;
+    // accelerate hands the model's outputs back in float32 under mixed precision.
+    out.model_output = transformer->forward(inputs).to(torch::kFloat);
+    out.model_pred = schedule.get_velocity(out.model_output, out.noisy_input, batch.timesteps);
+
+    const at::Tensor table = schedule.alphas_cumprod().to(out.model_pred.device(), torch::kFloat);
+    out.weights = 1 / (1 - table.index_select(0, batch.timesteps.to(table.device(), torch::kLong)));
+    std::vector<std::int64_t> shape(static_cast<std::size_t>(out.model_pred.dim()), 1);
+    shape[0] = -1;
+    const at::Tensor weighted = out.weights.view(shape) * (out.model_pred - batch.latents).pow(2);
+    out.loss_per_sample = weighted.reshape({batch.latents.size(0), -1}).mean(1);
+    out.loss = out.loss_per_sample.mean();
+    return out;
+}
+
+} // namespace tuneframe::train

@@ -1,0 +1,95 @@
+#include "common/training_job.h"
+
+#include <gtest/gtest.h>
+
+namespace tuneframe::common {
+namespace {
+
+using nlohmann::json;
+
+// The error a job gives, or "" when it reads.
+std::string error_of(const json& job, std::string* field = nullptr) {
+    try {
+        TrainingJob::from_json(job, "job.json");
+        return "";
+    } catch (const JobError& error) {
+        if (field) {
+            *field = error.field();
+        }
+        EXPECT_FALSE(error.hint().empty()) << error.what();
+        return error.what();
+    }
+}
+
+TEST(TrainingJob, AnEmptyObjectIsTheDefaultJob) {
+    const TrainingJob job = TrainingJob::from_json(json::object(), "preset");
+    EXPECT_EQ(job.mode, "lora");
+    EXPECT_EQ(job.lora.rank, 64);
+    EXPECT_EQ(job.optimizer.name, "adamw");
+    EXPECT_EQ(job.dataset.frame_buckets, (std::vector<std::int64_t>{49}));
+    EXPECT_EQ(job.max_steps, 1000);
+}
+
+TEST(TrainingJob, WritingAndReadingGivesTheSameJob) {
+    json edits = {
+        {"mode", "full"},
+        {"optimizer", {{"name", "came"}, {"lr", 2e-4}, {"beta3", 0.9999}}},
+        {"dataset", {{"resolution_buckets", {{480, 720}, {720, 480}}}, {"frame_buckets", {9, 49}}}},
+        {"validation", {{"every_steps", 50}, {"prompts", {"a red ball"}}}},
+        {"parallel", {{"plan", "hybrid"}, {"sp_size", 2}}},
+        {"device", "cuda:1"},
+        {"seed", 7}};
+    const TrainingJob job = TrainingJob::from_json(edits, "job.json");
+    const json written = job.to_json();
+    EXPECT_EQ(TrainingJob::from_json(written, "again").to_json(), written);
+    EXPECT_EQ(job.dataset.resolution_buckets.size(), 2u);
+    EXPECT_EQ(job.dataset.resolution_buckets[1].first, 720);
+    EXPECT_EQ(*job.optimizer.beta3, 0.9999);
+    EXPECT_EQ(job.parallel.sp_size, 2);
+}
+
+TEST(TrainingJob, AMisspeltFieldIsNamedWithItsPath) {
+    std::string field;
+    const std::string message = error_of({{"optimizer", {{"learning_rate", 1e-4}}}}, &field);
+    EXPECT_EQ(field, "optimizer.learning_rate");
+    EXPECT_NE(message.find("job.json"), std::string::npos) << message;
+}
+
+TEST(TrainingJob, BadValuesSayWhatIsAllowed) {
+    std::string field;
+    EXPECT_NE(error_of({{"optimizer", {{"name", "sgd"}}}}, &field).find("adamw8bit"),
+              std::string::npos);
+    EXPECT_EQ(field, "optimizer.name");
+    EXPECT_NE(error_of({{"dataset", {{"frame_buckets", {48}}}}}, &field).find("4k+1"),
+              std::string::npos);
+    EXPECT_NE(error_of({{"dataset", {{"resolution_buckets", {{480, 700}}}}}}, &field)
+                  .find("multiple of 16"),
+              std::string::npos);
+    EXPECT_NE(error_of({{"lora", {{"rank", 0}}}}, &field).find("less than 1"), std::string::npos);
+    EXPECT_EQ(field, "lora.rank");
+    EXPECT_FALSE(error_of({{"optimizer", {{"lr", "1e-4"}}}}).empty());
+    EXPECT_FALSE(error_of({{"batch_size", 1.5}}).empty());
+    EXPECT_FALSE(error_of({{"optimizer", {{"name", "came"}}}}).empty()); // beta3 missing
+    EXPECT_FALSE(error_of({{"max_steps", 0}, {"epochs", 0}}).empty());
+    EXPECT_FALSE(error_of({{"device", "gpu"}}).empty());
+    EXPECT_FALSE(error_of({{"parallel", {{"sp_size", 2}}}}).empty());
+    EXPECT_FALSE(error_of({{"validation", {{"every_steps", 10}}}}).empty()); // no prompts
+    EXPECT_FALSE(error_of({{"task", "i2v"}, {"validation", {{"prompts", {"a"}}}}}).empty());
+    EXPECT_FALSE(error_of({{"v", 2}}).empty());
+    EXPECT_FALSE(error_of(json::array()).empty());
+}
+
+TEST(TrainingJob, PresetsMergeObjectByObject) {
+    const json preset = {{"lora", {{"rank", 128}, {"alpha", 128}}},
+                         {"optimizer", {{"name", "adamw"}, {"lr", 1e-4}}}};
+    const json edits = {{"lora", {{"rank", 32}}}, {"dataset", {{"frame_buckets", {9}}}}};
+    const json merged = merge_job_json(preset, edits);
+    const TrainingJob job = TrainingJob::from_json(merged, "merged");
+    EXPECT_EQ(job.lora.rank, 32);
+    EXPECT_EQ(job.lora.alpha, 128);
+    EXPECT_EQ(job.optimizer.lr, 1e-4);
+    EXPECT_EQ(job.dataset.frame_buckets, (std::vector<std::int64_t>{9}));
+}
+
+} // namespace
+} // namespace tuneframe::common
