@@ -11,6 +11,66 @@ const QList<ProjectSchema::Migration>& ProjectSchema::migrations() {
                          " key TEXT PRIMARY KEY NOT NULL,"
                          " value TEXT NOT NULL"
                          ") WITHOUT ROWID")}},
+        // Dataset curation. trim_out is one past the last frame used (NULL: to the end);
+        // content_hash is the bare SHA-256 hex of the file, NULL when it could not be read;
+        // problem is ClipRecord's key for why the file cannot be used ('' when it can).
+        // caption_edits is a linear undo stack: undone = 1 rows are the redo side and are
+        // deleted when a new edit is made.
+        {2,
+         {QStringLiteral("CREATE TABLE clips ("
+                         " id INTEGER PRIMARY KEY,"
+                         " path TEXT NOT NULL UNIQUE,"
+                         " content_hash TEXT,"
+                         " file_size INTEGER NOT NULL DEFAULT 0,"
+                         " is_image INTEGER NOT NULL DEFAULT 0,"
+                         " width INTEGER NOT NULL DEFAULT 0,"
+                         " height INTEGER NOT NULL DEFAULT 0,"
+                         " frame_count INTEGER NOT NULL DEFAULT 0,"
+                         " fps REAL NOT NULL DEFAULT 0,"
+                         " duration_seconds REAL NOT NULL DEFAULT 0,"
+                         " codec TEXT NOT NULL DEFAULT '',"
+                         " trim_in INTEGER NOT NULL DEFAULT 0 CHECK (trim_in >= 0),"
+                         " trim_out INTEGER CHECK (trim_out IS NULL OR trim_out > trim_in),"
+                         " status TEXT NOT NULL DEFAULT 'needs_review'"
+                         "  CHECK (status IN ('needs_review', 'accepted', 'rejected')),"
+                         " rating INTEGER NOT NULL DEFAULT 0 CHECK (rating BETWEEN 0 AND 5),"
+                         " problem TEXT NOT NULL DEFAULT '',"
+                         " problem_detail TEXT NOT NULL DEFAULT '',"
+                         " imported_utc TEXT NOT NULL"
+                         ")"),
+          QStringLiteral("CREATE INDEX clips_content_hash ON clips (content_hash)"),
+          QStringLiteral("CREATE TABLE captions ("
+                         " clip_id INTEGER PRIMARY KEY REFERENCES clips (id) ON DELETE CASCADE,"
+                         " text TEXT NOT NULL DEFAULT '',"
+                         " source TEXT NOT NULL DEFAULT '',"
+                         " encoding TEXT NOT NULL DEFAULT '',"
+                         " needs_check INTEGER NOT NULL DEFAULT 0"
+                         ")"),
+          QStringLiteral("CREATE TABLE tags ("
+                         " id INTEGER PRIMARY KEY,"
+                         " name TEXT NOT NULL UNIQUE COLLATE NOCASE"
+                         ")"),
+          QStringLiteral("CREATE TABLE clip_tags ("
+                         " clip_id INTEGER NOT NULL REFERENCES clips (id) ON DELETE CASCADE,"
+                         " tag_id INTEGER NOT NULL REFERENCES tags (id) ON DELETE CASCADE,"
+                         " PRIMARY KEY (clip_id, tag_id)"
+                         ") WITHOUT ROWID"),
+          QStringLiteral("CREATE INDEX clip_tags_tag ON clip_tags (tag_id)"),
+          QStringLiteral("CREATE TABLE caption_edits ("
+                         " id INTEGER PRIMARY KEY,"
+                         " kind TEXT NOT NULL,"
+                         " created_utc TEXT NOT NULL,"
+                         " undone INTEGER NOT NULL DEFAULT 0"
+                         ")"),
+          QStringLiteral("CREATE TABLE caption_changes ("
+                         " edit_id INTEGER NOT NULL REFERENCES caption_edits (id)"
+                         "  ON DELETE CASCADE,"
+                         " clip_id INTEGER NOT NULL REFERENCES clips (id) ON DELETE CASCADE,"
+                         " before_text TEXT NOT NULL,"
+                         " after_text TEXT NOT NULL,"
+                         " PRIMARY KEY (edit_id, clip_id)"
+                         ") WITHOUT ROWID"),
+          QStringLiteral("CREATE INDEX caption_changes_clip ON caption_changes (clip_id)")}},
     };
     return list;
 }

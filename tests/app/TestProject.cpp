@@ -86,7 +86,7 @@ void TestProject::createThenOpenRoundTrip() {
 
     withRawConnection(opened.project->databasePath(), [](QSqlDatabase& database) {
         QCOMPARE(ProjectSchema::metaValue(database, QStringLiteral("schema_version")),
-                 QStringLiteral("1"));
+                 QString::number(ProjectSchema::kCurrentVersion));
         QCOMPARE(ProjectSchema::metaValue(database, QStringLiteral("name")),
                  QStringLiteral("Ocean waves"));
         QVERIFY(!ProjectSchema::metaValue(database, QStringLiteral("created_utc")).isEmpty());

@@ -1,0 +1,68 @@
+#include "app/FactoryLayoutSource.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+const QString FactoryLayoutSource::kVideosFileName = QStringLiteral("videos.txt");
+const QString FactoryLayoutSource::kPromptFileName = QStringLiteral("prompt.txt");
+const QString FactoryLayoutSource::kPromptsFileName = QStringLiteral("prompts.txt");
+
+bool FactoryLayoutSource::isFactoryLayout(const QString& folder) {
+    const QDir directory(folder);
+    return QFileInfo(directory.filePath(kVideosFileName)).isFile() &&
+           (QFileInfo(directory.filePath(kPromptFileName)).isFile() ||
+            QFileInfo(directory.filePath(kPromptsFileName)).isFile());
+}
+
+QString FactoryLayoutSource::promptFile(const QString& folder) {
+    const QDir directory(folder);
+    const QString prompt = directory.filePath(kPromptFileName);
+    return QFileInfo(prompt).isFile() ? prompt : directory.filePath(kPromptsFileName);
+}
+
+void FactoryLayoutSource::add(const QString& folder, ImportPlan& plan) {
+    const QDir root(QDir::cleanPath(QFileInfo(folder).absoluteFilePath()));
+    const QString videosPath = root.filePath(kVideosFileName);
+    const QString promptPath = promptFile(root.path());
+    CaptionDecoder::Result videos;
+    CaptionDecoder::Result prompts;
+    QString error;
+    if (!CaptionDecoder::readFile(videosPath, &videos, &error) ||
+        !CaptionDecoder::readFile(promptPath, &prompts, &error)) {
+        plan.errors.append(error);
+        return;
+    }
+    const QStringList videoLines = CaptionDecoder::lines(videos.text);
+    const QStringList promptLines = CaptionDecoder::lines(prompts.text);
+    if (videoLines.size() != promptLines.size()) {
+        plan.errors.append(
+            tr("“%1” lists %2 videos but “%3” holds %4 captions, so Tuneframe cannot tell which "
+               "caption belongs to which video and imported nothing from this folder. Give both "
+               "files one line per clip, in the same order, then import the folder again.")
+                .arg(QDir::toNativeSeparators(videosPath))
+                .arg(videoLines.size())
+                .arg(QDir::toNativeSeparators(promptPath))
+                .arg(promptLines.size()));
+        return;
+    }
+    for (int index = 0; index < videoLines.size(); ++index) {
+        const QString video = videoLines.at(index).trimmed();
+        const int line = index + 1;
+        if (video.isEmpty()) {
+            plan.notes.append(tr("Line %1 of “%2” is empty, so the caption on line %1 of “%3” was "
+                                 "not imported.")
+                                  .arg(line)
+                                  .arg(QDir::toNativeSeparators(videosPath),
+                                       QDir::toNativeSeparators(promptPath)));
+            continue;
+        }
+        ImportItem item;
+        item.path = QDir::cleanPath(root.absoluteFilePath(video));
+        item.hasCaption = true;
+        item.caption = CaptionDecoder::tidied(promptLines.at(index));
+        item.captionSource = QStringLiteral("%1:%2").arg(promptPath).arg(line);
+        item.captionEncoding = prompts.encoding;
+        item.captionNeedsCheck = prompts.guessed;
+        plan.items.append(item);
+    }
+}

@@ -1,0 +1,45 @@
+#include "app/ImportRunner.h"
+
+#include "app/ImportWorker.h"
+
+ImportRunner::ImportRunner(const Project& project, QObject* parent)
+    : QObject(parent)
+    , m_worker(new ImportWorker(project)) {
+    qRegisterMetaType<ImportReport>();
+    m_thread.setObjectName(QStringLiteral("import"));
+    m_worker->moveToThread(&m_thread);
+    connect(m_worker, &ImportWorker::progressed, this, &ImportRunner::progressed);
+    connect(m_worker, &ImportWorker::finished, this, &ImportRunner::onWorkerFinished);
+    m_thread.start();
+}
+
+ImportRunner::~ImportRunner() {
+    m_worker->requestCancel();
+    m_thread.quit();
+    m_thread.wait();
+    delete m_worker;
+}
+
+bool ImportRunner::start(const QStringList& paths) {
+    if (m_running)
+        return false;
+    m_running = true;
+    m_worker->clearCancel();
+    ImportWorker* worker = m_worker;
+    QMetaObject::invokeMethod(m_worker, [worker, paths] { worker->run(paths); });
+    return true;
+}
+
+void ImportRunner::cancel() {
+    if (m_running)
+        m_worker->requestCancel();
+}
+
+bool ImportRunner::isRunning() const {
+    return m_running;
+}
+
+void ImportRunner::onWorkerFinished(const ImportReport& report) {
+    m_running = false;
+    emit finished(report);
+}

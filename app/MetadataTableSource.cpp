@@ -1,0 +1,198 @@
+#include "app/MetadataTableSource.h"
+
+#include "app/CsvTable.h"
+#include "common/dataset_manifest.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QJsonValue>
+
+namespace {
+
+QString resolved(const QDir& base, const QString& path) {
+    return QDir::cleanPath(base.absoluteFilePath(path.trimmed()));
+}
+
+QString located(const QString& file, int line) {
+    return QStringLiteral("%1:%2").arg(file).arg(line);
+}
+
+} // namespace
+
+const QStringList& MetadataTableSource::pathKeys() {
+    static const QStringList keys = {
+        QStringLiteral("path"),       QStringLiteral("video"),     QStringLiteral("file"),
+        QStringLiteral("video_path"), QStringLiteral("file_path"), QStringLiteral("filename"),
+        QStringLiteral("file_name"),  QStringLiteral("image"),     QStringLiteral("image_path"),
+    };
+    return keys;
+}
+
+const QStringList& MetadataTableSource::captionKeys() {
+    static const QStringList keys = {
+        QStringLiteral("caption"),  QStringLiteral("prompt"),  QStringLiteral("text"),
+        QStringLiteral("captions"), QStringLiteral("prompts"),
+    };
+    return keys;
+}
+
+bool MetadataTableSource::isCsvFile(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("csv") || suffix == QLatin1String("tsv");
+}
+
+bool MetadataTableSource::isJsonLinesFile(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson");
+}
+
+void MetadataTableSource::addCsv(const QString& file, ImportPlan& plan) {
+    const QString absolute = QDir::cleanPath(QFileInfo(file).absoluteFilePath());
+    CaptionDecoder::Result decoded;
+    QString error;
+    if (!CaptionDecoder::readFile(absolute, &decoded, &error)) {
+        plan.errors.append(error);
+        return;
+    }
+    const CsvTable table = CsvTable::parse(decoded.text);
+    const int pathColumn = table.column(pathKeys());
+    const int captionColumn = table.column(captionKeys());
+    const QString shown = QDir::toNativeSeparators(absolute);
+    if (pathColumn < 0) {
+        plan.errors.append(tr("The CSV file “%1” has no column naming the clips (its header "
+                              "reads: %2). Name that column path, video or file, then import "
+                              "it again.")
+                               .arg(shown, table.header().join(QStringLiteral(", "))));
+        return;
+    }
+    if (captionColumn < 0) {
+        plan.notes.append(tr("The CSV file “%1” has no caption column (caption, prompt or text), "
+                             "so its clips were imported without captions.")
+                              .arg(shown));
+    }
+    const QDir base = QFileInfo(absolute).dir();
+    for (int row = 0; row < table.rows().size(); ++row) {
+        const QStringList& fields = table.rows().at(row);
+        const int line = table.rowLines().at(row);
+        const QString path = fields.value(pathColumn).trimmed();
+        if (path.isEmpty()) {
+            plan.notes.append(
+                tr("Line %1 of “%2” names no file, so it was not imported.").arg(line).arg(shown));
+            continue;
+        }
+        ImportItem item;
+        item.path = resolved(base, path);
+        if (captionColumn >= 0) {
+            item.hasCaption = true;
+            item.caption = CaptionDecoder::tidied(fields.value(captionColumn));
+            item.captionSource = located(absolute, line);
+            item.captionEncoding = decoded.encoding;
+            item.captionNeedsCheck = decoded.guessed;
+        }
+        plan.items.append(item);
+    }
+}
+
+QString MetadataTableSource::valueOf(const QJsonObject& object, const QStringList& keys,
+                                     bool* found) {
+    for (const QString& key : keys) {
+        for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
+            if (it.key().compare(key, Qt::CaseInsensitive) == 0 && it.value().isString()) {
+                *found = true;
+                return it.value().toString();
+            }
+        }
+    }
+    *found = false;
+    return QString();
+}
+
+void MetadataTableSource::addJsonLines(const QString& file, ImportPlan& plan) {
+    const QString absolute = QDir::cleanPath(QFileInfo(file).absoluteFilePath());
+    CaptionDecoder::Result decoded;
+    QString error;
+    if (!CaptionDecoder::readFile(absolute, &decoded, &error)) {
+        plan.errors.append(error);
+        return;
+    }
+    const QString shown = QDir::toNativeSeparators(absolute);
+    const QStringList lines = CaptionDecoder::lines(decoded.text);
+    for (const QString& line : lines) {
+        if (line.trimmed().isEmpty())
+            continue;
+        const QJsonObject first = QJsonDocument::fromJson(line.toUtf8()).object();
+        if (first.contains(QLatin1String("v"))) {
+            addManifest(absolute, decoded.text, decoded, plan);
+            return;
+        }
+        break;
+    }
+
+    const QDir base = QFileInfo(absolute).dir();
+    for (int index = 0; index < lines.size(); ++index) {
+        const int line = index + 1;
+        if (lines.at(index).trimmed().isEmpty())
+            continue;
+        QJsonParseError parseError;
+        const QJsonDocument document =
+            QJsonDocument::fromJson(lines.at(index).toUtf8(), &parseError);
+        if (!document.isObject()) {
+            plan.notes.append(tr("Line %1 of “%2” is not a JSON object (%3), so it was not "
+                                 "imported. Each line must be one object such as "
+                                 "{\"path\": \"a.mp4\", \"caption\": \"…\"}.")
+                                  .arg(line)
+                                  .arg(shown, parseError.error == QJsonParseError::NoError
+                                                  ? tr("another JSON value")
+                                                  : parseError.errorString()));
+            continue;
+        }
+        const QJsonObject object = document.object();
+        bool hasPath = false;
+        const QString path = valueOf(object, pathKeys(), &hasPath).trimmed();
+        if (!hasPath || path.isEmpty()) {
+            plan.notes.append(tr("Line %1 of “%2” has no \"path\", \"video\" or \"file\" naming "
+                                 "the clip, so it was not imported.")
+                                  .arg(line)
+                                  .arg(shown));
+            continue;
+        }
+        ImportItem item;
+        item.path = resolved(base, path);
+        item.caption = CaptionDecoder::tidied(valueOf(object, captionKeys(), &item.hasCaption));
+        if (item.hasCaption) {
+            item.captionSource = located(absolute, line);
+            item.captionEncoding = decoded.encoding;
+            item.captionNeedsCheck = decoded.guessed;
+        }
+        plan.items.append(item);
+    }
+}
+
+void MetadataTableSource::addManifest(const QString& file, const QString& text,
+                                      const CaptionDecoder::Result& decoded, ImportPlan& plan) {
+    namespace common = tuneframe::common;
+    const std::string fileName = QFile::encodeName(file).toStdString();
+    const common::ManifestReadResult manifest =
+        common::parse_manifest(text.toStdString(), QDir::toNativeSeparators(file).toStdString());
+    for (const common::ManifestIssue& issue : manifest.issues) {
+        plan.notes.append(tr("Not imported: %1.").arg(QString::fromStdString(issue.to_string())));
+    }
+    for (std::size_t index = 0; index < manifest.entries.size(); ++index) {
+        const common::ManifestEntry& entry = manifest.entries[index];
+        ImportItem item;
+        item.path = QDir::cleanPath(
+            QFile::decodeName(common::resolve_manifest_path(entry, fileName).c_str()));
+        item.hasCaption = true;
+        item.caption = CaptionDecoder::tidied(QString::fromStdString(entry.caption));
+        item.captionSource = located(file, static_cast<int>(manifest.entry_lines[index]));
+        item.captionEncoding = decoded.encoding;
+        item.captionNeedsCheck = decoded.guessed;
+        item.trimIn = entry.trim_in;
+        if (entry.trim_out)
+            item.trimOut = *entry.trim_out;
+        plan.items.append(item);
+    }
+}

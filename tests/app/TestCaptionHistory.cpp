@@ -1,0 +1,184 @@
+// Caption edits with undo and redo kept in the database: they survive closing and reopening
+// the project, a bulk edit is one step, and a stale edit is refused whole.
+#include "DatasetFixture.h"
+
+#include "app/CaptionHistory.h"
+#include "app/ClipStore.h"
+
+#include <QDir>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestCaptionHistory : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init();
+    void editUndoRedoSurviveReopening();
+    void newEditDiscardsTheRedoSide();
+    void bulkEditIsOneStep();
+    void staleEditIsRefusedWhole();
+    void noOpEditsRecordNothing();
+    void captionForAClipWithoutOne();
+
+private:
+    QString caption(qint64 id) const { return ClipStore(*m_project).clip(id)->caption; }
+    void reopen();
+
+    std::unique_ptr<QTemporaryDir> m_root;
+    std::unique_ptr<Project> m_project;
+    QVector<qint64> m_ids;
+};
+
+void TestCaptionHistory::init() {
+    m_project.reset();
+    m_root = std::make_unique<QTemporaryDir>();
+    m_project = DatasetFixture::createProject(QDir(m_root->path()).filePath(QStringLiteral("p")));
+    QVERIFY(m_project);
+    m_ids = DatasetFixture::store(*m_project, {DatasetFixture::syntheticClip(0),
+                                               DatasetFixture::syntheticClip(1),
+                                               DatasetFixture::syntheticClip(2)});
+    QCOMPARE(m_ids.size(), 3);
+}
+
+void TestCaptionHistory::reopen() {
+    const QString folder = m_project->folder();
+    m_project.reset();
+    m_project = DatasetFixture::openProject(folder);
+    QVERIFY(m_project);
+}
+
+void TestCaptionHistory::editUndoRedoSurviveReopening() {
+    QString error;
+    {
+        CaptionHistory history(*m_project);
+        QVERIFY(!history.canUndo());
+        QVERIFY(history.undoText().isEmpty());
+        QVector<qint64> changed;
+        QVERIFY2(history.setCaption(m_ids[0], QStringLiteral("first edit"), &error, &changed),
+                 qPrintable(error));
+        QCOMPARE(changed, QVector<qint64>{m_ids[0]});
+        QVERIFY(history.setCaption(m_ids[0], QStringLiteral("second edit"), &error));
+        QCOMPARE(history.undoText(), QStringLiteral("Undo Caption Edit"));
+    }
+    reopen();
+    QCOMPARE(caption(m_ids[0]), QStringLiteral("second edit"));
+    {
+        CaptionHistory history(*m_project);
+        QVERIFY(history.canUndo());
+        QVERIFY(!history.canRedo());
+        QVERIFY(history.undo(&error));
+        QCOMPARE(caption(m_ids[0]), QStringLiteral("first edit"));
+    }
+    reopen();
+    {
+        CaptionHistory history(*m_project);
+        QCOMPARE(caption(m_ids[0]), QStringLiteral("first edit"));
+        QVERIFY(history.canRedo());
+        QCOMPARE(history.redoText(), QStringLiteral("Redo Caption Edit"));
+        QVERIFY(history.undo(&error));
+        QCOMPARE(caption(m_ids[0]), QStringLiteral("caption 0"));
+        QVERIFY(!history.canUndo());
+        QVERIFY(!history.undo(&error));
+        QVERIFY(error.contains(QStringLiteral("no caption edit to undo")));
+    }
+    reopen();
+    {
+        CaptionHistory history(*m_project);
+        QVector<qint64> changed;
+        QVERIFY(history.redo(&error, &changed));
+        QCOMPARE(changed, QVector<qint64>{m_ids[0]});
+        QVERIFY(history.redo(&error));
+        QCOMPARE(caption(m_ids[0]), QStringLiteral("second edit"));
+        QVERIFY(!history.canRedo());
+
+        const QVector<CaptionHistory::Entry> entries = history.clipHistory(m_ids[0]);
+        QCOMPARE(entries.size(), 2);
+        QCOMPARE(entries[0].before, QStringLiteral("caption 0"));
+        QCOMPARE(entries[0].after, QStringLiteral("first edit"));
+        QCOMPARE(entries[1].after, QStringLiteral("second edit"));
+        QCOMPARE(entries[1].kind, CaptionHistory::Kind::Edit);
+        QVERIFY(!entries[1].undone);
+        QVERIFY(entries[1].createdUtc.isValid());
+        QVERIFY(history.clipHistory(m_ids[1]).isEmpty());
+    }
+}
+
+void TestCaptionHistory::newEditDiscardsTheRedoSide() {
+    CaptionHistory history(*m_project);
+    QString error;
+    QVERIFY(history.setCaption(m_ids[1], QStringLiteral("a"), &error));
+    QVERIFY(history.setCaption(m_ids[1], QStringLiteral("b"), &error));
+    QVERIFY(history.undo(&error));
+    QVERIFY(history.canRedo());
+    QVERIFY(history.setCaption(m_ids[2], QStringLiteral("c"), &error));
+    QVERIFY(!history.canRedo());
+    QCOMPARE(history.clipHistory(m_ids[1]).size(), 1);
+    QVERIFY(history.undo(&error));
+    QVERIFY(history.undo(&error));
+    QCOMPARE(caption(m_ids[1]), QStringLiteral("caption 1"));
+    QCOMPARE(caption(m_ids[2]), QStringLiteral("caption 2"));
+}
+
+void TestCaptionHistory::bulkEditIsOneStep() {
+    CaptionHistory history(*m_project);
+    QString error;
+    QVector<CaptionHistory::Change> changes;
+    for (int index = 0; index < m_ids.size(); ++index)
+        changes.append({m_ids[index], QStringLiteral("caption %1").arg(index),
+                        QStringLiteral("bulk %1").arg(index)});
+    QVector<qint64> changed;
+    QVERIFY(history.apply(changes, CaptionHistory::Kind::Replace, &error, &changed));
+    QCOMPARE(changed, m_ids);
+    QCOMPARE(history.undoText(), QStringLiteral("Undo Replace in Captions (3 clips)"));
+    QCOMPARE(caption(m_ids[2]), QStringLiteral("bulk 2"));
+    QVERIFY(history.undo(&error, &changed));
+    QCOMPARE(changed.size(), 3);
+    for (int index = 0; index < m_ids.size(); ++index)
+        QCOMPARE(caption(m_ids[index]), QStringLiteral("caption %1").arg(index));
+    QVERIFY(!history.canUndo());
+}
+
+void TestCaptionHistory::staleEditIsRefusedWhole() {
+    CaptionHistory history(*m_project);
+    QString error;
+    const QVector<CaptionHistory::Change> changes = {
+        {m_ids[0], QStringLiteral("caption 0"), QStringLiteral("new 0")},
+        {m_ids[1], QStringLiteral("what the preview saw"), QStringLiteral("new 1")}};
+    QVERIFY(!history.apply(changes, CaptionHistory::Kind::Replace, &error));
+    QVERIFY2(error.contains(QStringLiteral("/data/clip-1.mp4")) &&
+                 error.contains(QStringLiteral("Preview")),
+             qPrintable(error));
+    QCOMPARE(caption(m_ids[0]), QStringLiteral("caption 0"));
+    QVERIFY(!history.canUndo());
+
+    QVERIFY(!history.apply({{m_ids[0] + 99, QString(), QStringLiteral("x")}},
+                           CaptionHistory::Kind::Edit, &error));
+}
+
+void TestCaptionHistory::noOpEditsRecordNothing() {
+    CaptionHistory history(*m_project);
+    QString error;
+    QVector<qint64> changed{42};
+    QVERIFY(history.setCaption(m_ids[0], QStringLiteral("caption 0"), &error, &changed));
+    QVERIFY(changed.isEmpty());
+    QVERIFY(history.apply({}, CaptionHistory::Kind::Replace, &error));
+    QVERIFY(!history.canUndo());
+}
+
+void TestCaptionHistory::captionForAClipWithoutOne() {
+    ClipRecord bare = DatasetFixture::syntheticClip(9);
+    bare.caption.clear();
+    const qint64 id = DatasetFixture::store(*m_project, {bare}).first();
+    CaptionHistory history(*m_project);
+    QString error;
+    QVERIFY2(history.setCaption(id, QStringLiteral("now described"), &error), qPrintable(error));
+    QCOMPARE(caption(id), QStringLiteral("now described"));
+    QVERIFY(history.undo(&error));
+    QCOMPARE(caption(id), QString());
+    QVERIFY(!ClipStore(*m_project).clip(id)->hasCaption());
+}
+
+QTEST_GUILESS_MAIN(TestCaptionHistory)
+#include "TestCaptionHistory.moc"
