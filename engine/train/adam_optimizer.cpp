@@ -1,0 +1,74 @@
+#include "engine/train/adam_optimizer.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+
+namespace tuneframe::train {
+
+void check_adam_hyper_parameters(const AdamHyperParameters& hyper) {
+    if (!(hyper.beta1 >= 0 && hyper.beta1 < 1)) {
+        throw_bad_option("beta1", hyper.beta1, "in [0, 1)", "The usual value is 0.9.");
+    }
+    if (!(hyper.beta2 >= 0 && hyper.beta2 < 1)) {
+        throw_bad_option("beta2", hyper.beta2, "in [0, 1)", "Common values are 0.95 and 0.999.");
+    }
+    if (!(hyper.eps >= 0) || !std::isfinite(hyper.eps)) {
+        throw_bad_option("epsilon", hyper.eps, "a finite number >= 0", "The usual value is 1e-8.");
+    }
+    if (!(hyper.weight_decay >= 0) || !std::isfinite(hyper.weight_decay)) {
+        throw_bad_option("weight_decay", hyper.weight_decay, "a finite number >= 0",
+                         "Use 0 for none; 1e-4 to 1e-2 are common.");
+    }
+}
+
+AdamStepScalars adam_begin_step(at::Tensor& step, const AdamHyperParameters& hyper) {
+    step.add_(1);
+    // torch reads the float32 step back as a Python float.
+    const double count = step.item<double>();
+    AdamStepScalars scalars;
+    scalars.step_size = hyper.lr / (1 - std::pow(hyper.beta1, count));
+    scalars.bias_correction2_sqrt = std::sqrt(1 - std::pow(hyper.beta2, count));
+    return scalars;
+}
+
+void adam_apply(const at::Tensor& param, const at::Tensor& gradient, const at::Tensor& exp_avg,
+                const at::Tensor& exp_avg_sq, const AdamStepScalars& scalars,
+                const AdamHyperParameters& hyper) {
+    at::Tensor grad = gradient;
+    if (hyper.decoupled) {
+        param.mul_(1 - hyper.lr * hyper.weight_decay);
+    } else if (hyper.weight_decay != 0) {
+        grad = gradient.add(param, hyper.weight_decay);
+    }
+    exp_avg.mul_(hyper.beta1).add_(grad, 1 - hyper.beta1);
+    exp_avg_sq.mul_(hyper.beta2).addcmul_(grad, grad, 1 - hyper.beta2);
+    const at::Tensor denom = (exp_avg_sq.sqrt() / scalars.bias_correction2_sqrt).add_(hyper.eps);
+    param.addcdiv_(exp_avg, denom, -scalars.step_size);
+}
+
+AdamOptimizer::AdamOptimizer(NamedParameters parameters, const AdamHyperParameters& hyper,
+                             bool fp32_master_weights)
+    : Optimizer(hyper.decoupled ? "adamw" : "adam", std::move(parameters), hyper.lr,
+                fp32_master_weights)
+    , hyper_(hyper) {
+    check_adam_hyper_parameters(hyper_);
+}
+
+void AdamOptimizer::init_state(std::size_t, const at::Tensor& working, StateTensors& state) {
+    state["exp_avg"] = at::zeros_like(working, at::MemoryFormat::Contiguous);
+    state["exp_avg_sq"] = at::zeros_like(working, at::MemoryFormat::Contiguous);
+    state["step"] = at::zeros({}, at::TensorOptions().dtype(at::kFloat));
+}
+
+void AdamOptimizer::step() {
+    AdamHyperParameters hyper = hyper_;
+    hyper.lr = lr();
+    for_each_gradient([&](std::size_t, at::Tensor& working, const at::Tensor& gradient,
+                          StateTensors& state) {
+        const AdamStepScalars scalars = adam_begin_step(state.at("step"), hyper);
+        adam_apply(working, gradient, state.at("exp_avg"), state.at("exp_avg_sq"), scalars, hyper);
+    });
+}
+
+} // namespace tuneframe::train

@@ -1,0 +1,48 @@
+#include "engine/train/clip_grad_norm.h"
+
+#include <ATen/ATen.h>
+
+#include <cmath>
+#include <vector>
+
+namespace tuneframe::train {
+
+GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm) {
+    if (!(max_norm > 0) || !std::isfinite(max_norm)) {
+        throw_bad_option("max_grad_norm", max_norm, "a finite number > 0",
+                         "cogvideox-factory uses 1.0.");
+    }
+    at::NoGradGuard no_grad;
+    std::vector<at::Tensor> gradients;
+    for (const auto& entry : parameters) {
+        if (entry.second.grad().defined()) {
+            gradients.push_back(entry.second.grad().detach());
+        }
+    }
+    GradNorm result;
+    if (gradients.empty()) {
+        result.tensor = at::zeros({}, at::TensorOptions().dtype(at::kFloat));
+        return result;
+    }
+    const c10::Device device = gradients.front().device();
+    std::vector<at::Tensor> norms;
+    norms.reserve(gradients.size());
+    for (const at::Tensor& gradient : gradients) {
+        const at::Tensor norm = gradient.scalar_type() == at::kFloat
+                                    ? gradient.norm(2)
+                                    : at::norm(gradient, 2, at::kFloat);
+        norms.push_back(norm.to(device));
+    }
+    const at::Tensor total = at::stack(norms).norm(2);
+    // Python's `max_norm / tensor` is tensor.reciprocal() * max_norm.
+    const at::Tensor coefficient = (total + 1e-6).reciprocal() * max_norm;
+    const at::Tensor clamped = coefficient.clamp(c10::nullopt, 1.0);
+    for (const at::Tensor& gradient : gradients) {
+        gradient.mul_(clamped.to(gradient.device()));
+    }
+    result.tensor = total;
+    result.value = total.item<double>();
+    return result;
+}
+
+} // namespace tuneframe::train

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "engine/train/optimizer.h"
+
+namespace tuneframe::train {
+
+struct GradNorm {
+    double value = 0;  // the total norm before clipping
+    at::Tensor tensor; // the same as torch returns it: 0-d float32 on the first gradient's device
+};
+
+// torch.nn.utils.clip_grad_norm_ (torch 1.13, 2-norm): the 2-norm of the gradients' 2-norms,
+// then every gradient times min(1, max_norm / (total + 1e-6)), in place. Parameters without a
+// gradient are ignored; with none at all the norm is 0. bf16/fp16 gradients have their norms
+// taken in float32 (torch would take them in their own type). A non-finite norm is returned as
+// it is, for the caller to act on; the gradients are then scaled by NaN, as torch does.
+GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm);
+
+} // namespace tuneframe::train
