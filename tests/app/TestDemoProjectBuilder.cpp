@@ -1,0 +1,362 @@
+#include "app/DemoProjectBuilder.h"
+
+#include "app/DemoClipCatalog.h"
+#include "app/FrameImage.h"
+#include "media/log_level.h"
+#include "media/video_reader.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+// DemoProjectBuilder with stand-in engines (shell scripts), so every outcome of the model step
+// is reachable; the real engine runs in TestDemoProjectEngine (label e2e).
+class TestDemoProjectBuilder : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void catalogHasEightVariedClips();
+    void writesClipsThatDecodeAsSpecified();
+    void captionsCarryTheTriggerWord();
+    void contentIsTheSameEveryTime();
+    void framesMove();
+    void missingEngineFailsBeforeWritingAnything();
+    void failingEngineQuotesItsLastLines();
+    void engineLeavingNoModelFails();
+    void modelIsMovedIntoPlaceWhenComplete();
+    void completeModelFromEarlierBuildIsKept();
+    void foreignFolderInTheModelsPlaceIsRefused();
+    void cancelStopsTheEngineAndCleansUp();
+
+private:
+    // A stand-in engine: a shell script whose body runs with "$@" = the builder's arguments.
+    QString fakeEngine(const QString& name, const QString& body);
+    QString projectFolder(const QString& name) const;
+    // Mean absolute difference per channel, on a sparse grid.
+    static double meanDifference(const QImage& a, const QImage& b);
+
+    std::unique_ptr<QTemporaryDir> m_root;
+};
+
+namespace {
+
+// Writes every component folder into the --out folder ($5), as init-model does.
+const QString kWritesModel = QStringLiteral(
+    "mkdir -p \"$5\"/transformer \"$5\"/vae \"$5\"/text_encoder \"$5\"/tokenizer \"$5\"/scheduler\n"
+    "echo '{}' > \"$5\"/model_index.json\n"
+    "echo \"$@\" > \"$5\"/arguments.txt\n");
+
+} // namespace
+
+void TestDemoProjectBuilder::initTestCase() {
+    tuneframe::media::set_log_level();
+}
+
+void TestDemoProjectBuilder::init() {
+    m_root = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_root->isValid());
+}
+
+QString TestDemoProjectBuilder::projectFolder(const QString& name) const {
+    return QDir(m_root->path()).filePath(name);
+}
+
+QString TestDemoProjectBuilder::fakeEngine(const QString& name, const QString& body) {
+    const QString path = QDir(m_root->path()).filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QString();
+    file.write("#!/bin/sh\n" + body.toUtf8());
+    file.close();
+    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+}
+
+double TestDemoProjectBuilder::meanDifference(const QImage& a, const QImage& b) {
+    if (a.size() != b.size() || a.isNull())
+        return 255.0;
+    double sum = 0;
+    int count = 0;
+    for (int y = 0; y < a.height(); y += 4) {
+        for (int x = 0; x < a.width(); x += 4) {
+            const QRgb p = a.pixel(x, y);
+            const QRgb q = b.pixel(x, y);
+            sum +=
+                qAbs(qRed(p) - qRed(q)) + qAbs(qGreen(p) - qGreen(q)) + qAbs(qBlue(p) - qBlue(q));
+            count += 3;
+        }
+    }
+    return sum / count;
+}
+
+void TestDemoProjectBuilder::catalogHasEightVariedClips() {
+    const QList<DemoClipCatalog::Clip> clips = DemoClipCatalog::clips();
+    QCOMPARE(clips.size(), 8);
+    QSet<QString> names;
+    QSet<QString> sizes;
+    QSet<int> rates;
+    for (const DemoClipCatalog::Clip& clip : clips) {
+        names.insert(clip.baseName);
+        sizes.insert(QStringLiteral("%1x%2").arg(clip.width).arg(clip.height));
+        rates.insert(clip.framesPerSecond);
+        // About two seconds each.
+        const double seconds = static_cast<double>(clip.frameCount) / clip.framesPerSecond;
+        QVERIFY(seconds >= 1.9 && seconds <= 2.1);
+        // H.264 in yuv420p needs even sizes.
+        QCOMPARE(clip.width % 2, 0);
+        QCOMPARE(clip.height % 2, 0);
+    }
+    QCOMPARE(names.size(), 8);
+    QVERIFY(sizes.size() >= 3);
+    QVERIFY(rates.size() >= 2);
+}
+
+void TestDemoProjectBuilder::writesClipsThatDecodeAsSpecified() {
+    const QString folder = projectFolder(QStringLiteral("decode"));
+    DemoProjectBuilder builder(folder, fakeEngine(QStringLiteral("engine"), kWritesModel));
+    QSignalSpy succeeded(&builder, &DemoProjectBuilder::buildSucceeded);
+    QSignalSpy progress(&builder, &DemoProjectBuilder::progressChanged);
+    builder.start();
+    QVERIFY(builder.isRunning());
+    QVERIFY(succeeded.wait(60000));
+    QCOMPARE(builder.state(), DemoProjectBuilder::State::Succeeded);
+    QCOMPARE(builder.clipsFolder(), QDir(folder).filePath(QStringLiteral("demo-clips")));
+
+    const QList<DemoClipCatalog::Clip> clips = DemoClipCatalog::clips();
+    const QStringList files = builder.clipFiles();
+    QCOMPARE(files.size(), clips.size());
+    for (int i = 0; i < clips.size(); ++i) {
+        const DemoClipCatalog::Clip& clip = clips.at(i);
+        QCOMPARE(files.at(i),
+                 QDir(builder.clipsFolder()).filePath(clip.baseName + QStringLiteral(".mp4")));
+        tuneframe::media::VideoReader reader(QFile::encodeName(files.at(i)).toStdString());
+        QCOMPARE(reader.frame_count(), static_cast<int64_t>(clip.frameCount));
+        QCOMPARE(reader.info().display_width, clip.width);
+        QCOMPARE(reader.info().display_height, clip.height);
+        QCOMPARE(reader.info().fps, static_cast<double>(clip.framesPerSecond));
+        // The middle frame looks like what was drawn (lossy coding, so a loose bound).
+        const int middle = clip.frameCount / 2;
+        reader.seek(middle);
+        const QImage decoded = FrameImage::toImage(*reader.read());
+        const QImage drawn = DemoClipCatalog::renderFrame(clip, middle);
+        const double error = meanDifference(decoded, drawn);
+        QVERIFY2(error < 12, qPrintable(QStringLiteral("%1: %2").arg(clip.baseName).arg(error)));
+    }
+
+    // Progress runs from 0 to clips + 1 (the model), never backwards.
+    QVERIFY(!progress.isEmpty());
+    int previous = -1;
+    for (const QList<QVariant>& arguments : progress) {
+        QVERIFY(arguments.at(0).toInt() >= previous);
+        QCOMPARE(arguments.at(1).toInt(), clips.size() + 1);
+        QVERIFY(!arguments.at(2).toString().isEmpty());
+        previous = arguments.at(0).toInt();
+    }
+    QCOMPARE(previous, clips.size() + 1);
+}
+
+void TestDemoProjectBuilder::captionsCarryTheTriggerWord() {
+    DemoProjectBuilder builder(projectFolder(QStringLiteral("captions")),
+                               fakeEngine(QStringLiteral("engine"), kWritesModel));
+    QSignalSpy succeeded(&builder, &DemoProjectBuilder::buildSucceeded);
+    builder.start();
+    QVERIFY(succeeded.wait(60000));
+    QSet<QString> captions;
+    for (const QString& video : builder.clipFiles()) {
+        QString captionPath = video;
+        captionPath.replace(QStringLiteral(".mp4"), QStringLiteral(".txt"));
+        QFile file(captionPath);
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(captionPath));
+        const QString caption = QString::fromUtf8(file.readAll()).trimmed();
+        QVERIFY(caption.startsWith(DemoClipCatalog::kTriggerWord + QStringLiteral(", ")));
+        QVERIFY(caption.size() > 30);
+        captions.insert(caption);
+    }
+    QCOMPARE(captions.size(), 8);
+    QCOMPARE(DemoClipCatalog::kTriggerWord, QStringLiteral("tfdemo"));
+}
+
+void TestDemoProjectBuilder::contentIsTheSameEveryTime() {
+    // Pixels are what must repeat: x264's frame threads may order its bits differently when
+    // the machine is busy, so two encodings are compared decoded, within coding noise.
+    for (const DemoClipCatalog::Clip& clip : DemoClipCatalog::clips()) {
+        for (int frame : {0, clip.frameCount / 3, clip.frameCount - 1})
+            QCOMPARE(DemoClipCatalog::renderFrame(clip, frame),
+                     DemoClipCatalog::renderFrame(clip, frame));
+    }
+    const QString engine = fakeEngine(QStringLiteral("engine"), kWritesModel);
+    DemoProjectBuilder first(projectFolder(QStringLiteral("one")), engine);
+    DemoProjectBuilder second(projectFolder(QStringLiteral("two")), engine);
+    QSignalSpy firstDone(&first, &DemoProjectBuilder::buildSucceeded);
+    QSignalSpy secondDone(&second, &DemoProjectBuilder::buildSucceeded);
+    first.start();
+    second.start();
+    QTRY_COMPARE_WITH_TIMEOUT(firstDone.size(), 1, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(secondDone.size(), 1, 60000);
+    const QStringList a = first.clipFiles();
+    const QStringList b = second.clipFiles();
+    QCOMPARE(a.size(), b.size());
+    for (int i = 0; i < a.size(); ++i) {
+        QCOMPARE(QFileInfo(a.at(i)).fileName(), QFileInfo(b.at(i)).fileName());
+        tuneframe::media::VideoReader readerA(QFile::encodeName(a.at(i)).toStdString());
+        tuneframe::media::VideoReader readerB(QFile::encodeName(b.at(i)).toStdString());
+        QCOMPARE(readerA.frame_count(), readerB.frame_count());
+        for (int64_t frame = 0; frame < readerA.frame_count(); frame += 8) {
+            readerA.seek(frame);
+            readerB.seek(frame);
+            const QImage imageA = FrameImage::toImage(*readerA.read());
+            const QImage imageB = FrameImage::toImage(*readerB.read());
+            QVERIFY2(meanDifference(imageA, imageB) < 2.0,
+                     qPrintable(QStringLiteral("%1 frame %2").arg(a.at(i)).arg(frame)));
+        }
+    }
+}
+
+void TestDemoProjectBuilder::framesMove() {
+    for (const DemoClipCatalog::Clip& clip : DemoClipCatalog::clips()) {
+        const QImage first = DemoClipCatalog::renderFrame(clip, 0);
+        const QImage middle = DemoClipCatalog::renderFrame(clip, clip.frameCount / 2);
+        QCOMPARE(first.size(), QSize(clip.width, clip.height));
+        QVERIFY2(first != middle, qPrintable(clip.baseName));
+    }
+}
+
+void TestDemoProjectBuilder::missingEngineFailsBeforeWritingAnything() {
+    const QString folder = projectFolder(QStringLiteral("no-engine"));
+    const QString engine = QDir(m_root->path()).filePath(QStringLiteral("no/such/engine"));
+    DemoProjectBuilder builder(folder, engine);
+    QSignalSpy failed(&builder, &DemoProjectBuilder::buildFailed);
+    builder.start();
+    QCOMPARE(failed.size(), 1);
+    QCOMPARE(builder.state(), DemoProjectBuilder::State::Failed);
+    const QString message = failed.first().first().toString();
+    QVERIFY2(message.contains(engine), qPrintable(message));
+    QVERIFY(message.contains(QStringLiteral("tuneframe-engine")));
+    QCOMPARE(builder.errorMessage(), message);
+    QVERIFY(!QDir(builder.clipsFolder()).exists());
+}
+
+void TestDemoProjectBuilder::failingEngineQuotesItsLastLines() {
+    QString body;
+    for (int line = 1; line <= 20; ++line)
+        body += QStringLiteral("echo 'progress line %1' >&2\n").arg(line);
+    body += QStringLiteral("mkdir -p \"$5\"/transformer\n"
+                           "echo \"error: the disk is full.\" >&2\n"
+                           "echo \"hint: Free some space.\" >&2\n"
+                           "exit 1\n");
+    DemoProjectBuilder builder(projectFolder(QStringLiteral("fails")),
+                               fakeEngine(QStringLiteral("engine"), body));
+    QSignalSpy failed(&builder, &DemoProjectBuilder::buildFailed);
+    builder.start();
+    QVERIFY(failed.wait(60000));
+    const QString message = failed.first().first().toString();
+    QVERIFY2(message.contains(QStringLiteral("exit code 1")), qPrintable(message));
+    QVERIFY(message.contains(QStringLiteral("error: the disk is full.")));
+    QVERIFY(message.contains(QStringLiteral("hint: Free some space.")));
+    QVERIFY(message.contains(QStringLiteral("progress line 20")));
+    QVERIFY(!message.contains(QStringLiteral("progress line 1\n")));
+    // The clips stay; no half model is left anywhere.
+    QCOMPARE(builder.clipFiles().size(), 8);
+    QVERIFY(!QDir(builder.modelFolder()).exists());
+    const QDir models(QDir(builder.projectFolder()).filePath(QStringLiteral("models")));
+    QCOMPARE(models.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+             QStringList());
+}
+
+void TestDemoProjectBuilder::engineLeavingNoModelFails() {
+    DemoProjectBuilder builder(projectFolder(QStringLiteral("empty")),
+                               fakeEngine(QStringLiteral("engine"), QStringLiteral("exit 0\n")));
+    QSignalSpy failed(&builder, &DemoProjectBuilder::buildFailed);
+    builder.start();
+    QVERIFY(failed.wait(60000));
+    QVERIFY(failed.first().first().toString().contains(QStringLiteral("complete model")));
+    QVERIFY(!QDir(builder.modelFolder()).exists());
+}
+
+void TestDemoProjectBuilder::modelIsMovedIntoPlaceWhenComplete() {
+    const QString folder = projectFolder(QStringLiteral("model"));
+    DemoProjectBuilder builder(folder, fakeEngine(QStringLiteral("engine"), kWritesModel));
+    QSignalSpy succeeded(&builder, &DemoProjectBuilder::buildSucceeded);
+    builder.start();
+    QVERIFY(succeeded.wait(60000));
+    QCOMPARE(builder.modelFolder(), QDir(folder).filePath(QStringLiteral("models/cogvideox-tiny")));
+    QVERIFY(DemoProjectBuilder::isCompleteModel(builder.modelFolder()));
+    QFile arguments(QDir(builder.modelFolder()).filePath(QStringLiteral("arguments.txt")));
+    QVERIFY(arguments.open(QIODevice::ReadOnly));
+    const QString used = QString::fromUtf8(arguments.readAll()).trimmed();
+    QVERIFY2(used.startsWith(QStringLiteral("init-model --arch cogvideox-tiny --out ")),
+             qPrintable(used));
+    // Written next to its place, then renamed: only the model is left in models/.
+    QCOMPARE(QDir(QDir(folder).filePath(QStringLiteral("models")))
+                 .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+             QStringList{QStringLiteral("cogvideox-tiny")});
+}
+
+void TestDemoProjectBuilder::completeModelFromEarlierBuildIsKept() {
+    const QString folder = projectFolder(QStringLiteral("again"));
+    {
+        DemoProjectBuilder builder(folder, fakeEngine(QStringLiteral("engine"), kWritesModel));
+        QSignalSpy succeeded(&builder, &DemoProjectBuilder::buildSucceeded);
+        builder.start();
+        QVERIFY(succeeded.wait(60000));
+    }
+    // An engine that would fail is not even asked.
+    DemoProjectBuilder builder(
+        folder, fakeEngine(QStringLiteral("failing"), QStringLiteral("echo boom >&2\nexit 3\n")));
+    QSignalSpy succeeded(&builder, &DemoProjectBuilder::buildSucceeded);
+    builder.start();
+    QVERIFY(succeeded.wait(60000));
+    QCOMPARE(builder.clipFiles().size(), 8);
+}
+
+void TestDemoProjectBuilder::foreignFolderInTheModelsPlaceIsRefused() {
+    const QString folder = projectFolder(QStringLiteral("foreign"));
+    const QString model = QDir(folder).filePath(QStringLiteral("models/cogvideox-tiny"));
+    QVERIFY(QDir().mkpath(model));
+    QFile mine(QDir(model).filePath(QStringLiteral("notes.txt")));
+    QVERIFY(mine.open(QIODevice::WriteOnly));
+    mine.close();
+    DemoProjectBuilder builder(folder, fakeEngine(QStringLiteral("engine"), kWritesModel));
+    QSignalSpy failed(&builder, &DemoProjectBuilder::buildFailed);
+    builder.start();
+    QVERIFY(failed.wait(60000));
+    QVERIFY(failed.first().first().toString().contains(model));
+    QVERIFY(QFile::exists(mine.fileName()));
+}
+
+void TestDemoProjectBuilder::cancelStopsTheEngineAndCleansUp() {
+    // Starts writing the model, then hangs until killed.
+    const QString body = QStringLiteral("mkdir -p \"$5\"/transformer\nexec sleep 60\n");
+    DemoProjectBuilder builder(projectFolder(QStringLiteral("cancel")),
+                               fakeEngine(QStringLiteral("engine"), body));
+    QSignalSpy failed(&builder, &DemoProjectBuilder::buildFailed);
+    QSignalSpy succeeded(&builder, &DemoProjectBuilder::buildSucceeded);
+    builder.start();
+    QTRY_COMPARE_WITH_TIMEOUT(builder.state(), DemoProjectBuilder::State::CreatingModel, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(QDir(QDir(builder.projectFolder())
+                                      .filePath(QStringLiteral("models/.cogvideox-tiny.partial")))
+                                 .exists(),
+                             10000);
+    QElapsedTimer clock;
+    clock.start();
+    builder.cancel();
+    QVERIFY(clock.elapsed() < 5000);
+    QCOMPARE(builder.state(), DemoProjectBuilder::State::Cancelled);
+    QVERIFY(!builder.isRunning());
+    QTest::qWait(200);
+    QCOMPARE(failed.size(), 0);
+    QCOMPARE(succeeded.size(), 0);
+    const QDir models(QDir(builder.projectFolder()).filePath(QStringLiteral("models")));
+    QCOMPARE(models.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+             QStringList());
+}
+
+QTEST_GUILESS_MAIN(TestDemoProjectBuilder)
+#include "TestDemoProjectBuilder.moc"
