@@ -1,0 +1,609 @@
+#include "engine/train/trainer.h"
+
+#include "engine/core/error.h"
+#include "engine/core/memory_stats.h"
+#include "engine/core/runtime_info.h"
+#include "engine/core/video_tensors.h"
+#include "engine/diffusion/cogvideox_pipeline.h"
+#include "engine/diffusion/prompt_encoder.h"
+#include "engine/lora/lora_injection.h"
+#include "engine/models/cogvideox/transformer_checkpoint.h"
+#include "engine/train/bucket_batch_sampler.h"
+#include "engine/train/clip_grad_norm.h"
+#include "engine/train/diffusion_loss.h"
+#include "engine/train/keyed_generator.h"
+#include "engine/train/lr_schedule.h"
+#include "engine/train/optimizer_factory.h"
+#include "engine/train/training_checkpoint.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace tuneframe::train {
+namespace {
+
+namespace fs = std::filesystem;
+namespace cogvideox = models::cogvideox;
+using Clock = std::chrono::steady_clock;
+
+std::string fnv1a_hex(const std::string& text) {
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    for (unsigned char c : text) {
+        hash = (hash ^ c) * 0x100000001b3ULL;
+    }
+    char buffer[17];
+    std::snprintf(buffer, sizeof buffer, "%016llx", static_cast<unsigned long long>(hash));
+    return buffer;
+}
+
+c10::ScalarType precision_dtype(const std::string& precision) {
+    if (precision == "bf16") {
+        return c10::kBFloat16;
+    }
+    return precision == "fp16" ? c10::kHalf : c10::kFloat;
+}
+
+c10::Device job_device(const std::string& device) {
+    if (device == "auto") {
+        return core::cuda_usable() ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU);
+    }
+    return models::parse_device(device);
+}
+
+OptimizerOptions optimizer_options(const common::OptimizerSettings& o) {
+    OptimizerOptions options;
+    options.lr = o.lr;
+    options.beta1 = o.beta1;
+    options.beta2 = o.beta2;
+    options.beta3 = o.beta3;
+    options.weight_decay = o.weight_decay;
+    options.epsilon = o.eps;
+    return options;
+}
+
+// Bucket key "FxHxW" of a sample's latents, for messages.
+std::string shape_text(const at::Tensor& tensor) {
+    return c10::str(tensor.sizes());
+}
+
+} // namespace
+
+std::string job_fingerprint(const common::TrainingJob& job) {
+    nlohmann::json numbers = job.to_json();
+    for (const char* key : {"checkpoints", "validation", "device", "max_steps", "epochs"}) {
+        numbers.erase(key);
+    }
+    numbers["dataset"].erase("manifest");
+    numbers["dataset"].erase("cache_dir");
+    return fnv1a_hex(numbers.dump());
+}
+
+struct Trainer::Impl {
+    common::TrainingJob job;
+    fs::path model_folder;
+    fs::path run_folder;
+    std::unique_ptr<TrainingDataset> dataset;
+    core::EventEmitter& events;
+    CommandChannel* commands;
+
+    diffusion::PipelineFolder pipeline;
+    c10::Device device = c10::kCPU;
+    c10::ScalarType dtype = c10::kFloat;
+    cogvideox::CogVideoXTransformer3DModel transformer{nullptr};
+    std::unique_ptr<Optimizer> optimizer;
+    std::unique_ptr<LRSchedule> schedule;
+    std::unique_ptr<diffusion::CogVideoXNoiseSchedule> noise_schedule;
+    std::unique_ptr<BucketBatchSampler> sampler;
+    CheckpointStore store;
+    TrainerState state;
+    at::Tensor empty_prompt; // for caption dropout
+    std::int64_t total_steps = 0;
+    std::vector<std::vector<std::int64_t>> epoch_batches;
+    std::int64_t loaded_epoch = -1;
+    double last_loss = 0;
+    fs::path last_checkpoint;
+
+    Impl(common::TrainingJob job_, fs::path model_, fs::path run_,
+         std::unique_ptr<TrainingDataset> dataset_, core::EventEmitter& events_,
+         CommandChannel* commands_)
+        : job(std::move(job_))
+        , model_folder(std::move(model_))
+        , run_folder(std::move(run_))
+        , dataset(std::move(dataset_))
+        , events(events_)
+        , commands(commands_)
+        , pipeline(diffusion::PipelineFolder::open(model_folder))
+        , store(run_folder) {}
+
+    void log(const std::string& level, const std::string& message) { events.log(level, message); }
+
+    void emit_memory(const char* phase) {
+        nlohmann::json mem = core::memory_stats(device).to_json();
+        mem["rank"] = 0;
+        events.emit(
+            protocol::EventType::Memory,
+            {{"phase", phase}, {"step", state.step}, {"mem", nlohmann::json::array({mem})}});
+    }
+
+    void set_up_model() {
+        device = job_device(job.device);
+        dtype = precision_dtype(job.precision);
+        models::check_placement({dtype, device});
+        if (job.task == "i2v" && !pipeline.image_to_video()) {
+            throw core::Error(core::ErrorCode::BadInput,
+                              "The job trains image-to-video but '" + model_folder.string() +
+                                  "' is a text-to-video model.",
+                              "Set task to t2v, or choose an image-to-video model.");
+        }
+        if (job.task == "t2v" && pipeline.image_to_video()) {
+            throw core::Error(core::ErrorCode::BadInput,
+                              "'" + model_folder.string() +
+                                  "' is an image-to-video model but the job's task is t2v.",
+                              "Set task to i2v.");
+        }
+        cogvideox::TransformerLoadOptions load;
+        load.dtype = dtype;
+        load.device = device;
+        transformer = cogvideox::load_cogvideox_transformer(pipeline.transformer, load);
+        transformer->set_gradient_checkpointing(job.gradient_checkpointing);
+        NamedParameters trainable;
+        if (job.mode == "lora") {
+            lora::LoRAConfig config;
+            config.rank = job.lora.rank;
+            config.alpha = job.lora.alpha;
+            config.target_modules = job.lora.targets;
+            config.init =
+                job.lora.init == "gaussian" ? lora::LoRAInit::Gaussian : lora::LoRAInit::Kaiming;
+            // The adapters' initial values come from the global generator: seed it from the
+            // job so the same job starts from the same adapter.
+            torch::manual_seed(keyed_seed(job.seed, 0, 0, DrawPurpose::Noise));
+            lora::inject_lora(*transformer, config);
+            transformer->to(device);
+            lora::freeze_all_but_lora(*transformer);
+        } else {
+            for (auto& parameter : transformer->parameters()) {
+                parameter.set_requires_grad(true);
+            }
+        }
+        for (const auto& item : transformer->named_parameters()) {
+            if (item.value().requires_grad()) {
+                trainable.emplace_back(item.key(), item.value());
+            }
+        }
+        transformer->train();
+        optimizer = make_optimizer(job.optimizer.name, trainable, optimizer_options(job.optimizer));
+        noise_schedule =
+            std::make_unique<diffusion::CogVideoXNoiseSchedule>(pipeline.scheduler_config);
+    }
+
+    void set_up_data() {
+        std::vector<std::string> buckets;
+        for (std::int64_t i = 0; i < dataset->size(); ++i) {
+            buckets.push_back(dataset->bucket(i));
+        }
+        sampler =
+            std::make_unique<BucketBatchSampler>(std::move(buckets), job.batch_size, job.seed);
+        const std::int64_t steps_per_epoch = std::max<std::int64_t>(
+            1, (sampler->batches_per_epoch() + job.gradient_accumulation - 1) /
+                   job.gradient_accumulation);
+        total_steps = job.max_steps > 0 ? job.max_steps : job.epochs * steps_per_epoch;
+        LRScheduleOptions options;
+        options.name = job.lr_schedule.name;
+        options.warmup_steps = job.lr_schedule.warmup_steps;
+        options.training_steps = total_steps;
+        options.num_cycles = static_cast<double>(job.lr_schedule.cycles);
+        options.power = job.lr_schedule.power;
+        schedule = std::make_unique<LRSchedule>(options, job.optimizer.lr);
+        if (job.dataset.caption_dropout > 0) {
+            diffusion::PromptEncoder encoder(pipeline.tokenizer, pipeline.text_encoder,
+                                             {dtype, device});
+            empty_prompt = encoder.encode(
+                "", static_cast<int>(pipeline.transformer_config.max_text_seq_length))[0];
+            encoder.release();
+        }
+    }
+
+    void resume() {
+        state.job_fingerprint = job_fingerprint(job);
+        state.dataset_fingerprint = dataset->fingerprint();
+        state.loss_scale = job.precision == "fp16" ? 65536.0 : 1.0;
+        std::optional<LoadedCheckpoint> loaded = store.load_newest();
+        if (!loaded) {
+            return;
+        }
+        torch::NoGradGuard no_grad;
+        for (const auto& [name, parameter] : optimizer->parameters()) {
+            auto it = loaded->trainable.find(name);
+            if (it == loaded->trainable.end() || it->second.sizes() != parameter.sizes()) {
+                throw core::Error(core::ErrorCode::BadInput,
+                                  "The checkpoint '" + loaded->folder.string() +
+                                      "' does not fit this job: '" + name +
+                                      "' is missing or has another shape.",
+                                  "Resume with the job the run started with, or start a new "
+                                  "run folder.");
+            }
+            parameter.copy_(it->second);
+        }
+        optimizer->load_state_tensors(loaded->optimizer);
+        const std::string job_print = state.job_fingerprint;
+        const std::string data_print = state.dataset_fingerprint;
+        state = loaded->state;
+        if (state.job_fingerprint != job_print) {
+            log("warning", "The job's training settings changed since " +
+                               loaded->folder.filename().string() +
+                               "; the run continues with the new ones.");
+            state.job_fingerprint = job_print;
+        }
+        if (state.dataset_fingerprint != data_print) {
+            log("warning", "The prepared dataset changed since " +
+                               loaded->folder.filename().string() +
+                               "; the run continues on the new samples.");
+            state.dataset_fingerprint = data_print;
+        }
+        last_checkpoint = loaded->folder;
+        log("info", "Resumed from " + loaded->folder.string() + " at step " +
+                        std::to_string(state.step) + ".");
+    }
+
+    std::vector<std::int64_t> next_batch() {
+        if (loaded_epoch != state.epoch) {
+            epoch_batches = sampler->epoch(state.epoch);
+            loaded_epoch = state.epoch;
+        }
+        if (state.batch_in_epoch >= static_cast<std::int64_t>(epoch_batches.size())) {
+            ++state.epoch;
+            state.batch_in_epoch = 0;
+            epoch_batches = sampler->epoch(state.epoch);
+            loaded_epoch = state.epoch;
+        }
+        return epoch_batches[static_cast<std::size_t>(state.batch_in_epoch++)];
+    }
+
+    // Draws for sample `index` at micro-step `draw`: posterior, noise, timestep, dropouts.
+    DiffusionBatch make_batch(const std::vector<std::int64_t>& indices, std::uint64_t draw) {
+        std::vector<at::Tensor> latents, prompts, noises, timesteps, images;
+        const double scale = pipeline.vae_config.scaling_factor;
+        for (std::int64_t index : indices) {
+            const TrainingExample example = dataset->load(index);
+            const auto sample = static_cast<std::uint64_t>(index);
+            at::Generator posterior =
+                keyed_generator(job.seed, sample, draw, DrawPurpose::Posterior);
+            const at::Tensor mean = example.latent_mean.to(torch::kFloat);
+            const at::Tensor eps = at::randn(mean.sizes(), posterior, mean.options());
+            const at::Tensor z0 =
+                (mean + torch::exp(0.5 * example.latent_logvar.to(torch::kFloat)) * eps) * scale;
+            latents.push_back(z0.permute({1, 0, 2, 3}).unsqueeze(0).to(dtype));
+
+            at::Tensor prompt = example.prompt_embeds;
+            if (job.dataset.caption_dropout > 0) {
+                at::Generator dropout =
+                    keyed_generator(job.seed, sample, draw, DrawPurpose::CaptionDropout);
+                if (at::rand({1}, dropout).item<double>() < job.dataset.caption_dropout) {
+                    prompt = empty_prompt.to(torch::kCPU);
+                }
+            }
+            prompts.push_back(prompt.unsqueeze(0).to(dtype));
+
+            at::Generator noise = keyed_generator(job.seed, sample, draw, DrawPurpose::Noise);
+            noises.push_back(at::randn(latents.back().sizes(), noise,
+                                       latents.back().options().dtype(torch::kFloat))
+                                 .to(dtype));
+            at::Generator timestep = keyed_generator(job.seed, sample, draw, DrawPurpose::Timestep);
+            timesteps.push_back(at::randint(0, pipeline.scheduler_config.num_train_timesteps, {1},
+                                            timestep, torch::TensorOptions(torch::kLong)));
+            if (job.task == "i2v") {
+                images.push_back(image_latents(example, sample, draw, latents.back()));
+            }
+        }
+        DiffusionBatch batch;
+        batch.latents = torch::cat(latents).to(device);
+        batch.prompt_embeds = torch::cat(prompts).to(device);
+        batch.noise = torch::cat(noises).to(device);
+        batch.timesteps = torch::cat(timesteps).to(device);
+        if (!images.empty()) {
+            batch.image_latents = torch::cat(images).to(device);
+        }
+        if (pipeline.transformer_config.ofs_embed_dim) {
+            batch.ofs = torch::full({1}, 2.0, torch::TensorOptions(dtype).device(device));
+        }
+        return batch;
+    }
+
+    at::Tensor image_latents(const TrainingExample& example, std::uint64_t sample,
+                             std::uint64_t draw, const at::Tensor& video_latents) {
+        if (!example.image_mean.defined()) {
+            throw core::Error(core::ErrorCode::BadInput,
+                              "A prepared sample has no first-frame latents, which image-to-video "
+                              "training needs.",
+                              "Run prepare again with the job's task set to i2v.");
+        }
+        const auto& vae = pipeline.vae_config;
+        at::Generator posterior = keyed_generator(job.seed, sample, draw, DrawPurpose::ImageNoise);
+        const at::Tensor mean = example.image_mean.to(torch::kFloat);
+        const at::Tensor eps = at::randn(mean.sizes(), posterior, mean.options());
+        at::Tensor first = mean + torch::exp(0.5 * example.image_logvar.to(torch::kFloat)) * eps;
+        // Diffusers' pipelines divide by the factor for 1.5 (invert_scale_latents) and multiply
+        // otherwise; training matches what inference will feed the model.
+        first = vae.invert_scale_latents ? first / vae.scaling_factor : first * vae.scaling_factor;
+        first = first.permute({1, 0, 2, 3}).unsqueeze(0).to(dtype); // [1, 1, C, h, w]
+        at::Tensor padded =
+            torch::cat({first, torch::zeros({1, video_latents.size(1) - 1, first.size(2),
+                                             first.size(3), first.size(4)},
+                                            first.options())},
+                       1);
+        at::Generator dropout = keyed_generator(job.seed, sample, draw, DrawPurpose::ImageDropout);
+        if (at::rand({1}, dropout).item<double>() < job.dataset.noised_image_dropout) {
+            padded.zero_();
+        }
+        return padded;
+    }
+
+    std::int64_t tokens_of(const DiffusionBatch& batch) const {
+        const auto& config = pipeline.transformer_config;
+        const std::int64_t patch_t = config.patch_size_t.value_or(1);
+        const std::int64_t video = (batch.latents.size(1) / patch_t) *
+                                   (batch.latents.size(3) / config.patch_size) *
+                                   (batch.latents.size(4) / config.patch_size);
+        return batch.latents.size(0) * (video + batch.prompt_embeds.size(1));
+    }
+
+    bool gradients_finite() const {
+        for (const auto& [name, parameter] : optimizer->parameters()) {
+            if (parameter.grad().defined() &&
+                !torch::isfinite(parameter.grad()).all().item<bool>()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // One optimizer step over `gradient_accumulation` batches. Returns false when an fp16 step
+    // overflowed and was skipped.
+    bool train_step(double& loss_out, double& grad_norm_out, std::int64_t& samples,
+                    std::int64_t& tokens) {
+        double loss_sum = 0;
+        for (std::int64_t micro = 0; micro < job.gradient_accumulation; ++micro) {
+            const std::vector<std::int64_t> indices = next_batch();
+            const auto draw =
+                static_cast<std::uint64_t>(state.step * job.gradient_accumulation + micro);
+            const DiffusionBatch batch = make_batch(indices, draw);
+            const DiffusionLoss loss = diffusion_loss(transformer, *noise_schedule, batch);
+            const double value = loss.loss.item<double>();
+            if (!std::isfinite(value)) {
+                throw core::Error(core::ErrorCode::Nan,
+                                  "The loss became " + std::to_string(value) + " at step " +
+                                      std::to_string(state.step + 1) + " (batch of " +
+                                      shape_text(batch.latents) + ").",
+                                  "Lower optimizer.lr, keep max_grad_norm at 1.0, or use bf16 or "
+                                  "fp32 precision; the run resumes from its last checkpoint.");
+            }
+            loss_sum += value;
+            (loss.loss * (state.loss_scale / static_cast<double>(job.gradient_accumulation)))
+                .backward();
+            samples += static_cast<std::int64_t>(indices.size());
+            tokens += tokens_of(batch);
+            state.samples_seen += static_cast<std::int64_t>(indices.size());
+        }
+        loss_out = loss_sum / static_cast<double>(job.gradient_accumulation);
+        if (job.precision == "fp16") {
+            if (!gradients_finite()) {
+                state.loss_scale /= 2;
+                state.good_steps = 0;
+                optimizer->zero_grad();
+                log("warning", "fp16 gradients overflowed; the loss scale is now " +
+                                   std::to_string(state.loss_scale) + " and the step is repeated.");
+                return false;
+            }
+            torch::NoGradGuard no_grad;
+            for (const auto& [name, parameter] : optimizer->parameters()) {
+                if (parameter.grad().defined()) {
+                    parameter.mutable_grad().div_(state.loss_scale);
+                }
+            }
+            if (++state.good_steps >= 2000) {
+                state.loss_scale *= 2;
+                state.good_steps = 0;
+            }
+        }
+        const double max_norm = job.max_grad_norm > 0 ? job.max_grad_norm : INFINITY;
+        grad_norm_out = clip_grad_norm(optimizer->parameters(), max_norm).value;
+        optimizer->set_lr(schedule->lr(state.step));
+        optimizer->step();
+        optimizer->zero_grad();
+        ++state.step;
+        return true;
+    }
+
+    CheckpointContents contents() const {
+        CheckpointContents c;
+        c.state = state;
+        for (const auto& [name, parameter] : optimizer->parameters()) {
+            c.trainable.emplace_back(name, parameter);
+        }
+        c.optimizer = optimizer->state_tensors();
+        c.job = job.to_json();
+        c.trainable_metadata = {{"mode", job.mode},
+                                {"rank", std::to_string(job.lora.rank)},
+                                {"alpha", nlohmann::json(job.lora.alpha).dump()},
+                                {"targets", nlohmann::json(job.lora.targets).dump()},
+                                {"base_model", fs::absolute(model_folder).string()},
+                                {"trigger_word", job.trigger_word}};
+        return c;
+    }
+
+    void checkpoint() {
+        last_checkpoint = store.save(contents());
+        store.prune(job.checkpoints.keep);
+        events.emit(protocol::EventType::Checkpoint,
+                    {{"step", state.step}, {"path", last_checkpoint.string()}});
+    }
+
+    void validate() {
+        if (job.validation.prompts.empty()) {
+            log("warning", "Validation was asked for, but the job has no validation prompts.");
+            return;
+        }
+        emit_memory("before_validation");
+        events.phase("validate");
+        transformer->eval();
+        diffusion::PipelineOptions options;
+        options.placement = {dtype, device};
+        options.vae_tiling = job.dataset.vae_tiling;
+        options.vae_slicing = job.dataset.vae_slicing;
+        diffusion::CogVideoXPipeline sampler_pipeline(pipeline, options);
+        sampler_pipeline.use_transformer(transformer);
+        const fs::path folder = run_folder / "validation" / ("step-" + std::to_string(state.step));
+        fs::create_directories(folder);
+        const auto& v = job.validation;
+        for (std::size_t i = 0; i < v.prompts.size(); ++i) {
+            const auto started = Clock::now();
+            diffusion::SampleRequest request;
+            request.prompt = v.prompts[i];
+            request.frames = v.frames;
+            request.height = v.height;
+            request.width = v.width;
+            request.steps = static_cast<int>(v.steps);
+            request.guidance = v.guidance;
+            request.dynamic_cfg = v.dynamic_cfg;
+            request.sampler = diffusion::parse_sampler(v.sampler);
+            request.seed = v.seed;
+            if (job.task == "i2v") {
+                const std::int64_t spatial = pipeline.spatial_scale();
+                request.image = core::read_image_file(
+                    v.images[i],
+                    v.height > 0 ? v.height : pipeline.transformer_config.sample_height * spatial,
+                    v.width > 0 ? v.width : pipeline.transformer_config.sample_width * spatial);
+            }
+            const diffusion::SampleResult result = sampler_pipeline.generate(request);
+            const fs::path video = folder / (std::to_string(i) + ".mp4");
+            core::write_video_file(result.video[0], video, pipeline.default_fps());
+            const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+            events.emit(protocol::EventType::Validation, {{"step", state.step},
+                                                          {"prompt_index", i},
+                                                          {"prompt", v.prompts[i]},
+                                                          {"video", video.string()},
+                                                          {"seconds", seconds}});
+        }
+        transformer->train();
+        core::release_cached_device_memory();
+        emit_memory("after_validation");
+        events.phase("train");
+    }
+
+    // Handles queued commands; returns true when the run should stop.
+    bool handle_commands() {
+        if (!commands) {
+            return false;
+        }
+        while (auto command = commands->poll()) {
+            switch (*command) {
+            case protocol::CommandType::Stop:
+                return true;
+            case protocol::CommandType::Checkpoint:
+                checkpoint();
+                break;
+            case protocol::CommandType::Validate:
+                validate();
+                break;
+            case protocol::CommandType::Pause: {
+                log("info", "Paused at step " + std::to_string(state.step) + ".");
+                for (;;) {
+                    const protocol::CommandType next = commands->wait();
+                    if (next == protocol::CommandType::Resume) {
+                        log("info", "Resumed.");
+                        break;
+                    }
+                    if (next == protocol::CommandType::Stop) {
+                        return true;
+                    }
+                    if (next == protocol::CommandType::Checkpoint) {
+                        checkpoint();
+                    } else if (next == protocol::CommandType::Validate) {
+                        validate();
+                    }
+                }
+                break;
+            }
+            case protocol::CommandType::Resume:
+            case protocol::CommandType::Invalid:
+                break;
+            }
+        }
+        return false;
+    }
+
+    TrainResult run() {
+        events.phase("train");
+        set_up_model();
+        set_up_data();
+        resume();
+        core::reset_peak_memory(device);
+        emit_memory("before_training");
+        if (job.validation.at_start && state.step == 0) {
+            validate();
+        }
+        TrainResult result;
+        result.status = "finished";
+        while (state.step < total_steps) {
+            if (handle_commands()) {
+                result.status = "stopped";
+                break;
+            }
+            const auto started = Clock::now();
+            double loss = 0;
+            double grad_norm = 0;
+            std::int64_t samples = 0;
+            std::int64_t tokens = 0;
+            const double lr = schedule->lr(state.step);
+            if (!train_step(loss, grad_norm, samples, tokens)) {
+                continue;
+            }
+            last_loss = loss;
+            const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+            nlohmann::json mem = core::memory_stats(device).to_json();
+            mem["rank"] = 0;
+            events.emit(protocol::EventType::Step,
+                        {{"step", state.step},
+                         {"total_steps", total_steps},
+                         {"epoch", state.epoch},
+                         {"loss", loss},
+                         {"lr", lr},
+                         {"grad_norm", grad_norm},
+                         {"step_time_s", seconds},
+                         {"samples_per_s", static_cast<double>(samples) / seconds},
+                         {"tokens_per_s", static_cast<double>(tokens) / seconds},
+                         {"mem", nlohmann::json::array({mem})}});
+            if (job.checkpoints.every_steps > 0 && state.step % job.checkpoints.every_steps == 0 &&
+                state.step < total_steps) {
+                checkpoint();
+            }
+            if (job.validation.every_steps > 0 && state.step % job.validation.every_steps == 0) {
+                validate();
+            }
+        }
+        if (last_checkpoint.empty() || CheckpointStore::step_of(last_checkpoint) != state.step) {
+            checkpoint();
+        }
+        result.steps = state.step;
+        result.last_loss = last_loss;
+        result.last_checkpoint = last_checkpoint;
+        return result;
+    }
+};
+
+Trainer::Trainer(common::TrainingJob job, fs::path model_folder, fs::path run_folder,
+                 std::unique_ptr<TrainingDataset> dataset, core::EventEmitter& events,
+                 CommandChannel* commands)
+    : impl_(std::make_unique<Impl>(std::move(job), std::move(model_folder), std::move(run_folder),
+                                   std::move(dataset), events, commands)) {}
+
+Trainer::~Trainer() = default;
+
+TrainResult Trainer::run() {
+    return impl_->run();
+}
+
+} // namespace tuneframe::train

@@ -1,0 +1,146 @@
+#include "engine/train/training_checkpoint.h"
+
+#include "engine/core/atomic_file.h"
+#include "engine/core/error.h"
+#include "engine/core/json_file.h"
+
+#include <algorithm>
+#include <unistd.h>
+
+namespace tuneframe::train {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kStateFile = "trainer_state.json";
+constexpr int kStateVersion = 1;
+
+core::Error io_error(const std::string& what, const fs::path& path, const std::exception& cause) {
+    return core::Error(core::ErrorCode::Io,
+                       "Could not " + what + " '" + path.string() + "': " + cause.what(),
+                       "Check free disk space and permissions of the run folder.");
+}
+
+} // namespace
+
+nlohmann::json TrainerState::to_json() const {
+    return {{"v", kStateVersion},
+            {"step", step},
+            {"epoch", epoch},
+            {"batch_in_epoch", batch_in_epoch},
+            {"samples_seen", samples_seen},
+            {"loss_scale", loss_scale},
+            {"good_steps", good_steps},
+            {"job_fingerprint", job_fingerprint},
+            {"dataset_fingerprint", dataset_fingerprint}};
+}
+
+TrainerState TrainerState::from_json(const nlohmann::json& json, const std::string& origin) {
+    try {
+        if (json.at("v").get<int>() > kStateVersion) {
+            throw core::Error(core::ErrorCode::BadInput,
+                              "'" + origin + "' was written by a newer Tuneframe.",
+                              "Resume it with that version, or start a new run.");
+        }
+        TrainerState state;
+        state.step = json.at("step").get<std::int64_t>();
+        state.epoch = json.at("epoch").get<std::int64_t>();
+        state.batch_in_epoch = json.at("batch_in_epoch").get<std::int64_t>();
+        state.samples_seen = json.at("samples_seen").get<std::int64_t>();
+        state.loss_scale = json.at("loss_scale").get<double>();
+        state.good_steps = json.at("good_steps").get<std::int64_t>();
+        state.job_fingerprint = json.at("job_fingerprint").get<std::string>();
+        state.dataset_fingerprint = json.at("dataset_fingerprint").get<std::string>();
+        return state;
+    } catch (const nlohmann::json::exception& error) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "'" + origin + "' is not a trainer state: " + error.what(),
+                          "Delete this checkpoint folder; the run resumes from an older one.");
+    }
+}
+
+CheckpointStore::CheckpointStore(fs::path run_folder)
+    : folder_(std::move(run_folder) / "checkpoints") {}
+
+std::int64_t CheckpointStore::step_of(const fs::path& checkpoint) {
+    const std::string name = checkpoint.filename().string();
+    if (name.rfind("step-", 0) != 0 || name.size() == 5 ||
+        name.find_first_not_of("0123456789", 5) != std::string::npos) {
+        return -1;
+    }
+    return std::stoll(name.substr(5));
+}
+
+fs::path CheckpointStore::save(const CheckpointContents& contents) {
+    const fs::path target = folder_ / ("step-" + std::to_string(contents.state.step));
+    const fs::path temporary = folder_ / (".step-" + std::to_string(contents.state.step) + ".tmp-" +
+                                          std::to_string(::getpid()));
+    try {
+        fs::create_directories(folder_);
+        fs::remove_all(temporary);
+        fs::create_directories(temporary);
+        core::write_tensors(temporary / "trainable.safetensors", contents.trainable,
+                            contents.trainable_metadata);
+        core::write_tensors(temporary / "optimizer.safetensors", contents.optimizer);
+        core::write_json_file(temporary / "job.json", contents.job);
+        // The state goes last: its presence marks the checkpoint complete.
+        core::write_json_file(temporary / kStateFile, contents.state.to_json());
+        core::sync_directory(temporary);
+        if (fs::exists(target)) {
+            fs::remove_all(target); // a `checkpoint` command at a step that already has one
+        }
+        fs::rename(temporary, target);
+        core::sync_directory(folder_);
+    } catch (const core::Error&) {
+        fs::remove_all(temporary);
+        throw;
+    } catch (const std::exception& error) {
+        std::error_code ignored;
+        fs::remove_all(temporary, ignored);
+        throw io_error("write the checkpoint", target, error);
+    }
+    return target;
+}
+
+std::vector<fs::path> CheckpointStore::list() const {
+    std::vector<fs::path> found;
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(folder_, error)) {
+        if (entry.is_directory() && step_of(entry.path()) >= 0 &&
+            fs::is_regular_file(entry.path() / kStateFile)) {
+            found.push_back(entry.path());
+        }
+    }
+    std::sort(found.begin(), found.end(),
+              [](const fs::path& a, const fs::path& b) { return step_of(a) > step_of(b); });
+    return found;
+}
+
+LoadedCheckpoint CheckpointStore::load(const fs::path& folder) const {
+    LoadedCheckpoint loaded;
+    loaded.folder = folder;
+    const fs::path state_file = folder / kStateFile;
+    loaded.state = TrainerState::from_json(core::read_json_file(state_file), state_file.string());
+    loaded.trainable = core::read_tensors(folder / "trainable.safetensors");
+    loaded.optimizer = core::read_tensors(folder / "optimizer.safetensors");
+    return loaded;
+}
+
+std::optional<LoadedCheckpoint> CheckpointStore::load_newest() const {
+    const std::vector<fs::path> checkpoints = list();
+    if (checkpoints.empty()) {
+        return std::nullopt;
+    }
+    return load(checkpoints.front());
+}
+
+void CheckpointStore::prune(std::int64_t keep) const {
+    const std::vector<fs::path> checkpoints = list();
+    for (std::size_t i = static_cast<std::size_t>(std::max<std::int64_t>(keep, 1));
+         i < checkpoints.size(); ++i) {
+        std::error_code ignored;
+        fs::remove_all(checkpoints[i], ignored);
+    }
+}
+
+} // namespace tuneframe::train

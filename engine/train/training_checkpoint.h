@@ -1,0 +1,71 @@
+#pragma once
+
+#include "engine/core/tensor_io.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tuneframe::train {
+
+// Where a run is, beyond its tensors: enough to continue exactly. Random draws are keyed by
+// (seed, sample, step), so no generator state is needed; the sampler position is the epoch and
+// the batch within it.
+struct TrainerState {
+    std::int64_t step = 0; // optimizer steps completed
+    std::int64_t epoch = 0;
+    std::int64_t batch_in_epoch = 0; // batches of `epoch` consumed
+    std::int64_t samples_seen = 0;
+    double loss_scale = 1.0;         // fp16 dynamic loss scaling
+    std::int64_t good_steps = 0;     // since the loss scale last changed
+    std::string job_fingerprint;     // of the fields that change the numbers
+    std::string dataset_fingerprint; // of the prepared samples
+
+    nlohmann::json to_json() const;
+    static TrainerState from_json(const nlohmann::json& json, const std::string& origin);
+};
+
+struct CheckpointContents {
+    TrainerState state;
+    core::NamedTensors trainable; // adapter or transformer parameters, by their model names
+    core::NamedTensors optimizer; // Optimizer::state_tensors()
+    nlohmann::json job;
+    std::map<std::string, std::string> trainable_metadata; // e.g. rank, alpha, targets
+};
+
+struct LoadedCheckpoint {
+    std::filesystem::path folder;
+    TrainerState state;
+    std::map<std::string, at::Tensor> trainable;
+    std::map<std::string, at::Tensor> optimizer;
+};
+
+// `<run>/checkpoints/step-N/`: trainable.safetensors, optimizer.safetensors, trainer_state.json
+// and job.json. A checkpoint is written into a temporary folder, every file fsynced, then the
+// folder renamed into place, so a crash leaves either a whole checkpoint or none; only folders
+// named step-N holding trainer_state.json count.
+class CheckpointStore {
+public:
+    explicit CheckpointStore(std::filesystem::path run_folder);
+
+    std::filesystem::path save(const CheckpointContents& contents);
+    // Newest first.
+    std::vector<std::filesystem::path> list() const;
+    std::optional<LoadedCheckpoint> load_newest() const;
+    LoadedCheckpoint load(const std::filesystem::path& folder) const;
+    // Removes all but the newest `keep`.
+    void prune(std::int64_t keep) const;
+
+    const std::filesystem::path& folder() const { return folder_; }
+    static std::int64_t step_of(const std::filesystem::path& checkpoint); // -1: not one
+
+private:
+    std::filesystem::path folder_;
+};
+
+} // namespace tuneframe::train

@@ -1,0 +1,209 @@
+// The training loop on the tiny pipeline with an in-memory dataset: it learns, it resumes to the
+// same bits, it checkpoints atomically and keeps the newest, and it obeys the control socket.
+#include "engine/core/event_emitter.h"
+#include "engine/core/tensor_io.h"
+#include "engine/diffusion/pipeline_folder.h"
+#include "engine/lora/lora_injection.h"
+#include "engine/models/cogvideox/transformer_checkpoint.h"
+#include "engine/train/bucket_batch_sampler.h"
+#include "engine/train/diffusion_loss.h"
+#include "engine/train/trainer.h"
+#include "engine/train/training_checkpoint.h"
+#include "tests/support/test_paths.h"
+
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <fcntl.h>
+#include <fstream>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+namespace tuneframe::train {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Four samples in two buckets, with fixed moments and prompts.
+class MemoryDataset : public TrainingDataset {
+public:
+    MemoryDataset() {
+        torch::manual_seed(11);
+        for (int i = 0; i < 4; ++i) {
+            const std::int64_t width = i < 2 ? 6 : 4;
+            TrainingExample example;
+            example.latent_mean = torch::randn({16, 2, 4, width}) * 0.5;
+            example.latent_logvar = torch::full({16, 2, 4, width}, -6.0);
+            example.prompt_embeds = torch::randn({64, 32});
+            examples_.push_back(example);
+        }
+    }
+    std::int64_t size() const override { return static_cast<std::int64_t>(examples_.size()); }
+    std::string bucket(std::int64_t index) const override { return index < 2 ? "a" : "b"; }
+    TrainingExample load(std::int64_t index) const override {
+        return examples_[static_cast<std::size_t>(index)];
+    }
+    std::string fingerprint() const override { return "memory-4"; }
+
+private:
+    std::vector<TrainingExample> examples_;
+};
+
+common::TrainingJob small_job(std::int64_t steps, double lr) {
+    nlohmann::json json = {{"model", "tiny"},
+                           {"precision", "fp32"},
+                           {"device", "cpu"},
+                           {"max_steps", steps},
+                           {"batch_size", 2},
+                           {"gradient_checkpointing", false},
+                           {"lora", {{"rank", 4}, {"alpha", 4}}},
+                           {"optimizer", {{"lr", lr}}},
+                           {"checkpoints", {{"every_steps", 2}, {"keep", 2}}},
+                           {"seed", 5}};
+    return common::TrainingJob::from_json(json, "test job");
+}
+
+// The events a run wrote, one JSON object per line.
+std::vector<nlohmann::json> read_events(const fs::path& file) {
+    std::vector<nlohmann::json> events;
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) {
+        events.push_back(nlohmann::json::parse(line));
+    }
+    return events;
+}
+
+TrainResult train(const fs::path& run, std::int64_t steps, CommandChannel* commands = nullptr,
+                  double lr = 1e-3) {
+    fs::create_directories(run);
+    const int fd = ::open((run / "events.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    core::EventEmitter events(fd);
+    Trainer trainer(small_job(steps, lr), test::tiny_pipeline(), run,
+                    std::make_unique<MemoryDataset>(), events, commands);
+    TrainResult result = trainer.run();
+    ::close(fd);
+    return result;
+}
+
+TEST(BucketBatchSampler, BatchesHoldOneBucketAndEverySampleOncePerEpoch) {
+    const BucketBatchSampler sampler({"a", "b", "a", "a", "b"}, 2, 3);
+    EXPECT_EQ(sampler.batches_per_epoch(), 3);
+    for (std::int64_t epoch = 0; epoch < 3; ++epoch) {
+        const auto batches = sampler.epoch(epoch);
+        std::vector<std::int64_t> seen;
+        for (const auto& batch : batches) {
+            for (std::int64_t index : batch) {
+                EXPECT_EQ((index == 1 || index == 4), (batch.front() == 1 || batch.front() == 4));
+                seen.push_back(index);
+            }
+        }
+        std::sort(seen.begin(), seen.end());
+        EXPECT_EQ(seen, (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
+        EXPECT_EQ(batches, sampler.epoch(epoch)); // a pure function of (seed, epoch)
+    }
+    EXPECT_NE(sampler.epoch(0), sampler.epoch(1));
+}
+
+TEST(Trainer, ResumingFromACheckpointEndsWithTheSameAdapterBits) {
+    test::TemporaryDirectory dir;
+    const TrainResult straight = train(dir / "straight", 5);
+    EXPECT_EQ(straight.status, "finished");
+    EXPECT_EQ(straight.steps, 5);
+
+    train(dir / "resumed", 3);
+    const TrainResult resumed = train(dir / "resumed", 5);
+    EXPECT_EQ(resumed.steps, 5);
+
+    const auto a = core::read_tensors(straight.last_checkpoint / "trainable.safetensors");
+    const auto b = core::read_tensors(resumed.last_checkpoint / "trainable.safetensors");
+    ASSERT_EQ(a.size(), 16u); // 2 blocks x q, k, v, out x A, B
+    for (const auto& [name, tensor] : a) {
+        EXPECT_TRUE(tensor.equal(b.at(name))) << name;
+    }
+    // keep = 2: the newest two of steps 2, 4 and 5 remain.
+    const CheckpointStore store(dir / "straight");
+    std::vector<std::int64_t> steps;
+    for (const auto& folder : store.list()) {
+        steps.push_back(CheckpointStore::step_of(folder));
+    }
+    EXPECT_EQ(steps, (std::vector<std::int64_t>{5, 4}));
+
+    const auto events = read_events(dir / "resumed" / "events.jsonl");
+    int step_events = 0;
+    bool resumed_log = false;
+    for (const auto& event : events) {
+        if (event["type"] == "step") {
+            ++step_events;
+            EXPECT_TRUE(std::isfinite(event["loss"].get<double>()));
+            EXPECT_GT(event["mem"][0]["peak"].get<std::int64_t>(), 0);
+        }
+        resumed_log |=
+            event["type"] == "log" && event["message"].get<std::string>().find("Resumed from") == 0;
+    }
+    EXPECT_EQ(step_events, 5); // 3, then 2 more
+    EXPECT_TRUE(resumed_log);
+}
+
+TEST(Trainer, TrainingLowersTheLossOnAFixedBatch) {
+    test::TemporaryDirectory dir;
+    const TrainResult result = train(dir / "run", 60, nullptr, 1e-2);
+    const auto pipeline = diffusion::PipelineFolder::open(test::tiny_pipeline());
+    auto transformer = models::cogvideox::load_cogvideox_transformer(pipeline.transformer);
+    lora::LoRAConfig config;
+    config.rank = 4;
+    config.alpha = 4;
+    lora::inject_lora(*transformer, config);
+    const diffusion::CogVideoXNoiseSchedule schedule(pipeline.scheduler_config);
+    const MemoryDataset data;
+    DiffusionBatch batch;
+    const TrainingExample example = data.load(0);
+    batch.latents = (example.latent_mean * pipeline.vae_config.scaling_factor)
+                        .permute({1, 0, 2, 3})
+                        .unsqueeze(0)
+                        .repeat({4, 1, 1, 1, 1});
+    batch.prompt_embeds = example.prompt_embeds.unsqueeze(0).repeat({4, 1, 1});
+    torch::manual_seed(3);
+    batch.noise = torch::randn(batch.latents.sizes());
+    batch.timesteps = torch::tensor({100, 400, 700, 950}, torch::kLong);
+    torch::NoGradGuard no_grad;
+    const double before = diffusion_loss(transformer, schedule, batch).loss.item<double>();
+    const auto trained = core::read_tensors(result.last_checkpoint / "trainable.safetensors");
+    for (auto& item : transformer->named_parameters()) {
+        if (auto it = trained.find(item.key()); it != trained.end()) {
+            item.value().copy_(it->second);
+        }
+    }
+    const double after = diffusion_loss(transformer, schedule, batch).loss.item<double>();
+    EXPECT_LT(after, before * 0.9) << "before " << before << ", after " << after;
+}
+
+TEST(Trainer, AStopOnTheControlSocketCheckpointsAndEnds) {
+    test::TemporaryDirectory dir;
+    const fs::path run = dir / "run";
+    fs::create_directories(run);
+    std::vector<std::string> warnings;
+    CommandChannel channel(run / "control.sock",
+                           [&](const std::string& warning) { warnings.push_back(warning); });
+    const int client = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    std::strncpy(address.sun_path, (run / "control.sock").c_str(), sizeof address.sun_path - 1);
+    ASSERT_EQ(::connect(client, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    const std::string lines = "not json\n{\"v\":1,\"cmd\":\"stop\"}\n";
+    ASSERT_EQ(::write(client, lines.data(), lines.size()), static_cast<ssize_t>(lines.size()));
+    ::close(client);
+    // The channel reads on its own threads; give them a moment before training polls.
+    for (int i = 0; i < 200 && warnings.empty(); ++i) {
+        ::usleep(10000);
+    }
+    const TrainResult result = train(run, 50, &channel);
+    EXPECT_EQ(result.status, "stopped");
+    EXPECT_LT(result.steps, 50);
+    EXPECT_EQ(CheckpointStore::step_of(result.last_checkpoint), result.steps);
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find("not json"), std::string::npos);
+}
+
+} // namespace
+} // namespace tuneframe::train
