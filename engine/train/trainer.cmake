@@ -1,8 +1,10 @@
-#engine / train, the trainer side : the diffusion loss, the training loop, checkpoints and
-#validation.(train.cmake lists the optimizers and LR schedules.)
-target_sources(tuneframe_engine PRIVATE ${CMAKE_CURRENT_LIST_DIR} /
-               bucket_batch_sampler.cpp ${CMAKE_CURRENT_LIST_DIR} /
-               command_channel.cpp ${CMAKE_CURRENT_LIST_DIR} /
-               diffusion_loss.cpp ${CMAKE_CURRENT_LIST_DIR} /
-               keyed_generator.cpp ${CMAKE_CURRENT_LIST_DIR} /
-               trainer.cpp ${CMAKE_CURRENT_LIST_DIR} / training_checkpoint.cpp)
+# engine/train, the trainer side: the diffusion loss, the training loop, checkpoints,
+# validation and export. (train.cmake lists the optimizers and LR schedules.)
+target_sources(tuneframe_engine PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/bucket_batch_sampler.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/command_channel.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/diffusion_loss.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/keyed_generator.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/trainer.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/training_checkpoint.cpp
+)
