@@ -24,5 +24,6 @@ int run_devices(CommandContext& context);
 int run_forward(CommandContext& context);
 int run_init_model(CommandContext& context);
 int run_sample(CommandContext& context);
+int run_export(CommandContext& context);
 
 } // namespace tuneframe::cli

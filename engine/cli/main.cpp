@@ -50,6 +50,12 @@ constexpr Command kCommands[] = {
      "text-to-video (or image-to-video with --image) from a diffusers CogVideoX pipeline folder "
      "and an optional LoRA, to MP4; one progress event per step",
      true, tuneframe::cli::run_sample},
+    {"export",
+     "tuneframe-engine export --run DIR --format diffusers|comfyui|merged [--step N] --out PATH",
+     "write a run's checkpoint (the newest, or --step) as a diffusers/PEFT LoRA, a ComfyUI "
+     "(kohya) LoRA or a merged transformer folder, then reload it and check it reproduces the "
+     "run's model",
+     true, tuneframe::cli::run_export},
 };
 
 void print_help() {

@@ -21,6 +21,16 @@ using core::ErrorCode;
 
 constexpr const char* kA = ".lora_A.weight";
 constexpr const char* kB = ".lora_B.weight";
+// kohya's layout (ComfyUI, VideoX-Fun): lora_unet_<module, dots as underscores>.lora_down.weight
+constexpr const char* kKohyaPrefix = "lora_unet_";
+constexpr const char* kDown = ".lora_down.weight";
+constexpr const char* kUp = ".lora_up.weight";
+constexpr const char* kAlpha = ".alpha";
+
+std::string underscored(std::string module) {
+    std::replace(module.begin(), module.end(), '.', '_');
+    return module;
+}
 
 bool ends_with(const std::string& text, const std::string& suffix) {
     return text.size() > suffix.size() &&
@@ -89,16 +99,41 @@ AlphaSettings read_alpha(const core::SafetensorsFile& file, const std::string& p
 struct FileAdapter {
     const core::TensorInfo* a = nullptr;
     const core::TensorInfo* b = nullptr;
+    const core::TensorInfo* alpha = nullptr; // kohya files carry alpha per module
 };
 
-// Groups the file's keys by module; anything that is not `[prefix.]MODULE.lora_{A,B}.weight`
-// is reported.
-std::map<std::string, FileAdapter> group_keys(const core::SafetensorsFile& file,
-                                              const std::string& prefix,
-                                              std::vector<std::string>& unknown) {
+// Groups the file's keys by module; anything that is not `[prefix.]MODULE.lora_{A,B}.weight` or
+// kohya's `lora_unet_MODULE.{lora_down.weight,lora_up.weight,alpha}` is reported. Kohya names
+// replace the dots by underscores, which `kohya_modules` (underscored -> real name) undoes.
+std::map<std::string, FileAdapter>
+group_keys(const core::SafetensorsFile& file, const std::string& prefix,
+           const std::map<std::string, std::string>& kohya_modules,
+           std::vector<std::string>& unknown) {
     std::map<std::string, FileAdapter> adapters;
+    auto kohya = [&](const std::string& name, const char* suffix) -> FileAdapter* {
+        if (name.rfind(kKohyaPrefix, 0) != 0 || !ends_with(name, suffix)) {
+            return nullptr;
+        }
+        const std::string key =
+            name.substr(std::strlen(kKohyaPrefix),
+                        name.size() - std::strlen(kKohyaPrefix) - std::strlen(suffix));
+        auto module = kohya_modules.find(key);
+        return module == kohya_modules.end() ? nullptr : &adapters[module->second];
+    };
     for (const core::TensorInfo& tensor : file.tensors()) {
         std::string name = tensor.name;
+        if (FileAdapter* adapter = kohya(name, kDown)) {
+            adapter->a = &tensor;
+            continue;
+        }
+        if (FileAdapter* adapter = kohya(name, kUp)) {
+            adapter->b = &tensor;
+            continue;
+        }
+        if (FileAdapter* adapter = kohya(name, kAlpha)) {
+            adapter->alpha = &tensor;
+            continue;
+        }
         if (name.rfind(prefix + ".", 0) == 0) {
             name = name.substr(prefix.size() + 1);
         }
@@ -145,6 +180,27 @@ std::string target_name(const std::string& module) {
     return std::regex_replace(module, block, "");
 }
 
+// kohya keeps A and B as trained and alpha beside them: loaders scale by alpha / rank.
+void save_kohya(const std::vector<NamedLoRALinear>& layers, const std::filesystem::path& file,
+                const LoRASaveOptions& options) {
+    core::NamedTensors tensors;
+    std::vector<double> alphas;
+    for (const auto& [name, layer] : layers) {
+        const std::string key = kKohyaPrefix + underscored(name);
+        tensors.emplace_back(key + kDown,
+                             layer->lora_A->weight.detach().to(torch::kCPU, options.dtype));
+        tensors.emplace_back(key + kUp,
+                             layer->lora_B->weight.detach().to(torch::kCPU, options.dtype));
+        tensors.emplace_back(key + kAlpha,
+                             torch::tensor(static_cast<float>(layer->alpha()), torch::kFloat));
+        alphas.push_back(layer->alpha());
+    }
+    nlohmann::json tuneframe = options.tuneframe;
+    tuneframe["alpha"] = most_common(alphas);
+    tuneframe["alpha_folded"] = false;
+    core::write_tensors(file, tensors, {{"format", "pt"}, {"tuneframe", tuneframe.dump()}});
+}
+
 } // namespace
 
 void save_lora_weights(torch::nn::Module& model, const std::filesystem::path& file,
@@ -158,6 +214,10 @@ void save_lora_weights(torch::nn::Module& model, const std::filesystem::path& fi
     std::vector<std::int64_t> ranks;
     std::vector<double> alphas;
     std::vector<std::string> targets;
+    if (options.layout == LoRAFileLayout::Kohya) {
+        save_kohya(layers, file, options);
+        return;
+    }
     for (const auto& [name, layer] : layers) {
         const double fold = options.fold_alpha ? layer->alpha() / layer->rank() : 1.0;
         tensors.emplace_back(options.prefix + "." + name + kA,
@@ -212,15 +272,16 @@ LoadedLoRA load_lora_weights(torch::nn::Module& model, const std::filesystem::pa
                              const LoRALoadOptions& options) {
     const core::SafetensorsFile weights(file);
     const AlphaSettings alpha_settings = read_alpha(weights, options.prefix);
-    std::vector<std::string> problems;
-    const auto adapters = group_keys(weights, options.prefix, problems);
-    for (std::string& key : problems) {
-        key += " (not a LoRA weight)";
-    }
-
     std::map<std::string, LoRALinear> layers;
+    std::map<std::string, std::string> kohya_modules;
     for (auto& [name, layer] : linear_layers(model)) {
         layers.emplace(name, layer);
+        kohya_modules.emplace(underscored(name), name);
+    }
+    std::vector<std::string> problems;
+    const auto adapters = group_keys(weights, options.prefix, kohya_modules, problems);
+    for (std::string& key : problems) {
+        key += " (not a LoRA weight)";
     }
     for (const auto& [module, adapter] : adapters) {
         auto layer = layers.find(module);
@@ -256,7 +317,9 @@ LoadedLoRA load_lora_weights(torch::nn::Module& model, const std::filesystem::pa
     for (const auto& [module, adapter] : adapters) {
         LoRALinear layer = layers.at(module);
         const std::int64_t rank = adapter.a->shape[0];
-        const double alpha = alpha_for(module, rank, alpha_settings);
+        const double alpha = adapter.alpha
+                                 ? core::read_tensor(weights, *adapter.alpha).item<double>()
+                                 : alpha_for(module, rank, alpha_settings);
         if (!layer->has_adapter()) {
             layer->add_adapter({rank, alpha});
         }
@@ -269,7 +332,9 @@ LoadedLoRA load_lora_weights(torch::nn::Module& model, const std::filesystem::pa
     }
     if (!ranks.empty()) {
         loaded.rank = most_common(ranks);
-        loaded.alpha = alpha_for("", loaded.rank, alpha_settings);
+        loaded.alpha = layers.at(loaded.modules.front())->alpha();
+        loaded.alpha_from_metadata =
+            loaded.alpha_from_metadata || adapters.begin()->second.alpha != nullptr;
     }
     return loaded;
 }

@@ -13,7 +13,13 @@
 // `.lora_B.weight` [out, r], as `CogVideoXPipeline.save_lora_weights` writes them.
 namespace tuneframe::lora {
 
+enum class LoRAFileLayout {
+    Diffusers, // PEFT keys under `prefix.`, what diffusers' load_lora_weights reads
+    Kohya,     // lora_unet_*.lora_down/lora_up/alpha, what ComfyUI's CogVideoX wrapper reads
+};
+
 struct LoRASaveOptions {
+    LoRAFileLayout layout = LoRAFileLayout::Diffusers;
     std::string prefix = "transformer";
     // Fold alpha / rank into lora_B, so loaders that assume alpha = rank (diffusers without
     // metadata, ComfyUI) reproduce the trained strength at weight 1; the metadata then says
@@ -40,7 +46,8 @@ struct LoadedLoRA {
     std::vector<std::string> modules;
 };
 
-// Loads adapters into `model`: layers without one get one of the file's rank. alpha comes from
+// Loads adapters into `model` from either layout: layers without one get one of the file's
+// rank. alpha comes from
 // `lora_config` (or diffusers' `lora_adapter_metadata`); a file without it loads at
 // alpha = rank, as diffusers does. Keys that are not LoRA tensors, name no Linear layer of the
 // model, or do not fit it are an error listing them; so is a model adapter the file lacks.

@@ -5,6 +5,7 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/command_channel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/diffusion_loss.cpp
     ${CMAKE_CURRENT_LIST_DIR}/keyed_generator.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/run_export.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/training_checkpoint.cpp
 )

@@ -1,12 +1,14 @@
 // The training loop on the tiny pipeline with an in-memory dataset: it learns, it resumes to the
 // same bits, it checkpoints atomically and keeps the newest, and it obeys the control socket.
 #include "engine/core/event_emitter.h"
+#include "engine/core/safetensors_file.h"
 #include "engine/core/tensor_io.h"
 #include "engine/diffusion/pipeline_folder.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
 #include "engine/train/bucket_batch_sampler.h"
 #include "engine/train/diffusion_loss.h"
+#include "engine/train/run_export.h"
 #include "engine/train/trainer.h"
 #include "engine/train/training_checkpoint.h"
 #include "tests/support/test_paths.h"
@@ -51,7 +53,7 @@ private:
 };
 
 common::TrainingJob small_job(std::int64_t steps, double lr) {
-    nlohmann::json json = {{"model", "tiny"},
+    nlohmann::json json = {{"model", test::tiny_pipeline().string()},
                            {"precision", "fp32"},
                            {"device", "cpu"},
                            {"max_steps", steps},
@@ -203,6 +205,51 @@ TEST(Trainer, AStopOnTheControlSocketCheckpointsAndEnds) {
     EXPECT_EQ(CheckpointStore::step_of(result.last_checkpoint), result.steps);
     ASSERT_EQ(warnings.size(), 1u);
     EXPECT_NE(warnings[0].find("not json"), std::string::npos);
+}
+
+TEST(RunExport, EveryFormatIsWrittenReloadedAndVerified) {
+    test::TemporaryDirectory dir;
+    const TrainResult result = train(dir / "run", 4);
+    ExportRequest request;
+    request.run = dir / "run";
+
+    request.format = ExportFormat::Diffusers;
+    request.out = dir / "diffusers";
+    const ExportResult diffusers = export_run(request);
+    EXPECT_EQ(diffusers.path, dir / "diffusers" / "pytorch_lora_weights.safetensors");
+    EXPECT_EQ(diffusers.step, 4);
+    EXPECT_LE(diffusers.max_abs_diff, diffusers.tolerance);
+    const core::SafetensorsFile peft(diffusers.path);
+    EXPECT_NE(peft.find("transformer.transformer_blocks.0.attn1.to_q.lora_A.weight"), nullptr);
+    const auto config = nlohmann::json::parse(peft.metadata().at("lora_config"));
+    EXPECT_EQ(config["r"], 4);
+    const auto tuneframe = nlohmann::json::parse(peft.metadata().at("tuneframe"));
+    EXPECT_EQ(tuneframe["step"], 4);
+
+    request.format = ExportFormat::ComfyUI;
+    request.out = dir / "comfy.safetensors";
+    const ExportResult comfy = export_run(request);
+    EXPECT_LE(comfy.max_abs_diff, comfy.tolerance);
+    const core::SafetensorsFile kohya(comfy.path);
+    EXPECT_NE(kohya.find("lora_unet_transformer_blocks_1_attn1_to_out_0.lora_up.weight"), nullptr);
+    EXPECT_NE(kohya.find("lora_unet_transformer_blocks_1_attn1_to_out_0.alpha"), nullptr);
+
+    request.format = ExportFormat::Merged;
+    request.out = dir / "merged";
+    request.step = 2;
+    const ExportResult merged = export_run(request);
+    EXPECT_EQ(merged.step, 2);
+    EXPECT_LE(merged.max_abs_diff, merged.tolerance);
+    EXPECT_TRUE(fs::exists(dir / "merged" / "config.json"));
+
+    request.step = 3; // keep = 2 left steps 4 and 2
+    try {
+        export_run(request);
+        FAIL() << "no error";
+    } catch (const core::Error& error) {
+        EXPECT_NE(error.hint().find("4, 2"), std::string::npos) << error.hint();
+    }
+    (void)result;
 }
 
 } // namespace

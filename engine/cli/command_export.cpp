@@ -1,0 +1,37 @@
+// `export`: a run's checkpoint as a diffusers or ComfyUI LoRA, or a merged transformer.
+#include "engine/cli/commands.h"
+#include "engine/train/run_export.h"
+
+#include <chrono>
+
+namespace tuneframe::cli {
+
+int run_export(CommandContext& context) {
+    Arguments& arguments = context.arguments;
+    train::ExportRequest request;
+    request.run = arguments.required_option("--run");
+    request.format = train::parse_export_format(arguments.required_option("--format"));
+    request.out = arguments.required_option("--out");
+    const double step = arguments.number_option("--step", -1);
+    arguments.finish();
+    if (step >= 0) {
+        request.step = static_cast<std::int64_t>(step);
+    }
+    context.events.phase("export");
+    const auto started = std::chrono::steady_clock::now();
+    const train::ExportResult result = train::export_run(request, [&](const char* stage) {
+        context.events.log("info", std::string("export: ") + stage);
+    });
+    context.events.done(
+        "ok",
+        {{"format", train::export_format_name(request.format)},
+         {"path", std::filesystem::absolute(result.path).string()},
+         {"step", result.step},
+         {"verified_max_abs_diff", result.max_abs_diff},
+         {"tolerance", result.tolerance},
+         {"seconds",
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()}});
+    return 0;
+}
+
+} // namespace tuneframe::cli

@@ -1,0 +1,245 @@
+#include "engine/train/run_export.h"
+
+#include "common/training_job.h"
+#include "engine/core/error.h"
+#include "engine/core/json_file.h"
+#include "engine/diffusion/pipeline_folder.h"
+#include "engine/lora/lora_injection.h"
+#include "engine/lora/lora_weights.h"
+#include "engine/models/cogvideox/transformer_checkpoint.h"
+#include "engine/train/training_checkpoint.h"
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <torch/torch.h>
+
+namespace tuneframe::train {
+namespace {
+
+namespace fs = std::filesystem;
+namespace cogvideox = models::cogvideox;
+
+struct RunModel {
+    common::TrainingJob job;
+    fs::path base_model;
+    LoadedCheckpoint checkpoint;
+};
+
+RunModel open_run(const ExportRequest& request) {
+    const CheckpointStore store(request.run);
+    const std::vector<fs::path> checkpoints = store.list();
+    if (checkpoints.empty()) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "The run '" + request.run.string() + "' has no checkpoint to export.",
+                          "Train until a checkpoint is written (or send `checkpoint`), then "
+                          "export.");
+    }
+    fs::path chosen = checkpoints.front();
+    if (request.step) {
+        auto it = std::find_if(checkpoints.begin(), checkpoints.end(), [&](const fs::path& p) {
+            return CheckpointStore::step_of(p) == *request.step;
+        });
+        if (it == checkpoints.end()) {
+            std::string steps;
+            for (const fs::path& p : checkpoints) {
+                steps += (steps.empty() ? "" : ", ") + std::to_string(CheckpointStore::step_of(p));
+            }
+            throw core::Error(core::ErrorCode::BadInput,
+                              "The run '" + request.run.string() + "' has no checkpoint at step " +
+                                  std::to_string(*request.step) + ".",
+                              "Choose one of the steps it has: " + steps + ".");
+        }
+        chosen = *it;
+    }
+    RunModel run;
+    const fs::path job_file = chosen / "job.json";
+    run.job = common::TrainingJob::from_json(core::read_json_file(job_file), job_file.string());
+    run.base_model = run.job.model;
+    if (run.base_model.is_relative()) {
+        // Jobs name the model relative to the run's job.json, one level above checkpoints/.
+        run.base_model = request.run / run.base_model;
+    }
+    run.checkpoint = store.load(chosen);
+    return run;
+}
+
+cogvideox::CogVideoXTransformer3DModel base_transformer(const diffusion::PipelineFolder& folder,
+                                                        c10::ScalarType dtype) {
+    cogvideox::TransformerLoadOptions load;
+    load.dtype = dtype;
+    auto model = cogvideox::load_cogvideox_transformer(folder.transformer, load);
+    model->eval();
+    return model;
+}
+
+lora::LoRAConfig lora_config(const common::TrainingJob& job) {
+    lora::LoRAConfig config;
+    config.rank = job.lora.rank;
+    config.alpha = job.lora.alpha;
+    config.target_modules = job.lora.targets;
+    return config;
+}
+
+void copy_parameters(torch::nn::Module& model, const std::map<std::string, at::Tensor>& tensors,
+                     const fs::path& origin) {
+    torch::NoGradGuard no_grad;
+    std::size_t copied = 0;
+    for (auto& item : model.named_parameters()) {
+        if (auto it = tensors.find(item.key()); it != tensors.end()) {
+            item.value().copy_(it->second);
+            ++copied;
+        }
+    }
+    if (copied != tensors.size()) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "The checkpoint '" + origin.string() + "' holds " +
+                              std::to_string(tensors.size() - copied) +
+                              " tensors the model does not have.",
+                          "The run's base model folder changed since training; export with the "
+                          "model it was trained on.");
+    }
+}
+
+// A fixed input at a size every architecture accepts (the learned position table of 5b-I2V
+// only fits its own sample size).
+at::Tensor probe_output(cogvideox::CogVideoXTransformer3DModel& model) {
+    const auto& config = model->config();
+    const std::int64_t patch_t = config.patch_size_t.value_or(1);
+    const bool learned = config.use_learned_positional_embeddings;
+    const std::int64_t height = learned ? config.sample_height : 2 * config.patch_size;
+    const std::int64_t width = learned ? config.sample_width : 2 * config.patch_size;
+    const std::int64_t frames = learned ? config.sample_latent_frames() : 2 * patch_t;
+    at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(1234);
+    cogvideox::CogVideoXTransformerInputs inputs;
+    inputs.hidden_states =
+        at::randn({1, frames, config.in_channels, height, width}, generator, torch::kFloat);
+    inputs.encoder_hidden_states =
+        at::randn({1, 8, config.text_embed_dim}, generator, torch::kFloat);
+    inputs.timestep = torch::tensor({500}, torch::kLong);
+    if (config.ofs_embed_dim) {
+        inputs.ofs = torch::full({1}, 2.0);
+    }
+    torch::NoGradGuard no_grad;
+    return model->forward(inputs).to(torch::kFloat);
+}
+
+fs::path adapter_file(const fs::path& out, const char* default_name) {
+    if (out.extension() == ".safetensors") {
+        if (!out.parent_path().empty()) {
+            fs::create_directories(out.parent_path());
+        }
+        return out;
+    }
+    fs::create_directories(out);
+    return out / default_name;
+}
+
+} // namespace
+
+ExportFormat parse_export_format(const std::string& name) {
+    if (name == "diffusers") {
+        return ExportFormat::Diffusers;
+    }
+    if (name == "comfyui") {
+        return ExportFormat::ComfyUI;
+    }
+    if (name == "merged") {
+        return ExportFormat::Merged;
+    }
+    throw core::Error(core::ErrorCode::BadInput, "Unknown export format '" + name + "'.",
+                      "Use diffusers, comfyui or merged.");
+}
+
+const char* export_format_name(ExportFormat format) {
+    switch (format) {
+    case ExportFormat::Diffusers:
+        return "diffusers";
+    case ExportFormat::ComfyUI:
+        return "comfyui";
+    case ExportFormat::Merged:
+        return "merged";
+    }
+    return "?";
+}
+
+ExportResult export_run(const ExportRequest& request,
+                        const std::function<void(const char* stage)>& progress) {
+    auto report = [&](const char* stage) {
+        if (progress) {
+            progress(stage);
+        }
+    };
+    report("load");
+    const RunModel run = open_run(request);
+    const diffusion::PipelineFolder folder = diffusion::PipelineFolder::open(run.base_model);
+    const bool full = run.job.mode == "full";
+    if (full && request.format == ExportFormat::ComfyUI) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "A full fine-tune has no adapter to export in the ComfyUI LoRA layout.",
+                          "Export it as merged (a diffusers transformer folder).");
+    }
+    // fp32 verifies tightly; bf16 runs are compared in bf16 with the bf16 tolerance.
+    const c10::ScalarType dtype = run.job.precision == "fp32" ? c10::kFloat : c10::kBFloat16;
+    auto model = base_transformer(folder, dtype);
+    if (!full) {
+        lora::inject_lora(*model, lora_config(run.job));
+    }
+    copy_parameters(*model, run.checkpoint.trainable, run.checkpoint.folder);
+    const at::Tensor expected = probe_output(model);
+
+    report("write");
+    ExportResult result;
+    result.step = run.checkpoint.state.step;
+    nlohmann::json summary = {{"base_model", fs::absolute(run.base_model).string()},
+                              {"trigger_word", run.job.trigger_word},
+                              {"step", result.step},
+                              {"rank", run.job.lora.rank},
+                              {"alpha", run.job.lora.alpha},
+                              {"optimizer", run.job.optimizer.name},
+                              {"lr", run.job.optimizer.lr},
+                              {"precision", run.job.precision}};
+    if (full || request.format == ExportFormat::Merged) {
+        if (!full) {
+            lora::merge_lora(*model);
+        }
+        cogvideox::save_cogvideox_transformer(model, request.out);
+        result.path = request.out;
+    } else {
+        lora::LoRASaveOptions options;
+        options.layout = request.format == ExportFormat::ComfyUI ? lora::LoRAFileLayout::Kohya
+                                                                 : lora::LoRAFileLayout::Diffusers;
+        options.tuneframe = summary;
+        result.path = adapter_file(request.out, request.format == ExportFormat::ComfyUI
+                                                    ? "tuneframe_lora_comfyui.safetensors"
+                                                    : "pytorch_lora_weights.safetensors");
+        lora::save_lora_weights(*model, result.path, options);
+    }
+
+    report("verify");
+    cogvideox::CogVideoXTransformer3DModel reloaded{nullptr};
+    if (full || request.format == ExportFormat::Merged) {
+        cogvideox::TransformerLoadOptions load;
+        load.dtype = dtype;
+        reloaded = cogvideox::load_cogvideox_transformer(result.path, load);
+    } else {
+        reloaded = base_transformer(folder, dtype);
+        lora::load_lora_weights(*reloaded, result.path);
+    }
+    reloaded->eval();
+    const at::Tensor actual = probe_output(reloaded);
+    result.max_abs_diff = (actual - expected).abs().max().item<double>();
+    const double scale = expected.abs().max().item<double>();
+    result.tolerance = dtype == c10::kFloat ? 1e-4 * (1 + scale) : 2e-2 * (1 + scale);
+    if (!(result.max_abs_diff <= result.tolerance)) {
+        std::error_code ignored;
+        fs::remove_all(result.path, ignored);
+        throw core::Error(core::ErrorCode::Internal,
+                          "The " + std::string(export_format_name(request.format)) +
+                              " export of step " + std::to_string(result.step) +
+                              " does not reproduce the run's model (max difference " +
+                              std::to_string(result.max_abs_diff) + "); it was removed.",
+                          "Please report this with the run's job.json.");
+    }
+    return result;
+}
+
+} // namespace tuneframe::train

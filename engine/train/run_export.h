@@ -1,0 +1,43 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace tuneframe::train {
+
+enum class ExportFormat {
+    Diffusers, // pytorch_lora_weights.safetensors, PEFT keys, alpha folded into lora_B
+    ComfyUI,   // kohya keys (lora_unet_*, lora_down/lora_up, alpha)
+    Merged,    // the transformer with the adapter merged, diffusers layout, sharded
+};
+
+ExportFormat parse_export_format(const std::string& name); // BadInput names the choices
+const char* export_format_name(ExportFormat format);
+
+struct ExportRequest {
+    std::filesystem::path run;
+    ExportFormat format = ExportFormat::Diffusers;
+    std::optional<std::int64_t> step; // unset: the newest checkpoint
+    // A .safetensors file (adapter formats) or a folder (the adapter file, or the transformer,
+    // is written inside it).
+    std::filesystem::path out;
+};
+
+struct ExportResult {
+    std::filesystem::path path; // the file or folder written
+    std::int64_t step = 0;
+    double max_abs_diff = 0; // reloaded export vs the run's own model on a probe input
+    double tolerance = 0;
+};
+
+// Writes a run's checkpoint in `format`, then loads what it wrote into a fresh base model and
+// checks it reproduces the run's model on a fixed probe input; a mismatch is an Internal error
+// and the export is removed, so nothing unverified is left behind. `progress` receives stage
+// names ("load", "write", "verify").
+ExportResult export_run(const ExportRequest& request,
+                        const std::function<void(const char* stage)>& progress = {});
+
+} // namespace tuneframe::train
