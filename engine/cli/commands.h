@@ -24,6 +24,9 @@ int run_devices(CommandContext& context);
 int run_forward(CommandContext& context);
 int run_init_model(CommandContext& context);
 int run_sample(CommandContext& context);
+int run_prepare(CommandContext& context);
 int run_export(CommandContext& context);
+int run_train(CommandContext& context);
+int run_bench(CommandContext& context);
 
 } // namespace tuneframe::cli

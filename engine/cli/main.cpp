@@ -50,6 +50,23 @@ constexpr Command kCommands[] = {
      "text-to-video (or image-to-video with --image) from a diffusers CogVideoX pipeline folder "
      "and an optional LoRA, to MP4; one progress event per step",
      true, tuneframe::cli::run_sample},
+    {"prepare", "tuneframe-engine prepare --job FILE",
+     "decode, bucket and VAE-encode the job's clips and T5-encode their captions into the "
+     "latent cache, and write prepared.jsonl beside the job; reuses what the cache holds, so a "
+     "stopped run resumes; a bad clip is reported and skipped",
+     true, tuneframe::cli::run_prepare},
+    {"train", "tuneframe-engine train --job RUN_FOLDER/job.json",
+     "train a LoRA or a full fine-tune on the samples prepare cached for the run; resumes from "
+     "the newest checkpoint; obeys stop/checkpoint/validate/pause/resume on stdin and on "
+     "RUN_FOLDER/control.sock",
+     true, tuneframe::cli::run_train},
+    {"bench",
+     "tuneframe-engine bench (--shape bench-cpu|2b-49x480x720|5b-49x480x720 | --arch NAME) "
+     "[--frames F --height H --width W] [--rank R] [--optimizer O] [--checkpointing | "
+     "--no-checkpointing] [--steps N] [--device cpu|cuda] [--dtype fp32|bf16]",
+     "time LoRA training steps of a transformer built in memory with random weights and print "
+     "one JSON line: median step time, tokens/s, peak memory (and MFU on known GPUs)",
+     false, tuneframe::cli::run_bench},
     {"export",
      "tuneframe-engine export --run DIR --format diffusers|comfyui|merged [--step N] --out PATH",
      "write a run's checkpoint (the newest, or --step) as a diffusers/PEFT LoRA, a ComfyUI "

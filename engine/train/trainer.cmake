@@ -5,7 +5,9 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/command_channel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/diffusion_loss.cpp
     ${CMAKE_CURRENT_LIST_DIR}/keyed_generator.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/prepared_training_dataset.cpp
     ${CMAKE_CURRENT_LIST_DIR}/run_export.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainer.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/training_bench.cpp
     ${CMAKE_CURRENT_LIST_DIR}/training_checkpoint.cpp
 )

@@ -92,4 +92,100 @@ std::string engine_path() {
     return path;
 }
 
+ChildProcess::ChildProcess(const std::vector<std::string>& argv) {
+    int in[2];
+    int out[2];
+    if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) {
+        throw std::runtime_error("pipe failed");
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    std::vector<char*> args;
+    for (const auto& arg : argv) {
+        args.push_back(const_cast<char*>(arg.c_str()));
+    }
+    args.push_back(nullptr);
+    pid_t pid = 0;
+    const int spawned = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(in[0]);
+    ::close(out[1]);
+    if (spawned != 0) {
+        ::close(in[1]);
+        ::close(out[0]);
+        throw std::runtime_error("cannot start " + argv[0]);
+    }
+    pid_ = pid;
+    in_ = in[1];
+    out_ = out[0];
+}
+
+ChildProcess::~ChildProcess() {
+    if (!waited_) {
+        ::kill(pid_, SIGKILL);
+        wait();
+    }
+    close_stdin();
+    ::close(out_);
+}
+
+std::optional<std::string> ChildProcess::read_line(double timeout_seconds) {
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::milliseconds(static_cast<long>(timeout_seconds * 1000));
+    for (;;) {
+        if (const auto end = pending_.find('\n'); end != std::string::npos) {
+            std::string line = pending_.substr(0, end);
+            pending_.erase(0, end + 1);
+            return line;
+        }
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+            return std::nullopt;
+        }
+        pollfd fd{out_, POLLIN, 0};
+        if (::poll(&fd, 1, static_cast<int>(left.count())) <= 0) {
+            continue;
+        }
+        char buffer[4096];
+        const ssize_t count = ::read(out_, buffer, sizeof buffer);
+        if (count == 0) {
+            return std::nullopt;
+        }
+        if (count > 0) {
+            pending_.append(buffer, static_cast<std::size_t>(count));
+        }
+    }
+}
+
+void ChildProcess::write_line(const std::string& line) {
+    const std::string text = line + "\n";
+    if (::write(in_, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+        throw std::runtime_error("could not write to the child's stdin");
+    }
+}
+
+void ChildProcess::close_stdin() {
+    if (in_ >= 0) {
+        ::close(in_);
+        in_ = -1;
+    }
+}
+
+void ChildProcess::kill(int signal) {
+    ::kill(pid_, signal);
+}
+
+int ChildProcess::wait() {
+    if (!waited_) {
+        int status = 0;
+        ::waitpid(pid_, &status, 0);
+        exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        waited_ = true;
+    }
+    return exit_code_;
+}
+
 } // namespace tuneframe::test

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,32 @@ struct ProcessResult {
 
 // Runs a program to completion, capturing stdout and stderr; kills it after `timeout_seconds`.
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_seconds = 120);
+
+// A program the test talks to while it runs: lines to its stdin, lines from its stdout (stderr
+// goes to the test's own). The destructor kills it if it is still running.
+class ChildProcess {
+public:
+    explicit ChildProcess(const std::vector<std::string>& argv);
+    ~ChildProcess();
+    ChildProcess(const ChildProcess&) = delete;
+    ChildProcess& operator=(const ChildProcess&) = delete;
+
+    // The next stdout line, or nullopt at end of output or after `timeout_seconds`.
+    std::optional<std::string> read_line(double timeout_seconds = 120);
+    void write_line(const std::string& line);
+    void close_stdin();
+    void kill(int signal);
+    // Waits for the exit; -1 when a signal ended it.
+    int wait();
+
+private:
+    int pid_ = -1;
+    int in_ = -1;
+    int out_ = -1;
+    std::string pending_;
+    bool waited_ = false;
+    int exit_code_ = -1;
+};
 
 // The tuneframe-engine binary the build registered (TUNEFRAME_ENGINE).
 std::string engine_path();

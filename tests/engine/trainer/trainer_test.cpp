@@ -207,6 +207,36 @@ TEST(Trainer, AStopOnTheControlSocketCheckpointsAndEnds) {
     EXPECT_NE(warnings[0].find("not json"), std::string::npos);
 }
 
+TEST(Trainer, EveryOptimizerTrainsInBf16) {
+    for (const char* name :
+         {"adamw", "adam", "adamw8bit", "adamw-cpu-offload", "prodigy", "came"}) {
+        test::TemporaryDirectory dir;
+        nlohmann::json json = small_job(3, 1e-3).to_json();
+        json["precision"] = "bf16";
+        json["optimizer"]["name"] = name;
+        json["optimizer"]["beta3"] = 0.9999;
+        json["lr_schedule"] = {
+            {"name", "cosine_with_restarts"}, {"warmup_steps", 1}, {"cycles", 2}};
+        const int fd = ::open((dir / "events.jsonl").c_str(), O_WRONLY | O_CREAT, 0644);
+        core::EventEmitter events(fd);
+        Trainer trainer(common::TrainingJob::from_json(json, "job"), test::tiny_pipeline(),
+                        dir.path(), std::make_unique<MemoryDataset>(), events);
+        const TrainResult result = trainer.run();
+        ::close(fd);
+        EXPECT_EQ(result.steps, 3) << name;
+        EXPECT_TRUE(std::isfinite(result.last_loss)) << name;
+        std::vector<double> lrs;
+        for (const auto& event : read_events(dir / "events.jsonl")) {
+            if (event["type"] == "step") {
+                lrs.push_back(event["lr"].get<double>());
+            }
+        }
+        ASSERT_EQ(lrs.size(), 3u) << name;
+        EXPECT_EQ(lrs[0], 0.0) << name; // the first warmup step runs at lr 0, as diffusers'
+        EXPECT_GT(lrs[1], 0.0) << name;
+    }
+}
+
 TEST(RunExport, EveryFormatIsWrittenReloadedAndVerified) {
     test::TemporaryDirectory dir;
     const TrainResult result = train(dir / "run", 4);

@@ -1,0 +1,49 @@
+// `bench`: one JSON line with the median training-step time, tokens/s and peak memory.
+#include "engine/cli/commands.h"
+#include "engine/models/cogvideox/architectures.h"
+#include "engine/train/training_bench.h"
+
+#include <cmath>
+#include <iostream>
+
+namespace tuneframe::cli {
+
+int run_bench(CommandContext& context) {
+    Arguments& arguments = context.arguments;
+    const std::optional<std::string> shape = arguments.option("--shape");
+    const std::optional<std::string> arch = arguments.option("--arch");
+    if (shape.has_value() == arch.has_value()) {
+        arguments.fail("Give either --shape NAME or --arch NAME.");
+    }
+    train::BenchSpec spec = shape ? train::bench_shape(*shape) : train::BenchSpec{};
+    if (arch) {
+        spec.name = *arch;
+        spec.transformer = models::cogvideox::find_architecture(*arch).transformer;
+    }
+    auto whole = [&](const char* name, std::int64_t fallback) {
+        const double value = arguments.number_option(name, static_cast<double>(fallback));
+        if (value < 1 || value != std::floor(value)) {
+            arguments.fail(std::string(name) + " must be a positive whole number.");
+        }
+        return static_cast<std::int64_t>(value);
+    };
+    spec.frames = whole("--frames", spec.frames);
+    spec.height = whole("--height", spec.height);
+    spec.width = whole("--width", spec.width);
+    spec.rank = whole("--rank", spec.rank);
+    spec.steps = whole("--steps", spec.steps);
+    spec.optimizer = arguments.option("--optimizer").value_or(spec.optimizer);
+    spec.device = arguments.option("--device").value_or(spec.device);
+    spec.precision = arguments.option("--dtype").value_or(spec.precision);
+    if (arguments.flag("--checkpointing")) {
+        spec.checkpointing = true;
+    }
+    if (arguments.flag("--no-checkpointing")) {
+        spec.checkpointing = false;
+    }
+    arguments.finish();
+    std::cout << train::run_bench(spec).dump() << std::endl;
+    return 0;
+}
+
+} // namespace tuneframe::cli

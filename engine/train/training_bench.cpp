@@ -1,0 +1,202 @@
+#include "engine/train/training_bench.h"
+
+#include "engine/core/error.h"
+#include "engine/core/memory_stats.h"
+#include "engine/core/runtime_info.h"
+#include "engine/diffusion/cogvideox_scheduler_config.h"
+#include "engine/lora/lora_injection.h"
+#include "engine/models/cogvideox/architectures.h"
+#include "engine/models/cogvideox/cogvideox_transformer_3d.h"
+#include "engine/models/t5/module_weights.h"
+#include "engine/train/clip_grad_norm.h"
+#include "engine/train/diffusion_loss.h"
+#include "engine/train/optimizer_factory.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+
+#ifdef TUNEFRAME_TORCH_CUDA
+#include <ATen/cuda/CUDAContext.h>
+#endif
+
+namespace tuneframe::train {
+namespace {
+
+namespace cogvideox = models::cogvideox;
+
+// Dense bf16 tensor-core peaks, for MFU: H100/H200 SXM 989 TFLOP/s, A100 312.
+double peak_flops(const c10::Device& device) {
+#ifdef TUNEFRAME_TORCH_CUDA
+    if (device.is_cuda()) {
+        const std::string name = at::cuda::getDeviceProperties(device.index())->name;
+        if (name.find("H100") != std::string::npos || name.find("H200") != std::string::npos) {
+            return 989e12;
+        }
+        if (name.find("A100") != std::string::npos) {
+            return 312e12;
+        }
+    }
+#endif
+    (void)device;
+    return 0;
+}
+
+// Matmul FLOPs of one forward (2 per multiply-add): the per-token Linears of every block, and
+// the two attention products over the joint sequence.
+double forward_flops(const cogvideox::CogVideoXTransformer3DConfig& c, std::int64_t video_tokens,
+                     std::int64_t text_tokens) {
+    const double n = static_cast<double>(video_tokens + text_tokens);
+    const double d = static_cast<double>(c.inner_dim());
+    const double per_block = 2 * n * (4 * d * d + 8 * d * d) + 4 * n * n * d;
+    return static_cast<double>(c.num_layers) * per_block;
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t mid = values.size() / 2;
+    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+void synchronize(const c10::Device& device) {
+#ifdef TUNEFRAME_TORCH_CUDA
+    if (device.is_cuda()) {
+        at::cuda::getCurrentCUDAStream(device.index()).synchronize();
+    }
+#endif
+    (void)device;
+}
+
+} // namespace
+
+BenchSpec bench_shape(const std::string& name) {
+    BenchSpec spec;
+    spec.name = name;
+    if (name == "bench-cpu") {
+        spec.transformer = cogvideox::find_architecture("cogvideox-2b").transformer;
+        spec.transformer.num_attention_heads = 8;
+        spec.transformer.attention_head_dim = 64;
+        spec.transformer.num_layers = 4;
+        spec.transformer.text_embed_dim = 4096;
+        spec.transformer.time_embed_dim = 512;
+        // latents [1, 7, 16, 20, 30]: 25 frames of 160 x 240 pixels
+        spec.frames = 25;
+        spec.height = 160;
+        spec.width = 240;
+        spec.device = "cpu";
+        spec.precision = "fp32";
+        return spec;
+    }
+    if (name == "2b-49x480x720" || name == "5b-49x480x720") {
+        spec.transformer =
+            cogvideox::find_architecture(name[0] == '2' ? "cogvideox-2b" : "cogvideox-5b")
+                .transformer;
+        return spec;
+    }
+    throw core::Error(core::ErrorCode::Usage, "Unknown bench shape '" + name + "'.",
+                      "Use bench-cpu, 2b-49x480x720 or 5b-49x480x720, or give --arch with "
+                      "--frames/--height/--width.");
+}
+
+nlohmann::json run_bench(const BenchSpec& spec) {
+    const c10::Device device =
+        spec.device == "auto"
+            ? (core::cuda_usable() ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU))
+            : models::parse_device(spec.device);
+    const c10::ScalarType dtype = models::parse_dtype(spec.precision);
+    models::check_placement({dtype, device});
+    if (spec.steps < 2) {
+        throw core::Error(core::ErrorCode::Usage, "bench needs at least 2 steps (one warm-up).");
+    }
+    torch::manual_seed(0);
+    cogvideox::CogVideoXTransformer3DModel model(spec.transformer, dtype);
+    model->to(device);
+    lora::LoRAConfig lora_config;
+    lora_config.rank = spec.rank;
+    lora_config.alpha = static_cast<double>(spec.rank);
+    lora::inject_lora(*model, lora_config);
+    model->to(device);
+    lora::freeze_all_but_lora(*model);
+    model->set_gradient_checkpointing(spec.checkpointing);
+    model->train();
+    NamedParameters trainable;
+    std::int64_t trainable_count = 0;
+    for (const auto& item : model->named_parameters()) {
+        if (item.value().requires_grad()) {
+            trainable.emplace_back(item.key(), item.value());
+            trainable_count += item.value().numel();
+        }
+    }
+    OptimizerOptions options;
+    options.lr = 1e-4;
+    auto optimizer = make_optimizer(spec.optimizer, trainable, options);
+
+    diffusion::CogVideoXSchedulerConfig scheduler;
+    scheduler.prediction_type = diffusion::PredictionType::VPrediction;
+    scheduler.rescale_betas_zero_snr = true;
+    scheduler.timestep_spacing = diffusion::TimestepSpacing::Trailing;
+    const diffusion::CogVideoXNoiseSchedule schedule(scheduler);
+
+    const std::int64_t latent_frames = (spec.frames - 1) / 4 + 1;
+    const std::int64_t h = spec.height / 8;
+    const std::int64_t w = spec.width / 8;
+    const auto options_on = torch::TensorOptions(dtype).device(device);
+    DiffusionBatch batch;
+    batch.latents =
+        torch::randn({1, latent_frames, spec.transformer.out_channels, h, w}, options_on);
+    batch.noise = torch::randn_like(batch.latents);
+    batch.prompt_embeds =
+        torch::randn({1, spec.text_tokens, spec.transformer.text_embed_dim}, options_on);
+    batch.timesteps = torch::tensor({500}, torch::TensorOptions(torch::kLong).device(device));
+    if (spec.transformer.in_channels == 2 * spec.transformer.out_channels) {
+        batch.image_latents = torch::zeros_like(batch.latents);
+    }
+    const std::int64_t patch_t = spec.transformer.patch_size_t.value_or(1);
+    const std::int64_t video_tokens = (latent_frames / patch_t) *
+                                      (h / spec.transformer.patch_size) *
+                                      (w / spec.transformer.patch_size);
+
+    std::vector<double> times;
+    core::reset_peak_memory(device);
+    for (std::int64_t step = 0; step < spec.steps; ++step) {
+        const auto started = std::chrono::steady_clock::now();
+        const DiffusionLoss loss = diffusion_loss(model, schedule, batch);
+        loss.loss.backward();
+        clip_grad_norm(trainable, 1.0);
+        optimizer->step();
+        optimizer->zero_grad();
+        synchronize(device);
+        if (step > 0) {
+            times.push_back(
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+        }
+    }
+    const double step_s = median(times);
+    const double tokens = static_cast<double>(video_tokens + spec.text_tokens);
+    nlohmann::json result = {
+        {"shape", spec.name},
+        {"device", device.str()},
+        {"precision", spec.precision},
+        {"latents", {1, latent_frames, spec.transformer.out_channels, h, w}},
+        {"layers", spec.transformer.num_layers},
+        {"inner_dim", spec.transformer.inner_dim()},
+        {"rank", spec.rank},
+        {"optimizer", spec.optimizer},
+        {"checkpointing", spec.checkpointing},
+        {"trainable_parameters", trainable_count},
+        {"steps_timed", static_cast<std::int64_t>(times.size())},
+        {"median_step_s", step_s},
+        {"tokens_per_s", tokens / step_s},
+        {"peak_memory_bytes", core::memory_stats(device).peak},
+    };
+    if (const double peak = peak_flops(device); peak > 0) {
+        // forward + backward (2x) + the recomputed forward under checkpointing
+        const double flops = forward_flops(spec.transformer, video_tokens, spec.text_tokens) *
+                             (spec.checkpointing ? 4.0 : 3.0);
+        result["mfu"] = flops / step_s / peak;
+    }
+    return result;
+}
+
+} // namespace tuneframe::train

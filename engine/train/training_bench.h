@@ -1,0 +1,38 @@
+#pragma once
+
+#include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace tuneframe::train {
+
+// One benchmark: a transformer with random weights built in memory (nothing is written to
+// disk), a LoRA, an optimizer, and training steps on random latents of one shape.
+struct BenchSpec {
+    std::string name; // the shape's name, or the architecture's
+    models::cogvideox::CogVideoXTransformer3DConfig transformer;
+    std::int64_t frames = 49; // pixels
+    std::int64_t height = 480;
+    std::int64_t width = 720;
+    std::int64_t text_tokens = 226;
+    std::int64_t rank = 64;
+    std::string optimizer = "adamw";
+    bool checkpointing = true;
+    std::int64_t steps = 5; // the first is a warm-up and not counted
+    std::string device = "auto";
+    std::string precision = "bf16";
+};
+
+// Named shapes: `bench-cpu` (ARCHITECTURE.md: a 2b-style transformer with 8 heads of 64, 4
+// layers, latents [1, 7, 16, 20, 30], rank 64 on q/k/v/out, AdamW, checkpointing, fp32),
+// `2b-49x480x720` and `5b-49x480x720` (the real architectures, bf16, rank 64).
+BenchSpec bench_shape(const std::string& name);
+
+// Runs the benchmark; the JSON holds median_step_s, tokens_per_s, peak_memory_bytes,
+// trainable_parameters, the shape, and mfu on GPUs whose peak throughput is known.
+nlohmann::json run_bench(const BenchSpec& spec);
+
+} // namespace tuneframe::train

@@ -1,0 +1,433 @@
+// `tuneframe-engine prepare` as the studio runs it: clips written here (two sizes, a damaged
+// file, one too short, one missing) become cache entries of the expected shapes and a
+// prepared.jsonl; a second run reuses every entry without rewriting one; a run killed midway
+// resumes to the same result; image-to-video adds first-frame latents; a cache that cannot be
+// written and a model without a VAE are error events.
+#include "common/dataset_manifest.h"
+#include "common/protocol.h"
+#include "common/training_job.h"
+#include "engine/core/json_file.h"
+#include "engine/core/safetensors_file.h"
+#include "media/log_level.h"
+#include "media/video_writer.h"
+#include "tests/support/process_runner.h"
+#include "tests/support/test_paths.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <functional>
+#include <map>
+#include <optional>
+#include <poll.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace tuneframe {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::vector<protocol::ParsedMessage> events_of(const std::string& out) {
+    std::vector<protocol::ParsedMessage> events;
+    std::istringstream stream(out);
+    for (std::string line; std::getline(stream, line);) {
+        std::string error;
+        if (auto event = protocol::parse_line(line, "type", &error)) {
+            events.push_back(*event);
+        } else {
+            ADD_FAILURE() << error << ": " << line;
+        }
+    }
+    return events;
+}
+
+std::vector<json> jsonl(const fs::path& file) {
+    std::vector<json> lines;
+    std::istringstream stream(test::read_bytes(file));
+    for (std::string line; std::getline(stream, line);) {
+        lines.push_back(json::parse(line));
+    }
+    return lines;
+}
+
+void write_clip(const fs::path& path, int width, int height, int frames) {
+    media::WriterOptions options;
+    options.gop_size = 4;
+    media::VideoWriter writer(path.string(), width, height, options);
+    std::vector<std::uint8_t> rgb(static_cast<std::size_t>(width) * height * 3);
+    for (int f = 0; f < frames; ++f) {
+        for (std::size_t i = 0; i < rgb.size(); ++i) {
+            rgb[i] = static_cast<std::uint8_t>((i * 7 + static_cast<std::size_t>(f) * 29) % 251);
+        }
+        writer.write(rgb.data());
+    }
+    writer.finish();
+}
+
+// Every file under `folder` with its modification time.
+std::map<std::string, fs::file_time_type> files_under(const fs::path& folder) {
+    std::map<std::string, fs::file_time_type> files;
+    for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+        if (entry.is_regular_file()) {
+            files[fs::relative(entry.path(), folder).string()] = entry.last_write_time();
+        }
+    }
+    return files;
+}
+
+// The project the studio would export: clips, a manifest, and one run folder per job.
+class EnginePrepare : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        media::set_log_level();
+        project_ = new test::TemporaryDirectory;
+        const fs::path clips = *project_ / "clips";
+        fs::create_directories(clips);
+        write_clip(clips / "a.mp4", 64, 48, 12);
+        write_clip(clips / "b.mp4", 40, 64, 20);
+        write_clip(clips / "c.mp4", 64, 48, 9);
+        write_clip(clips / "d.mp4", 40, 64, 16);
+        write_clip(clips / "e.mp4", 64, 48, 10);
+        write_clip(clips / "short.mp4", 64, 48, 5);
+        test::write_bytes(clips / "broken.mp4", std::string(3000, '\x42'));
+
+        std::vector<common::ManifestEntry> entries;
+        const auto add = [&](const char* path, const char* caption, std::int64_t trim_in = 0,
+                             std::optional<std::int64_t> trim_out = std::nullopt) {
+            common::ManifestEntry entry;
+            entry.path = std::string("clips/") + path;
+            entry.caption = caption;
+            entry.trim_in = trim_in;
+            entry.trim_out = trim_out;
+            entries.push_back(entry);
+        };
+        add("a.mp4", "a gull glides over the harbour");
+        add("broken.mp4", "nothing to see");
+        add("b.mp4", "a heron stands in the reeds", 2, 20);
+        add("short.mp4", "too brief");
+        add("c.mp4", "a gull glides over the harbour");
+        add("missing.mp4", "gone");
+        add("d.mp4", "tfx a kite over the dunes");
+        add("e.mp4", "waves on the pier");
+        std::string error;
+        ASSERT_TRUE(common::write_manifest(*project_ / "data.jsonl", entries, &error)) << error;
+    }
+
+    static void TearDownTestSuite() {
+        delete project_;
+        project_ = nullptr;
+    }
+
+    // runs/<name>/job.json for the tiny pipeline; `edit` adjusts the job's JSON.
+    static fs::path write_job(const std::string& name,
+                              const std::function<void(json&)>& edit = {}) {
+        common::TrainingJob job;
+        job.model = test::tiny_pipeline().string();
+        job.dataset.manifest = "../../data.jsonl";
+        job.dataset.resolution_buckets = {{32, 48}, {48, 32}};
+        job.dataset.frame_buckets = {9};
+        job.precision = "fp32";
+        job.device = "cpu";
+        job.trigger_word = "tfx";
+        json text = job.to_json();
+        if (edit) {
+            edit(text);
+        }
+        const fs::path run = *project_ / "runs" / name;
+        fs::create_directories(run);
+        core::write_json_file(run / "job.json", text);
+        return run / "job.json";
+    }
+
+    static test::ProcessResult prepare(const fs::path& job) {
+        return test::run_process({test::engine_path(), "prepare", "--job", job.string()}, 120);
+    }
+
+    static json summary_of(const std::vector<protocol::ParsedMessage>& events) {
+        EXPECT_FALSE(events.empty());
+        if (events.empty() || events.back().kind != "done") {
+            return json::object();
+        }
+        EXPECT_EQ(events.back().body["status"], "ok");
+        return events.back().body["summary"];
+    }
+
+    static std::int64_t latent_channels() {
+        return core::read_json_file(test::tiny_pipeline() / "vae" / "config.json")
+            .at("latent_channels")
+            .get<std::int64_t>();
+    }
+
+    static test::TemporaryDirectory* project_;
+};
+
+test::TemporaryDirectory* EnginePrepare::project_ = nullptr;
+
+TEST_F(EnginePrepare, EncodesReusesAndSkipsBadClips) {
+    const fs::path job = write_job("t2v");
+    const test::ProcessResult first = prepare(job);
+    ASSERT_EQ(first.exit_code, 0) << first.err << first.out;
+
+    const auto events = events_of(first.out);
+    ASSERT_GE(events.size(), 4u);
+    EXPECT_EQ(events.front().kind, "hello");
+    EXPECT_EQ(events[1].kind, "phase");
+    EXPECT_EQ(events[1].body["phase"], "prepare");
+    std::vector<std::int64_t> clips_done;
+    std::vector<std::string> warnings;
+    for (const auto& event : events) {
+        if (event.kind == "progress" && event.body["unit"] == "clip") {
+            EXPECT_EQ(event.body["total"], 8);
+            clips_done.push_back(event.body["done"].get<std::int64_t>());
+        }
+        if (event.kind == "log" && event.body["level"] == "warning") {
+            warnings.push_back(event.body["message"].get<std::string>());
+        }
+    }
+    EXPECT_EQ(clips_done, (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
+    ASSERT_EQ(warnings.size(), 3u);
+    EXPECT_NE(warnings[0].find("broken.mp4"), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[1].find("short.mp4"), std::string::npos) << warnings[1];
+    EXPECT_NE(warnings[1].find("too_short"), std::string::npos) << warnings[1];
+    EXPECT_NE(warnings[2].find("missing.mp4"), std::string::npos) << warnings[2];
+    EXPECT_NE(warnings[2].find("not_found"), std::string::npos) << warnings[2];
+
+    const json summary = summary_of(events);
+    EXPECT_EQ(summary["prepared"], 5);
+    EXPECT_EQ(summary["reused"], 0);
+    EXPECT_EQ(summary["skipped"], 3);
+    EXPECT_EQ(summary["latents_encoded"], 5);
+    EXPECT_EQ(summary["captions_encoded"], 4) << "a and c share a caption";
+    EXPECT_TRUE(summary["seconds"].is_number());
+
+    const fs::path run = job.parent_path();
+    const fs::path cache = (*project_ / "cache").lexically_normal();
+    EXPECT_TRUE(fs::is_regular_file(run / "events.jsonl"));
+    const std::vector<json> index = jsonl(run / "prepared.jsonl");
+    ASSERT_EQ(index.size(), 9u);
+    EXPECT_EQ(index[0]["kind"], "dataset");
+    EXPECT_EQ(index[0]["v"], 1);
+    EXPECT_EQ(fs::path(index[0]["cache_dir"].get<std::string>()), cache);
+    std::map<std::string, std::string> skipped;
+    std::map<std::string, json> samples;
+    for (const json& line : index) {
+        const std::string name = fs::path(line.value("path", "")).filename().string();
+        if (line["kind"] == "skipped") {
+            skipped[name] = line["reason"];
+            EXPECT_FALSE(line["message"].get<std::string>().empty());
+        } else if (line["kind"] == "sample") {
+            samples[name] = line;
+        }
+    }
+    EXPECT_EQ(skipped.size(), 3u);
+    EXPECT_EQ(skipped["short.mp4"], "too_short");
+    EXPECT_EQ(skipped["missing.mp4"], "not_found");
+    EXPECT_EQ(skipped.count("broken.mp4"), 1u);
+    ASSERT_EQ(samples.size(), 5u);
+    EXPECT_EQ(samples["a.mp4"]["caption"], "tfx a gull glides over the harbour");
+    EXPECT_EQ(samples["d.mp4"]["caption"], "tfx a kite over the dunes");
+    EXPECT_EQ(samples["a.mp4"]["prompt"], samples["c.mp4"]["prompt"]);
+    EXPECT_EQ(samples["a.mp4"]["bucket"], "9x32x48");
+    EXPECT_EQ(samples["b.mp4"]["bucket"], "9x48x32");
+    EXPECT_EQ(samples["a.mp4"]["line"], 1);
+    EXPECT_EQ(samples["b.mp4"]["line"], 3);
+    EXPECT_FALSE(samples["a.mp4"].contains("image_latent"));
+
+    const std::int64_t channels = latent_channels();
+    for (const auto& [name, sample] : samples) {
+        const core::SafetensorsFile latent(cache / sample["latent"].get<std::string>());
+        const std::int64_t h = sample["height"].get<std::int64_t>() / 8;
+        const std::int64_t w = sample["width"].get<std::int64_t>() / 8;
+        EXPECT_EQ(latent.at("mean").shape, (std::vector<std::int64_t>{channels, 3, h, w})) << name;
+        EXPECT_EQ(latent.at("logvar").shape, latent.at("mean").shape) << name;
+        EXPECT_EQ(latent.at("mean").dtype, core::DType::F32);
+        EXPECT_EQ(latent.metadata().at("source"), sample["path"]);
+        const core::SafetensorsFile prompt(cache / sample["prompt"].get<std::string>());
+        EXPECT_EQ(prompt.at("prompt_embeds").shape, (std::vector<std::int64_t>{64, 32})) << name;
+        EXPECT_EQ(prompt.metadata().at("caption"), sample["caption"]);
+    }
+
+    // Again: everything comes from the cache and no entry is written.
+    const auto before = files_under(cache);
+    const test::ProcessResult second = prepare(job);
+    ASSERT_EQ(second.exit_code, 0) << second.err;
+    const json again = summary_of(events_of(second.out));
+    EXPECT_EQ(again["prepared"], 0);
+    EXPECT_EQ(again["reused"], summary["prepared"]);
+    EXPECT_EQ(again["latents_encoded"], 0);
+    EXPECT_EQ(again["captions_encoded"], 0);
+    EXPECT_EQ(files_under(cache), before);
+    EXPECT_EQ(jsonl(run / "prepared.jsonl"), index);
+}
+
+// Starts prepare, reads its events until the first clip is done, and kills it there.
+bool prepare_and_kill_after_first_clip(const fs::path& job) {
+    int pipe_fds[2];
+    if (::pipe(pipe_fds) != 0) {
+        return false;
+    }
+    const std::string engine = test::engine_path();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(pipe_fds[1], STDOUT_FILENO);
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, STDERR_FILENO);
+        ::close(pipe_fds[0]);
+        ::close(pipe_fds[1]);
+        const std::string job_text = job.string();
+        const char* argv[] = {engine.c_str(), "prepare", "--job", job_text.c_str(), nullptr};
+        ::execv(engine.c_str(), const_cast<char* const*>(argv));
+        ::_exit(127);
+    }
+    ::close(pipe_fds[1]);
+    std::string buffer;
+    bool killed = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!killed && std::chrono::steady_clock::now() < deadline) {
+        pollfd fd{pipe_fds[0], POLLIN, 0};
+        if (::poll(&fd, 1, 1000) <= 0) {
+            continue;
+        }
+        char chunk[4096];
+        const ssize_t got = ::read(pipe_fds[0], chunk, sizeof chunk);
+        if (got <= 0) {
+            break;
+        }
+        buffer.append(chunk, static_cast<std::size_t>(got));
+        for (std::size_t end; (end = buffer.find('\n')) != std::string::npos;) {
+            const json event = json::parse(buffer.substr(0, end), nullptr, false);
+            buffer.erase(0, end + 1);
+            if (event.value("type", "") == "progress" && event.value("unit", "") == "clip" &&
+                event.value("done", 0) >= 1) {
+                ::kill(pid, SIGKILL);
+                killed = true;
+                break;
+            }
+        }
+    }
+    if (!killed) {
+        ::kill(pid, SIGKILL);
+    }
+    ::close(pipe_fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return killed;
+}
+
+TEST_F(EnginePrepare, AKilledRunResumesToTheSameResult) {
+    const fs::path reference_job =
+        write_job("reference", [](json& job) { job["dataset"]["cache_dir"] = "cache"; });
+    ASSERT_EQ(prepare(reference_job).exit_code, 0);
+
+    const fs::path job =
+        write_job("killed", [](json& job) { job["dataset"]["cache_dir"] = "cache"; });
+    ASSERT_TRUE(prepare_and_kill_after_first_clip(job));
+    const fs::path cache = job.parent_path() / "cache";
+    ASSERT_TRUE(fs::is_directory(cache / "video_latents")) << "the first clip's entry is there";
+    // Entries are complete or absent; the killed run's temporaries are hidden files.
+    std::map<std::string, fs::file_time_type> kept;
+    for (const auto& [file, time] : files_under(cache)) {
+        if (fs::path(file).filename().string().front() != '.') {
+            kept[file] = time;
+        }
+    }
+    ASSERT_FALSE(kept.empty());
+
+    const test::ProcessResult resumed = prepare(job);
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    const json summary = summary_of(events_of(resumed.out));
+    EXPECT_EQ(summary["reused"].get<int>() + summary["prepared"].get<int>(), 5);
+    EXPECT_LT(summary["latents_encoded"].get<int>(), 5) << "the first clip's latents were kept";
+    const auto after = files_under(cache);
+    for (const auto& [file, time] : kept) {
+        ASSERT_EQ(after.count(file), 1u) << file;
+        EXPECT_EQ(after.at(file), time) << file << " was encoded again";
+    }
+
+    std::vector<json> reference = jsonl(reference_job.parent_path() / "prepared.jsonl");
+    std::vector<json> result = jsonl(job.parent_path() / "prepared.jsonl");
+    ASSERT_EQ(result.size(), reference.size());
+    for (std::size_t i = 1; i < result.size(); ++i) {
+        EXPECT_EQ(result[i], reference[i]) << "line " << i + 1;
+        if (result[i]["kind"] == "sample") {
+            for (const char* field : {"latent", "prompt"}) {
+                const std::string relative = result[i][field];
+                EXPECT_EQ(test::read_bytes(cache / relative),
+                          test::read_bytes(reference_job.parent_path() / "cache" / relative))
+                    << relative;
+            }
+        }
+    }
+}
+
+TEST_F(EnginePrepare, ImageToVideoWritesFirstFrameLatents) {
+    const fs::path job = write_job("i2v", [](json& job) {
+        job["model"] = test::tiny_i2v_pipeline().string();
+        job["task"] = "i2v";
+        job["dataset"]["resize_mode"] = "random_crop";
+    });
+    const test::ProcessResult result = prepare(job);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    const std::vector<json> index = jsonl(job.parent_path() / "prepared.jsonl");
+    EXPECT_EQ(index[0]["task"], "i2v");
+    int samples = 0;
+    for (const json& line : index) {
+        if (line["kind"] != "sample") {
+            continue;
+        }
+        ++samples;
+        ASSERT_TRUE(line.contains("image_latent")) << line;
+        const core::SafetensorsFile image(*project_ / "cache" /
+                                          line["image_latent"].get<std::string>());
+        EXPECT_EQ(
+            image.at("mean").shape,
+            (std::vector<std::int64_t>{latent_channels(), 1, line["height"].get<std::int64_t>() / 8,
+                                       line["width"].get<std::int64_t>() / 8}));
+        EXPECT_EQ(image.metadata().at("kind"), "image");
+    }
+    EXPECT_EQ(samples, 5);
+}
+
+protocol::ParsedMessage last_event(const test::ProcessResult& result) {
+    const auto events = events_of(result.out);
+    return events.empty() ? protocol::ParsedMessage{} : events.back();
+}
+
+TEST_F(EnginePrepare, UnusableCacheOrModelIsAnErrorEvent) {
+    const fs::path blocked =
+        write_job("blocked", [](json& job) { job["dataset"]["cache_dir"] = "not-a-folder"; });
+    test::write_bytes(blocked.parent_path() / "not-a-folder", "a file");
+    const test::ProcessResult io = prepare(blocked);
+    EXPECT_EQ(io.exit_code, 1);
+    const protocol::ParsedMessage io_error = last_event(io);
+    EXPECT_EQ(io_error.kind, "error");
+    EXPECT_EQ(io_error.body["code"], "io");
+    EXPECT_NE(io_error.body["message"].get<std::string>().find("not-a-folder"), std::string::npos);
+
+    const fs::path model = *project_ / "model-without-vae";
+    fs::copy(test::tiny_pipeline(), model, fs::copy_options::recursive);
+    fs::remove_all(model / "vae");
+    const fs::path no_vae = write_job("no-vae", [&](json& job) { job["model"] = model.string(); });
+    const test::ProcessResult bad = prepare(no_vae);
+    EXPECT_EQ(bad.exit_code, 1);
+    const protocol::ParsedMessage model_error = last_event(bad);
+    EXPECT_EQ(model_error.kind, "error");
+    EXPECT_EQ(model_error.body["code"], "bad_input");
+    EXPECT_NE(model_error.body["message"].get<std::string>().find("vae"), std::string::npos);
+    EXPECT_FALSE(model_error.body.value("hint", "").empty());
+
+    const fs::path missing =
+        write_job("no-manifest", [](json& job) { job["dataset"]["manifest"] = "nowhere.jsonl"; });
+    const test::ProcessResult unread = prepare(missing);
+    EXPECT_EQ(unread.exit_code, 1);
+    EXPECT_EQ(last_event(unread).body["code"], "io");
+}
+
+} // namespace
+} // namespace tuneframe

@@ -1,0 +1,258 @@
+// The training engine end to end as the studio drives it, on the tiny pipeline and clips made
+// here: prepare -> train with validation -> stop by command and resume -> a run killed with
+// SIGKILL resumes to the same adapter bits -> export in every format -> sample with the export.
+#include "common/dataset_manifest.h"
+#include "common/training_job.h"
+#include "engine/core/json_file.h"
+#include "engine/core/safetensors_file.h"
+#include "media/video_reader.h"
+#include "media/video_writer.h"
+#include "tests/support/process_runner.h"
+#include "tests/support/test_paths.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <cstring>
+
+namespace tuneframe {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+void write_moving_clip(const fs::path& path, int frames, int phase) {
+    media::VideoWriter writer(path.string(), 64, 48);
+    std::vector<std::uint8_t> rgb(64 * 48 * 3);
+    for (int f = 0; f < frames; ++f) {
+        for (int y = 0; y < 48; ++y) {
+            for (int x = 0; x < 64; ++x) {
+                const bool ball =
+                    (x - 8 - 4 * f - phase) * (x - 8 - 4 * f - phase) + (y - 24) * (y - 24) < 64;
+                std::uint8_t* pixel = &rgb[static_cast<std::size_t>(y * 64 + x) * 3];
+                pixel[0] = ball ? 230 : static_cast<std::uint8_t>(20 + y * 2);
+                pixel[1] = ball ? 40 : static_cast<std::uint8_t>(60 + phase * 10);
+                pixel[2] = ball ? 40 : 160;
+            }
+        }
+        writer.write(rgb.data());
+    }
+    writer.finish();
+}
+
+// Parsed events of one engine run.
+struct EngineRun {
+    int exit_code = -1;
+    std::vector<json> events;
+
+    std::vector<json> of(const std::string& type) const {
+        std::vector<json> found;
+        for (const json& event : events) {
+            if (event["type"] == type) {
+                found.push_back(event);
+            }
+        }
+        return found;
+    }
+};
+
+// Runs the engine; `on_event` may act on the child (send a command, kill it) and returns false
+// to stop reading.
+EngineRun run_engine(const std::vector<std::string>& arguments,
+                     const std::function<bool(test::ChildProcess&, const json&)>& on_event = {}) {
+    std::vector<std::string> argv = {test::engine_path()};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    test::ChildProcess child(argv);
+    EngineRun run;
+    while (auto line = child.read_line(300)) {
+        run.events.push_back(json::parse(*line));
+        if (on_event && !on_event(child, run.events.back())) {
+            break;
+        }
+    }
+    run.exit_code = child.wait();
+    return run;
+}
+
+class EngineTrain : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        project_ = new test::TemporaryDirectory;
+        fs::create_directories(*project_ / "clips");
+        std::vector<common::ManifestEntry> entries;
+        const char* captions[] = {"a red ball rolls right",   "a red ball rolls on blue",
+                                  "a ball crosses the frame", "a red ball moves fast",
+                                  "a small red ball",         "the red ball rolls by"};
+        for (int i = 0; i < 6; ++i) {
+            const std::string name = "clip" + std::to_string(i) + ".mp4";
+            write_moving_clip(*project_ / "clips" / name, 9 + i, i);
+            common::ManifestEntry entry;
+            entry.path = "clips/" + name;
+            entry.caption = captions[i];
+            entries.push_back(entry);
+        }
+        std::string error;
+        ASSERT_TRUE(common::write_manifest(*project_ / "data.jsonl", entries, &error)) << error;
+    }
+    static void TearDownTestSuite() {
+        delete project_;
+        project_ = nullptr;
+    }
+
+    // runs/<name>/job.json, prepared.
+    static fs::path prepared_run(const std::string& name, const json& edits) {
+        const fs::path run = *project_ / "runs" / name;
+        fs::create_directories(run);
+        json job = {{"model", test::tiny_pipeline().string()},
+                    {"dataset",
+                     {{"manifest", (*project_ / "data.jsonl").string()},
+                      {"cache_dir", (*project_ / "cache").string()},
+                      {"resolution_buckets", {{48, 64}}},
+                      {"frame_buckets", {9}}}},
+                    {"lora", {{"rank", 4}, {"alpha", 8}}},
+                    {"optimizer", {{"lr", 2e-3}}},
+                    {"precision", "fp32"},
+                    {"device", "cpu"},
+                    {"batch_size", 2},
+                    {"gradient_checkpointing", true},
+                    {"trigger_word", "tfdemo"},
+                    {"checkpoints", {{"every_steps", 2}, {"keep", 3}}}};
+        job = common::merge_job_json(job, edits);
+        common::TrainingJob::from_json(job, "test"); // the test's own job must be valid
+        core::write_json_file(run / "job.json", job);
+        const EngineRun prepare = run_engine({"prepare", "--job", (run / "job.json").string()});
+        EXPECT_EQ(prepare.exit_code, 0);
+        return run;
+    }
+
+    static std::string job(const fs::path& run) { return (run / "job.json").string(); }
+
+    static test::TemporaryDirectory* project_;
+};
+
+test::TemporaryDirectory* EngineTrain::project_ = nullptr;
+
+TEST_F(EngineTrain, TrainsValidatesStopsResumesAndExports) {
+    const fs::path run = prepared_run("main", {{"max_steps", 8},
+                                               {"validation",
+                                                {{"every_steps", 4},
+                                                 {"prompts", {"tfdemo a red ball rolls"}},
+                                                 {"frames", 9},
+                                                 {"height", 32},
+                                                 {"width", 48},
+                                                 {"steps", 2}}}});
+    // Stop once the third step is reported; the command is read between steps, so the run
+    // stops after step 3 or, if step 4 had already begun, after step 4.
+    const EngineRun first =
+        run_engine({"train", "--job", job(run)}, [](test::ChildProcess& child, const json& event) {
+            if (event["type"] == "step" && event["step"] == 3) {
+                child.write_line(R"({"v":1,"cmd":"stop"})");
+            }
+            return true;
+        });
+    ASSERT_EQ(first.exit_code, 0);
+    EXPECT_EQ(first.events.front()["type"], "hello");
+    ASSERT_EQ(first.of("done").size(), 1u);
+    EXPECT_EQ(first.of("done")[0]["status"], "stopped");
+    const std::int64_t stopped_at = first.of("done")[0]["summary"]["steps"].get<std::int64_t>();
+    EXPECT_TRUE(stopped_at == 3 || stopped_at == 4) << stopped_at;
+    EXPECT_TRUE(fs::exists(run / "checkpoints" / ("step-" + std::to_string(stopped_at)) /
+                           "trainer_state.json"));
+    EXPECT_FALSE(fs::exists(run / "pid"));
+    for (const json& step : first.of("step")) {
+        EXPECT_TRUE(step["loss"].is_number());
+        EXPECT_GT(step["tokens_per_s"].get<double>(), 0);
+        EXPECT_GT(step["mem"][0]["total"].get<double>(), 0);
+    }
+    bool before_training = false;
+    for (const json& memory : first.of("memory")) {
+        before_training |= memory["phase"] == "before_training";
+    }
+    EXPECT_TRUE(before_training);
+
+    const EngineRun second = run_engine({"train", "--job", job(run)});
+    ASSERT_EQ(second.exit_code, 0);
+    EXPECT_EQ(second.of("done")[0]["status"], "finished");
+    ASSERT_EQ(static_cast<std::int64_t>(second.of("step").size()), 8 - stopped_at);
+    EXPECT_EQ(second.of("step").front()["step"], stopped_at + 1);
+    // Validation at steps 4 and 8, whichever run reached them.
+    std::vector<json> validations = first.of("validation");
+    for (const json& v : second.of("validation")) {
+        validations.push_back(v);
+    }
+    ASSERT_EQ(validations.size(), 2u);
+    EXPECT_EQ(validations.back()["step"], 8);
+    const fs::path video = validations.back()["video"].get<std::string>();
+    media::VideoReader reader(video.string());
+    EXPECT_EQ(reader.frame_count(), 9);
+
+    for (const char* format : {"diffusers", "comfyui", "merged"}) {
+        const fs::path out = *project_ / "exports" / format;
+        const EngineRun exported = run_engine(
+            {"export", "--run", run.string(), "--format", format, "--out", out.string()});
+        ASSERT_EQ(exported.exit_code, 0) << format;
+        const json summary = exported.of("done")[0]["summary"];
+        EXPECT_EQ(summary["step"], 8) << format;
+        EXPECT_LE(summary["verified_max_abs_diff"].get<double>(),
+                  summary["tolerance"].get<double>());
+    }
+    const core::SafetensorsFile lora(*project_ / "exports" / "diffusers" /
+                                     "pytorch_lora_weights.safetensors");
+    const json meta = json::parse(lora.metadata().at("tuneframe"));
+    EXPECT_EQ(meta["trigger_word"], "tfdemo");
+    EXPECT_EQ(meta["alpha"], 8);
+
+    const fs::path sampled = *project_ / "exports" / "sampled.mp4";
+    const EngineRun sample = run_engine(
+        {"sample", "--model", test::tiny_pipeline().string(), "--lora",
+         (*project_ / "exports" / "diffusers" / "pytorch_lora_weights.safetensors").string(),
+         "--prompt", "tfdemo a red ball", "--frames", "9", "--height", "32", "--width", "48",
+         "--steps", "2", "--out", sampled.string()});
+    ASSERT_EQ(sample.exit_code, 0);
+    EXPECT_EQ(media::VideoReader(sampled.string()).frame_count(), 9);
+}
+
+TEST_F(EngineTrain, ARunKilledMidwayResumesToTheSameAdapterBits) {
+    const json edits = {{"max_steps", 6}, {"seed", 9}};
+    const fs::path straight = prepared_run("straight", edits);
+    ASSERT_EQ(run_engine({"train", "--job", job(straight)}).exit_code, 0);
+
+    const fs::path killed = prepared_run("killed", edits);
+    const EngineRun interrupted = run_engine(
+        {"train", "--job", job(killed)}, [](test::ChildProcess& child, const json& event) {
+            if (event["type"] == "step" && event["step"] == 5) {
+                child.kill(SIGKILL);
+                return false;
+            }
+            return true;
+        });
+    EXPECT_EQ(interrupted.exit_code, -1);
+    EXPECT_FALSE(fs::exists(killed / "checkpoints" / "step-6"));
+    const EngineRun resumed = run_engine({"train", "--job", job(killed)});
+    ASSERT_EQ(resumed.exit_code, 0);
+    // From the checkpoint at 2, or at 4 if step 4 finished before the kill landed.
+    const auto first_step = resumed.of("step").front()["step"].get<std::int64_t>();
+    EXPECT_TRUE(first_step == 3 || first_step == 5) << first_step;
+
+    const core::SafetensorsFile a(straight / "checkpoints" / "step-6" / "trainable.safetensors");
+    const core::SafetensorsFile b(killed / "checkpoints" / "step-6" / "trainable.safetensors");
+    ASSERT_EQ(a.tensors().size(), b.tensors().size());
+    for (const core::TensorInfo& tensor : a.tensors()) {
+        const core::TensorInfo& other = b.at(tensor.name);
+        ASSERT_EQ(tensor.nbytes(), other.nbytes());
+        EXPECT_EQ(std::memcmp(a.data(tensor), b.data(other), tensor.nbytes()), 0) << tensor.name;
+    }
+}
+
+TEST_F(EngineTrain, AnUnpreparedRunSaysToRunPrepare) {
+    const fs::path run = *project_ / "runs" / "unprepared";
+    fs::create_directories(run);
+    core::write_json_file(run / "job.json", {{"model", test::tiny_pipeline().string()}});
+    const EngineRun train = run_engine({"train", "--job", job(run)});
+    EXPECT_EQ(train.exit_code, 1);
+    ASSERT_EQ(train.of("error").size(), 1u);
+    EXPECT_NE(train.of("error")[0]["hint"].get<std::string>().find("prepare"), std::string::npos);
+}
+
+} // namespace
+} // namespace tuneframe
