@@ -537,6 +537,11 @@ struct Trainer::Impl {
 
     TrainResult run() {
         events.phase("train");
+        if (job.dataset.random_flip > 0) {
+            log("warning", "dataset.random_flip is not applied: the cached latents hold one "
+                           "orientation per clip. Add mirrored copies of clips to the dataset "
+                           "to train on both.");
+        }
         set_up_model();
         set_up_data();
         resume();

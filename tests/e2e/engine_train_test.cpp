@@ -244,6 +244,18 @@ TEST_F(EngineTrain, ARunKilledMidwayResumesToTheSameAdapterBits) {
     }
 }
 
+TEST_F(EngineTrain, ImageToVideoTrainsOnTheFirstFrameLatents) {
+    const fs::path run =
+        prepared_run("i2v", {{"model", test::tiny_i2v_pipeline().string()},
+                             {"task", "i2v"},
+                             {"max_steps", 2},
+                             {"dataset", {{"cache_dir", (*project_ / "cache-i2v").string()}}}});
+    const EngineRun train = run_engine({"train", "--job", job(run)});
+    ASSERT_EQ(train.exit_code, 0);
+    ASSERT_EQ(train.of("step").size(), 2u);
+    EXPECT_TRUE(std::isfinite(train.of("step").back()["loss"].get<double>()));
+}
+
 TEST_F(EngineTrain, AnUnpreparedRunSaysToRunPrepare) {
     const fs::path run = *project_ / "runs" / "unprepared";
     fs::create_directories(run);
