@@ -2,12 +2,739 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>BucketChartWidget</name>
+    <message>
+        <source>No clips to place</source>
+        <translation>没有可分配的片段</translation>
+    </message>
+</context>
+<context>
+    <name>BucketListText</name>
+    <message>
+        <source>“%1” is not a resolution. Write height by width, for example 480x720.</source>
+        <translation>“%1”不是有效的分辨率。请按“高x宽”的格式填写，例如 480x720。</translation>
+    </message>
+    <message>
+        <source>“%1” is not a frame count. Write whole numbers above zero, for example 49.</source>
+        <translation>“%1”不是有效的帧数。请填写大于零的整数，例如 49。</translation>
+    </message>
+</context>
+<context>
+    <name>BucketPreview</name>
+    <message>
+        <source>%1 frames, %2×%3</source>
+        <translation>%1 帧，%2×%3</translation>
+    </message>
+    <message>
+        <source>Unreadable file</source>
+        <translation>文件无法读取</translation>
+    </message>
+    <message>
+        <source>Too short</source>
+        <translation>太短</translation>
+    </message>
+    <message>
+        <source>Trim out of range</source>
+        <translation>裁剪范围越界</translation>
+    </message>
+    <message>
+        <source>Unknown frame count</source>
+        <translation>帧数未知</translation>
+    </message>
+    <message>
+        <source>Unknown picture size</source>
+        <translation>画面尺寸未知</translation>
+    </message>
+    <message>
+        <source>No buckets chosen</source>
+        <translation>未选择分桶</translation>
+    </message>
+    <message>
+        <source>“%1” has %2 frames after trimming, fewer than its nearest frame bucket needs. Widen the trim, add a shorter frame bucket, or reject the clip.</source>
+        <translation>“%1”裁剪后只有 %2 帧，少于最接近的帧数分桶所需的帧数。请扩大裁剪范围、添加更短的帧数分桶，或拒绝此片段。</translation>
+    </message>
+    <message>
+        <source>The trim of “%1” does not fit the clip (frame count: %2). Set the trim again.</source>
+        <translation>“%1”的裁剪范围超出了片段（帧数：%2）。请重新设置裁剪范围。</translation>
+    </message>
+    <message>
+        <source>“%1” was imported without its frame count or size. Import it again.</source>
+        <translation>“%1”导入时缺少帧数或尺寸信息。请重新导入。</translation>
+    </message>
+    <message>
+        <source>Choose at least one frame bucket and one resolution bucket.</source>
+        <translation>请至少选择一个帧数分桶和一个分辨率分桶。</translation>
+    </message>
+</context>
+<context>
+    <name>BucketPreviewDialog</name>
+    <message>
+        <source>1 clip placed</source>
+        <translation>已分配 1 个片段</translation>
+    </message>
+    <message>
+        <source>%1 clips placed</source>
+        <translation>已分配 %1 个片段</translation>
+    </message>
+    <message>
+        <source>%1 dropped</source>
+        <translation>舍弃 %1 个</translation>
+    </message>
+    <message>
+        <source>%1 rejected, not counted</source>
+        <translation>%1 个已拒绝，未计入</translation>
+    </message>
+    <message>
+        <source>Bucket Preview</source>
+        <translation>分桶预览</translation>
+    </message>
+    <message>
+        <source>&amp;Resolutions:</source>
+        <translation>分辨率(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>height x width, for example 480x720, 720x480</source>
+        <translation>高x宽，例如 480x720, 720x480</translation>
+    </message>
+    <message>
+        <source>Each clip goes to the resolution closest to its own size</source>
+        <translation>每个片段归入与其自身尺寸最接近的分辨率</translation>
+    </message>
+    <message>
+        <source>&amp;Frame buckets:</source>
+        <translation>帧数分桶(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>frame counts, for example 49, 25</source>
+        <translation>帧数，例如 49, 25</translation>
+    </message>
+    <message>
+        <source>Each clip goes to the frame count closest to its length after trimming; clips shorter than that are dropped</source>
+        <translation>每个片段归入与其裁剪后长度最接近的帧数；短于该帧数的片段会被舍弃</translation>
+    </message>
+    <message>
+        <source>&amp;Longest clip:</source>
+        <translation>最长片段(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>no limit</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source> frames</source>
+        <translation> 帧</translation>
+    </message>
+</context>
+<context>
+    <name>BucketPreviewModel</name>
+    <message>
+        <source>Dropped: %1</source>
+        <translation>已舍弃：%1</translation>
+    </message>
+    <message>
+        <source>Bucket</source>
+        <translation>分桶</translation>
+    </message>
+    <message>
+        <source>Frames</source>
+        <translation>帧数</translation>
+    </message>
+    <message>
+        <source>Height</source>
+        <translation>高度</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>Clips</source>
+        <translation>片段数</translation>
+    </message>
+</context>
+<context>
+    <name>BulkCaptionEdit</name>
+    <message>
+        <source>Type the text to find.</source>
+        <translation>请输入要查找的文本。</translation>
+    </message>
+    <message>
+        <source>“%1” is not a valid regular expression: %2 (at character %3). Correct the pattern and preview again.</source>
+        <translation>“%1”不是有效的正则表达式：%2（位于第 %3 个字符）。请修正表达式后重新预览。</translation>
+    </message>
+    <message>
+        <source>Type the trigger word to add.</source>
+        <translation>请输入要添加的触发词。</translation>
+    </message>
+</context>
+<context>
+    <name>BulkReplaceDialog</name>
+    <message>
+        <source>Type the text to find; the captions it changes are listed above before anything is replaced.</source>
+        <translation>请输入要查找的文本；在执行替换之前，将被更改的描述会先列在上方。</translation>
+    </message>
+    <message>
+        <source>1 caption will change. Replacing is one step you can undo with Ctrl+Z.</source>
+        <translation>将更改 1 条描述。整个替换操作可用 Ctrl+Z 一步撤销。</translation>
+    </message>
+    <message>
+        <source>%1 captions will change. Replacing is one step you can undo with Ctrl+Z.</source>
+        <translation>将更改 %1 条描述。整个替换操作可用 Ctrl+Z 一步撤销。</translation>
+    </message>
+    <message>
+        <source>Replaces text in the caption of 1 clip.</source>
+        <translation>替换 1 个片段的描述中的文本。</translation>
+    </message>
+    <message>
+        <source>Replaces text in the captions of %1 clips.</source>
+        <translation>替换 %1 个片段的描述中的文本。</translation>
+    </message>
+    <message>
+        <source>Find and Replace in Captions</source>
+        <translation>在描述中查找和替换</translation>
+    </message>
+    <message>
+        <source>&amp;Find:</source>
+        <translation>查找(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Replace &amp;with:</source>
+        <translation>替换为(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Regular e&amp;xpression</source>
+        <translation>正则表达式(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Use \1 … \9 in the replacement for captured groups</source>
+        <translation>在替换文本中用 \1 … \9 引用捕获组</translation>
+    </message>
+    <message>
+        <source>Match &amp;case</source>
+        <translation>区分大小写(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Replace</source>
+        <translation>替换(&amp;R)</translation>
+    </message>
+</context>
+<context>
+    <name>CaptionChangeTable</name>
+    <message>
+        <source>Clip</source>
+        <translation>片段</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>修改前</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>修改后</translation>
+    </message>
+</context>
+<context>
+    <name>CaptionDecoder</name>
+    <message>
+        <source>Could not read “%1” (%2). Check that the file exists and that you may read it.</source>
+        <translation>无法读取“%1”（%2）。请检查该文件是否存在，以及您是否有读取权限。</translation>
+    </message>
+    <message>
+        <source>Could not read “%1” to the end (%2). Copy the file again.</source>
+        <translation>无法完整读取“%1”（%2）。请重新复制该文件。</translation>
+    </message>
+    <message>
+        <source>Re-encoded from %1. Check that the caption reads correctly, then mark it as checked.</source>
+        <translation>已从 %1 转换编码。请检查描述是否显示正确，然后将其标记为已检查。</translation>
+    </message>
+</context>
+<context>
+    <name>CaptionHistory</name>
+    <message>
+        <source>Could not save the caption change in the project database “%1” (%2). Check that the disk is not full and the project folder is writable, then try again.</source>
+        <translation>无法将描述更改保存到项目数据库“%1”（%2）。请检查磁盘是否已满、项目文件夹是否可写，然后重试。</translation>
+    </message>
+    <message>
+        <source>A clip in this edit is no longer in the project. Reload the clip list and make the edit again.</source>
+        <translation>此次编辑涉及的某个片段已不在项目中。请重新加载片段列表，然后重新编辑。</translation>
+    </message>
+    <message>
+        <source>The caption of “%1” changed after this edit was prepared. Preview the edit again, then apply it.</source>
+        <translation>准备此次编辑后，“%1”的描述又发生了更改。请重新预览此编辑，然后再应用。</translation>
+    </message>
+    <message>
+        <source>The clip is no longer in the project. Reload the clip list.</source>
+        <translation>该片段已不在项目中。请重新加载片段列表。</translation>
+    </message>
+    <message>
+        <source>Undo %1</source>
+        <translation>撤销%1</translation>
+    </message>
+    <message>
+        <source>Redo %1</source>
+        <translation>重做%1</translation>
+    </message>
+    <message>
+        <source>There is no caption edit to undo.</source>
+        <translation>没有可撤销的描述编辑。</translation>
+    </message>
+    <message>
+        <source>There is no caption edit to redo.</source>
+        <translation>没有可重做的描述编辑。</translation>
+    </message>
+    <message>
+        <source>Caption Edit</source>
+        <translation>描述编辑</translation>
+    </message>
+    <message>
+        <source>Caption Edit (%1 clips)</source>
+        <translation>描述编辑（%1 个片段）</translation>
+    </message>
+    <message>
+        <source>Replace in Caption</source>
+        <translation>在描述中替换</translation>
+    </message>
+    <message>
+        <source>Replace in Captions (%1 clips)</source>
+        <translation>在描述中替换（%1 个片段）</translation>
+    </message>
+    <message>
+        <source>Add Trigger Word</source>
+        <translation>添加触发词</translation>
+    </message>
+    <message>
+        <source>Add Trigger Word (%1 clips)</source>
+        <translation>添加触发词（%1 个片段）</translation>
+    </message>
+    <message>
+        <source>Caption Change</source>
+        <translation>描述更改</translation>
+    </message>
+</context>
+<context>
+    <name>CaptionWriter</name>
+    <message>
+        <source>“%1” would be the caption file of more than one selected clip, so it was not written for “%2”. Rename one of the clips so that their names differ.</source>
+        <translation>“%1”会同时成为多个所选片段的描述文件，因此未为“%2”写入。请重命名其中一个片段，使它们的名称不同。</translation>
+    </message>
+    <message>
+        <source>“%1” has no caption, so “%2” was not written. Write a caption first.</source>
+        <translation>“%1”没有描述，因此未写入“%2”。请先撰写描述。</translation>
+    </message>
+    <message>
+        <source>The folder of “%1” no longer exists, so its caption was not written. Reconnect the drive or move the clip back.</source>
+        <translation>“%1”所在的文件夹已不存在，因此未写入其描述。请重新连接驱动器，或将片段移回原处。</translation>
+    </message>
+    <message>
+        <source>Could not write “%1” (%2). Check that the folder is writable and the disk is not full.</source>
+        <translation>无法写入“%1”（%2）。请检查该文件夹是否可写，以及磁盘是否已满。</translation>
+    </message>
+</context>
+<context>
+    <name>ClipFilterBar</name>
+    <message>
+        <source>%1×%2</source>
+        <translation>%1×%2</translation>
+    </message>
+    <message>
+        <source>Dropped by the buckets</source>
+        <translation>被分桶舍弃</translation>
+    </message>
+    <message>
+        <source>Search captions (Ctrl+F)</source>
+        <translation>搜索描述（Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>Shows the clips whose caption contains this text</source>
+        <translation>显示描述中包含此文本的片段</translation>
+    </message>
+    <message>
+        <source>Any status</source>
+        <translation>全部状态</translation>
+    </message>
+    <message>
+        <source>Not rejected</source>
+        <translation>未拒绝</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Any tag</source>
+        <translation>全部标签</translation>
+    </message>
+    <message>
+        <source>Tag</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Any bucket</source>
+        <translation>全部分桶</translation>
+    </message>
+    <message>
+        <source>Training bucket, as the bucket preview assigns them</source>
+        <translation>训练分桶，与分桶预览中的分配一致</translation>
+    </message>
+    <message>
+        <source>Missing caption</source>
+        <translation>缺少描述</translation>
+    </message>
+    <message>
+        <source>More Filters</source>
+        <translation>更多筛选条件</translation>
+    </message>
+    <message>
+        <source>Clear Filters</source>
+        <translation>清除筛选条件</translation>
+    </message>
+    <message>
+        <source>&amp;Resolution:</source>
+        <translation>分辨率(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Any</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>D&amp;uration:</source>
+        <translation>时长(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>F&amp;rames:</source>
+        <translation>帧数(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Shortest duration after trimming, in seconds</source>
+        <translation>裁剪后的最短时长（秒）</translation>
+    </message>
+    <message>
+        <source>Longest duration after trimming, in seconds</source>
+        <translation>裁剪后的最长时长（秒）</translation>
+    </message>
+    <message>
+        <source>Fewest frames after trimming</source>
+        <translation>裁剪后的最少帧数</translation>
+    </message>
+    <message>
+        <source>Most frames after trimming</source>
+        <translation>裁剪后的最多帧数</translation>
+    </message>
+    <message>
+        <source>Captions to check</source>
+        <translation>待检查的描述</translation>
+    </message>
+    <message>
+        <source>Captions whose text encoding was guessed during import</source>
+        <translation>导入时猜测了文本编码的描述</translation>
+    </message>
+    <message>
+        <source>Problems only</source>
+        <translation>仅显示有问题的</translation>
+    </message>
+    <message>
+        <source>Files that are missing, damaged or not videos</source>
+        <translation>缺失、损坏或不是视频的文件</translation>
+    </message>
+</context>
+<context>
+    <name>ClipGridDelegate</name>
+    <message>
+        <source>No caption</source>
+        <translation>无描述</translation>
+    </message>
+    <message>
+        <source>Check caption</source>
+        <translation>检查描述</translation>
+    </message>
+    <message>
+        <source>Still</source>
+        <translation>图片</translation>
+    </message>
+</context>
+<context>
+    <name>ClipInspectorPanel</name>
+    <message>
+        <source>%1×%2</source>
+        <translation>%1×%2</translation>
+    </message>
+    <message>
+        <source>still image</source>
+        <translation>静态图片</translation>
+    </message>
+    <message>
+        <source>1 frame</source>
+        <translation>1 帧</translation>
+    </message>
+    <message>
+        <source>%1 frames</source>
+        <translation>%1 帧</translation>
+    </message>
+    <message>
+        <source>%1 fps</source>
+        <translation>%1 fps</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>Describe what happens in the clip…</source>
+        <translation>描述片段中发生的内容…</translation>
+    </message>
+    <message>
+        <source>Tags, separated by commas</source>
+        <translation>标签，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>%1 clips selected</source>
+        <translation>已选择 %1 个片段</translation>
+    </message>
+    <message>
+        <source>Status and rating apply to every selected clip; the Dataset menu has the other bulk edits.</source>
+        <translation>状态和评分将应用于每个所选片段；其他批量编辑功能位于“数据集”菜单中。</translation>
+    </message>
+    <message>
+        <source>1 of them cannot be used (a missing or damaged file).</source>
+        <translation>其中 1 个无法使用（文件缺失或已损坏）。</translation>
+    </message>
+    <message>
+        <source>%1 of them cannot be used (missing or damaged files).</source>
+        <translation>其中 %1 个无法使用（文件缺失或已损坏）。</translation>
+    </message>
+    <message>
+        <source>Select one clip to edit its caption, or use Find and Replace (Ctrl+H) for all of them.</source>
+        <translation>选择单个片段以编辑其描述，或使用“查找和替换”（Ctrl+H）一次编辑全部所选片段。</translation>
+    </message>
+    <message>
+        <source>Use Add Tags… in the Dataset menu for several clips</source>
+        <translation>要为多个片段添加标签，请使用“数据集”菜单中的“添加标签…”</translation>
+    </message>
+    <message>
+        <source>The token count appears when the project holds a model with its tokenizer (models/&lt;name&gt;/tokenizer).</source>
+        <translation>当项目中包含带有分词器的模型（models/&lt;name&gt;/tokenizer）时，会显示词元数。</translation>
+    </message>
+    <message>
+        <source>The token count is unavailable: %1</source>
+        <translation>词元数不可用：%1</translation>
+    </message>
+    <message>
+        <source>%1 / %2 tokens</source>
+        <translation>%1 / %2 个词元</translation>
+    </message>
+    <message>
+        <source>Too long for %1: the text encoder reads only the first %2 tokens, so the end of this caption is cut off.</source>
+        <translation>对 %1 来说过长：文本编码器只读取前 %2 个词元，因此此描述的末尾会被截断。</translation>
+    </message>
+    <message>
+        <source>Counted with the tokenizer of %1, whose text encoder reads %2 tokens.</source>
+        <translation>使用 %1 的分词器计数，其文本编码器可读取 %2 个词元。</translation>
+    </message>
+    <message>
+        <source>Select a clip to play it, trim it and edit its caption.
+
+Arrow keys move through the clips; A accepts, R rejects, U marks for review, 1–5 rate, Enter or Ctrl+E edits the caption.</source>
+        <translation>选择一个片段即可播放、裁剪并编辑其描述。
+
+方向键在片段间移动；A 接受，R 拒绝，U 标记为待审核，1–5 评分，Enter 或 Ctrl+E 编辑描述。</translation>
+    </message>
+    <message>
+        <source>Status:</source>
+        <translation>状态：</translation>
+    </message>
+    <message>
+        <source>Rating:</source>
+        <translation>评分：</translation>
+    </message>
+    <message>
+        <source>&amp;Caption</source>
+        <translation>描述(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Mark as Checked</source>
+        <translation>标记为已检查</translation>
+    </message>
+    <message>
+        <source>&amp;Tags:</source>
+        <translation>标签(&amp;T)：</translation>
+    </message>
+</context>
+<context>
+    <name>ClipRecord</name>
+    <message>
+        <source>Needs review</source>
+        <translation>待审核</translation>
+    </message>
+    <message>
+        <source>Accepted</source>
+        <translation>已接受</translation>
+    </message>
+    <message>
+        <source>Rejected</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>Missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>Empty file</source>
+        <translation>空文件</translation>
+    </message>
+    <message>
+        <source>Not a video</source>
+        <translation>不是视频</translation>
+    </message>
+    <message>
+        <source>Truncated</source>
+        <translation>不完整</translation>
+    </message>
+    <message>
+        <source>Damaged</source>
+        <translation>已损坏</translation>
+    </message>
+    <message>
+        <source>Unsupported format</source>
+        <translation>不支持的格式</translation>
+    </message>
+    <message>
+        <source>Unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>“%1” is missing. Put the file back or reconnect its drive, then import it again.</source>
+        <translation>“%1”缺失。请将文件放回原处或重新连接其所在的驱动器，然后重新导入。</translation>
+    </message>
+    <message>
+        <source>“%1” is empty (0 bytes). Copy the clip again from its source, then import it again.</source>
+        <translation>“%1”为空（0 字节）。请从源位置重新复制该片段，然后重新导入。</translation>
+    </message>
+    <message>
+        <source>“%1” is not a video or an image Tuneframe can read. Convert it to MP4 or PNG, or remove it from the dataset.</source>
+        <translation>“%1”不是 Tuneframe 能读取的视频或图片。请将其转换为 MP4 或 PNG，或将其从数据集中移除。</translation>
+    </message>
+    <message>
+        <source>“%1” is cut short: fewer frames decode than the file lists. Copy the clip again from its source, then import it again.</source>
+        <translation>“%1”不完整：能解码的帧数少于文件中记录的帧数。请从源位置重新复制该片段，然后重新导入。</translation>
+    </message>
+    <message>
+        <source>“%1” is damaged and cannot be decoded. Copy the clip again from its source, or remove it from the dataset.</source>
+        <translation>“%1”已损坏，无法解码。请从源位置重新复制该片段，或将其从数据集中移除。</translation>
+    </message>
+    <message>
+        <source>“%1” uses a format this build of Tuneframe cannot decode. Convert it to H.264 MP4, then import the converted file.</source>
+        <translation>“%1”使用的格式无法由此版本的 Tuneframe 解码。请将其转换为 H.264 MP4，然后导入转换后的文件。</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be read. Check the file&apos;s permissions and the drive, then import it again.</source>
+        <translation>无法读取“%1”。请检查该文件的权限及其所在的驱动器，然后重新导入。</translation>
+    </message>
+</context>
+<context>
+    <name>ClipStore</name>
+    <message>
+        <source>Could not save the change in the project database “%1” (%2). Check that the disk is not full and the project folder is writable, then try again.</source>
+        <translation>无法将更改保存到项目数据库“%1”（%2）。请检查磁盘是否已满、项目文件夹是否可写，然后重试。</translation>
+    </message>
+    <message>
+        <source>Could not read the clips from the project database “%1” (%2). Restore the project from a backup if this persists.</source>
+        <translation>无法从项目数据库“%1”读取片段（%2）。如果问题持续出现，请从备份恢复项目。</translation>
+    </message>
+    <message>
+        <source>The clip is no longer in the project. Reload the clip list.</source>
+        <translation>该片段已不在项目中。请重新加载片段列表。</translation>
+    </message>
+    <message>
+        <source>The trim %1 to %2 does not fit “%3” (frame count: %4). Choose an in point before the out point, both within the clip.</source>
+        <translation>裁剪范围 %1 至 %2 不适用于“%3”（帧数：%4）。请选择早于出点的入点，且两者都须在片段范围内。</translation>
+    </message>
+    <message>
+        <source>the end</source>
+        <translation>末尾</translation>
+    </message>
+    <message>
+        <source>A rating goes from 0 (unrated) to %1 stars; %2 is out of range.</source>
+        <translation>评分范围为 0（未评分）到 %1 星；%2 超出范围。</translation>
+    </message>
+</context>
+<context>
+    <name>ClipTableModel</name>
+    <message>
+        <source>%1×%2</source>
+        <translation>%1×%2</translation>
+    </message>
+    <message>
+        <source>Still image</source>
+        <translation>静态图片</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Clip</source>
+        <translation>片段</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Rating</source>
+        <translation>评分</translation>
+    </message>
+    <message>
+        <source>Resolution</source>
+        <translation>分辨率</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Frames</source>
+        <translation>帧数</translation>
+    </message>
+    <message>
+        <source>Bucket</source>
+        <translation>分桶</translation>
+    </message>
+    <message>
+        <source>Caption</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Problem</source>
+        <translation>问题</translation>
+    </message>
+</context>
+<context>
     <name>CommandLine</name>
     <message numerus="yes">
         <source>Only one project folder can be opened at a time; got %n.</source>
         <translation>
             <numerusform>一次只能打开一个项目文件夹；实际给出了 %n 个。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>--demo opens the demo project, so it cannot be given with a project folder.</source>
+        <translation>--demo 会打开演示项目，因此不能与项目文件夹同时指定。</translation>
     </message>
     <message>
         <source>Usage: %1 [options] [PROJECT_DIR]
@@ -18,8 +745,12 @@ Arguments:
   PROJECT_DIR    a project folder (one holding project.sqlite) to open
 
 Options:
+  --demo         open the demo project, creating it first when needed
   -h, --help     show this help and exit
   -v, --version  show the version and exit
+
+Started with no project folder, the studio opens the project used last, or the
+demo project the first time.
 
 Settings are read from $TUNEFRAME_CONFIG_DIR when it is set.
 </source>
@@ -31,11 +762,290 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
   PROJECT_DIR    要打开的项目文件夹（包含 project.sqlite 的文件夹）
 
 选项：
+  --demo         打开演示项目，必要时先创建它
   -h, --help     显示此帮助并退出
   -v, --version  显示版本并退出
 
-设置了 $TUNEFRAME_CONFIG_DIR 时，从该位置读取设置。
+未指定项目文件夹启动时，工作室会打开上次使用的项目；
+首次启动时则打开演示项目。
+
+如果设置了 $TUNEFRAME_CONFIG_DIR，则从该目录读取设置。
 </translation>
+    </message>
+</context>
+<context>
+    <name>ContentHasher</name>
+    <message>
+        <source>Could not read “%1” (%2). Check that the file exists and that you may read it.</source>
+        <translation>无法读取“%1”（%2）。请检查该文件是否存在，以及您是否有读取权限。</translation>
+    </message>
+    <message>
+        <source>Could not read “%1” to the end (%2). Copy the file again or check the drive.</source>
+        <translation>无法完整读取“%1”（%2）。请重新复制该文件，或检查驱动器。</translation>
+    </message>
+</context>
+<context>
+    <name>DatasetActions</name>
+    <message>
+        <source>&amp;Undo Caption Edit</source>
+        <translation>撤销描述编辑(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo Caption Edit</source>
+        <translation>重做描述编辑(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Import &amp;Folder…</source>
+        <translation>导入文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Import…</source>
+        <translation>导入…</translation>
+    </message>
+    <message>
+        <source>Import every clip in a folder, with the captions beside them (Ctrl+I)</source>
+        <translation>导入文件夹中的所有片段及其旁边的描述（Ctrl+I）</translation>
+    </message>
+    <message>
+        <source>Import F&amp;iles…</source>
+        <translation>导入文件(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Show as &amp;Grid</source>
+        <translation>以网格显示(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Show the clips as a grid of thumbnails (Ctrl+Shift+G)</source>
+        <translation>以缩略图网格显示片段（Ctrl+Shift+G）</translation>
+    </message>
+    <message>
+        <source>Show as &amp;Table</source>
+        <translation>以表格显示(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Show the clips as a table (Ctrl+Shift+T)</source>
+        <translation>以表格显示片段（Ctrl+Shift+T）</translation>
+    </message>
+    <message>
+        <source>&amp;Search Captions</source>
+        <translation>搜索描述(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit Caption</source>
+        <translation>编辑描述(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Accept</source>
+        <translation>接受(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Accept for training (A)</source>
+        <translation>接受用于训练（A）</translation>
+    </message>
+    <message>
+        <source>Needs Re&amp;view</source>
+        <translation>待审核(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Mark as still to review (U)</source>
+        <translation>标记为仍待审核（U）</translation>
+    </message>
+    <message>
+        <source>&amp;Reject</source>
+        <translation>拒绝(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Leave out of training (R)</source>
+        <translation>不用于训练（R）</translation>
+    </message>
+    <message>
+        <source>Clear Rating</source>
+        <translation>清除评分</translation>
+    </message>
+    <message>
+        <source>Rate 1 Star</source>
+        <translation>评为 1 星</translation>
+    </message>
+    <message>
+        <source>Rate %1 Stars</source>
+        <translation>评为 %1 星</translation>
+    </message>
+    <message>
+        <source>Insert Tri&amp;gger Word</source>
+        <translation>插入触发词(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Insert the project&apos;s trigger word at the cursor (Ctrl+Shift+W)</source>
+        <translation>在光标处插入项目的触发词（Ctrl+Shift+W）</translation>
+    </message>
+    <message>
+        <source>Find and Re&amp;place in Captions…</source>
+        <translation>在描述中查找和替换(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Add Trigger &amp;Word to Captions…</source>
+        <translation>向描述添加触发词(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Add Ta&amp;gs…</source>
+        <translation>添加标签(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Remo&amp;ve Tags…</source>
+        <translation>移除标签(&amp;V)…</translation>
+    </message>
+    <message>
+        <source>&amp;Write Captions to .txt Files</source>
+        <translation>将描述写入 .txt 文件(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Save each caption next to its clip, as a .txt file of the same name</source>
+        <translation>将每条描述另存为与片段同名的 .txt 文件，放在片段旁边</translation>
+    </message>
+    <message>
+        <source>E&amp;xport Dataset…</source>
+        <translation>导出数据集(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>&amp;Bucket Preview…</source>
+        <translation>分桶预览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Buckets…</source>
+        <translation>分桶…</translation>
+    </message>
+</context>
+<context>
+    <name>DatasetBulkCommands</name>
+    <message>
+        <source>Trigger Word</source>
+        <translation>触发词</translation>
+    </message>
+    <message>
+        <source>This project has no trigger word yet. Type one, a rare token such as “sks” that the model learns as the name of your subject:</source>
+        <translation>此项目还没有触发词。请输入一个，例如“sks”这样的罕见词元，模型会将其学习为您的主体的名称：</translation>
+    </message>
+    <message>
+        <source>Could Not Save</source>
+        <translation>无法保存</translation>
+    </message>
+    <message>
+        <source>Replaced text in 1 caption. Ctrl+Z undoes it.</source>
+        <translation>已替换 1 条描述中的文本。按 Ctrl+Z 可撤销。</translation>
+    </message>
+    <message>
+        <source>Replaced text in %1 captions. Ctrl+Z undoes it.</source>
+        <translation>已替换 %1 条描述中的文本。按 Ctrl+Z 可撤销。</translation>
+    </message>
+    <message>
+        <source>Added “%1” to 1 caption. Ctrl+Z undoes it.</source>
+        <translation>已将“%1”添加到 1 条描述。按 Ctrl+Z 可撤销。</translation>
+    </message>
+    <message>
+        <source>Added “%1” to %2 captions. Ctrl+Z undoes it.</source>
+        <translation>已将“%1”添加到 %2 条描述。按 Ctrl+Z 可撤销。</translation>
+    </message>
+    <message>
+        <source>Add Tags</source>
+        <translation>添加标签</translation>
+    </message>
+    <message>
+        <source>Tags to add to the selected clip, separated by commas:</source>
+        <translation>要添加到所选片段的标签，用逗号分隔：</translation>
+    </message>
+    <message>
+        <source>Tags to add to %1 clips, separated by commas:</source>
+        <translation>要添加到 %1 个片段的标签，用逗号分隔：</translation>
+    </message>
+    <message>
+        <source>Added the tags %1 (clips: %2).</source>
+        <translation>已添加标签 %1（片段数：%2）。</translation>
+    </message>
+    <message>
+        <source>Remove Tags</source>
+        <translation>移除标签</translation>
+    </message>
+    <message>
+        <source>Tags to remove from the selected clip, separated by commas:</source>
+        <translation>要从所选片段移除的标签，用逗号分隔：</translation>
+    </message>
+    <message>
+        <source>Tags to remove from %1 clips, separated by commas:</source>
+        <translation>要从 %1 个片段移除的标签，用逗号分隔：</translation>
+    </message>
+    <message>
+        <source>Removed the tags %1 (clips: %2).</source>
+        <translation>已移除标签 %1（片段数：%2）。</translation>
+    </message>
+    <message>
+        <source>Writing captions to .txt files (clips: %1)…</source>
+        <translation>正在将描述写入 .txt 文件（片段数：%1）…</translation>
+    </message>
+    <message>
+        <source>Caption files written: %1; already up to date: %2.</source>
+        <translation>已写入描述文件：%1；已是最新：%2。</translation>
+    </message>
+    <message>
+        <source>Some Captions Were Not Written</source>
+        <translation>部分描述未写入</translation>
+    </message>
+    <message>
+        <source>Exported a dataset for training (clips: %1).</source>
+        <translation>已导出用于训练的数据集（片段数：%1）。</translation>
+    </message>
+</context>
+<context>
+    <name>DatasetExporter</name>
+    <message>
+        <source>“%1” has no caption and was left out: cogvideox-factory skips empty lines in prompt.txt, which would pair the captions after it with the wrong videos.</source>
+        <translation>“%1”没有描述，已被排除：cogvideox-factory 会跳过 prompt.txt 中的空行，这会导致其后的描述与错误的视频配对。</translation>
+    </message>
+    <message>
+        <source>“%1” has no caption and was left out. Write a caption, or export uncaptioned clips too.</source>
+        <translation>“%1”没有描述，已被排除。请撰写描述，或选择同时导出无描述的片段。</translation>
+    </message>
+    <message>
+        <source>“%1” is a still image, which cogvideox-factory&apos;s layout cannot hold. Export the manifest to train on images.</source>
+        <translation>“%1”是静态图片，cogvideox-factory 的目录结构无法容纳图片。要用图片训练，请导出清单文件。</translation>
+    </message>
+    <message>
+        <source>Clips left out by their status: %1.</source>
+        <translation>因状态而被排除的片段：%1。</translation>
+    </message>
+    <message>
+        <source>None of the chosen clips can be exported, so nothing was written. The list of skipped clips says why for each.</source>
+        <translation>所选片段均无法导出，因此未写入任何内容。跳过的片段列表中说明了每个片段的原因。</translation>
+    </message>
+    <message>
+        <source>Could not write “%1” (%2). Choose a folder you can write to, or free some disk space, then export again.</source>
+        <translation>无法写入“%1”（%2）。请选择一个您有写入权限的文件夹，或释放一些磁盘空间，然后重新导出。</translation>
+    </message>
+    <message>
+        <source>The folder of “%1” does not exist. Choose an existing folder.</source>
+        <translation>“%1”所在的文件夹不存在。请选择一个已存在的文件夹。</translation>
+    </message>
+    <message>
+        <source>Could not create the folder “%1”. Choose a location you can write to.</source>
+        <translation>无法创建文件夹“%1”。请选择一个您有写入权限的位置。</translation>
+    </message>
+</context>
+<context>
+    <name>DatasetImporter</name>
+    <message>
+        <source>“%1” is listed more than once; it was imported once, with the caption of its first listing.</source>
+        <translation>“%1”被列出了多次；它只导入了一次，使用的是第一次列出时的描述。</translation>
+    </message>
+    <message>
+        <source>The trim %1 to %2 listed for “%3” does not fit the clip (frame count: %4), so the whole clip is used. Set the trim again in the clip&apos;s editor.</source>
+        <translation>为“%3”列出的裁剪范围 %1 至 %2 超出了该片段（帧数：%4），因此将使用整个片段。请在片段编辑器中重新设置裁剪范围。</translation>
+    </message>
+    <message>
+        <source>“%1” has the same content as “%2”, which is already in the project, so it was not imported again.</source>
+        <translation>“%1”与项目中已有的“%2”内容相同，因此未重复导入。</translation>
     </message>
 </context>
 <context>
@@ -53,8 +1063,374 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>此项目中还没有视频片段</translation>
     </message>
     <message>
-        <source>Import a folder of video clips to start your dataset. Each clip then gets a caption, and the clips you accept become the training set.</source>
-        <translation>导入一个包含视频片段的文件夹，开始构建数据集。随后为每个片段撰写描述，您采纳的片段将组成训练集。</translation>
+        <source>Looking for clips…</source>
+        <translation>正在查找片段…</translation>
+    </message>
+    <message>
+        <source>Cancelling after the current file…</source>
+        <translation>将在当前文件完成后取消…</translation>
+    </message>
+    <message>
+        <source>Could Not Read the Clips</source>
+        <translation>无法读取片段</translation>
+    </message>
+    <message>
+        <source>Could Not Save the Change</source>
+        <translation>无法保存更改</translation>
+    </message>
+    <message>
+        <source>1 clip</source>
+        <translation>1 个片段</translation>
+    </message>
+    <message>
+        <source>%1 clips</source>
+        <translation>%1 个片段</translation>
+    </message>
+    <message>
+        <source>%1 of %2 clips shown</source>
+        <translation>显示 %1 / %2 个片段</translation>
+    </message>
+    <message>
+        <source>%1 selected</source>
+        <translation>已选择 %1 个</translation>
+    </message>
+    <message>
+        <source>Importing %1 of %2: %3</source>
+        <translation>正在导入第 %1 个，共 %2 个：%3</translation>
+    </message>
+    <message>
+        <source>Show details…</source>
+        <translation>显示详细信息…</translation>
+    </message>
+    <message>
+        <source>Import a Folder of Clips</source>
+        <translation>导入片段文件夹</translation>
+    </message>
+    <message>
+        <source>Import Clips</source>
+        <translation>导入片段</translation>
+    </message>
+    <message>
+        <source>Videos, images and caption tables (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.png *.jpg *.jpeg *.webp *.csv *.jsonl)</source>
+        <translation>视频、图片和描述表格 (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.png *.jpg *.jpeg *.webp *.csv *.jsonl)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Import a folder of video clips to start your dataset. Each clip then gets a caption, and the clips you accept become the training set. You can also drop files and folders here; a .txt file next to a clip is read as its caption.</source>
+        <translation>导入一个视频片段文件夹，开始构建数据集。随后为每个片段撰写描述，您接受的片段将组成训练集。也可以将文件和文件夹拖放到这里；片段旁的同名 .txt 文件会被读取为其描述。</translation>
+    </message>
+    <message>
+        <source>Import Folder…</source>
+        <translation>导入文件夹…</translation>
+    </message>
+    <message>
+        <source>Edit Captions</source>
+        <translation>编辑描述</translation>
+    </message>
+    <message>
+        <source>S&amp;ort:</source>
+        <translation>排序(&amp;O)：</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Rating</source>
+        <translation>评分</translation>
+    </message>
+    <message>
+        <source>Resolution</source>
+        <translation>分辨率</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Frames</source>
+        <translation>帧数</translation>
+    </message>
+    <message>
+        <source>Bucket</source>
+        <translation>分桶</translation>
+    </message>
+    <message>
+        <source>Caption</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>Reverse the order</source>
+        <translation>倒序</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>DatasetPreferences</name>
+    <message>
+        <source>Could not save the dataset settings in “%1”: %2. Check that the project folder is writable and the disk is not full.</source>
+        <translation>无法将数据集设置保存到“%1”：%2。请检查项目文件夹是否可写，以及磁盘是否已满。</translation>
+    </message>
+</context>
+<context>
+    <name>DemoClipWriter</name>
+    <message>
+        <source>Could not create the folder “%1”. Check that the project folder is writable and the disk is not full.</source>
+        <translation>无法创建文件夹“%1”。请检查项目文件夹是否可写，以及磁盘是否已满。</translation>
+    </message>
+    <message>
+        <source>Could not write the demo clip “%1”: %2</source>
+        <translation>无法写入演示片段“%1”：%2</translation>
+    </message>
+    <message>
+        <source>Could not write the caption file “%1”: %2. Check that the project folder is writable and the disk is not full.</source>
+        <translation>无法写入描述文件“%1”：%2。请检查项目文件夹是否可写，以及磁盘是否已满。</translation>
+    </message>
+</context>
+<context>
+    <name>DemoProjectBuilder</name>
+    <message>
+        <source>The engine “%1” was not found, and the demo project needs it to create its model. Check that tuneframe-engine is installed with the studio.</source>
+        <translation>找不到引擎“%1”，而演示项目需要用它来创建模型。请检查 tuneframe-engine 是否已随工作室一同安装。</translation>
+    </message>
+    <message>
+        <source>Writing the demo clips…</source>
+        <translation>正在写入演示片段…</translation>
+    </message>
+    <message>
+        <source>Wrote demo clip %1 of %2</source>
+        <translation>已写入演示片段 %1/%2</translation>
+    </message>
+    <message>
+        <source>The tiny model is already in place</source>
+        <translation>微型模型已就绪</translation>
+    </message>
+    <message>
+        <source>The folder “%1” exists but does not hold a complete model. Move or delete it, then create the demo project again.</source>
+        <translation>文件夹“%1”已存在，但其中没有完整的模型。请移走或删除它，然后重新创建演示项目。</translation>
+    </message>
+    <message>
+        <source>Could not create the folder “%1”. Check that the project folder is writable and the disk is not full.</source>
+        <translation>无法创建文件夹“%1”。请检查项目文件夹是否可写，以及磁盘是否已满。</translation>
+    </message>
+    <message>
+        <source>Creating the tiny model…</source>
+        <translation>正在创建微型模型…</translation>
+    </message>
+    <message>
+        <source>The engine stopped unexpectedly while creating the tiny model. Its last output:
+%1</source>
+        <translation>引擎在创建微型模型时意外停止。其最后输出：
+%1</translation>
+    </message>
+    <message>
+        <source>The engine could not create the tiny model (exit code %1). It said:
+%2</source>
+        <translation>引擎无法创建微型模型（退出代码 %1）。其输出：
+%2</translation>
+    </message>
+    <message>
+        <source>The engine “%1” could not be started: %2. Check that tuneframe-engine is installed with the studio and that you may run it.</source>
+        <translation>无法启动引擎“%1”：%2。请检查 tuneframe-engine 是否已随工作室一同安装，以及您是否有权运行它。</translation>
+    </message>
+    <message>
+        <source>The engine finished, but “%1” does not hold a complete model. It said:
+%2</source>
+        <translation>引擎已运行结束，但“%1”中没有完整的模型。其输出：
+%2</translation>
+    </message>
+    <message>
+        <source>Could not move the new model from “%1” to “%2”. Check that the project folder is writable.</source>
+        <translation>无法将新模型从“%1”移动到“%2”。请检查项目文件夹是否可写。</translation>
+    </message>
+    <message>
+        <source>Created the tiny model</source>
+        <translation>已创建微型模型</translation>
+    </message>
+    <message>
+        <source>(nothing)</source>
+        <translation>（无）</translation>
+    </message>
+</context>
+<context>
+    <name>DemoProjectController</name>
+    <message>
+        <source>Demo project</source>
+        <translation>演示项目</translation>
+    </message>
+    <message>
+        <source>Importing demo clip %1 of %2</source>
+        <translation>正在导入演示片段 %1/%2</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDatasetDialog</name>
+    <message>
+        <source>Export Folder</source>
+        <translation>导出文件夹</translation>
+    </message>
+    <message>
+        <source>Manifest File</source>
+        <translation>清单文件</translation>
+    </message>
+    <message>
+        <source>JSON Lines (*.jsonl)</source>
+        <translation>JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Exporting… (clips: %1)</source>
+        <translation>正在导出…（片段数：%1）</translation>
+    </message>
+    <message>
+        <source>Cancelling after the current clip…</source>
+        <translation>将在当前片段完成后取消…</translation>
+    </message>
+    <message>
+        <source>Export cancelled. The files written so far are listed below; the dataset is incomplete.</source>
+        <translation>导出已取消。下方列出了已写入的文件；数据集不完整。</translation>
+    </message>
+    <message>
+        <source>Exported 1 clip to %1.</source>
+        <translation>已将 1 个片段导出到 %1。</translation>
+    </message>
+    <message>
+        <source>Exported %1 clips to %2.</source>
+        <translation>已将 %1 个片段导出到 %2。</translation>
+    </message>
+    <message>
+        <source>Trimmed clips cut into new files: %1.</source>
+        <translation>按裁剪范围切分为新文件的片段：%1。</translation>
+    </message>
+    <message>
+        <source>Left out (%1):</source>
+        <translation>已排除（%1）：</translation>
+    </message>
+    <message>
+        <source>Written:</source>
+        <translation>已写入：</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Export Dataset</source>
+        <translation>导出数据集</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>&amp;Manifest (JSON Lines) for tuneframe-engine prepare</source>
+        <translation>用于 tuneframe-engine prepare 的清单（JSON Lines）(&amp;M)</translation>
+    </message>
+    <message>
+        <source>cogvideox-&amp;factory folder (prompt.txt, videos.txt)</source>
+        <translation>cogvideox-factory 文件夹（prompt.txt、videos.txt）(&amp;F)</translation>
+    </message>
+    <message>
+        <source>That layout has no trims: trimmed clips are cut into new files under videos/.</source>
+        <translation>该目录结构不支持裁剪范围：裁剪过的片段会被切分为 videos/ 下的新文件。</translation>
+    </message>
+    <message>
+        <source>&amp;Destination:</source>
+        <translation>目标位置(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Clips:</source>
+        <translation>片段：</translation>
+    </message>
+    <message>
+        <source>The &amp;selected clips (%1)</source>
+        <translation>所选片段（%1）(&amp;S)</translation>
+    </message>
+    <message>
+        <source>All clips &amp;shown by the filter (%1)</source>
+        <translation>筛选后显示的所有片段（%1）(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Include clips that still &amp;need review (rejected clips are always left out)</source>
+        <translation>包括仍待审核的片段（已拒绝的片段始终会被排除）(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Include clips &amp;without a caption (manifest only)</source>
+        <translation>包括无描述的片段（仅限清单）(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+</context>
+<context>
+    <name>FactoryLayoutSource</name>
+    <message>
+        <source>“%1” lists %2 videos but “%3” holds %4 captions, so Tuneframe cannot tell which caption belongs to which video and imported nothing from this folder. Give both files one line per clip, in the same order, then import the folder again.</source>
+        <translation>“%1”列出了 %2 个视频，但“%3”中有 %4 条描述，Tuneframe 无法判断哪条描述属于哪个视频，因此未从此文件夹导入任何内容。请让两个文件都按相同顺序、每行对应一个片段，然后重新导入该文件夹。</translation>
+    </message>
+    <message>
+        <source>Line %1 of “%2” is empty, so the caption on line %1 of “%3” was not imported.</source>
+        <translation>“%2”的第 %1 行为空，因此未导入“%3”第 %1 行的描述。</translation>
+    </message>
+</context>
+<context>
+    <name>FolderImportSource</name>
+    <message>
+        <source>%1 and %2 more</source>
+        <translation>%1 以及另外 %2 个</translation>
+    </message>
+    <message>
+        <source>The caption file “%1” could not be read (%2), so its clip was imported without a caption. Check the file&apos;s permissions.</source>
+        <translation>无法读取描述文件“%1”（%2），因此其片段已在没有描述的情况下导入。请检查该文件的权限。</translation>
+    </message>
+    <message>
+        <source>The folder “%1” does not exist. Choose an existing folder.</source>
+        <translation>文件夹“%1”不存在。请选择一个已存在的文件夹。</translation>
+    </message>
+    <message>
+        <source>Text files in “%1” that have no video or image of the same name were not used as captions: %2.</source>
+        <translation>“%1”中以下文本文件没有同名的视频或图片，因此未用作描述：%2。</translation>
+    </message>
+    <message>
+        <source>Files in “%1” that are not videos or images by their extension were not imported: %2. Import them as single files to try them anyway.</source>
+        <translation>“%1”中以下文件按扩展名判断不是视频或图片，因此未导入：%2。如仍想尝试，请将它们作为单个文件导入。</translation>
+    </message>
+    <message>
+        <source>The folder “%1” holds no videos or images.</source>
+        <translation>文件夹“%1”中没有视频或图片。</translation>
+    </message>
+    <message>
+        <source>“%1” is a text file with no video or image of the same name among the dropped files, so it was not imported. Drop it together with its clip.</source>
+        <translation>“%1”是文本文件，拖放的文件中没有与其同名的视频或图片，因此未导入。请将它与对应的片段一起拖放。</translation>
+    </message>
+</context>
+<context>
+    <name>FrameDecodeWorker</name>
+    <message>
+        <source>No clip is open.</source>
+        <translation>没有打开的片段。</translation>
+    </message>
+    <message>
+        <source>Frame %1 of “%2” could not be decoded.</source>
+        <translation>无法解码“%2”的第 %1 帧。</translation>
     </message>
 </context>
 <context>
@@ -74,6 +1450,64 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Validation videos will appear here during training: each time a run checks its progress, the videos it generates from your prompts are added to this page.</source>
         <translation>训练期间验证视频会显示在这里：每当训练运行检查进度时，根据您的提示词生成的视频都会添加到此页面。</translation>
+    </message>
+</context>
+<context>
+    <name>ImportReport</name>
+    <message>
+        <source>added: %1</source>
+        <translation>已添加：%1</translation>
+    </message>
+    <message>
+        <source>flagged with a problem: %1</source>
+        <translation>标记为有问题：%1</translation>
+    </message>
+    <message>
+        <source>captions re-encoded, to check: %1</source>
+        <translation>描述已转换编码、待检查：%1</translation>
+    </message>
+    <message>
+        <source>updated: %1</source>
+        <translation>已更新：%1</translation>
+    </message>
+    <message>
+        <source>already in the project: %1</source>
+        <translation>已在项目中：%1</translation>
+    </message>
+    <message>
+        <source>duplicates skipped: %1</source>
+        <translation>已跳过重复项：%1</translation>
+    </message>
+    <message>
+        <source>Import cancelled after %1 of %2 files (%3).</source>
+        <translation>导入在处理了 %2 个文件中的 %1 个后取消（%3）。</translation>
+    </message>
+    <message>
+        <source>Import finished (%1).</source>
+        <translation>导入完成（%1）。</translation>
+    </message>
+</context>
+<context>
+    <name>ImportReportDialog</name>
+    <message>
+        <source>Every file was imported without a problem.</source>
+        <translation>所有文件均已导入，没有出现问题。</translation>
+    </message>
+    <message>
+        <source>Import Report</source>
+        <translation>导入报告</translation>
+    </message>
+    <message>
+        <source>Show the Flagged Clip</source>
+        <translation>显示被标记的片段</translation>
+    </message>
+    <message>
+        <source>Show the %1 Flagged Clips</source>
+        <translation>显示 %1 个被标记的片段</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>
@@ -193,6 +1627,69 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>No project open</source>
         <translation>未打开项目</translation>
+    </message>
+    <message>
+        <source>Demo project: %1</source>
+        <translation>演示项目：%1</translation>
+    </message>
+    <message>
+        <source>The demo project is ready: captioned clips to try every part of the studio on, and a tiny model.</source>
+        <translation>演示项目已就绪：其中包含已写好描述的片段，可用来试用工作室的各项功能，另有一个微型模型。</translation>
+    </message>
+    <message>
+        <source>Could Not Build the Demo Project</source>
+        <translation>无法构建演示项目</translation>
+    </message>
+    <message>
+        <source>Could Not Open the Demo Project</source>
+        <translation>无法打开演示项目</translation>
+    </message>
+    <message>
+        <source>Preparing the demo project…</source>
+        <translation>正在准备演示项目…</translation>
+    </message>
+    <message>
+        <source>Open &amp;Demo Project</source>
+        <translation>打开演示项目(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Data&amp;set</source>
+        <translation>数据集(&amp;S)</translation>
+    </message>
+</context>
+<context>
+    <name>MetadataTableSource</name>
+    <message>
+        <source>The CSV file “%1” has no column naming the clips (its header reads: %2). Name that column path, video or file, then import it again.</source>
+        <translation>CSV 文件“%1”中没有指明片段的列（其表头为：%2）。请将该列命名为 path、video 或 file，然后重新导入。</translation>
+    </message>
+    <message>
+        <source>The CSV file “%1” has no caption column (caption, prompt or text), so its clips were imported without captions.</source>
+        <translation>CSV 文件“%1”中没有描述列（caption、prompt 或 text），因此其片段已在没有描述的情况下导入。</translation>
+    </message>
+    <message>
+        <source>Line %1 of “%2” names no file, so it was not imported.</source>
+        <translation>“%2”的第 %1 行没有指明文件，因此未导入。</translation>
+    </message>
+    <message>
+        <source>Line %1 of “%2” is not a JSON object (%3), so it was not imported. Each line must be one object such as {&quot;path&quot;: &quot;a.mp4&quot;, &quot;caption&quot;: &quot;…&quot;}.</source>
+        <translation>“%2”的第 %1 行不是 JSON 对象（%3），因此未导入。每行必须是一个对象，例如 {&quot;path&quot;: &quot;a.mp4&quot;, &quot;caption&quot;: &quot;…&quot;}。</translation>
+    </message>
+    <message>
+        <source>another JSON value</source>
+        <translation>其他类型的 JSON 值</translation>
+    </message>
+    <message>
+        <source>Line %1 of “%2” has no &quot;path&quot;, &quot;video&quot; or &quot;file&quot; naming the clip, so it was not imported.</source>
+        <translation>“%2”的第 %1 行没有指明片段的 &quot;path&quot;、&quot;video&quot; 或 &quot;file&quot;，因此未导入。</translation>
+    </message>
+    <message>
+        <source>Not imported: %1.</source>
+        <translation>未导入：%1。</translation>
     </message>
 </context>
 <context>
@@ -330,6 +1827,25 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     </message>
 </context>
 <context>
+    <name>RatingWidget</name>
+    <message>
+        <source>The selected clips have different ratings. Click a star to give them all that rating (keys 1–5, 0 clears).</source>
+        <translation>所选片段的评分各不相同。点击一颗星可将它们全部设为该评分（按键 1–5，0 清除）。</translation>
+    </message>
+    <message>
+        <source>Not rated. Click a star to rate (keys 1–5).</source>
+        <translation>未评分。点击星星进行评分（按键 1–5）。</translation>
+    </message>
+    <message>
+        <source>Rated %1 of 5. Click the same star again to clear (key 0).</source>
+        <translation>评分：%1/5。再次点击同一颗星可清除评分（按键 0）。</translation>
+    </message>
+    <message>
+        <source>Rating</source>
+        <translation>评分</translation>
+    </message>
+</context>
+<context>
     <name>Settings</name>
     <message>
         <source>Could not read the settings file %1 (%2), so Tuneframe started with default settings. Check the file&apos;s permissions.</source>
@@ -380,6 +1896,20 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     </message>
 </context>
 <context>
+    <name>TaskProgressBar</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>ThumbnailCache</name>
+    <message>
+        <source>“%1” is not a content hash.</source>
+        <translation>“%1”不是内容哈希值。</translation>
+    </message>
+</context>
+<context>
     <name>TrainPage</name>
     <message>
         <source>Train</source>
@@ -396,6 +1926,139 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Training needs an accepted dataset first. On the Dataset page, import clips, caption them and accept the ones to learn from; then come back here to start a run.</source>
         <translation>训练需要先有已采纳的数据集。请在“数据集”页面导入片段、撰写描述并采纳要用于学习的片段，然后回到这里开始训练运行。</translation>
+    </message>
+</context>
+<context>
+    <name>TriggerWordDialog</name>
+    <message>
+        <source>Type the trigger word, a rare token such as “sks” that the model learns as the name of your subject.</source>
+        <translation>请输入触发词，例如“sks”这样的罕见词元，模型会将其学习为您的主体的名称。</translation>
+    </message>
+    <message>
+        <source>Every caption already holds “%1”.</source>
+        <translation>每条描述中都已包含“%1”。</translation>
+    </message>
+    <message>
+        <source>1 caption will change. This is one step you can undo with Ctrl+Z.</source>
+        <translation>将更改 1 条描述。此操作可用 Ctrl+Z 一步撤销。</translation>
+    </message>
+    <message>
+        <source>%1 captions will change. This is one step you can undo with Ctrl+Z.</source>
+        <translation>将更改 %1 条描述。此操作可用 Ctrl+Z 一步撤销。</translation>
+    </message>
+    <message>
+        <source>Add Trigger Word</source>
+        <translation>添加触发词</translation>
+    </message>
+    <message>
+        <source>Trigger &amp;word:</source>
+        <translation>触发词(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>At the &amp;start of each caption</source>
+        <translation>添加到每条描述的开头(&amp;S)</translation>
+    </message>
+    <message>
+        <source>At the &amp;end of each caption</source>
+        <translation>添加到每条描述的末尾(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>添加(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>TrimmedClipRenderer</name>
+    <message>
+        <source>“%1” ended at frame %2, before the end of its trim. Import the clip again to check it, then export again.</source>
+        <translation>“%1”在第 %2 帧就已结束，早于其裁剪范围的终点。请重新导入该片段以进行检查，然后重新导出。</translation>
+    </message>
+    <message>
+        <source>Could not cut frames %1 to %2 of “%3” into “%4”: %5</source>
+        <translation>无法将“%3”的第 %1 至 %2 帧切分到“%4”：%5</translation>
+    </message>
+</context>
+<context>
+    <name>VideoPlayerWidget</name>
+    <message>
+        <source>Previous frame (Left)</source>
+        <translation>上一帧（Left）</translation>
+    </message>
+    <message>
+        <source>Next frame (Right)</source>
+        <translation>下一帧（Right）</translation>
+    </message>
+    <message>
+        <source>Loop</source>
+        <translation>循环</translation>
+    </message>
+    <message>
+        <source>Play the clip again from the start when it ends (L)</source>
+        <translation>片段播放结束后从头重新播放（L）</translation>
+    </message>
+    <message>
+        <source>Playback speed</source>
+        <translation>播放速度</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>Set In</source>
+        <translation>设置入点</translation>
+    </message>
+    <message>
+        <source>Start the clip&apos;s training range at this frame (I)</source>
+        <translation>将此帧设为片段训练范围的起点（I）</translation>
+    </message>
+    <message>
+        <source>Set Out</source>
+        <translation>设置出点</translation>
+    </message>
+    <message>
+        <source>End the clip&apos;s training range at this frame (O)</source>
+        <translation>将此帧设为片段训练范围的终点（O）</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <source>Use the whole clip for training</source>
+        <translation>使用整个片段进行训练</translation>
+    </message>
+    <message>
+        <source>Pause (Space)</source>
+        <translation>暂停（Space）</translation>
+    </message>
+    <message>
+        <source>Play (Space)</source>
+        <translation>播放（Space）</translation>
+    </message>
+    <message>
+        <source>Frame %1 of %2</source>
+        <translation>第 %1 帧，共 %2 帧</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Whole clip</source>
+        <translation>整个片段</translation>
+    </message>
+    <message>
+        <source>Frames %1–%2</source>
+        <translation>第 %1–%2 帧</translation>
+    </message>
+    <message>
+        <source>This clip cannot be played</source>
+        <translation>无法播放此片段</translation>
+    </message>
+    <message>
+        <source>Frame %1 cannot be shown</source>
+        <translation>无法显示第 %1 帧</translation>
     </message>
 </context>
 </TS>
