@@ -10,8 +10,10 @@ CommandLine CommandLine::parse(const QStringList& arguments) {
     const QCommandLineOption versionOption(
         QStringList{QStringLiteral("v"), QStringLiteral("version")});
     const QCommandLineOption helpOption(QStringList{QStringLiteral("h"), QStringLiteral("help")});
+    const QCommandLineOption demoOption(QStringLiteral("demo"));
     parser.addOption(versionOption);
     parser.addOption(helpOption);
+    parser.addOption(demoOption);
     parser.addPositionalArgument(QStringLiteral("PROJECT_DIR"), QString());
     const bool parsed = parser.parse(arguments);
 
@@ -37,7 +39,14 @@ CommandLine CommandLine::parse(const QStringList& arguments) {
                                    static_cast<int>(positional.size()));
         return result;
     }
+    if (parser.isSet(demoOption) && !positional.isEmpty()) {
+        result.m_action = Action::Fail;
+        result.m_errorMessage =
+            tr("--demo opens the demo project, so it cannot be given with a project folder.");
+        return result;
+    }
     result.m_action = Action::Run;
+    result.m_demoRequested = parser.isSet(demoOption);
     if (!positional.isEmpty())
         result.m_projectFolder = positional.constFirst();
     return result;
@@ -49,6 +58,10 @@ CommandLine::Action CommandLine::action() const {
 
 QString CommandLine::projectFolder() const {
     return m_projectFolder;
+}
+
+bool CommandLine::demoRequested() const {
+    return m_demoRequested;
 }
 
 QString CommandLine::errorMessage() const {
@@ -68,8 +81,12 @@ QString CommandLine::helpText() {
               "  PROJECT_DIR    a project folder (one holding project.sqlite) to open\n"
               "\n"
               "Options:\n"
+              "  --demo         open the demo project, creating it first when needed\n"
               "  -h, --help     show this help and exit\n"
               "  -v, --version  show the version and exit\n"
+              "\n"
+              "Started with no project folder, the studio opens the project used last, or the\n"
+              "demo project the first time.\n"
               "\n"
               "Settings are read from $TUNEFRAME_CONFIG_DIR when it is set.\n")
         .arg(ApplicationInfo::executableName());

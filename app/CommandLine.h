@@ -18,6 +18,8 @@ public:
     Action action() const;
     // The PROJECT_DIR argument; empty when none was given.
     QString projectFolder() const;
+    // --demo: open the demo project (creating it first when needed).
+    bool demoRequested() const;
     // For Action::Fail: what was wrong, as one line.
     QString errorMessage() const;
 
@@ -27,5 +29,6 @@ public:
 private:
     Action m_action = Action::None;
     QString m_projectFolder;
+    bool m_demoRequested = false;
     QString m_errorMessage;
 };

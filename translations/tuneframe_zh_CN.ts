@@ -461,6 +461,45 @@
     </message>
 </context>
 <context>
+    <name>ClipImportPanel</name>
+    <message>
+        <source>Looking for clips…</source>
+        <translation>正在查找片段…</translation>
+    </message>
+    <message>
+        <source>Cancelling after the current file…</source>
+        <translation>将在当前文件完成后取消…</translation>
+    </message>
+    <message>
+        <source>Import a Folder of Clips</source>
+        <translation>导入片段文件夹</translation>
+    </message>
+    <message>
+        <source>Import Clips</source>
+        <translation>导入片段</translation>
+    </message>
+    <message>
+        <source>Videos, images and caption tables (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.png *.jpg *.jpeg *.webp *.csv *.jsonl)</source>
+        <translation>视频、图片和描述表格 (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.png *.jpg *.jpeg *.webp *.csv *.jsonl)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Importing %1 of %2: %3</source>
+        <translation>正在导入第 %1 个，共 %2 个：%3</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Show details…</source>
+        <translation>显示详细信息…</translation>
+    </message>
+</context>
+<context>
     <name>ClipInspectorPanel</name>
     <message>
         <source>%1×%2</source>
@@ -1063,14 +1102,6 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>此项目中还没有视频片段</translation>
     </message>
     <message>
-        <source>Looking for clips…</source>
-        <translation>正在查找片段…</translation>
-    </message>
-    <message>
-        <source>Cancelling after the current file…</source>
-        <translation>将在当前文件完成后取消…</translation>
-    </message>
-    <message>
         <source>Could Not Read the Clips</source>
         <translation>无法读取片段</translation>
     </message>
@@ -1093,30 +1124,6 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>%1 selected</source>
         <translation>已选择 %1 个</translation>
-    </message>
-    <message>
-        <source>Importing %1 of %2: %3</source>
-        <translation>正在导入第 %1 个，共 %2 个：%3</translation>
-    </message>
-    <message>
-        <source>Show details…</source>
-        <translation>显示详细信息…</translation>
-    </message>
-    <message>
-        <source>Import a Folder of Clips</source>
-        <translation>导入片段文件夹</translation>
-    </message>
-    <message>
-        <source>Import Clips</source>
-        <translation>导入片段</translation>
-    </message>
-    <message>
-        <source>Videos, images and caption tables (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.png *.jpg *.jpeg *.webp *.csv *.jsonl)</source>
-        <translation>视频、图片和描述表格 (*.mp4 *.mov *.mkv *.webm *.avi *.m4v *.png *.jpg *.jpeg *.webp *.csv *.jsonl)</translation>
-    </message>
-    <message>
-        <source>All files (*)</source>
-        <translation>所有文件 (*)</translation>
     </message>
     <message>
         <source>Import a folder of video clips to start your dataset. Each clip then gets a caption, and the clips you accept become the training set. You can also drop files and folders here; a .txt file next to a clip is read as its caption.</source>
@@ -1169,10 +1176,6 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Reverse the order</source>
         <translation>倒序</translation>
-    </message>
-    <message>
-        <source>Dismiss</source>
-        <translation>关闭</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,8 @@
 #include "ui/MainWindow.h"
 
 #include "app/ApplicationInfo.h"
+#include "app/DemoProjectController.h"
+#include "app/EngineLocator.h"
 #include "app/Project.h"
 #include "app/RecentProjects.h"
 #include "app/Settings.h"
@@ -8,6 +10,7 @@
 #include "ui/GalleryPage.h"
 #include "ui/LanguageController.h"
 #include "ui/NewProjectDialog.h"
+#include "ui/TaskProgressBar.h"
 #include "ui/ThemeController.h"
 #include "ui/TrainPage.h"
 
@@ -49,6 +52,16 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     m_projectStatusLabel->setObjectName(QStringLiteral("projectStatusLabel"));
     m_projectStatusLabel->setContentsMargins(8, 0, 8, 0);
     statusBar()->addWidget(m_projectStatusLabel, 1);
+    m_demoProgress = new TaskProgressBar(this);
+    m_demoProgress->setObjectName(QStringLiteral("demoProgress"));
+    statusBar()->addPermanentWidget(m_demoProgress);
+    connect(m_demoProgress, &TaskProgressBar::cancelRequested, this, [this] {
+        if (m_demoController)
+            m_demoController->cancel();
+        m_demoProgress->finish();
+    });
+    connect(m_datasetPage, &DatasetPage::statusMessage, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
 
     connect(m_settings, &Settings::themeChanged, this, &MainWindow::updateSettingsActions);
     connect(m_settings, &Settings::languageChanged, this, &MainWindow::updateSettingsActions);
@@ -92,6 +105,12 @@ bool MainWindow::openProject(const QString& folder) {
 }
 
 void MainWindow::setProject(std::shared_ptr<Project> project) {
+    // Building the demo project for a project the user has left would import behind their back.
+    if (m_demoController && m_demoController->isRunning() &&
+        m_demoController->project() != project) {
+        m_demoController->cancel();
+        m_demoProgress->finish();
+    }
     m_project = std::move(project);
     for (StudioPage* page : pages())
         page->setProject(m_project);
@@ -111,6 +130,59 @@ void MainWindow::closeProject() {
 
 std::shared_ptr<Project> MainWindow::project() const {
     return m_project;
+}
+
+bool MainWindow::openDemoProject(const QString& folder) {
+    if (m_demoController) {
+        m_demoController->cancel();
+        m_demoController->deleteLater();
+    }
+    m_demoController = new DemoProjectController(
+        folder.isEmpty() ? DemoProjectController::defaultFolder() : folder,
+        EngineLocator::enginePath(), this);
+    DemoProjectController* controller = m_demoController;
+    connect(controller, &DemoProjectController::progressChanged, this,
+            [this](int done, int total, const QString& step) {
+                m_demoProgress->setProgress(done, total, tr("Demo project: %1").arg(step));
+            });
+    connect(controller, &DemoProjectController::clipsImported, m_datasetPage,
+            &DatasetPage::reloadClips);
+    connect(controller, &DemoProjectController::ready, this, [this, controller] {
+        m_demoProgress->finish();
+        m_datasetPage->reloadClips();
+        if (!controller->reusedExisting())
+            statusBar()->showMessage(tr("The demo project is ready: captioned clips to try "
+                                        "every part of the studio on, and a tiny model."),
+                                     15000);
+        emit demoProjectReady(controller->folder());
+    });
+    connect(controller, &DemoProjectController::failed, this, [this](const QString& message) {
+        m_demoProgress->finish();
+        showMessage(QStringLiteral("demoProjectError"), QMessageBox::Warning,
+                    tr("Could Not Build the Demo Project"), message);
+        emit demoProjectFailed(message);
+    });
+
+    std::shared_ptr<Project> demo = controller->start();
+    if (!demo) {
+        showMessage(QStringLiteral("demoProjectError"), QMessageBox::Warning,
+                    tr("Could Not Open the Demo Project"), controller->errorMessage());
+        emit demoProjectFailed(controller->errorMessage());
+        return false;
+    }
+    if (controller->isRunning())
+        m_demoProgress->start(tr("Preparing the demo project…"));
+    setProject(demo);
+    showPage(Page::Dataset);
+    return true;
+}
+
+DemoProjectController* MainWindow::demoProjectController() const {
+    return m_demoController;
+}
+
+DatasetPage* MainWindow::datasetPage() const {
+    return m_datasetPage;
 }
 
 MainWindow::Page MainWindow::currentPage() const {
@@ -182,6 +254,10 @@ void MainWindow::onAboutTriggered() {
                     .arg(ApplicationInfo::version(), QString::fromLatin1(qVersion())));
 }
 
+void MainWindow::onOpenDemoProjectTriggered() {
+    openDemoProject();
+}
+
 void MainWindow::onNavigationRowChanged(int row) {
     m_pageStack->setCurrentIndex(row);
     const QList<QAction*> pageActions{m_showDatasetAction, m_showTrainAction, m_showGalleryAction};
@@ -203,6 +279,11 @@ void MainWindow::createActions() {
     m_openProjectAction->setObjectName(QStringLiteral("openProjectAction"));
     m_openProjectAction->setShortcut(QKeySequence::Open);
     connect(m_openProjectAction, &QAction::triggered, this, &MainWindow::onOpenProjectTriggered);
+
+    m_openDemoProjectAction = new QAction(this);
+    m_openDemoProjectAction->setObjectName(QStringLiteral("openDemoProjectAction"));
+    connect(m_openDemoProjectAction, &QAction::triggered, this,
+            &MainWindow::onOpenDemoProjectTriggered);
 
     m_closeProjectAction = new QAction(this);
     m_closeProjectAction->setObjectName(QStringLiteral("closeProjectAction"));
@@ -299,9 +380,18 @@ void MainWindow::createMenus() {
     m_recentMenu = m_fileMenu->addMenu(QString());
     m_recentMenu->setObjectName(QStringLiteral("recentProjectsMenu"));
     connect(m_recentMenu, &QMenu::aboutToShow, m_recentProjects, &RecentProjects::prune);
+    m_fileMenu->addAction(m_openDemoProjectAction);
     m_fileMenu->addAction(m_closeProjectAction);
     m_fileMenu->addSeparator();
     m_fileMenu->addAction(m_quitAction);
+
+    // The Dataset page's own commands; it enables them only while it is shown.
+    m_editMenu = menuBar()->addMenu(QString());
+    m_editMenu->setObjectName(QStringLiteral("editMenu"));
+    m_editMenu->addActions(m_datasetPage->editMenuActions());
+    m_datasetMenu = menuBar()->addMenu(QString());
+    m_datasetMenu->setObjectName(QStringLiteral("datasetMenu"));
+    m_datasetMenu->addActions(m_datasetPage->datasetMenuActions());
 
     m_viewMenu = menuBar()->addMenu(QString());
     m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
@@ -373,12 +463,15 @@ void MainWindow::retranslateUi() {
     m_fileMenu->setTitle(tr("&File"));
     m_newProjectAction->setText(tr("&New Project…"));
     m_openProjectAction->setText(tr("&Open Project…"));
+    m_openDemoProjectAction->setText(tr("Open &Demo Project"));
     m_recentMenu->setTitle(tr("Open &Recent"));
     m_clearRecentAction->setText(tr("&Clear Menu"));
     m_noRecentAction->setText(tr("No Recent Projects"));
     m_closeProjectAction->setText(tr("&Close Project"));
     m_quitAction->setText(tr("&Quit"));
 
+    m_editMenu->setTitle(tr("&Edit"));
+    m_datasetMenu->setTitle(tr("Data&set"));
     m_viewMenu->setTitle(tr("&View"));
     m_showDatasetAction->setText(tr("&Dataset"));
     m_showTrainAction->setText(tr("&Train"));

@@ -6,6 +6,7 @@
 #include <memory>
 
 class DatasetPage;
+class DemoProjectController;
 class GalleryPage;
 class LanguageController;
 class Project;
@@ -18,6 +19,7 @@ class QStackedWidget;
 class RecentProjects;
 class Settings;
 class StudioPage;
+class TaskProgressBar;
 class ThemeController;
 class TrainPage;
 
@@ -40,6 +42,11 @@ public:
     void setProject(std::shared_ptr<Project> project);
     void closeProject();
     std::shared_ptr<Project> project() const;
+    // Opens the demo project (folder: DemoProjectController::defaultFolder() when empty),
+    // creating it and building its clips and model in the background when needed.
+    bool openDemoProject(const QString& folder = QString());
+    DemoProjectController* demoProjectController() const;
+    DatasetPage* datasetPage() const;
 
     Page currentPage() const;
     void showPage(Page page);
@@ -51,6 +58,8 @@ signals:
     void projectOpened(const QString& folder);
     void projectClosed();
     void projectOpenFailed(const QString& folder, const QString& message);
+    void demoProjectReady(const QString& folder);
+    void demoProjectFailed(const QString& message);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -61,6 +70,7 @@ private slots:
     void onOpenProjectTriggered();
     void onRecentProjectTriggered();
     void onAboutTriggered();
+    void onOpenDemoProjectTriggered();
     void onNavigationRowChanged(int row);
     void onSettingsWriteFailed(const QString& message);
 
@@ -88,9 +98,13 @@ private:
     TrainPage* m_trainPage = nullptr;
     GalleryPage* m_galleryPage = nullptr;
     QLabel* m_projectStatusLabel = nullptr;
+    TaskProgressBar* m_demoProgress = nullptr;
+    DemoProjectController* m_demoController = nullptr;
 
     QMenu* m_fileMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_editMenu = nullptr;
+    QMenu* m_datasetMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_themeMenu = nullptr;
     QMenu* m_languageMenu = nullptr;
@@ -98,6 +112,7 @@ private:
 
     QAction* m_newProjectAction = nullptr;
     QAction* m_openProjectAction = nullptr;
+    QAction* m_openDemoProjectAction = nullptr;
     QAction* m_closeProjectAction = nullptr;
     QAction* m_clearRecentAction = nullptr;
     QAction* m_noRecentAction = nullptr;

@@ -1,9 +1,12 @@
 #include "app/ApplicationInfo.h"
 #include "app/CommandLine.h"
+#include "app/DemoProjectController.h"
 #include "app/Settings.h"
+#include "media/log_level.h"
 #include "ui/MainWindow.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QIcon>
 
 #include <cstdio>
@@ -39,6 +42,8 @@ int main(int argc, char* argv[]) {
         return 0;
     }
 
+    // Errors reach the studio as values; FFmpeg's own chatter on stderr helps nobody.
+    tuneframe::media::set_log_level();
     QApplication application(argc, argv);
     QGuiApplication::setApplicationDisplayName(ApplicationInfo::displayName());
     QGuiApplication::setDesktopFileName(QStringLiteral("io.tuneframe.Tuneframe"));
@@ -58,8 +63,21 @@ int main(int argc, char* argv[]) {
                      [](const QString&, const QString& message) {
                          print(stderr, QStringLiteral("tuneframe: %1\n").arg(message));
                      });
+    QObject::connect(&window, &MainWindow::demoProjectFailed, [](const QString& message) {
+        print(stderr, QStringLiteral("tuneframe: %1\n").arg(message));
+    });
     window.show();
-    if (!commandLine.projectFolder().isEmpty())
+    // A first start (no project asked for, none opened before) lands in the demo project, so
+    // there is something to try every page on; later starts go back to the last project.
+    const QStringList recent = settings.recentProjects();
+    if (commandLine.demoRequested() || (commandLine.projectFolder().isEmpty() && recent.isEmpty()))
+        window.openDemoProject();
+    else if (!commandLine.projectFolder().isEmpty())
         window.openProject(commandLine.projectFolder());
+    else if (recent.constFirst() ==
+             QFileInfo(DemoProjectController::defaultFolder()).canonicalFilePath())
+        window.openDemoProject(); // finishes a demo build an earlier start left incomplete
+    else
+        window.openProject(recent.constFirst());
     return QApplication::exec();
 }

@@ -13,6 +13,7 @@ private slots:
     void parses();
     void versionTextNamesProgramAndVersion();
     void helpTextListsOptions();
+    void demoOptionAsksForTheDemoProject();
 };
 
 Q_DECLARE_METATYPE(CommandLine::Action)
@@ -66,6 +67,24 @@ void TestCommandLine::helpTextListsOptions() {
     QVERIFY(help.contains(QStringLiteral("--help")));
     QVERIFY(help.contains(QStringLiteral("PROJECT_DIR")));
     QVERIFY(help.contains(QStringLiteral("TUNEFRAME_CONFIG_DIR")));
+}
+
+void TestCommandLine::demoOptionAsksForTheDemoProject() {
+    const QString program = QStringLiteral("tuneframe");
+    const CommandLine demo = CommandLine::parse({program, QStringLiteral("--demo")});
+    QCOMPARE(demo.action(), CommandLine::Action::Run);
+    QVERIFY(demo.demoRequested());
+    QVERIFY(demo.projectFolder().isEmpty());
+
+    QVERIFY(!CommandLine::parse({program}).demoRequested());
+    QVERIFY(!CommandLine::parse({program, QStringLiteral("/data/waves")}).demoRequested());
+
+    const CommandLine both =
+        CommandLine::parse({program, QStringLiteral("--demo"), QStringLiteral("/data/waves")});
+    QCOMPARE(both.action(), CommandLine::Action::Fail);
+    QVERIFY2(both.errorMessage().contains(QStringLiteral("--demo")),
+             qPrintable(both.errorMessage()));
+    QVERIFY(CommandLine::helpText().contains(QStringLiteral("--demo")));
 }
 
 QTEST_GUILESS_MAIN(TestCommandLine)

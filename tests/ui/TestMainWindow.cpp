@@ -191,8 +191,9 @@ void TestMainWindow::openedProjectShowsInStatusBarAndDatasetInstruction() {
     QVERIFY(!child<EmptyStateWidget>(dataset, QStringLiteral("noProjectState"))->isVisible());
     QVERIFY2(empty->body().contains(QStringLiteral("Import a folder of video clips")),
              qPrintable(empty->body()));
-    // Import arrives in a later issue: no button that would do nothing.
-    QVERIFY(empty->buttons().isEmpty());
+    // One button, and it imports.
+    QCOMPARE(empty->buttons().size(), 1);
+    QCOMPARE(empty->buttons().constFirst()->objectName(), QStringLiteral("emptyImportButton"));
     QVERIFY(!dataset->findChild<QPushButton*>(QStringLiteral("newProjectButton"))->isVisible());
 
     m_window->showPage(MainWindow::Page::Train);

@@ -1,0 +1,144 @@
+#include "app/ClipCuration.h"
+
+#include "app/ClipStore.h"
+#include "app/ClipTableModel.h"
+#include "app/Project.h"
+
+#include <QSet>
+
+ClipCuration::ClipCuration(const Project& project, ClipTableModel* model, QObject* parent)
+    : QObject(parent)
+    , m_project(project)
+    , m_model(model) {
+    connect(m_model, &ClipTableModel::captionHistoryChanged, this,
+            &ClipCuration::captionHistoryChanged);
+}
+
+bool ClipCuration::setStatus(const QVector<qint64>& clipIds, ClipStatus status) {
+    QString error;
+    const bool succeeded = ClipStore(m_project).setStatus(clipIds, status, &error);
+    return finish(succeeded, error, clipIds);
+}
+
+bool ClipCuration::setRating(const QVector<qint64>& clipIds, int rating) {
+    QString error;
+    const bool succeeded = ClipStore(m_project).setRating(clipIds, rating, &error);
+    return finish(succeeded, error, clipIds);
+}
+
+bool ClipCuration::addTags(const QVector<qint64>& clipIds, const QStringList& tags) {
+    QString error;
+    const bool succeeded = ClipStore(m_project).addTags(clipIds, tags, &error);
+    return finish(succeeded, error, clipIds);
+}
+
+bool ClipCuration::removeTags(const QVector<qint64>& clipIds, const QStringList& tags) {
+    QString error;
+    const bool succeeded = ClipStore(m_project).removeTags(clipIds, tags, &error);
+    return finish(succeeded, error, clipIds);
+}
+
+bool ClipCuration::setTags(qint64 clipId, const QStringList& tags) {
+    const int row = m_model->rowOfClip(clipId);
+    if (row < 0)
+        return false;
+    const QStringList wanted = ClipStore::normalizedTags(tags);
+    const QStringList current = m_model->record(row).tags;
+    QSet<QString> wantedKeys;
+    for (const QString& tag : wanted)
+        wantedKeys.insert(tag.toCaseFolded());
+    QSet<QString> currentKeys;
+    for (const QString& tag : current)
+        currentKeys.insert(tag.toCaseFolded());
+    QStringList added;
+    for (const QString& tag : wanted) {
+        if (!currentKeys.contains(tag.toCaseFolded()))
+            added.append(tag);
+    }
+    QStringList removed;
+    for (const QString& tag : current) {
+        if (!wantedKeys.contains(tag.toCaseFolded()))
+            removed.append(tag);
+    }
+    if (added.isEmpty() && removed.isEmpty())
+        return true;
+    ClipStore store(m_project);
+    QString error;
+    bool succeeded = removed.isEmpty() || store.removeTags({clipId}, removed, &error);
+    succeeded = succeeded && (added.isEmpty() || store.addTags({clipId}, added, &error));
+    return finish(succeeded, error, {clipId});
+}
+
+bool ClipCuration::setTrim(qint64 clipId, qint64 trimIn, std::optional<qint64> trimOut) {
+    QString error;
+    const bool succeeded = ClipStore(m_project).setTrim(clipId, trimIn, trimOut, &error);
+    return finish(succeeded, error, {clipId});
+}
+
+bool ClipCuration::markCaptionsChecked(const QVector<qint64>& clipIds) {
+    QString error;
+    const bool succeeded = ClipStore(m_project).markCaptionsChecked(clipIds, &error);
+    return finish(succeeded, error, clipIds);
+}
+
+bool ClipCuration::setCaption(qint64 clipId, const QString& caption) {
+    QString error;
+    QVector<qint64> changed;
+    const bool succeeded = CaptionHistory(m_project).setCaption(clipId, caption, &error, &changed);
+    if (succeeded && !changed.isEmpty())
+        emit captionHistoryChanged();
+    return finish(succeeded, error, changed);
+}
+
+bool ClipCuration::applyCaptionChanges(const QVector<CaptionHistory::Change>& changes,
+                                       CaptionHistory::Kind kind) {
+    QString error;
+    QVector<qint64> changed;
+    const bool succeeded = CaptionHistory(m_project).apply(changes, kind, &error, &changed);
+    if (succeeded && !changed.isEmpty())
+        emit captionHistoryChanged();
+    return finish(succeeded, error, changed);
+}
+
+bool ClipCuration::canUndo() const {
+    return CaptionHistory(m_project).canUndo();
+}
+
+bool ClipCuration::canRedo() const {
+    return CaptionHistory(m_project).canRedo();
+}
+
+QString ClipCuration::undoText() const {
+    return CaptionHistory(m_project).undoText();
+}
+
+QString ClipCuration::redoText() const {
+    return CaptionHistory(m_project).redoText();
+}
+
+bool ClipCuration::undo() {
+    QString error;
+    QVector<qint64> changed;
+    const bool succeeded = CaptionHistory(m_project).undo(&error, &changed);
+    emit captionHistoryChanged();
+    return finish(succeeded, error, changed);
+}
+
+bool ClipCuration::redo() {
+    QString error;
+    QVector<qint64> changed;
+    const bool succeeded = CaptionHistory(m_project).redo(&error, &changed);
+    emit captionHistoryChanged();
+    return finish(succeeded, error, changed);
+}
+
+bool ClipCuration::finish(bool succeeded, const QString& error, const QVector<qint64>& clipIds) {
+    // Read back even after a failure: setTags takes two steps, and the first may have stuck.
+    if (!clipIds.isEmpty()) {
+        m_model->refreshClips(clipIds);
+        emit clipsChanged(clipIds);
+    }
+    if (!succeeded)
+        emit editFailed(error);
+    return succeeded;
+}

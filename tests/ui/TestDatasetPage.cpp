@@ -1,0 +1,591 @@
+// The Dataset page driven through the real MainWindow, offscreen: import by drag and drop, the
+// import report, caption editing in the inspector (persisted, and single keys typed there never
+// fire the status shortcuts), keyboard status and rating, filtering, bulk replace with preview
+// and undo, trims from the player, the bucket preview and export.
+#include "app/BucketPreviewModel.h"
+#include "app/ClipFilterModel.h"
+#include "app/ClipStore.h"
+#include "app/ClipTableModel.h"
+#include "app/DatasetPreferences.h"
+#include "app/PlaybackEngine.h"
+#include "app/Project.h"
+#include "app/Settings.h"
+#include "media/log_level.h"
+#include "tests/app/DatasetFixture.h"
+#include "ui/BucketChartWidget.h"
+#include "ui/BucketPreviewDialog.h"
+#include "ui/CaptionEditor.h"
+#include "ui/ClipFilterBar.h"
+#include "ui/ClipGridView.h"
+#include "ui/ClipInspectorPanel.h"
+#include "ui/ClipTableView.h"
+#include "ui/DatasetActions.h"
+#include "ui/DatasetBulkCommands.h"
+#include "ui/DatasetPage.h"
+#include "ui/EmptyStateWidget.h"
+#include "ui/ExportDatasetDialog.h"
+#include "ui/ImportReportDialog.h"
+#include "ui/MainWindow.h"
+#include "ui/VideoPlayerWidget.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+#include <memory>
+
+class TestDatasetPage : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void dropImportsFolderAndReportsEveryFile();
+    void captionEditIsSavedAndTypingFiresNoShortcut();
+    void keyboardSetsStatusAndRating();
+    void filterByStatus();
+    void bulkReplaceWithPreviewIsOneUndoableStep();
+    void trimFromThePlayerIsSaved();
+    void bucketPreviewFollowsTheLists();
+    void exportWritesManifestOffTheUiThread();
+    void viewsSwitchAndShareSelection();
+    void tagsFromTheInspectorAndInBulk();
+    // Last: it rewrites the fixture's .txt files.
+    void writeCaptionsUpdatesTextFiles();
+
+private:
+    static constexpr int kVideoCount = 4;
+    static constexpr int kTimeoutMs = 60000;
+
+    template <typename T>
+    T* child(const QString& name) const;
+    DatasetPage* page() const;
+    QAction* action(DatasetActions::Id id) const;
+    // Drops the media folder on the page and waits for the import to finish.
+    bool importByDrop();
+    qint64 clipIdOf(const QString& fileName) const;
+    ClipRecord storedClip(qint64 clipId) const;
+    void selectClip(qint64 clipId);
+    void closeImportReport();
+
+    QTemporaryDir m_media;
+    std::unique_ptr<QTemporaryDir> m_config;
+    std::unique_ptr<QTemporaryDir> m_projects;
+    std::unique_ptr<Settings> m_settings;
+    std::unique_ptr<MainWindow> m_window;
+    QString m_projectFolder;
+};
+
+template <typename T>
+T* TestDatasetPage::child(const QString& name) const {
+    T* found = m_window->findChild<T*>(name);
+    if (!found)
+        qWarning("no %s named %s", T::staticMetaObject.className(), qPrintable(name));
+    return found;
+}
+
+DatasetPage* TestDatasetPage::page() const {
+    return m_window->datasetPage();
+}
+
+QAction* TestDatasetPage::action(DatasetActions::Id id) const {
+    return page()->actions()->action(id);
+}
+
+void TestDatasetPage::initTestCase() {
+    tuneframe::media::set_log_level();
+    QVERIFY(m_media.isValid());
+    for (int index = 0; index < kVideoCount; ++index) {
+        const QString name = QStringLiteral("clip-%1").arg(index);
+        const QString error =
+            DatasetFixture::writeVideo(m_media.filePath(name + QStringLiteral(".mp4")), 12, index);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY(DatasetFixture::writeBytes(
+            m_media.filePath(name + QStringLiteral(".txt")),
+            QStringLiteral("a clip of pattern %1 moving right").arg(index).toUtf8()));
+    }
+    // A file that claims to be a video and is not: imported, flagged, never dropped.
+    QVERIFY(DatasetFixture::writeBytes(m_media.filePath(QStringLiteral("broken.mp4")),
+                                       QByteArray("this is not a video", 19)));
+    // A file that is not media at all: left out, and the report says so.
+    QVERIFY(DatasetFixture::writeBytes(m_media.filePath(QStringLiteral("notes.doc")),
+                                       QByteArray("meeting notes")));
+}
+
+void TestDatasetPage::init() {
+    m_config = std::make_unique<QTemporaryDir>();
+    m_projects = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_config->isValid() && m_projects->isValid());
+    qputenv("TUNEFRAME_CONFIG_DIR", m_config->path().toLocal8Bit());
+    m_settings = std::make_unique<Settings>(m_config->path());
+    m_window = std::make_unique<MainWindow>(m_settings.get());
+    m_window->resize(1400, 900);
+    m_window->show();
+    QApplication::setActiveWindow(m_window.get());
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    m_projectFolder = QDir(m_projects->path()).filePath(QStringLiteral("birds"));
+    QVERIFY(Project::create(m_projectFolder, QStringLiteral("Birds")).succeeded());
+    QVERIFY(m_window->openProject(m_projectFolder));
+}
+
+void TestDatasetPage::cleanup() {
+    m_window.reset();
+    m_settings.reset();
+    m_projects.reset();
+    m_config.reset();
+}
+
+bool TestDatasetPage::importByDrop() {
+    QSignalSpy finished(page(), &DatasetPage::importFinished);
+    auto* mime = new QMimeData;
+    mime->setUrls({QUrl::fromLocalFile(m_media.path())});
+    const QPoint centre = page()->rect().center();
+    QDragEnterEvent enter(centre, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(page(), &enter);
+    if (!enter.isAccepted())
+        return false;
+    QDropEvent drop(QPointF(centre), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(page(), &drop);
+    const bool accepted = drop.isAccepted();
+    delete mime;
+    return accepted && (finished.size() > 0 || finished.wait(kTimeoutMs));
+}
+
+void TestDatasetPage::closeImportReport() {
+    if (auto* report =
+            m_window->findChild<ImportReportDialog*>(QStringLiteral("importReportDialog")))
+        report->accept();
+    QApplication::setActiveWindow(m_window.get());
+}
+
+qint64 TestDatasetPage::clipIdOf(const QString& fileName) const {
+    const ClipTableModel* model = page()->clipModel();
+    for (int row = 0; row < model->rowCount(); ++row) {
+        if (model->record(row).fileName() == fileName)
+            return model->record(row).id;
+    }
+    return 0;
+}
+
+ClipRecord TestDatasetPage::storedClip(qint64 clipId) const {
+    return ClipStore(*m_window->project()).clip(clipId).value_or(ClipRecord());
+}
+
+void TestDatasetPage::selectClip(qint64 clipId) {
+    page()->selectClips({clipId});
+    // A dialog closed a moment ago may have left the offscreen platform with no active window.
+    QApplication::setActiveWindow(m_window.get());
+    auto* grid = child<ClipGridView>(QStringLiteral("clipGridView"));
+    grid->setFocus(Qt::OtherFocusReason);
+    QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(grid));
+}
+
+void TestDatasetPage::dropImportsFolderAndReportsEveryFile() {
+    // Before the import: the empty state offers the import.
+    // Every page has one; this is the Dataset page's.
+    auto* empty = page()->findChild<EmptyStateWidget*>(QStringLiteral("projectEmptyState"));
+    QVERIFY(empty->isVisible());
+    QCOMPARE(empty->buttons().size(), 1);
+
+    QVERIFY(importByDrop());
+    QVERIFY(!page()->isImporting());
+    ClipTableModel* model = page()->clipModel();
+    QCOMPARE(model->rowCount(), kVideoCount + 1);
+    QVERIFY(child<ClipGridView>(QStringLiteral("clipGridView"))->isVisible());
+    QVERIFY(!empty->isVisible());
+
+    // The broken file is in the project, flagged with its reason.
+    const qint64 broken = clipIdOf(QStringLiteral("broken.mp4"));
+    QVERIFY(broken > 0);
+    QVERIFY(!storedClip(broken).isUsable());
+    for (int index = 0; index < kVideoCount; ++index) {
+        const ClipRecord clip = storedClip(clipIdOf(QStringLiteral("clip-%1.mp4").arg(index)));
+        QVERIFY(clip.isUsable());
+        QCOMPARE(clip.caption, QStringLiteral("a clip of pattern %1 moving right").arg(index));
+    }
+
+    auto* summary = child<QLabel>(QStringLiteral("importSummaryLabel"));
+    QVERIFY(summary->isVisible());
+    QVERIFY2(summary->text().contains(QStringLiteral("added: 5")), qPrintable(summary->text()));
+
+    // notes.doc was left out, so the report opened by itself and names both files.
+    ImportReportDialog* report = nullptr;
+    QTRY_VERIFY(
+        (report = m_window->findChild<ImportReportDialog*>(QStringLiteral("importReportDialog"))) &&
+        report->isVisible());
+    auto* list = report->findChild<QListWidget*>(QStringLiteral("importReportList"));
+    QStringList lines;
+    for (int row = 0; row < list->count(); ++row)
+        lines.append(list->item(row)->text());
+    const QString text = lines.join(QLatin1Char('\n'));
+    QVERIFY2(text.contains(QStringLiteral("broken.mp4")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("notes.doc")), qPrintable(text));
+
+    // Show Flagged Clips filters the browser to the broken file.
+    auto* showFlagged = report->findChild<QPushButton*>(QStringLiteral("importShowFlaggedButton"));
+    QVERIFY(showFlagged && showFlagged->isVisible());
+    QTest::mouseClick(showFlagged, Qt::LeftButton);
+    QTRY_COMPARE(page()->filterModel()->rowCount(), 1);
+    QCOMPARE(page()->filterModel()->index(0, 0).data(ClipTableModel::ClipIdRole).toLongLong(),
+             broken);
+
+    // Importing the same folder again adds nothing.
+    child<ClipFilterBar>(QStringLiteral("clipFilterBar"))->clearFilters();
+    QVERIFY(importByDrop());
+    closeImportReport();
+    QCOMPARE(model->rowCount(), kVideoCount + 1);
+    QVERIFY2(summary->text().contains(QStringLiteral("already in the project: 5")),
+             qPrintable(summary->text()));
+}
+
+void TestDatasetPage::captionEditIsSavedAndTypingFiresNoShortcut() {
+    QVERIFY(importByDrop());
+    closeImportReport();
+    const qint64 clipId = clipIdOf(QStringLiteral("clip-1.mp4"));
+    selectClip(clipId);
+    auto* editor = child<CaptionEditor>(QStringLiteral("captionEditor"));
+    QTRY_COMPARE(editor->caption(), QStringLiteral("a clip of pattern 1 moving right"));
+
+    // Enter in the grid goes to the caption.
+    QTest::keyClick(child<ClipGridView>(QStringLiteral("clipGridView")), Qt::Key_Return);
+    QTRY_VERIFY(editor->hasFocus());
+    QTest::keyClick(editor, Qt::Key_A, Qt::ControlModifier);
+    // 'a', 'r', 'u' and digits are shortcuts elsewhere on the page; here they are text.
+    QTest::keyClicks(editor, QStringLiteral("a red bird rests 5 minutes under a roof"));
+    QTest::keyClick(editor, Qt::Key_Return, Qt::ControlModifier);
+    QTRY_COMPARE(storedClip(clipId).caption,
+                 QStringLiteral("a red bird rests 5 minutes under a roof"));
+    QCOMPARE(storedClip(clipId).status, ClipStatus::NeedsReview);
+    QCOMPARE(storedClip(clipId).rating, 0);
+
+    // Ctrl+Z in the editor is the project's undo; Ctrl+Shift+Z redoes.
+    QTest::keyClick(editor, Qt::Key_Z, Qt::ControlModifier);
+    QTRY_COMPARE(storedClip(clipId).caption, QStringLiteral("a clip of pattern 1 moving right"));
+    QTRY_COMPARE(editor->caption(), QStringLiteral("a clip of pattern 1 moving right"));
+    QTest::keyClick(editor, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QTRY_COMPARE(storedClip(clipId).caption,
+                 QStringLiteral("a red bird rests 5 minutes under a roof"));
+
+    // Persisted: the project reopened from disk reads it back.
+    m_window->closeProject();
+    std::unique_ptr<Project> reopened = DatasetFixture::openProject(m_projectFolder);
+    QVERIFY(reopened);
+    QCOMPARE(ClipStore(*reopened).clip(clipId)->caption,
+             QStringLiteral("a red bird rests 5 minutes under a roof"));
+}
+
+void TestDatasetPage::keyboardSetsStatusAndRating() {
+    QVERIFY(importByDrop());
+    closeImportReport();
+    const qint64 clipId = clipIdOf(QStringLiteral("clip-2.mp4"));
+    selectClip(clipId);
+    auto* grid = child<ClipGridView>(QStringLiteral("clipGridView"));
+    QTest::keyClick(grid, Qt::Key_R);
+    QTRY_COMPARE(storedClip(clipId).status, ClipStatus::Rejected);
+    QVERIFY(child<QAction>(QStringLiteral("rejectClipsAction"))->isChecked());
+    QTest::keyClick(grid, Qt::Key_A);
+    QTRY_COMPARE(storedClip(clipId).status, ClipStatus::Accepted);
+    QTest::keyClick(grid, Qt::Key_4);
+    QTRY_COMPARE(storedClip(clipId).rating, 4);
+    QTest::keyClick(grid, Qt::Key_U);
+    QTRY_COMPARE(storedClip(clipId).status, ClipStatus::NeedsReview);
+
+    // Several clips at once: Ctrl+A then R rejects them all.
+    QTest::keyClick(grid, Qt::Key_A, Qt::ControlModifier);
+    QTRY_COMPARE(page()->selectedClipIds().size(), kVideoCount + 1);
+    QTest::keyClick(grid, Qt::Key_R);
+    for (const ClipRecord& clip : ClipStore(*m_window->project()).allClips())
+        QCOMPARE(clip.status, ClipStatus::Rejected);
+    QVERIFY(child<QLabel>(QStringLiteral("inspectorTitleLabel"))
+                ->text()
+                .contains(QStringLiteral("5 clips selected")));
+
+    // On another page the single-key shortcuts do nothing.
+    m_window->showPage(MainWindow::Page::Train);
+    QVERIFY(!action(DatasetActions::Id::Accept)->isEnabled());
+    m_window->showPage(MainWindow::Page::Dataset);
+    QVERIFY(action(DatasetActions::Id::Accept)->isEnabled());
+}
+
+void TestDatasetPage::filterByStatus() {
+    QVERIFY(importByDrop());
+    closeImportReport();
+    const qint64 rejected = clipIdOf(QStringLiteral("clip-3.mp4"));
+    selectClip(rejected);
+    QTest::keyClick(child<ClipGridView>(QStringLiteral("clipGridView")), Qt::Key_R);
+    QTRY_COMPARE(storedClip(rejected).status, ClipStatus::Rejected);
+
+    auto* statusBox = child<QComboBox>(QStringLiteral("filterStatusBox"));
+    statusBox->setCurrentIndex(statusBox->findData(static_cast<int>(ClipStatus::Rejected)));
+    QCOMPARE(page()->filterModel()->rowCount(), 1);
+    QCOMPARE(page()->filterModel()->index(0, 0).data(ClipTableModel::ClipIdRole).toLongLong(),
+             rejected);
+    QVERIFY(
+        child<QLabel>(QStringLiteral("clipCountLabel"))->text().contains(QStringLiteral("1 of 5")));
+    statusBox->setCurrentIndex(statusBox->findData(static_cast<int>(ClipStatus::NeedsReview)));
+    QCOMPARE(page()->filterModel()->rowCount(), kVideoCount);
+
+    // Caption search, debounced.
+    statusBox->setCurrentIndex(0);
+    QTest::keyClicks(child<QLineEdit>(QStringLiteral("filterSearchEdit")),
+                     QStringLiteral("pattern 2"));
+    QTRY_COMPARE(page()->filterModel()->rowCount(), 1);
+    QTest::mouseClick(child<QWidget>(QStringLiteral("filterClearButton")), Qt::LeftButton);
+    QCOMPARE(page()->filterModel()->rowCount(), kVideoCount + 1);
+}
+
+void TestDatasetPage::bulkReplaceWithPreviewIsOneUndoableStep() {
+    QVERIFY(importByDrop());
+    closeImportReport();
+    auto* grid = child<ClipGridView>(QStringLiteral("clipGridView"));
+    selectClip(clipIdOf(QStringLiteral("clip-0.mp4")));
+    QTest::keyClick(grid, Qt::Key_A, Qt::ControlModifier);
+    QTRY_COMPARE(page()->selectedClipIds().size(), kVideoCount + 1);
+    QTest::keyClick(grid, Qt::Key_H, Qt::ControlModifier);
+
+    QDialog* dialog = nullptr;
+    QTRY_VERIFY((dialog = m_window->findChild<QDialog*>(QStringLiteral("bulkReplaceDialog"))) &&
+                dialog->isVisible());
+    auto* apply = dialog->findChild<QPushButton*>(QStringLiteral("replaceApplyButton"));
+    QVERIFY(!apply->isEnabled());
+    dialog->findChild<QCheckBox*>(QStringLiteral("replaceRegexCheck"))->setChecked(true);
+    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("replaceFindEdit")),
+                     QStringLiteral("pattern (\\d)"));
+    QTest::keyClicks(dialog->findChild<QLineEdit*>(QStringLiteral("replaceWithEdit")),
+                     QStringLiteral("bird \\1"));
+    auto* preview = dialog->findChild<QTableWidget*>(QStringLiteral("replacePreviewTable"));
+    QTRY_COMPARE(preview->rowCount(), kVideoCount);
+    QCOMPARE(preview->item(0, 1)->text(), QStringLiteral("a clip of pattern 0 moving right"));
+    QCOMPARE(preview->item(0, 2)->text(), QStringLiteral("a clip of bird 0 moving right"));
+    QVERIFY(apply->isEnabled());
+    QTest::mouseClick(apply, Qt::LeftButton);
+    QTRY_VERIFY(!m_window->findChild<QDialog*>(QStringLiteral("bulkReplaceDialog")));
+
+    for (int index = 0; index < kVideoCount; ++index)
+        QCOMPARE(storedClip(clipIdOf(QStringLiteral("clip-%1.mp4").arg(index))).caption,
+                 QStringLiteral("a clip of bird %1 moving right").arg(index));
+    QAction* undo = action(DatasetActions::Id::Undo);
+    QVERIFY(undo->isEnabled());
+    QVERIFY2(undo->text().contains(QStringLiteral("4")), qPrintable(undo->text()));
+
+    // One Ctrl+Z takes all four back.
+    QApplication::setActiveWindow(m_window.get());
+    grid->setFocus();
+    QTest::keyClick(grid, Qt::Key_Z, Qt::ControlModifier);
+    for (int index = 0; index < kVideoCount; ++index)
+        QTRY_COMPARE(storedClip(clipIdOf(QStringLiteral("clip-%1.mp4").arg(index))).caption,
+                     QStringLiteral("a clip of pattern %1 moving right").arg(index));
+    QVERIFY(!undo->isEnabled());
+    QVERIFY(action(DatasetActions::Id::Redo)->isEnabled());
+}
+
+void TestDatasetPage::trimFromThePlayerIsSaved() {
+    QVERIFY(importByDrop());
+    closeImportReport();
+    const qint64 clipId = clipIdOf(QStringLiteral("clip-0.mp4"));
+    selectClip(clipId);
+    auto* player = child<VideoPlayerWidget>(QStringLiteral("videoPlayer"));
+    QTRY_VERIFY_WITH_TIMEOUT(player->engine()->clipState() == PlaybackEngine::ClipState::Open,
+                             10000);
+    QTRY_COMPARE(player->currentFrameIndex(), 0);
+    player->setFocus();
+    QTest::keyClick(player, Qt::Key_Right);
+    QTest::keyClick(player, Qt::Key_Right);
+    QTest::keyClick(player, Qt::Key_I);
+    QTRY_COMPARE(storedClip(clipId).trimIn, qint64(2));
+    QVERIFY(!storedClip(clipId).trimOut);
+    QTest::keyClick(player, Qt::Key_Right);
+    QTest::keyClick(player, Qt::Key_Right);
+    QTest::keyClick(player, Qt::Key_Right);
+    QTest::keyClick(player, Qt::Key_O);
+    QTRY_VERIFY(storedClip(clipId).trimOut.has_value());
+    QCOMPARE(*storedClip(clipId).trimOut, qint64(6)); // frames 2..5 kept: one past is 6
+    QCOMPARE(storedClip(clipId).trimmedFrameCount(), qint64(4));
+    // The table shows it, and selecting the clip again shows the saved marks.
+    const int row = page()->clipModel()->rowOfClip(clipId);
+    QCOMPARE(page()->clipModel()->index(row, ClipTableModel::FramesColumn).data().toString(),
+             QStringLiteral("4 of 12"));
+    selectClip(clipIdOf(QStringLiteral("clip-1.mp4")));
+    selectClip(clipId);
+    QTRY_COMPARE(player->trimIn(), 2);
+    QTRY_COMPARE(player->trimOut(), 5);
+}
+
+void TestDatasetPage::bucketPreviewFollowsTheLists() {
+    QVERIFY(importByDrop());
+    closeImportReport();
+    selectClip(clipIdOf(QStringLiteral("clip-0.mp4")));
+    QTest::keyClick(child<ClipGridView>(QStringLiteral("clipGridView")), Qt::Key_B,
+                    Qt::ControlModifier);
+    BucketPreviewDialog* dialog = nullptr;
+    QTRY_VERIFY((dialog = m_window->findChild<BucketPreviewDialog*>(
+                     QStringLiteral("bucketPreviewDialog"))) &&
+                dialog->isVisible());
+    BucketPreviewModel* model = dialog->previewModel();
+    // The defaults (49 frames) drop every 12-frame clip as too short, and the broken file.
+    QVERIFY(model->result().buckets.isEmpty());
+    QCOMPARE(model->result().dropped.size(), kVideoCount + 1);
+
+    auto* frames = dialog->findChild<QLineEdit*>(QStringLiteral("bucketFramesEdit"));
+    auto* resolutions = dialog->findChild<QLineEdit*>(QStringLiteral("bucketResolutionsEdit"));
+    frames->selectAll();
+    QTest::keyClicks(frames, QStringLiteral("8, 4"));
+    resolutions->selectAll();
+    QTest::keyClicks(resolutions, QStringLiteral("48x64, 64x48"));
+    QTRY_COMPARE(model->result().buckets.size(), 1);
+    QCOMPARE(model->result().buckets.at(0).frames, 8);
+    QCOMPARE(model->result().buckets.at(0).height, 48);
+    QCOMPARE(model->result().buckets.at(0).width, 64);
+    QCOMPARE(model->result().buckets.at(0).clipIds.size(), kVideoCount);
+    const QVector<BucketChartWidget::Bar> bars = dialog->chart()->bars();
+    QCOMPARE(bars.size(), 2); // the bucket, and the broken file dropped
+    QCOMPARE(bars.at(0).count, kVideoCount);
+    QVERIFY(!bars.at(0).dropped);
+    QVERIFY(bars.at(1).dropped);
+
+    // The clip browser follows, and the project remembers the lists.
+    QTRY_COMPARE(page()->clipModel()->bucketConfig().frame_buckets, std::vector<int>({8, 4}));
+    QCOMPARE(DatasetPreferences(*m_window->project()).bucketConfig().frame_buckets,
+             std::vector<int>({8, 4}));
+
+    // A list that does not read keeps the last preview and says why.
+    QTest::keyClicks(frames, QStringLiteral(", many"));
+    auto* error = dialog->findChild<QLabel*>(QStringLiteral("bucketErrorLabel"));
+    QTRY_VERIFY(error->isVisible());
+    QVERIFY(error->text().contains(QStringLiteral("many")));
+    QCOMPARE(model->result().buckets.size(), 1);
+
+    // Clips shorter than every bucket are dropped as they change.
+    frames->selectAll();
+    QTest::keyClicks(frames, QStringLiteral("100"));
+    QTRY_VERIFY(model->result().buckets.isEmpty());
+    QTRY_VERIFY(!error->isVisible());
+}
+
+void TestDatasetPage::exportWritesManifestOffTheUiThread() {
+    QVERIFY(importByDrop());
+    closeImportReport();
+    action(DatasetActions::Id::Export)->trigger();
+    ExportDatasetDialog* dialog = nullptr;
+    QTRY_VERIFY((dialog = m_window->findChild<ExportDatasetDialog*>(
+                     QStringLiteral("exportDatasetDialog"))) &&
+                dialog->isVisible());
+    const QString manifest = QDir(m_projects->path()).filePath(QStringLiteral("out/data.jsonl"));
+    dialog->setDestination(manifest);
+    QSignalSpy finished(dialog, &ExportDatasetDialog::exportFinished);
+    QTest::mouseClick(dialog->findChild<QPushButton*>(QStringLiteral("exportStartButton")),
+                      Qt::LeftButton);
+    QVERIFY(finished.wait(kTimeoutMs));
+    const auto report = finished.at(0).at(0).value<DatasetExporter::Report>();
+    QVERIFY2(report.succeeded(), qPrintable(report.error));
+    QCOMPARE(report.exported, kVideoCount);
+    QCOMPARE(DatasetFixture::readBytes(manifest).count('\n'), kVideoCount);
+    QVERIFY(dialog->findChild<QLabel*>(QStringLiteral("exportResultLabel"))
+                ->text()
+                .contains(QStringLiteral("Exported 4 clips")));
+}
+
+void TestDatasetPage::viewsSwitchAndShareSelection() {
+    QVERIFY(importByDrop());
+    closeImportReport();
+    const qint64 clipId = clipIdOf(QStringLiteral("clip-3.mp4"));
+    selectClip(clipId);
+    auto* grid = child<ClipGridView>(QStringLiteral("clipGridView"));
+    QTest::keyClick(grid, Qt::Key_T, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(page()->viewMode(), DatasetPage::ViewMode::Table);
+    auto* table = child<ClipTableView>(QStringLiteral("clipTableView"));
+    QVERIFY(table->isVisible());
+    QCOMPARE(page()->selectedClipIds(), QVector<qint64>{clipId});
+    // Sorting the table by rating, descending, reorders the grid too.
+    table->sortByColumn(ClipTableModel::NameColumn, Qt::DescendingOrder);
+    QCOMPARE(page()->filterModel()->index(0, 0).data().toString(), QStringLiteral("clip-3.mp4"));
+    QCOMPARE(child<QComboBox>(QStringLiteral("sortBox"))->currentData().toInt(),
+             static_cast<int>(ClipTableModel::NameColumn));
+    // Arrow keys move the selection, and the inspector follows.
+    table->setFocus();
+    QTest::keyClick(table, Qt::Key_Down);
+    QCOMPARE(page()->selectedClipIds(), QVector<qint64>{clipIdOf(QStringLiteral("clip-2.mp4"))});
+    QCOMPARE(page()->inspector()->clipIds(), page()->selectedClipIds());
+    QTest::keyClick(table, Qt::Key_G, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(page()->viewMode(), DatasetPage::ViewMode::Grid);
+}
+
+void TestDatasetPage::tagsFromTheInspectorAndInBulk() {
+    QVERIFY(importByDrop());
+    closeImportReport();
+    const qint64 first = clipIdOf(QStringLiteral("clip-0.mp4"));
+    const qint64 second = clipIdOf(QStringLiteral("clip-1.mp4"));
+    selectClip(first);
+    auto* tags = child<QLineEdit>(QStringLiteral("inspectorTagsEdit"));
+    tags->setFocus();
+    QTest::keyClicks(tags, QStringLiteral("heron, dusk"));
+    QTest::keyClick(tags, Qt::Key_Return);
+    QTRY_COMPARE(storedClip(first).tags.size(), 2);
+
+    page()->selectClips({first, second});
+    QApplication::setActiveWindow(m_window.get());
+    action(DatasetActions::Id::AddTags)->trigger();
+    QInputDialog* input = nullptr;
+    QTRY_VERIFY((input = m_window->findChild<QInputDialog*>(QStringLiteral("addTagsInput"))));
+    input->setTextValue(QStringLiteral("water, Heron"));
+    input->accept();
+    QTRY_COMPARE(storedClip(second).tags.size(), 2);
+    QStringList firstTags = storedClip(first).tags;
+    firstTags.sort(Qt::CaseInsensitive);
+    QCOMPARE(firstTags, QStringList({QStringLiteral("dusk"), QStringLiteral("heron"),
+                                     QStringLiteral("water")}));
+
+    // The tag filter offers what the project holds.
+    auto* tagBox = child<QComboBox>(QStringLiteral("filterTagBox"));
+    int water = -1;
+    QTRY_VERIFY((water = tagBox->findData(QStringLiteral("water"))) > 0);
+    tagBox->setCurrentIndex(water);
+    QCOMPARE(page()->filterModel()->rowCount(), 2);
+}
+
+void TestDatasetPage::writeCaptionsUpdatesTextFiles() {
+    QVERIFY(importByDrop());
+    closeImportReport();
+    const qint64 clipId = clipIdOf(QStringLiteral("clip-0.mp4"));
+    selectClip(clipId);
+    auto* editor = child<CaptionEditor>(QStringLiteral("captionEditor"));
+    editor->setFocus();
+    QTest::keyClick(editor, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(editor, QStringLiteral("a grey heron at dusk"));
+    QTest::keyClick(editor, Qt::Key_Escape);
+    QTRY_COMPARE(storedClip(clipId).caption, QStringLiteral("a grey heron at dusk"));
+    // Escape hands the keyboard back to the clips.
+    QTRY_VERIFY(child<ClipGridView>(QStringLiteral("clipGridView"))->hasFocus());
+
+    const QByteArray video =
+        DatasetFixture::readBytes(m_media.filePath(QStringLiteral("clip-0.mp4")));
+    QSignalSpy written(page()->bulkCommands(), &DatasetBulkCommands::captionsWritten);
+    QTest::keyClick(child<ClipGridView>(QStringLiteral("clipGridView")), Qt::Key_S,
+                    Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(written.wait(kTimeoutMs));
+    const auto report = written.at(0).at(0).value<CaptionWriter::Report>();
+    QCOMPARE(report.written, 1);
+    QCOMPARE(QString::fromUtf8(
+                 DatasetFixture::readBytes(m_media.filePath(QStringLiteral("clip-0.txt")))),
+             QStringLiteral("a grey heron at dusk"));
+    // The clip itself is never touched.
+    QCOMPARE(DatasetFixture::readBytes(m_media.filePath(QStringLiteral("clip-0.mp4"))), video);
+}
+
+QTEST_MAIN(TestDatasetPage)
+#include "TestDatasetPage.moc"

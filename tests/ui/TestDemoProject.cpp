@@ -1,0 +1,176 @@
+// The embedded demo project, end to end with the real tuneframe-engine (TUNEFRAME_ENGINE, set
+// by ctest): the studio creates it, writes the clips, has the engine write the tiny model,
+// imports the clips with their captions and counts caption tokens with the model's tokenizer;
+// a second start reuses all of it. With TUNEFRAME_SCREENSHOT_DIR set, the test also saves
+// pictures of the page for the documentation.
+#include "app/BucketPreviewModel.h"
+#include "app/CaptionTokenCounter.h"
+#include "app/ClipStore.h"
+#include "app/ClipTableModel.h"
+#include "app/DemoClipCatalog.h"
+#include "app/DemoProjectController.h"
+#include "app/PlaybackEngine.h"
+#include "app/Project.h"
+#include "app/Settings.h"
+#include "media/log_level.h"
+#include "ui/BucketPreviewDialog.h"
+#include "ui/CaptionEditor.h"
+#include "ui/ClipGridView.h"
+#include "ui/DatasetActions.h"
+#include "ui/DatasetBulkCommands.h"
+#include "ui/DatasetPage.h"
+#include "ui/MainWindow.h"
+#include "ui/TaskProgressBar.h"
+#include "ui/VideoPlayerWidget.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+class TestDemoProject : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void firstStartBuildsEightCaptionedClips();
+    void secondStartReusesTheDemoProject();
+
+private:
+    static constexpr int kBuildTimeoutMs = 300000;
+
+    std::unique_ptr<MainWindow> newWindow(Settings& settings);
+    void saveScreenshot(QWidget* widget, const QString& name);
+
+    QTemporaryDir m_root;
+    QString m_demoFolder;
+};
+
+void TestDemoProject::initTestCase() {
+    tuneframe::media::set_log_level();
+    const QString engine = qEnvironmentVariable("TUNEFRAME_ENGINE");
+    QVERIFY2(QFileInfo(engine).isExecutable(),
+             "TUNEFRAME_ENGINE must name the built tuneframe-engine");
+    QVERIFY(m_root.isValid());
+    m_demoFolder = QDir(m_root.path()).filePath(QStringLiteral("demo-project"));
+    qputenv("TUNEFRAME_CONFIG_DIR", m_root.filePath(QStringLiteral("config")).toLocal8Bit());
+}
+
+std::unique_ptr<MainWindow> TestDemoProject::newWindow(Settings& settings) {
+    auto window = std::make_unique<MainWindow>(&settings);
+    window->resize(1480, 920);
+    window->show();
+    QApplication::setActiveWindow(window.get());
+    if (!QTest::qWaitForWindowActive(window.get()))
+        qWarning("the window did not become active");
+    return window;
+}
+
+void TestDemoProject::saveScreenshot(QWidget* widget, const QString& name) {
+    const QString folder = qEnvironmentVariable("TUNEFRAME_SCREENSHOT_DIR");
+    if (folder.isEmpty())
+        return;
+    QDir().mkpath(folder);
+    QVERIFY(widget->grab().save(QDir(folder).filePath(name)));
+}
+
+void TestDemoProject::firstStartBuildsEightCaptionedClips() {
+    Settings settings(m_root.filePath(QStringLiteral("config")));
+    std::unique_ptr<MainWindow> window = newWindow(settings);
+    QSignalSpy ready(window.get(), &MainWindow::demoProjectReady);
+    QSignalSpy failed(window.get(), &MainWindow::demoProjectFailed);
+    QVERIFY(window->openDemoProject(m_demoFolder));
+    QVERIFY(window->project());
+    QCOMPARE(window->project()->folder(), QFileInfo(m_demoFolder).canonicalFilePath());
+    auto* progress = window->findChild<TaskProgressBar*>(QStringLiteral("demoProgress"));
+    QVERIFY(progress && progress->isVisible());
+
+    QVERIFY(
+        QTest::qWaitFor([&] { return !ready.isEmpty() || !failed.isEmpty(); }, kBuildTimeoutMs));
+    QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+    QVERIFY(!progress->isVisible());
+    QVERIFY(!window->demoProjectController()->reusedExisting());
+
+    // 8 clips in the database, each with its caption.
+    const QVector<ClipRecord> clips = ClipStore(*window->project()).allClips();
+    QCOMPARE(clips.size(), 8);
+    QCOMPARE(clips.size(), DemoClipCatalog::clips().size());
+    for (const ClipRecord& clip : clips) {
+        QVERIFY2(clip.isUsable(), qPrintable(clip.path));
+        QVERIFY2(clip.hasCaption(), qPrintable(clip.path));
+    }
+    DatasetPage* page = window->datasetPage();
+    QTRY_COMPARE(page->clipModel()->rowCount(), 8);
+    auto* grid = window->findChild<ClipGridView*>(QStringLiteral("clipGridView"));
+    QTRY_VERIFY(grid->isVisible());
+
+    // The token counter uses the tiny model's own tokenizer and text length.
+    const QString model = QDir(m_demoFolder).filePath(QStringLiteral("models/cogvideox-tiny"));
+    const int limit = CaptionTokenCounter::tokenLimitOf(model);
+    page->selectClips({clips.constFirst().id});
+    auto* tokens = window->findChild<QLabel*>(QStringLiteral("inspectorTokenLabel"));
+    QTRY_VERIFY_WITH_TIMEOUT(tokens->isVisible(), 30000);
+    const QRegularExpression counted(QStringLiteral("^(\\d+) / (\\d+) tokens$"));
+    QRegularExpressionMatch match = counted.match(tokens->text());
+    QVERIFY2(match.hasMatch(), qPrintable(tokens->text()));
+    QCOMPARE(match.captured(2).toInt(), limit);
+    const int before = match.captured(1).toInt();
+    QVERIFY(before > 1);
+
+    // Insert Trigger Word puts the project's word (the catalog's) at the cursor.
+    auto* editor = window->findChild<CaptionEditor*>(QStringLiteral("captionEditor"));
+    editor->moveCursor(QTextCursor::End);
+    page->actions()->action(DatasetActions::Id::InsertTriggerWord)->trigger();
+    QVERIFY(editor->caption().endsWith(QLatin1Char(' ') + DemoClipCatalog::kTriggerWord));
+    QTRY_VERIFY(counted.match(tokens->text()).captured(1).toInt() > before);
+    editor->commit();
+    QTRY_VERIFY(ClipStore(*window->project())
+                    .clip(clips.constFirst().id)
+                    ->caption.endsWith(DemoClipCatalog::kTriggerWord));
+
+    auto* player = window->findChild<VideoPlayerWidget*>(QStringLiteral("videoPlayer"));
+    QTRY_VERIFY_WITH_TIMEOUT(player->currentFrameIndex() >= 0, 10000);
+    player->engine()->seek(24);
+    QTRY_VERIFY_WITH_TIMEOUT(player->currentFrameIndex() == 24, 10000);
+    QTest::qWait(300); // thumbnails of the grid
+    saveScreenshot(window.get(), QStringLiteral("dataset-page-demo.png"));
+
+    page->actions()->action(DatasetActions::Id::TableView)->trigger();
+    page->selectClips({clips.at(3).id});
+    QTRY_VERIFY_WITH_TIMEOUT(player->currentFrameIndex() >= 0, 10000);
+    player->engine()->seek(30);
+    QTRY_VERIFY_WITH_TIMEOUT(player->currentFrameIndex() == 30, 10000);
+    saveScreenshot(window.get(), QStringLiteral("dataset-table-demo.png"));
+
+    BucketPreviewDialog* buckets = page->bulkCommands()->showBucketPreview();
+    QVERIFY(buckets);
+    buckets->setConfig([] {
+        tuneframe::common::BucketConfig config;
+        config.frame_buckets = {49, 25};
+        config.resolutions = {{480, 720}, {720, 480}, {256, 256}};
+        return config;
+    }());
+    QVERIFY(!buckets->previewModel()->result().buckets.isEmpty());
+    saveScreenshot(buckets, QStringLiteral("bucket-preview-demo.png"));
+}
+
+void TestDemoProject::secondStartReusesTheDemoProject() {
+    Settings settings(m_root.filePath(QStringLiteral("config")));
+    std::unique_ptr<MainWindow> window = newWindow(settings);
+    QSignalSpy ready(window.get(), &MainWindow::demoProjectReady);
+    QVERIFY(window->openDemoProject(m_demoFolder));
+    QVERIFY(ready.wait(10000));
+    QVERIFY(window->demoProjectController()->reusedExisting());
+    QCOMPARE(ClipStore(*window->project()).clipCount(), 8);
+    QTRY_COMPARE(window->datasetPage()->clipModel()->rowCount(), 8);
+}
+
+QTEST_MAIN(TestDemoProject)
+#include "TestDemoProject.moc"

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "common/bucket_assignment.h"
+
+#include <QDialog>
+#include <QPointer>
+#include <QTimer>
+
+class BucketChartWidget;
+class BucketPreviewModel;
+class ClipTableModel;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QTableView;
+
+// Where the project's clips would train: the user types resolution buckets ("480x720,
+// 720x480") and frame buckets ("49, 25"), and a table and a bar chart show the clips each
+// bucket takes and the clips dropped, by reason, as they type. The assignment is common/'s,
+// the same that prepare runs. Valid lists are handed on (configChanged) so the clip browser's
+// Bucket column and filter follow. Non-modal: it follows clip edits while it stays open.
+class BucketPreviewDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    static constexpr int kUpdateDelayMs = 150;
+
+    explicit BucketPreviewDialog(ClipTableModel* clips, QWidget* parent = nullptr);
+
+    void setConfig(const tuneframe::common::BucketConfig& config);
+    tuneframe::common::BucketConfig config() const;
+    BucketPreviewModel* previewModel() const;
+    BucketChartWidget* chart() const;
+    // Recomputes now instead of after the typing delay.
+    void updatePreview();
+
+signals:
+    void configChanged(const tuneframe::common::BucketConfig& config);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslateUi();
+    void scheduleUpdate();
+    // Returns false with the error shown when the lists do not read.
+    bool readConfig(tuneframe::common::BucketConfig* config);
+
+    QPointer<ClipTableModel> m_clips;
+    BucketPreviewModel* m_previewModel;
+    tuneframe::common::BucketConfig m_config;
+    QLabel* m_resolutionsLabel;
+    QLineEdit* m_resolutionsEdit;
+    QLabel* m_framesLabel;
+    QLineEdit* m_framesEdit;
+    QLabel* m_maxFramesLabel;
+    QSpinBox* m_maxFramesBox;
+    QLabel* m_errorLabel;
+    QLabel* m_summaryLabel;
+    QTableView* m_table;
+    BucketChartWidget* m_chart;
+    QTimer m_updateTimer;
+    bool m_loading = false;
+};
