@@ -413,21 +413,7 @@ bool ClipStore::setTrim(qint64 clipId, qint64 trimIn, std::optional<qint64> trim
 
 bool ClipStore::setStatus(const QVector<qint64>& clipIds, ClipStatus status, QString* error) {
     Q_ASSERT(status != ClipStatus::Invalid);
-    return inTransaction(
-        [&](QSqlDatabase& connection, QString* detail) {
-            QSqlQuery update(connection);
-            update.prepare(QStringLiteral("UPDATE clips SET status = ? WHERE id = ?"));
-            for (const qint64 id : clipIds) {
-                update.addBindValue(ClipRecord::statusKey(status));
-                update.addBindValue(id);
-                if (!update.exec()) {
-                    *detail = update.lastError().text();
-                    return false;
-                }
-            }
-            return true;
-        },
-        error);
+    return updateEach(clipIds, QStringLiteral("status"), ClipRecord::statusKey(status), error);
 }
 
 bool ClipStore::setRating(const QVector<qint64>& clipIds, int rating, QString* error) {
@@ -437,12 +423,18 @@ bool ClipStore::setRating(const QVector<qint64>& clipIds, int rating, QString* e
                      .arg(rating);
         return false;
     }
+    return updateEach(clipIds, QStringLiteral("rating"), rating, error);
+}
+
+bool ClipStore::updateEach(const QVector<qint64>& clipIds, const QString& column,
+                           const QVariant& value, QString* error) {
     return inTransaction(
         [&](QSqlDatabase& connection, QString* detail) {
             QSqlQuery update(connection);
-            update.prepare(QStringLiteral("UPDATE clips SET rating = ? WHERE id = ?"));
+            // `column` is one of this class's own literals, never user input.
+            update.prepare(QStringLiteral("UPDATE clips SET %1 = ? WHERE id = ?").arg(column));
             for (const qint64 id : clipIds) {
-                update.addBindValue(rating);
+                update.addBindValue(value);
                 update.addBindValue(id);
                 if (!update.exec()) {
                     *detail = update.lastError().text();

@@ -6,6 +6,7 @@
 #include <QSqlDatabase>
 #include <QString>
 #include <QStringList>
+#include <QVariant>
 #include <QVector>
 
 #include <optional>
@@ -68,6 +69,9 @@ private:
     bool loadTags(QVector<ClipRecord>& clips) const;
     StoredClip storeOne(QSqlDatabase& database, const ClipRecord& clip, QString* error);
     bool insertTags(QSqlDatabase& database, qint64 clipId, const QStringList& tags, QString* error);
+    // Sets one column of every clip in `clipIds` to `value`, in one transaction.
+    bool updateEach(const QVector<qint64>& clipIds, const QString& column, const QVariant& value,
+                    QString* error);
     template <typename Function>
     bool inTransaction(Function apply, QString* error);
 

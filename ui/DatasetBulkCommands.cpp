@@ -149,57 +149,53 @@ void DatasetBulkCommands::addTriggerWord(const QVector<ClipRecord>& clips) {
 }
 
 void DatasetBulkCommands::addTags(const QVector<qint64>& clipIds) {
-    if (!m_curation || clipIds.isEmpty())
-        return;
-    auto* dialog = new QInputDialog(m_dialogParent);
-    dialog->setObjectName(QStringLiteral("addTagsInput"));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Add Tags"));
-    dialog->setLabelText(
-        clipIds.size() == 1
-            ? tr("Tags to add to the selected clip, separated by commas:")
-            : tr("Tags to add to %1 clips, separated by commas:").arg(clipIds.size()));
-    QPointer<ClipCuration> curation = m_curation;
-    connect(dialog, &QInputDialog::textValueSelected, this,
-            [this, curation, clipIds](const QString& text) {
-                const QStringList tags = ClipStore::normalizedTags(text.split(QLatin1Char(',')));
-                if (!curation || tags.isEmpty())
-                    return;
-                if (curation->addTags(clipIds, tags))
-                    emit statusMessage(tr("Added the tags %1 (clips: %2).")
-                                           .arg(tags.join(QStringLiteral(", ")))
-                                           .arg(clipIds.size()));
-            });
-    dialog->open();
+    askForTags(clipIds, QStringLiteral("addTagsInput"), tr("Add Tags"),
+               clipIds.size() == 1
+                   ? tr("Tags to add to the selected clip, separated by commas:")
+                   : tr("Tags to add to %1 clips, separated by commas:").arg(clipIds.size()),
+               {}, [this, clipIds](ClipCuration& curation, const QStringList& tags) {
+                   if (curation.addTags(clipIds, tags))
+                       emit statusMessage(tr("Added the tags %1 (clips: %2).")
+                                              .arg(tags.join(QStringLiteral(", ")))
+                                              .arg(clipIds.size()));
+               });
 }
 
 void DatasetBulkCommands::removeTags(const QVector<qint64>& clipIds,
                                      const QStringList& suggestions) {
+    askForTags(clipIds, QStringLiteral("removeTagsInput"), tr("Remove Tags"),
+               clipIds.size() == 1
+                   ? tr("Tags to remove from the selected clip, separated by commas:")
+                   : tr("Tags to remove from %1 clips, separated by commas:").arg(clipIds.size()),
+               suggestions, [this, clipIds](ClipCuration& curation, const QStringList& tags) {
+                   if (curation.removeTags(clipIds, tags))
+                       emit statusMessage(tr("Removed the tags %1 (clips: %2).")
+                                              .arg(tags.join(QStringLiteral(", ")))
+                                              .arg(clipIds.size()));
+               });
+}
+
+void DatasetBulkCommands::askForTags(
+    const QVector<qint64>& clipIds, const QString& objectName, const QString& title,
+    const QString& label, const QStringList& suggestions,
+    const std::function<void(ClipCuration&, const QStringList&)>& apply) {
     if (!m_curation || clipIds.isEmpty())
         return;
     auto* dialog = new QInputDialog(m_dialogParent);
-    dialog->setObjectName(QStringLiteral("removeTagsInput"));
+    dialog->setObjectName(objectName);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Remove Tags"));
-    dialog->setLabelText(
-        clipIds.size() == 1
-            ? tr("Tags to remove from the selected clip, separated by commas:")
-            : tr("Tags to remove from %1 clips, separated by commas:").arg(clipIds.size()));
+    dialog->setWindowTitle(title);
+    dialog->setLabelText(label);
     if (!suggestions.isEmpty()) {
         dialog->setComboBoxEditable(true);
         dialog->setComboBoxItems(suggestions);
     }
     QPointer<ClipCuration> curation = m_curation;
-    connect(dialog, &QInputDialog::textValueSelected, this,
-            [this, curation, clipIds](const QString& text) {
-                const QStringList tags = ClipStore::normalizedTags(text.split(QLatin1Char(',')));
-                if (!curation || tags.isEmpty())
-                    return;
-                if (curation->removeTags(clipIds, tags))
-                    emit statusMessage(tr("Removed the tags %1 (clips: %2).")
-                                           .arg(tags.join(QStringLiteral(", ")))
-                                           .arg(clipIds.size()));
-            });
+    connect(dialog, &QInputDialog::textValueSelected, this, [curation, apply](const QString& text) {
+        const QStringList tags = ClipStore::normalizedTags(text.split(QLatin1Char(',')));
+        if (curation && !tags.isEmpty())
+            apply(*curation, tags);
+    });
     dialog->open();
 }
 

@@ -56,6 +56,10 @@ signals:
 private:
     void onCaptionsWritten(const CaptionWriter::Report& report);
     void showError(const QString& objectName, const QString& title, const QString& text);
+    // A tags dialog for `clipIds`; `apply` runs with the normalised tags once the user confirms.
+    void askForTags(const QVector<qint64>& clipIds, const QString& objectName, const QString& title,
+                    const QString& label, const QStringList& suggestions,
+                    const std::function<void(ClipCuration&, const QStringList&)>& apply);
 
     QWidget* m_dialogParent;
     std::shared_ptr<Project> m_project;
