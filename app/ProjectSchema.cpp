@@ -71,6 +71,60 @@ const QList<ProjectSchema::Migration>& ProjectSchema::migrations() {
                          " PRIMARY KEY (edit_id, clip_id)"
                          ") WITHOUT ROWID"),
           QStringLiteral("CREATE INDEX caption_changes_clip ON caption_changes (clip_id)")}},
+        // Training runs, filled from each run's events.jsonl. events_offset is how far that file
+        // has been read, so a restarted studio reads on from there and never records a step
+        // twice; the UNIQUE keys make a re-read harmless as well.
+        {3,
+         {QStringLiteral("CREATE TABLE runs ("
+                         " id INTEGER PRIMARY KEY,"
+                         " folder TEXT NOT NULL UNIQUE,"
+                         " name TEXT NOT NULL,"
+                         " preset TEXT NOT NULL DEFAULT '',"
+                         " job_json TEXT NOT NULL,"
+                         " state TEXT NOT NULL,"
+                         " stage TEXT NOT NULL DEFAULT '',"
+                         " pid INTEGER NOT NULL DEFAULT 0,"
+                         " events_offset INTEGER NOT NULL DEFAULT 0,"
+                         " max_steps INTEGER NOT NULL DEFAULT 0,"
+                         " error_message TEXT NOT NULL DEFAULT '',"
+                         " error_hint TEXT NOT NULL DEFAULT '',"
+                         " last_lines TEXT NOT NULL DEFAULT '',"
+                         " queue_position INTEGER,"
+                         " created_utc TEXT NOT NULL,"
+                         " ended_utc TEXT"
+                         ")"),
+          QStringLiteral("CREATE TABLE run_metrics ("
+                         " run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+                         " step INTEGER NOT NULL,"
+                         " epoch INTEGER NOT NULL DEFAULT 0,"
+                         " loss REAL, lr REAL, grad_norm REAL, step_time_s REAL,"
+                         " samples_per_s REAL, tokens_per_s REAL,"
+                         " memory_json TEXT NOT NULL DEFAULT '[]',"
+                         " PRIMARY KEY (run_id, step)"
+                         ") WITHOUT ROWID"),
+          QStringLiteral("CREATE TABLE run_validations ("
+                         " run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+                         " step INTEGER NOT NULL,"
+                         " prompt_index INTEGER NOT NULL,"
+                         " prompt TEXT NOT NULL,"
+                         " path TEXT NOT NULL,"
+                         " seconds REAL NOT NULL DEFAULT 0,"
+                         " PRIMARY KEY (run_id, step, prompt_index)"
+                         ") WITHOUT ROWID"),
+          QStringLiteral("CREATE TABLE run_checkpoints ("
+                         " run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+                         " step INTEGER NOT NULL,"
+                         " path TEXT NOT NULL,"
+                         " PRIMARY KEY (run_id, step)"
+                         ") WITHOUT ROWID"),
+          QStringLiteral("CREATE TABLE run_exports ("
+                         " id INTEGER PRIMARY KEY,"
+                         " run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+                         " step INTEGER NOT NULL,"
+                         " format TEXT NOT NULL,"
+                         " path TEXT NOT NULL,"
+                         " created_utc TEXT NOT NULL"
+                         ")")}},
     };
     return list;
 }

@@ -200,7 +200,9 @@ void TestClipStore::migrationFromVersion1() {
     QCOMPARE(names, QStringList({QStringLiteral("caption_changes"), QStringLiteral("caption_edits"),
                                  QStringLiteral("captions"), QStringLiteral("clip_tags"),
                                  QStringLiteral("clips"), QStringLiteral("meta"),
-                                 QStringLiteral("tags")}));
+                                 QStringLiteral("run_checkpoints"), QStringLiteral("run_exports"),
+                                 QStringLiteral("run_metrics"), QStringLiteral("run_validations"),
+                                 QStringLiteral("runs"), QStringLiteral("tags")}));
 
     // The upgraded project takes clips like a new one.
     const QVector<qint64> ids = DatasetFixture::store(*project, {DatasetFixture::syntheticClip(0)});

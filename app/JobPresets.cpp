@@ -1,0 +1,125 @@
+#include "app/JobPresets.h"
+
+#include "common/training_job.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QSet>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+nlohmann::json toNlohmann(const QJsonObject& object) {
+    return nlohmann::json::parse(
+        QJsonDocument(object).toJson(QJsonDocument::Compact).toStdString());
+}
+
+QJsonObject toQt(const nlohmann::json& json) {
+    return QJsonDocument::fromJson(QByteArray::fromStdString(json.dump())).object();
+}
+
+} // namespace
+
+QStringList JobPresets::searchFolders() {
+    QStringList candidates;
+    const QString override = qEnvironmentVariable("TUNEFRAME_PRESETS_DIR");
+    if (!override.isEmpty())
+        candidates.append(override);
+    if (QCoreApplication::instance())
+        candidates.append(QDir(QCoreApplication::applicationDirPath())
+                              .absoluteFilePath(QStringLiteral("../share/tuneframe/presets")));
+#ifdef TUNEFRAME_SOURCE_PRESETS
+    candidates.append(QStringLiteral(TUNEFRAME_SOURCE_PRESETS));
+#endif
+    QStringList folders;
+    for (const QString& folder : candidates) {
+        if (QFileInfo(folder).isDir())
+            folders.append(QDir(folder).absolutePath());
+    }
+    return folders;
+}
+
+QVector<JobPreset> JobPresets::load(const QStringList& folders, QStringList* problems) {
+    QVector<JobPreset> presets;
+    QSet<QString> seen;
+    for (const QString& folder : folders) {
+        const QFileInfoList files =
+            QDir(folder).entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        for (const QFileInfo& info : files) {
+            if (seen.contains(info.fileName()))
+                continue;
+            seen.insert(info.fileName());
+            const QString path = QDir::toNativeSeparators(info.absoluteFilePath());
+            QFile file(info.absoluteFilePath());
+            if (!file.open(QIODevice::ReadOnly)) {
+                if (problems)
+                    problems->append(tr("%1 cannot be read: %2").arg(path, file.errorString()));
+                continue;
+            }
+            QJsonParseError parseError;
+            const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
+            if (!document.isObject()) {
+                if (problems)
+                    problems->append(tr("%1 is not a JSON object (%2 at byte %3). Fix the file "
+                                        "or remove it.")
+                                         .arg(path, parseError.errorString())
+                                         .arg(parseError.offset));
+                continue;
+            }
+            QJsonObject job = document.object();
+            const QJsonObject meta = job.take(QStringLiteral("preset")).toObject();
+            const QString invalid = validate(job);
+            if (!invalid.isEmpty()) {
+                if (problems)
+                    problems->append(tr("%1: %2").arg(path, invalid));
+                continue;
+            }
+            JobPreset preset;
+            preset.id = info.completeBaseName();
+            preset.name = meta.value(QStringLiteral("name")).toString(preset.id);
+            preset.description = meta.value(QStringLiteral("description")).toString();
+            preset.modelFamily = meta.value(QStringLiteral("model")).toString();
+            preset.tierGb = meta.value(QStringLiteral("tier_gb")).toInt();
+            preset.mode =
+                meta.value(QStringLiteral("mode"))
+                    .toString(job.value(QStringLiteral("mode")).toString(QStringLiteral("lora")));
+            preset.job = job;
+            preset.file = info.absoluteFilePath();
+            presets.append(preset);
+        }
+    }
+    std::stable_sort(presets.begin(), presets.end(), [](const JobPreset& a, const JobPreset& b) {
+        if (a.modelFamily != b.modelFamily)
+            return a.modelFamily < b.modelFamily;
+        if (a.mode != b.mode)
+            return a.mode > b.mode; // LoRA first
+        return a.tierGb < b.tierGb;
+    });
+    return presets;
+}
+
+QVector<JobPreset> JobPresets::loadDefault(QStringList* problems) {
+    return load(searchFolders(), problems);
+}
+
+QString JobPresets::validate(const QJsonObject& job) {
+    try {
+        tuneframe::common::TrainingJob::from_json(toNlohmann(job), "job");
+    } catch (const tuneframe::common::JobError& error) {
+        const QString message = QString::fromStdString(error.what());
+        return error.hint().empty()
+                   ? message
+                   : tr("%1 %2").arg(message, QString::fromStdString(error.hint()));
+    } catch (const nlohmann::json::exception& error) {
+        return QString::fromUtf8(error.what());
+    }
+    return QString();
+}
+
+QJsonObject JobPresets::merge(const QJsonObject& base, const QJsonObject& overrides) {
+    return toQt(tuneframe::common::merge_job_json(toNlohmann(base), toNlohmann(overrides)));
+}

@@ -1,0 +1,81 @@
+#pragma once
+
+#include "app/EngineEvent.h"
+#include "app/RunState.h"
+#include "app/StepMetrics.h"
+#include "app/ValidationVideo.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QJsonObject>
+#include <QStringList>
+#include <QVector>
+
+#include <memory>
+#include <optional>
+
+class Project;
+
+// A training run as the project database remembers it.
+struct TrainingRunRecord {
+    qint64 id = 0;
+    QString folder; // absolute: <project>/runs/<run-id>
+    QString name;
+    QString presetName;
+    QJsonObject job;
+    RunState state = RunState::None;
+    QString stage; // "prepare" or "train": the engine command the run is in or was last in
+    qint64 pid = 0;
+    qint64 eventsOffset = 0;
+    qint64 maxSteps = 0;
+    QString errorMessage;
+    QString errorHint;
+    QStringList lastLines;
+    std::optional<int> queuePosition;
+    QDateTime createdUtc;
+    QDateTime endedUtc;
+};
+
+struct CheckpointRecord {
+    qint64 step = 0;
+    QString path;
+};
+
+// The run history in project.sqlite (schema 3): runs, their step metrics, validation videos,
+// checkpoints and exports. Events are recorded together with how far events.jsonl has been
+// read, in one transaction, so after a crash or restart reading resumes exactly there.
+class TrainingHistory {
+    Q_DECLARE_TR_FUNCTIONS(TrainingHistory)
+
+public:
+    explicit TrainingHistory(std::shared_ptr<Project> project);
+
+    // Returns the new run's id, or 0 with error set.
+    qint64 addRun(const TrainingRunRecord& run, QString* error);
+    QVector<TrainingRunRecord> runs() const; // newest first
+    std::optional<TrainingRunRecord> run(qint64 runId) const;
+
+    bool setState(qint64 runId, RunState state, const QString& stage = QString());
+    bool setPid(qint64 runId, qint64 pid);
+    bool setFailure(qint64 runId, const QString& message, const QString& hint,
+                    const QStringList& lastLines);
+    bool setQueuePosition(qint64 runId, std::optional<int> position);
+    QVector<qint64> queuedRuns() const; // by position
+
+    // Records the step, memory, validation and checkpoint events and the new offset at once.
+    bool recordEvents(qint64 runId, const QVector<EngineEvent>& events, qint64 eventsOffset,
+                      const QString& runFolder);
+    QVector<StepMetrics> metrics(qint64 runId) const;
+    QVector<ValidationVideo> validations(qint64 runId) const;
+    QVector<CheckpointRecord> checkpoints(qint64 runId) const;
+    bool recordExport(qint64 runId, qint64 step, const QString& format, const QString& path);
+    int exportCount(qint64 runId) const;
+
+    QString lastError() const;
+
+private:
+    bool exec(const QString& statement, const QVariantList& values) const;
+
+    std::shared_ptr<Project> m_project;
+    mutable QString m_lastError;
+};

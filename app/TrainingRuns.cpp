@@ -1,0 +1,615 @@
+#include "app/TrainingRuns.h"
+
+#include "app/ClipStore.h"
+#include "app/DatasetExporter.h"
+#include "app/EngineRun.h"
+#include "app/Project.h"
+#include "app/ProjectSchema.h"
+#include "app/TrainingHistory.h"
+#include "common/training_job.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QSaveFile>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <deque>
+
+namespace {
+
+const QString kPrepareCommand = QStringLiteral("prepare");
+const QString kTrainCommand = QStringLiteral("train");
+const QString kManifestFileName = QStringLiteral("dataset.jsonl");
+const QString kJobFileName = QStringLiteral("job.json");
+const QString kModelFolderKey = QStringLiteral("model_folder");
+constexpr int kLastLineCount = 20;
+constexpr int kStepTimeWindow = 20; // recent steps the ETA averages over
+
+QString slug(const QString& name) {
+    QString text = name.toLower();
+    text.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    text = text.mid(0, 40);
+    while (text.startsWith(QLatin1Char('-')))
+        text.remove(0, 1);
+    while (text.endsWith(QLatin1Char('-')))
+        text.chop(1);
+    return text.isEmpty() ? QStringLiteral("run") : text;
+}
+
+nlohmann::json toNlohmann(const QJsonObject& object) {
+    return nlohmann::json::parse(
+        QJsonDocument(object).toJson(QJsonDocument::Compact).toStdString());
+}
+
+QJsonObject toQt(const nlohmann::json& json) {
+    return QJsonDocument::fromJson(QByteArray::fromStdString(json.dump())).object();
+}
+
+} // namespace
+
+// What the studio knows about a run an engine is working on, beyond the database.
+struct ActiveRun {
+    QPointer<EngineRun> engine;
+    RunState state = RunState::None;
+    TrainingRuns::Progress progress;
+    std::deque<double> stepTimes;
+    QStringList logLines;
+    QString errorMessage;
+    QString errorHint;
+    bool stopRequested = false;
+    bool reattached = false;
+};
+
+struct TrainingRuns::Impl {
+    std::shared_ptr<Project> project;
+    QString enginePath;
+    TrainingHistory history;
+    QHash<qint64, ActiveRun> active;
+    bool queueRunning = false;
+    bool continuePastFailure = false;
+
+    Impl(std::shared_ptr<Project> p, const QString& engine)
+        : project(p)
+        , enginePath(engine)
+        , history(std::move(p)) {}
+};
+
+TrainingRuns::TrainingRuns(std::shared_ptr<Project> project, const QString& enginePath,
+                           QObject* parent)
+    : QObject(parent)
+    , m_impl(std::make_unique<Impl>(std::move(project), enginePath)) {}
+
+TrainingRuns::~TrainingRuns() {
+    // Engines keep running without the studio; the next session reattaches to them.
+    for (ActiveRun& run : m_impl->active) {
+        if (run.engine)
+            run.engine->disconnect(this);
+    }
+}
+
+std::shared_ptr<Project> TrainingRuns::project() const {
+    return m_impl->project;
+}
+
+QString TrainingRuns::defaultModelFolder() const {
+    const QString remembered =
+        ProjectSchema::metaValue(m_impl->project->database(), kModelFolderKey);
+    if (!remembered.isEmpty() && QFileInfo(remembered).isDir())
+        return remembered;
+    const QString demo =
+        QDir(m_impl->project->folder()).filePath(QStringLiteral("models/cogvideox-tiny"));
+    return QFileInfo::exists(QDir(demo).filePath(QStringLiteral("model_index.json"))) ? demo
+                                                                                      : QString();
+}
+
+void TrainingRuns::restore() {
+    for (const TrainingRunRecord& run : m_impl->history.runs()) {
+        if (!isActiveRunState(run.state))
+            continue;
+        ActiveRun& state = m_impl->active[run.id];
+        state.state = run.state;
+        state.reattached = true;
+        state.progress.total = run.maxSteps;
+        follow(run.id, run.stage.isEmpty() ? kTrainCommand : run.stage, run.pid, run.eventsOffset);
+    }
+}
+
+TrainingRuns::LaunchResult TrainingRuns::launch(const QJsonObject& job, const QString& name,
+                                                const QString& presetName, bool startNow) {
+    LaunchResult result;
+    nlohmann::json full;
+    try {
+        full = tuneframe::common::TrainingJob::from_json(toNlohmann(job), "job").to_json();
+    } catch (const tuneframe::common::JobError& error) {
+        result.error =
+            tr("The training settings cannot be used: %1 %2")
+                .arg(QString::fromStdString(error.what()), QString::fromStdString(error.hint()));
+        return result;
+    } catch (const nlohmann::json::exception& error) {
+        result.error =
+            tr("The training settings cannot be used: %1").arg(QString::fromUtf8(error.what()));
+        return result;
+    }
+    if (full.value("model", std::string()).empty()) {
+        result.error = tr("Choose the model folder to train (a diffusers CogVideoX pipeline).");
+        return result;
+    }
+
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    QDir runs(m_impl->project->runsFolder());
+    QString folderName = now.toString(QStringLiteral("yyyyMMdd-HHmmss-")) + slug(name);
+    for (int suffix = 2; runs.exists(folderName); ++suffix)
+        folderName = now.toString(QStringLiteral("yyyyMMdd-HHmmss-")) + slug(name) +
+                     QStringLiteral("-%1").arg(suffix);
+    if (!runs.mkpath(folderName)) {
+        result.error = tr("The run folder %1 could not be created. Check that the project folder "
+                          "is writable and the disk has space.")
+                           .arg(QDir::toNativeSeparators(runs.filePath(folderName)));
+        return result;
+    }
+    const QString folder = runs.absoluteFilePath(folderName);
+
+    ClipStore clips(*m_impl->project);
+    QString clipError;
+    const QVector<ClipRecord> all = clips.allClips(&clipError);
+    const DatasetExporter::Report report = DatasetExporter::exportManifest(
+        all, QDir(folder).filePath(kManifestFileName), DatasetExporter::Options());
+    if (!clipError.isEmpty() || !report.succeeded() || report.exported == 0) {
+        QDir(folder).removeRecursively();
+        result.error = report.exported == 0 && report.succeeded() && clipError.isEmpty()
+                           ? tr("The dataset has no usable clips. On the Dataset page, import "
+                                "clips, caption them and accept the ones to learn from.")
+                           : tr("The dataset could not be exported for training: %1")
+                                 .arg(clipError.isEmpty() ? report.error : clipError);
+        return result;
+    }
+    full["dataset"]["manifest"] = kManifestFileName.toStdString();
+    const QByteArray jobBytes = QByteArray::fromStdString(full.dump(2)) + '\n';
+    QSaveFile jobFile(QDir(folder).filePath(kJobFileName));
+    if (!jobFile.open(QIODevice::WriteOnly) || jobFile.write(jobBytes) != jobBytes.size() ||
+        !jobFile.commit()) {
+        QDir(folder).removeRecursively();
+        result.error =
+            tr("%1 could not be written: %2")
+                .arg(QDir::toNativeSeparators(jobFile.fileName()), jobFile.errorString());
+        return result;
+    }
+
+    TrainingRunRecord record;
+    record.folder = folder;
+    record.name = name;
+    record.presetName = presetName;
+    record.job = toQt(full);
+    record.state = startNow ? RunState::Preparing : RunState::Queued;
+    record.stage = kPrepareCommand;
+    record.maxSteps = full.value("max_steps", std::int64_t(0));
+    record.createdUtc = now;
+    if (!startNow) {
+        const QVector<qint64> queued = m_impl->history.queuedRuns();
+        int last = 0;
+        for (qint64 id : queued)
+            last = qMax(last, m_impl->history.run(id)->queuePosition.value_or(0));
+        record.queuePosition = last + 1;
+    }
+    result.runId = m_impl->history.addRun(record, &result.error);
+    if (!result.succeeded())
+        return result;
+    // Remembered for the next run's form; failing to remember it costs nothing else.
+    QSqlDatabase database = m_impl->project->database();
+    QString ignored;
+    ProjectSchema::setMetaValue(database, kModelFolderKey,
+                                QString::fromStdString(full["model"].get<std::string>()), &ignored);
+    emit runAdded(result.runId);
+    if (startNow)
+        startCommand(result.runId, kPrepareCommand, 0);
+    else
+        emit queueChanged();
+    return result;
+}
+
+bool TrainingRuns::continueRun(qint64 runId, QString* error) {
+    const std::optional<TrainingRunRecord> run = m_impl->history.run(runId);
+    if (!run || !(run->state == RunState::Stopped || run->state == RunState::Failed)) {
+        if (error)
+            *error = tr("Only a stopped or failed run can continue.");
+        return false;
+    }
+    const bool prepared =
+        QFileInfo::exists(QDir(run->folder).filePath(QStringLiteral("prepared.jsonl")));
+    const QString command =
+        run->stage == kTrainCommand && prepared ? kTrainCommand : kPrepareCommand;
+    m_impl->history.setFailure(runId, QString(), QString(), {});
+    return startCommand(runId, command, run->eventsOffset, error);
+}
+
+QVector<RunHistoryRow> TrainingRuns::history() const {
+    QVector<RunHistoryRow> rows;
+    for (const TrainingRunRecord& run : m_impl->history.runs())
+        rows.append(summaryOf(run));
+    return rows;
+}
+
+RunHistoryRow TrainingRuns::summary(qint64 runId) const {
+    const std::optional<TrainingRunRecord> run = m_impl->history.run(runId);
+    return run ? summaryOf(*run) : RunHistoryRow();
+}
+
+RunState TrainingRuns::state(qint64 runId) const {
+    const auto active = m_impl->active.constFind(runId);
+    if (active != m_impl->active.constEnd())
+        return active->state;
+    const std::optional<TrainingRunRecord> run = m_impl->history.run(runId);
+    return run ? run->state : RunState::None;
+}
+
+QString TrainingRuns::runFolder(qint64 runId) const {
+    const std::optional<TrainingRunRecord> run = m_impl->history.run(runId);
+    return run ? run->folder : QString();
+}
+
+QJsonObject TrainingRuns::job(qint64 runId) const {
+    const std::optional<TrainingRunRecord> run = m_impl->history.run(runId);
+    return run ? run->job : QJsonObject();
+}
+
+QVector<StepMetrics> TrainingRuns::metrics(qint64 runId) const {
+    return m_impl->history.metrics(runId);
+}
+
+QVector<ValidationVideo> TrainingRuns::validations(qint64 runId) const {
+    return m_impl->history.validations(runId);
+}
+
+QVector<qint64> TrainingRuns::checkpointSteps(qint64 runId) const {
+    QVector<qint64> steps;
+    for (const CheckpointRecord& checkpoint : m_impl->history.checkpoints(runId)) {
+        if (QFileInfo::exists(checkpoint.path))
+            steps.append(checkpoint.step); // older ones are pruned by the engine (keep-K)
+    }
+    return steps;
+}
+
+TrainingRuns::Failure TrainingRuns::failure(qint64 runId) const {
+    const std::optional<TrainingRunRecord> run = m_impl->history.run(runId);
+    if (!run)
+        return {};
+    return {run->errorMessage, run->errorHint, run->lastLines};
+}
+
+TrainingRuns::Progress TrainingRuns::progress(qint64 runId) const {
+    const auto active = m_impl->active.constFind(runId);
+    if (active != m_impl->active.constEnd())
+        return active->progress;
+    const RunHistoryRow row = summary(runId);
+    return {row.step, row.maxSteps, -1, tr("steps")};
+}
+
+void TrainingRuns::stop(qint64 runId) {
+    if (m_impl->history.run(runId).value_or(TrainingRunRecord()).state == RunState::Queued) {
+        removeQueued(runId);
+        setRunState(runId, RunState::Stopped);
+        return;
+    }
+    ActiveRun* run = activeRun(runId);
+    if (!run)
+        return;
+    run->stopRequested = true;
+    setRunState(runId, RunState::Stopping);
+    if (run->engine->command() == kPrepareCommand)
+        run->engine->terminate();
+    else
+        run->engine->sendCommand(tuneframe::protocol::CommandType::Stop);
+}
+
+void TrainingRuns::pause(qint64 runId) {
+    sendTrainCommand(runId, tuneframe::protocol::CommandType::Pause);
+}
+
+void TrainingRuns::resume(qint64 runId) {
+    sendTrainCommand(runId, tuneframe::protocol::CommandType::Resume);
+}
+
+void TrainingRuns::saveNow(qint64 runId) {
+    sendTrainCommand(runId, tuneframe::protocol::CommandType::Checkpoint);
+}
+
+void TrainingRuns::sampleNow(qint64 runId) {
+    sendTrainCommand(runId, tuneframe::protocol::CommandType::Validate);
+}
+
+void TrainingRuns::recordExport(qint64 runId, qint64 step, const QString& format,
+                                const QString& path) {
+    m_impl->history.recordExport(runId, step, format, path);
+}
+
+QVector<qint64> TrainingRuns::queuedRuns() const {
+    return m_impl->history.queuedRuns();
+}
+
+void TrainingRuns::moveQueued(qint64 runId, int delta) {
+    QVector<qint64> queued = m_impl->history.queuedRuns();
+    const qsizetype from = queued.indexOf(runId);
+    const qsizetype to = from + delta;
+    if (from < 0 || to < 0 || to >= queued.size())
+        return;
+    queued.move(from, to);
+    for (qsizetype index = 0; index < queued.size(); ++index)
+        m_impl->history.setQueuePosition(queued.at(index), static_cast<int>(index + 1));
+    emit queueChanged();
+}
+
+void TrainingRuns::removeQueued(qint64 runId) {
+    m_impl->history.setQueuePosition(runId, std::nullopt);
+    emit queueChanged();
+}
+
+void TrainingRuns::startQueue() {
+    m_impl->queueRunning = true;
+    emit queueChanged();
+    startNextQueued();
+}
+
+void TrainingRuns::holdQueue() {
+    m_impl->queueRunning = false;
+    emit queueChanged();
+}
+
+bool TrainingRuns::isQueueRunning() const {
+    return m_impl->queueRunning;
+}
+
+void TrainingRuns::setContinuePastFailure(bool enabled) {
+    m_impl->continuePastFailure = enabled;
+}
+
+bool TrainingRuns::continuePastFailure() const {
+    return m_impl->continuePastFailure;
+}
+
+RunHistoryRow TrainingRuns::summaryOf(const TrainingRunRecord& run) const {
+    RunHistoryRow row;
+    row.id = run.id;
+    row.name = run.name;
+    row.presetName = run.presetName;
+    const auto active = m_impl->active.constFind(run.id);
+    row.state = active != m_impl->active.constEnd() ? active->state : run.state;
+    row.createdUtc = run.createdUtc;
+    row.maxSteps = run.maxSteps;
+    const QVector<StepMetrics> metrics = m_impl->history.metrics(run.id);
+    if (!metrics.isEmpty()) {
+        row.step = metrics.constLast().step;
+        row.lastLoss = metrics.constLast().loss;
+    }
+    return row;
+}
+
+ActiveRun* TrainingRuns::activeRun(qint64 runId) {
+    auto found = m_impl->active.find(runId);
+    if (found == m_impl->active.end() || !found->engine)
+        return nullptr;
+    return &*found;
+}
+
+void TrainingRuns::sendTrainCommand(qint64 runId, tuneframe::protocol::CommandType command) {
+    ActiveRun* run = activeRun(runId);
+    if (run && run->engine->command() == kTrainCommand)
+        run->engine->sendCommand(command);
+}
+
+bool TrainingRuns::startCommand(qint64 runId, const QString& command, qint64 eventsOffset,
+                                QString* error) {
+    const std::optional<TrainingRunRecord> record = m_impl->history.run(runId);
+    if (!record)
+        return false;
+    ActiveRun& run = m_impl->active[runId];
+    if (run.engine)
+        run.engine->deleteLater();
+    run.engine = new EngineRun(m_impl->enginePath, record->folder, this);
+    run.stopRequested = false;
+    run.errorMessage.clear();
+    run.errorHint.clear();
+    run.stepTimes.clear();
+    run.progress = {};
+    run.progress.total = command == kTrainCommand ? record->maxSteps : 0;
+    connectEngine(runId, run.engine);
+    QString startError;
+    if (!run.engine->start(command, eventsOffset, &startError)) {
+        m_impl->active.remove(runId);
+        m_impl->history.setFailure(runId, startError, QString(), {});
+        setRunState(runId, RunState::Failed, command);
+        emit runFailed(runId, startError, QString(), {});
+        if (error)
+            *error = startError;
+        return false;
+    }
+    m_impl->history.setPid(runId, run.engine->pid());
+    setRunState(runId, command == kTrainCommand ? RunState::Training : RunState::Preparing,
+                command);
+    return true;
+}
+
+void TrainingRuns::follow(qint64 runId, const QString& command, qint64 pid, qint64 eventsOffset) {
+    const std::optional<TrainingRunRecord> record = m_impl->history.run(runId);
+    ActiveRun& run = m_impl->active[runId];
+    run.engine = new EngineRun(m_impl->enginePath, record->folder, this);
+    connectEngine(runId, run.engine);
+    run.engine->attach(command, pid, eventsOffset);
+}
+
+void TrainingRuns::connectEngine(qint64 runId, EngineRun* engine) {
+    connect(engine, &EngineRun::eventsRead, this,
+            [this, runId](const QVector<EngineEvent>& events, qint64 offset) {
+                onEvents(runId, events, offset);
+            });
+    connect(engine, &EngineRun::ended, this, [this, runId](EngineRun::Outcome outcome) {
+        onEnded(runId, static_cast<int>(outcome));
+    });
+}
+
+void TrainingRuns::onEvents(qint64 runId, const QVector<EngineEvent>& events, qint64 offset) {
+    const std::optional<TrainingRunRecord> record = m_impl->history.run(runId);
+    if (!record)
+        return;
+    m_impl->history.recordEvents(runId, events, offset, record->folder);
+    ActiveRun& run = m_impl->active[runId];
+    for (const EngineEvent& event : events) {
+        using tuneframe::protocol::EventType;
+        switch (event.type) {
+        case EventType::Step:
+            if (const std::optional<StepMetrics> metrics = StepMetrics::fromEvent(event)) {
+                onStep(runId, run, *metrics);
+                emit stepReported(runId, *metrics);
+            }
+            break;
+        case EventType::Progress:
+            if (run.engine && run.engine->command() == kPrepareCommand) {
+                run.progress = {event.integer(QStringLiteral("done")),
+                                event.integer(QStringLiteral("total")), -1,
+                                event.string(QStringLiteral("unit"))};
+                emit progressChanged(runId, run.progress.done, run.progress.total, -1,
+                                     run.progress.unit);
+            }
+            break;
+        case EventType::Phase:
+            if (event.string(QStringLiteral("phase")) == QLatin1String("validate") &&
+                !run.stopRequested)
+                setRunState(runId, RunState::Validating);
+            break;
+        case EventType::Validation:
+            if (std::optional<ValidationVideo> video =
+                    ValidationVideo::fromEvent(event, record->folder)) {
+                video->runId = runId;
+                emit validationReady(*video);
+            }
+            break;
+        case EventType::Checkpoint:
+            emit checkpointWritten(runId, event.integer(QStringLiteral("step")),
+                                   event.string(QStringLiteral("path")));
+            break;
+        case EventType::Log:
+            onLog(runId, run, event.string(QStringLiteral("level")),
+                  event.string(QStringLiteral("message")));
+            break;
+        case EventType::Error:
+            run.errorMessage = event.string(QStringLiteral("message"));
+            run.errorHint = event.string(QStringLiteral("hint"));
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+void TrainingRuns::onStep(qint64 runId, ActiveRun& run, const StepMetrics& metrics) {
+    if (std::isfinite(metrics.stepTimeSeconds)) {
+        run.stepTimes.push_back(metrics.stepTimeSeconds);
+        if (run.stepTimes.size() > kStepTimeWindow)
+            run.stepTimes.pop_front();
+    }
+    double mean = 0;
+    for (double seconds : run.stepTimes)
+        mean += seconds;
+    mean = run.stepTimes.empty() ? -1 : mean / static_cast<double>(run.stepTimes.size());
+    run.progress.done = metrics.step;
+    run.progress.unit = tr("steps");
+    run.progress.etaSeconds =
+        mean >= 0 && run.progress.total > 0
+            ? mean * static_cast<double>(qMax<qint64>(0, run.progress.total - metrics.step))
+            : -1;
+    emit progressChanged(runId, run.progress.done, run.progress.total, run.progress.etaSeconds,
+                         run.progress.unit);
+    if (run.state == RunState::Validating || run.state == RunState::Preparing)
+        setRunState(runId, RunState::Training);
+}
+
+void TrainingRuns::onLog(qint64 runId, ActiveRun& run, const QString& level,
+                         const QString& message) {
+    run.logLines.append(QStringLiteral("[%1] %2").arg(level, message));
+    while (run.logLines.size() > kLastLineCount)
+        run.logLines.removeFirst();
+    // The engine acknowledges pause and resume in its log (engine/train/trainer.cpp).
+    if (message.startsWith(QLatin1String("Paused at step")))
+        setRunState(runId, RunState::Paused);
+    else if (message == QLatin1String("Resumed.") && run.state == RunState::Paused)
+        setRunState(runId, RunState::Training);
+}
+
+void TrainingRuns::onEnded(qint64 runId, int outcomeValue) {
+    const auto outcome = static_cast<EngineRun::Outcome>(outcomeValue);
+    ActiveRun run = m_impl->active.value(runId);
+    const QString command = run.engine ? run.engine->command() : kTrainCommand;
+    if (outcome == EngineRun::Outcome::Succeeded && command == kPrepareCommand &&
+        !run.stopRequested) {
+        startCommand(runId, kTrainCommand, run.engine->eventsOffset());
+        return;
+    }
+    QStringList lastLines = run.logLines;
+    if (run.engine)
+        lastLines += run.engine->lastStderrLines(kLastLineCount / 2);
+    if (run.engine)
+        run.engine->deleteLater();
+    m_impl->active.remove(runId);
+
+    RunState state = RunState::Failed;
+    if (outcome == EngineRun::Outcome::Succeeded)
+        state = command == kPrepareCommand ? RunState::Stopped : RunState::Finished;
+    else if (outcome == EngineRun::Outcome::Stopped)
+        state = RunState::Stopped;
+    if (state == RunState::Failed) {
+        QString message = run.errorMessage;
+        if (message.isEmpty()) {
+            message = run.reattached
+                          ? tr("The engine stopped while the studio was closed, without saying "
+                               "why.")
+                          : tr("The engine stopped unexpectedly (it may have been killed or "
+                               "crashed).");
+        }
+        QString hint = run.errorHint;
+        if (hint.isEmpty())
+            hint = tr("Look at the last lines below, then choose Continue: the run resumes from "
+                      "its newest checkpoint.");
+        m_impl->history.setFailure(runId, message, hint, lastLines);
+        setRunState(runId, state, command);
+        emit runFailed(runId, message, hint, lastLines);
+    } else {
+        setRunState(runId, state, command);
+    }
+    if (m_impl->queueRunning) {
+        if (state == RunState::Failed && !m_impl->continuePastFailure)
+            holdQueue();
+        else
+            startNextQueued();
+    }
+}
+
+void TrainingRuns::setRunState(qint64 runId, RunState state, const QString& stage) {
+    auto found = m_impl->active.find(runId);
+    if (found != m_impl->active.end())
+        found->state = state;
+    m_impl->history.setState(runId, state, stage);
+    emit runStateChanged(runId, state);
+}
+
+void TrainingRuns::startNextQueued() {
+    if (!m_impl->queueRunning)
+        return;
+    for (const ActiveRun& run : m_impl->active) {
+        if (run.engine)
+            return; // one at a time: the next starts when this one ends
+    }
+    const QVector<qint64> queued = m_impl->history.queuedRuns();
+    if (queued.isEmpty()) {
+        holdQueue();
+        return;
+    }
+    const qint64 next = queued.first();
+    m_impl->history.setQueuePosition(next, std::nullopt);
+    emit queueChanged();
+    startCommand(next, kPrepareCommand, 0);
+}

@@ -1,0 +1,122 @@
+#pragma once
+
+#include "app/RunHistoryModel.h"
+#include "app/RunState.h"
+#include "app/StepMetrics.h"
+#include "app/ValidationVideo.h"
+#include "common/protocol.h"
+
+#include <QJsonObject>
+#include <QObject>
+#include <QStringList>
+#include <QVector>
+
+#include <memory>
+
+class EngineRun;
+class Project;
+struct ActiveRun;
+struct EngineEvent;
+struct TrainingRunRecord;
+
+// A project's training runs, for the pages: it launches runs, follows every run an engine works
+// on, keeps the history in the project database, runs the queue, and reattaches to engines
+// that kept running while the studio was closed. Pages read from it and listen to it; none of
+// them talks to an engine process directly.
+class TrainingRuns : public QObject {
+    Q_OBJECT
+
+public:
+    struct LaunchResult {
+        qint64 runId = 0;
+        QString error;
+        bool succeeded() const { return runId > 0; }
+    };
+    struct Failure {
+        QString message;
+        QString hint;
+        QStringList lastLines;
+    };
+    struct Progress {
+        qint64 done = 0;
+        qint64 total = 0;
+        double etaSeconds = -1;
+        QString unit;
+    };
+
+    TrainingRuns(std::shared_ptr<Project> project, const QString& enginePath,
+                 QObject* parent = nullptr);
+    ~TrainingRuns() override;
+
+    std::shared_ptr<Project> project() const;
+    // The pipeline folder the last run of this project trained, or the project's own
+    // models/cogvideox-tiny (the demo project's); empty when neither exists.
+    QString defaultModelFolder() const;
+    // Reattaches to runs left active by an earlier session (engines still running are followed
+    // again; the others get the state their events end with). Call once, after connecting.
+    void restore();
+
+    // job: a preset merged with the user's edits, the model folder included. startNow false
+    // puts the run in the queue instead.
+    LaunchResult launch(const QJsonObject& job, const QString& name, const QString& presetName,
+                        bool startNow);
+    // Starts the engine again on a stopped or failed run; it resumes from its newest checkpoint.
+    bool continueRun(qint64 runId, QString* error);
+
+    QVector<RunHistoryRow> history() const;
+    RunHistoryRow summary(qint64 runId) const;
+    RunState state(qint64 runId) const;
+    QString runFolder(qint64 runId) const;
+    QJsonObject job(qint64 runId) const;
+    QVector<StepMetrics> metrics(qint64 runId) const;
+    QVector<ValidationVideo> validations(qint64 runId) const;
+    QVector<qint64> checkpointSteps(qint64 runId) const;
+    Failure failure(qint64 runId) const;
+    Progress progress(qint64 runId) const;
+
+    void stop(qint64 runId);
+    void pause(qint64 runId);
+    void resume(qint64 runId);
+    void saveNow(qint64 runId);
+    void sampleNow(qint64 runId);
+    void recordExport(qint64 runId, qint64 step, const QString& format, const QString& path);
+
+    QVector<qint64> queuedRuns() const;
+    void moveQueued(qint64 runId, int delta);
+    void removeQueued(qint64 runId);
+    void startQueue();
+    void holdQueue();
+    bool isQueueRunning() const;
+    void setContinuePastFailure(bool enabled);
+    bool continuePastFailure() const;
+
+signals:
+    void runAdded(qint64 runId);
+    void runStateChanged(qint64 runId, RunState state);
+    void stepReported(qint64 runId, const StepMetrics& metrics);
+    void progressChanged(qint64 runId, qint64 done, qint64 total, double etaSeconds,
+                         const QString& unit);
+    void validationReady(const ValidationVideo& video);
+    void checkpointWritten(qint64 runId, qint64 step, const QString& path);
+    void runFailed(qint64 runId, const QString& message, const QString& hint,
+                   const QStringList& lastLines);
+    void queueChanged();
+
+private:
+    RunHistoryRow summaryOf(const TrainingRunRecord& run) const;
+    ActiveRun* activeRun(qint64 runId);
+    void sendTrainCommand(qint64 runId, tuneframe::protocol::CommandType command);
+    bool startCommand(qint64 runId, const QString& command, qint64 eventsOffset,
+                      QString* error = nullptr);
+    void follow(qint64 runId, const QString& command, qint64 pid, qint64 eventsOffset);
+    void connectEngine(qint64 runId, EngineRun* engine);
+    void onEvents(qint64 runId, const QVector<EngineEvent>& events, qint64 offset);
+    void onStep(qint64 runId, ActiveRun& run, const StepMetrics& metrics);
+    void onLog(qint64 runId, ActiveRun& run, const QString& level, const QString& message);
+    void onEnded(qint64 runId, int outcome);
+    void setRunState(qint64 runId, RunState state, const QString& stage = QString());
+    void startNextQueued();
+
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};

@@ -1,0 +1,172 @@
+// EngineRun reading a run's events.jsonl as an engine writes it: malformed lines are reported
+// and skipped, a partial last line waits for its newline, a done line ends the command at the
+// exact byte after it, and a process that goes away without one counts as vanished. The
+// "engine" is `sleep` started under a name containing tuneframe-engine, which is what the
+// liveness check looks for.
+#include "app/EngineRun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QLocalServer>
+#include <QLocalSocket>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestEngineRun : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void readsCompleteLinesAndReportsMalformedOnes();
+    void partialLineWaitsForItsNewline();
+    void doneEndsTheCommandAtItsLine();
+    void processGoneWithoutDoneIsVanished();
+    void commandsReachTheControlSocket();
+
+private:
+    void append(const QByteArray& bytes);
+    qint64 startFakeEngine();
+    QVector<EngineEvent> eventsOf(const QSignalSpy& spy) const;
+
+    std::unique_ptr<QTemporaryDir> m_run;
+    QProcess m_fakeEngine;
+};
+
+void TestEngineRun::init() {
+    m_run = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_run->isValid());
+}
+
+void TestEngineRun::cleanup() {
+    if (m_fakeEngine.state() != QProcess::NotRunning) {
+        m_fakeEngine.kill();
+        m_fakeEngine.waitForFinished();
+    }
+}
+
+void TestEngineRun::append(const QByteArray& bytes) {
+    QFile file(m_run->filePath(EngineRun::kEventsFileName));
+    QVERIFY(file.open(QIODevice::Append));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
+
+qint64 TestEngineRun::startFakeEngine() {
+    const QString name = m_run->filePath(QStringLiteral("tuneframe-engine-fake"));
+    if (!QFile::exists(name) && !QFile::link(QStringLiteral("/bin/sleep"), name))
+        return 0;
+    m_fakeEngine.start(name, {QStringLiteral("60")});
+    if (!m_fakeEngine.waitForStarted())
+        return 0;
+    const qint64 pid = m_fakeEngine.processId();
+    return QTest::qWaitFor([pid] { return EngineRun::isEngineAlive(pid); }, 5000) ? pid : 0;
+}
+
+QVector<EngineEvent> TestEngineRun::eventsOf(const QSignalSpy& spy) const {
+    QVector<EngineEvent> events;
+    for (const QList<QVariant>& arguments : spy)
+        events += arguments.at(0).value<QVector<EngineEvent>>();
+    return events;
+}
+
+void TestEngineRun::readsCompleteLinesAndReportsMalformedOnes() {
+    const qint64 pid = startFakeEngine();
+    QVERIFY(pid > 0);
+    QTRY_VERIFY(EngineRun::isEngineAlive(pid)); // exec may still be replacing the image
+    EngineRun run(QStringLiteral("unused"), m_run->path());
+    QSignalSpy read(&run, &EngineRun::eventsRead);
+    QSignalSpy malformed(&run, &EngineRun::malformedLineRead);
+    append("{\"v\":1,\"type\":\"phase\",\"phase\":\"train\"}\n"
+           "this is not json\n"
+           "\n"
+           "{\"type\":\"log\"}\n"
+           "{\"v\":99,\"type\":\"log\",\"message\":\"from the future\"}\r\n"
+           "{\"v\":1,\"type\":\"step\",\"step\":1,\"loss\":0.5}\r\n"
+           "{\"v\":1,\"type\":\"brand_new\",\"x\":1}\n");
+    run.attach(QStringLiteral("train"), pid, 0);
+    QTRY_VERIFY(!read.isEmpty());
+    const QVector<EngineEvent> events = eventsOf(read);
+    QCOMPARE(events.size(), 3);
+    QCOMPARE(events.at(0).type, tuneframe::protocol::EventType::Phase);
+    QCOMPARE(events.at(1).type, tuneframe::protocol::EventType::Step);
+    QCOMPARE(events.at(1).integer(QStringLiteral("step")), 1);
+    QCOMPARE(events.at(2).type, tuneframe::protocol::EventType::Invalid); // unknown, kept
+    QCOMPARE(malformed.size(), 3);
+    QVERIFY(malformed.at(2).at(0).toString().contains(QStringLiteral("99")));
+    QVERIFY(run.isFollowing());
+}
+
+void TestEngineRun::partialLineWaitsForItsNewline() {
+    const qint64 pid = startFakeEngine();
+    QVERIFY(pid > 0);
+    EngineRun run(QStringLiteral("unused"), m_run->path());
+    QSignalSpy read(&run, &EngineRun::eventsRead);
+    const QByteArray line = "{\"v\":1,\"type\":\"step\",\"step\":7,\"loss\":0.25}\n";
+    append(line.left(10));
+    run.attach(QStringLiteral("train"), pid, 0);
+    QTest::qWait(500);
+    QVERIFY(read.isEmpty());
+    QCOMPARE(run.eventsOffset(), 0);
+    // The rest arrives a byte at a time.
+    for (qsizetype index = 10; index < line.size() - 1; ++index)
+        append(line.mid(index, 1));
+    QTest::qWait(400);
+    QVERIFY(read.isEmpty());
+    append("\n");
+    QTRY_COMPARE(read.size(), 1);
+    QCOMPARE(eventsOf(read).constFirst().integer(QStringLiteral("step")), 7);
+    QCOMPARE(run.eventsOffset(), line.size());
+}
+
+void TestEngineRun::doneEndsTheCommandAtItsLine() {
+    const qint64 pid = startFakeEngine();
+    QVERIFY(pid > 0);
+    const QByteArray before = "{\"v\":1,\"type\":\"progress\",\"done\":1,\"total\":1}\n";
+    const QByteArray done = "{\"v\":1,\"type\":\"done\",\"status\":\"ok\",\"summary\":{}}\n";
+    const QByteArray next = "{\"v\":1,\"type\":\"hello\"}\n";
+    append(before + done + next);
+    EngineRun run(QStringLiteral("unused"), m_run->path());
+    QSignalSpy ended(&run, &EngineRun::ended);
+    QSignalSpy read(&run, &EngineRun::eventsRead);
+    run.attach(QStringLiteral("prepare"), pid, 0);
+    QTRY_COMPARE(ended.size(), 1);
+    QCOMPARE(ended.constFirst().at(0).value<EngineRun::Outcome>(), EngineRun::Outcome::Succeeded);
+    QCOMPARE(eventsOf(read).size(), 2);
+    // The next command reads on from here, so the hello belongs to it.
+    QCOMPARE(run.eventsOffset(), before.size() + done.size());
+    QVERIFY(!run.isFollowing());
+}
+
+void TestEngineRun::processGoneWithoutDoneIsVanished() {
+    const qint64 pid = startFakeEngine();
+    QVERIFY(pid > 0);
+    append("{\"v\":1,\"type\":\"step\",\"step\":1}\n{\"v\":1,\"type\":\"st");
+    EngineRun run(QStringLiteral("unused"), m_run->path());
+    QSignalSpy ended(&run, &EngineRun::ended);
+    QSignalSpy read(&run, &EngineRun::eventsRead);
+    run.attach(QStringLiteral("train"), pid, 0);
+    QTRY_COMPARE(read.size(), 1);
+    QVERIFY(ended.isEmpty());
+    m_fakeEngine.kill();
+    m_fakeEngine.waitForFinished();
+    QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 10000);
+    QCOMPARE(ended.constFirst().at(0).value<EngineRun::Outcome>(), EngineRun::Outcome::Vanished);
+    QCOMPARE(eventsOf(read).size(), 1); // the half-written line was never an event
+}
+
+void TestEngineRun::commandsReachTheControlSocket() {
+    QLocalServer server;
+    const QString socket = m_run->filePath(EngineRun::kControlSocketName);
+    QVERIFY(server.listen(socket));
+    EngineRun run(QStringLiteral("unused"), m_run->path());
+    run.sendCommand(tuneframe::protocol::CommandType::Pause);
+    QTRY_VERIFY(server.hasPendingConnections());
+    QLocalSocket* client = server.nextPendingConnection();
+    QTRY_VERIFY(client->canReadLine() || client->state() != QLocalSocket::ConnectedState);
+    QCOMPARE(client->readLine().trimmed(), QByteArray(R"({"cmd":"pause","v":1})"));
+}
+
+QTEST_GUILESS_MAIN(TestEngineRun)
+#include "TestEngineRun.moc"
