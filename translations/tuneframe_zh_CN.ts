@@ -1277,6 +1277,17 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     </message>
 </context>
 <context>
+    <name>EngineRun</name>
+    <message>
+        <source>The engine could not be started (%1): %2. Build tuneframe-engine, or set TUNEFRAME_ENGINE to its path.</source>
+        <translation>无法启动引擎（%1）：%2。请构建 tuneframe-engine，或将 TUNEFRAME_ENGINE 设为其路径。</translation>
+    </message>
+    <message>
+        <source>an event line longer than %1 bytes</source>
+        <translation>一行事件超过 %1 字节</translation>
+    </message>
+</context>
+<context>
     <name>ExportDatasetDialog</name>
     <message>
         <source>Export Folder</source>
@@ -1454,6 +1465,54 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>Validation videos will appear here during training: each time a run checks its progress, the videos it generates from your prompts are added to this page.</source>
         <translation>训练期间验证视频会显示在这里：每当训练运行检查进度时，根据您的提示词生成的视频都会添加到此页面。</translation>
     </message>
+    <message>
+        <source>Left: step %1, “%2”. Right: step %3, “%4”.</source>
+        <translation>左：第 %1 步，“%2”。右：第 %3 步，“%4”。</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Beside</source>
+        <translation>并排对比</translation>
+    </message>
+    <message>
+        <source>Side by Side</source>
+        <translation>并排播放</translation>
+    </message>
+    <message>
+        <source>Select two videos (Ctrl+click) to play them next to each other, frame for frame.</source>
+        <translation>选择两个视频（Ctrl+单击），逐帧同步并排播放。</translation>
+    </message>
+    <message>
+        <source>No second run</source>
+        <translation>不选第二个运行</translation>
+    </message>
+    <message>
+        <source>%1 · prompt %2</source>
+        <translation>%1 · 提示词 %2</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>▶ %1 s to render</source>
+        <translation>▶ 渲染用时 %1 秒</translation>
+    </message>
+    <message>
+        <source>Missing: %1</source>
+        <translation>缺失：%1</translation>
+    </message>
+    <message>
+        <source>Step %1, “%2”.</source>
+        <translation>第 %1 步，“%2”。</translation>
+    </message>
+    <message>
+        <source>Select two videos (Ctrl+click) to compare them.</source>
+        <translation>选择两个视频（Ctrl+单击）进行对比。</translation>
+    </message>
 </context>
 <context>
     <name>ImportReport</name>
@@ -1511,6 +1570,25 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Close</source>
         <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>JobPresets</name>
+    <message>
+        <source>%1 cannot be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object (%2 at byte %3). Fix the file or remove it.</source>
+        <translation>%1 不是 JSON 对象（第 %3 字节处：%2）。请修正或删除该文件。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
     </message>
 </context>
 <context>
@@ -1763,6 +1841,121 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     </message>
 </context>
 <context>
+    <name>NewRunForm</name>
+    <message>
+        <source>Choose the Model Folder</source>
+        <translation>选择模型文件夹</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Model folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <source>LoRA alpha</source>
+        <translation>LoRA alpha</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Checkpoint every</source>
+        <translation>检查点间隔（步）</translation>
+    </message>
+    <message>
+        <source>Validate every</source>
+        <translation>验证间隔（步）</translation>
+    </message>
+    <message>
+        <source>Validation prompts</source>
+        <translation>验证提示词</translation>
+    </message>
+    <message>
+        <source>Trigger word</source>
+        <translation>触发词</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>A diffusers CogVideoX pipeline folder</source>
+        <translation>diffusers 格式的 CogVideoX 流水线文件夹</translation>
+    </message>
+    <message>
+        <source>One prompt per line</source>
+        <translation>每行一个提示词</translation>
+    </message>
+    <message>
+        <source>Optional: a word put before every caption</source>
+        <translation>可选：加在每条描述前面的词</translation>
+    </message>
+    <message>
+        <source>only at the end</source>
+        <translation>仅在结束时</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <source>Automatic (a GPU when there is one)</source>
+        <translation>自动（有 GPU 时使用 GPU）</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPU (CUDA)</source>
+        <translation>GPU（CUDA）</translation>
+    </message>
+    <message>
+        <source>No training presets were found. Reinstall Tuneframe, or set TUNEFRAME_PRESETS_DIR to a folder of presets.</source>
+        <translation>未找到训练预设。请重新安装 Tuneframe，或将 TUNEFRAME_PRESETS_DIR 设为预设所在文件夹。</translation>
+    </message>
+    <message>
+        <source>Choose the model folder to train (a diffusers CogVideoX pipeline).</source>
+        <translation>请选择要训练的模型文件夹（diffusers 格式的 CogVideoX 流水线）。</translation>
+    </message>
+    <message>
+        <source>The model folder %1 does not exist. Choose a diffusers CogVideoX pipeline folder.</source>
+        <translation>模型文件夹 %1 不存在。请选择 diffusers 格式的 CogVideoX 流水线文件夹。</translation>
+    </message>
+    <message>
+        <source>The learning rate “%1” is not a number. Write it like 1e-4 or 0.0001.</source>
+        <translation>学习率“%1”不是数字。请写成 1e-4 或 0.0001 这样的形式。</translation>
+    </message>
+</context>
+<context>
     <name>Project</name>
     <message>
         <source>A project needs a name. Type a name for it.</source>
@@ -1849,6 +2042,427 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     </message>
 </context>
 <context>
+    <name>RunControlBar</name>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 小时 %2 分</translation>
+    </message>
+    <message>
+        <source>%1 min %2 s</source>
+        <translation>%1 分 %2 秒</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>No run selected</source>
+        <translation>未选择运行</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Write a checkpoint, then end the run. Continue picks it up.</source>
+        <translation>写入检查点后结束运行。“继续”可从该检查点接着训练。</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Hold training between steps, keeping the model in memory.</source>
+        <translation>在两步之间暂停训练，模型保留在内存中。</translation>
+    </message>
+    <message>
+        <source>Sample Now</source>
+        <translation>立即采样</translation>
+    </message>
+    <message>
+        <source>Render the validation prompts with the weights as they are.</source>
+        <translation>用当前权重渲染验证提示词。</translation>
+    </message>
+    <message>
+        <source>Save Now</source>
+        <translation>立即保存</translation>
+    </message>
+    <message>
+        <source>Write a checkpoint now and keep training.</source>
+        <translation>立即写入检查点并继续训练。</translation>
+    </message>
+    <message>
+        <source>Continue</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Start the engine again on this run; it resumes from the newest checkpoint.</source>
+        <translation>在此运行上重新启动引擎；它会从最新的检查点继续。</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3</source>
+        <translation>%1 / %2 %3</translation>
+    </message>
+    <message>
+        <source>About %1 left</source>
+        <translation>约剩 %1</translation>
+    </message>
+</context>
+<context>
+    <name>RunDashboard</name>
+    <message>
+        <source>Step %1 (epoch %2)
+Loss %3
+Learning rate %4
+Grad norm %5
+Step time %6 s, %7 samples/s</source>
+        <translation>第 %1 步（第 %2 轮）
+损失 %3
+学习率 %4
+梯度范数 %5
+每步 %6 秒，%7 样本/秒</translation>
+    </message>
+    <message>
+        <source>Rank %1: %2 GiB allocated, %3 GiB peak of %4 GiB</source>
+        <translation>进程 %1：已分配 %2 GiB，峰值 %3 GiB，共 %4 GiB</translation>
+    </message>
+    <message>
+        <source>%1 at step %2: loss %3</source>
+        <translation>%1 第 %2 步：损失 %3</translation>
+    </message>
+    <message>
+        <source>%1 could not be written: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Smoothing %1</source>
+        <translation>平滑 %1</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应全部</translation>
+    </message>
+    <message>
+        <source>Show every point (or double-click a plot).</source>
+        <translation>显示所有数据点（或双击图表）。</translation>
+    </message>
+    <message>
+        <source>Save PNG…</source>
+        <translation>保存 PNG…</translation>
+    </message>
+    <message>
+        <source>Save CSV…</source>
+        <translation>保存 CSV…</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Loss, smoothed</source>
+        <translation>损失（平滑）</translation>
+    </message>
+    <message>
+        <source>%1, smoothed</source>
+        <translation>%1（平滑）</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Grad norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>%1, learning rate</source>
+        <translation>%1 的学习率</translation>
+    </message>
+    <message>
+        <source>Seconds per step</source>
+        <translation>每步秒数</translation>
+    </message>
+    <message>
+        <source>Samples per second</source>
+        <translation>每秒样本数</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>每步用时</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>Memory (GiB)</source>
+        <translation>显存/内存（GiB）</translation>
+    </message>
+    <message>
+        <source>Device total</source>
+        <translation>设备总量</translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>reserved</source>
+        <translation>已预留</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Rank %1 %2</source>
+        <translation>进程 %1 %2</translation>
+    </message>
+    <message>
+        <source>Save Plots as PNG</source>
+        <translation>将图表保存为 PNG</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>Save Metrics as CSV</source>
+        <translation>将指标保存为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>RunExportDialog</name>
+    <message>
+        <source>Export Destination</source>
+        <translation>导出位置</translation>
+    </message>
+    <message>
+        <source>Choose a destination folder.</source>
+        <translation>请选择目标文件夹。</translation>
+    </message>
+    <message>
+        <source>The engine could not be started (%1): %2. Build tuneframe-engine, or set TUNEFRAME_ENGINE to its path.</source>
+        <translation>无法启动引擎（%1）：%2。请构建 tuneframe-engine，或将 TUNEFRAME_ENGINE 设为其路径。</translation>
+    </message>
+    <message>
+        <source>Exporting and verifying…</source>
+        <translation>正在导出并校验…</translation>
+    </message>
+    <message>
+        <source>Export Adapter</source>
+        <translation>导出适配器</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>Destination</source>
+        <translation>目标位置</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Diffusers LoRA</source>
+        <translation>Diffusers LoRA</translation>
+    </message>
+    <message>
+        <source>ComfyUI LoRA</source>
+        <translation>ComfyUI LoRA</translation>
+    </message>
+    <message>
+        <source>Merged transformer</source>
+        <translation>合并后的 Transformer</translation>
+    </message>
+    <message>
+        <source>pytorch_lora_weights.safetensors for diffusers&apos; load_lora_weights (PEFT keys, strength folded in).</source>
+        <translation>供 diffusers 的 load_lora_weights 使用的 pytorch_lora_weights.safetensors（PEFT 键名，强度已折算进权重）。</translation>
+    </message>
+    <message>
+        <source>A kohya-style LoRA file that ComfyUI&apos;s LoRA loader reads.</source>
+        <translation>ComfyUI 的 LoRA 加载器可读取的 kohya 格式 LoRA 文件。</translation>
+    </message>
+    <message>
+        <source>The transformer with the adapter merged in, as a diffusers transformer folder: no LoRA support needed to load it.</source>
+        <translation>合并了适配器的 Transformer，保存为 diffusers 格式的 transformer 文件夹：加载时无需 LoRA 支持。</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>Exported to %1 and verified: reloaded, it differs from the trained model by at most %2 (tolerance %3).</source>
+        <translation>已导出到 %1 并完成校验：重新加载后与训练模型的最大差异为 %2（容差 %3）。</translation>
+    </message>
+    <message>
+        <source>The engine stopped without exporting (exit code %1).</source>
+        <translation>引擎未完成导出就退出了（退出码 %1）。</translation>
+    </message>
+    <message>
+        <source>What to do: %1</source>
+        <translation>处理方法：%1</translation>
+    </message>
+</context>
+<context>
+    <name>RunFailurePanel</name>
+    <message>
+        <source>This run failed</source>
+        <translation>此运行失败</translation>
+    </message>
+    <message>
+        <source>What to do: %1</source>
+        <translation>处理方法：%1</translation>
+    </message>
+    <message>
+        <source>Last lines from the engine</source>
+        <translation>引擎的最后几行输出</translation>
+    </message>
+</context>
+<context>
+    <name>RunHistoryModel</name>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+</context>
+<context>
+    <name>RunQueuePanel</name>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>%1. %2 (%3)</source>
+        <translation>%1. %2（%3）</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Hold Queue</source>
+        <translation>暂停队列</translation>
+    </message>
+    <message>
+        <source>Start Queue</source>
+        <translation>启动队列</translation>
+    </message>
+    <message>
+        <source>Let the current run finish, then start no more.</source>
+        <translation>让当前运行完成，之后不再启动新的运行。</translation>
+    </message>
+    <message>
+        <source>Run the queued jobs one after another.</source>
+        <translation>依次运行队列中的任务。</translation>
+    </message>
+    <message>
+        <source>Continue past a failed run</source>
+        <translation>某个运行失败后继续执行队列</translation>
+    </message>
+</context>
+<context>
+    <name>RunStateText</name>
+    <message>
+        <source>Queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>Preparing</source>
+        <translation>准备中</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练中</translation>
+    </message>
+    <message>
+        <source>Validating</source>
+        <translation>验证中</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>Stopping</source>
+        <translation>正在停止</translation>
+    </message>
+    <message>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>Finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+</context>
+<context>
     <name>Settings</name>
     <message>
         <source>Could not read the settings file %1 (%2), so Tuneframe started with default settings. Check the file&apos;s permissions.</source>
@@ -1919,16 +2533,120 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>训练</translation>
     </message>
     <message>
-        <source>Fine-tune a model on your dataset</source>
-        <translation>在您的数据集上微调模型</translation>
+        <source>Fine-tune a model on your accepted clips and watch it learn</source>
+        <translation>用已接受的片段微调模型，并实时观察训练过程</translation>
     </message>
     <message>
-        <source>No accepted dataset yet</source>
-        <translation>还没有已采纳的数据集</translation>
+        <source>Run name</source>
+        <translation>运行名称</translation>
     </message>
     <message>
-        <source>Training needs an accepted dataset first. On the Dataset page, import clips, caption them and accept the ones to learn from; then come back here to start a run.</source>
-        <translation>训练需要先有已采纳的数据集。请在“数据集”页面导入片段、撰写描述并采纳要用于学习的片段，然后回到这里开始训练运行。</translation>
+        <source>Export the accepted clips, prepare them and start training now.</source>
+        <translation>导出已接受的片段，预处理后立即开始训练。</translation>
+    </message>
+    <message>
+        <source>Add to Queue</source>
+        <translation>加入队列</translation>
+    </message>
+    <message>
+        <source>Keep this run in the queue; the queue runs one job after another.</source>
+        <translation>将此运行放入队列；队列会依次运行任务。</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行记录</translation>
+    </message>
+    <message>
+        <source>Compare with</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Run “%1” started.</source>
+        <translation>运行“%1”已开始。</translation>
+    </message>
+    <message>
+        <source>Run “%1” is in the queue.</source>
+        <translation>运行“%1”已加入队列。</translation>
+    </message>
+    <message>
+        <source>No comparison</source>
+        <translation>不对比</translation>
+    </message>
+    <message>
+        <source>Run “%1” failed: %2</source>
+        <translation>运行“%1”失败：%2</translation>
+    </message>
+    <message>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>Some presets were left out:
+%1</source>
+        <translation>部分预设未载入：
+%1</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingHistory</name>
+    <message>
+        <source>The run could not be recorded in the project database: %1</source>
+        <translation>无法在项目数据库中记录此运行：%1</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingRuns</name>
+    <message>
+        <source>The training settings cannot be used: %1 %2</source>
+        <translation>训练设置无法使用：%1 %2</translation>
+    </message>
+    <message>
+        <source>The training settings cannot be used: %1</source>
+        <translation>训练设置无法使用：%1</translation>
+    </message>
+    <message>
+        <source>Choose the model folder to train (a diffusers CogVideoX pipeline).</source>
+        <translation>请选择要训练的模型文件夹（diffusers 格式的 CogVideoX 流水线）。</translation>
+    </message>
+    <message>
+        <source>The run folder %1 could not be created. Check that the project folder is writable and the disk has space.</source>
+        <translation>无法创建运行文件夹 %1。请检查项目文件夹是否可写、磁盘是否有空间。</translation>
+    </message>
+    <message>
+        <source>The dataset has no usable clips. On the Dataset page, import clips, caption them and accept the ones to learn from.</source>
+        <translation>数据集中没有可用的片段。请在“数据集”页面导入片段、添加描述，并接受要用于训练的片段。</translation>
+    </message>
+    <message>
+        <source>The dataset could not be exported for training: %1</source>
+        <translation>无法导出训练用数据集：%1</translation>
+    </message>
+    <message>
+        <source>%1 could not be written: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Only a stopped or failed run can continue.</source>
+        <translation>只有已停止或失败的运行才能继续。</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>The engine stopped while the studio was closed, without saying why.</source>
+        <translation>工作室关闭期间引擎停止了，且未说明原因。</translation>
+    </message>
+    <message>
+        <source>The engine stopped unexpectedly (it may have been killed or crashed).</source>
+        <translation>引擎意外停止（可能被终止或崩溃）。</translation>
+    </message>
+    <message>
+        <source>Look at the last lines below, then choose Continue: the run resumes from its newest checkpoint.</source>
+        <translation>请查看下面的最后几行输出，然后选择“继续”：运行会从最新的检查点恢复。</translation>
     </message>
 </context>
 <context>

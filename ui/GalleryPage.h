@@ -1,19 +1,65 @@
 #pragma once
 
+#include "app/ValidationVideo.h"
 #include "ui/StudioPage.h"
 
-class EmptyStateWidget;
+#include <QVector>
 
-// The Gallery page: the validation videos training runs produce, newest first.
+class EmptyStateWidget;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QStackedWidget;
+class QTableWidget;
+class TrainingRuns;
+class VideoPlayerWidget;
+
+// The Gallery page: the validation videos of a run by step (rows) and prompt (columns), newest
+// step first, optionally beside a second run's. A click plays a video in the app; two chosen
+// videos play side by side, the right one following the left frame for frame.
 class GalleryPage : public StudioPage {
     Q_OBJECT
 
 public:
     explicit GalleryPage(QWidget* parent = nullptr);
 
+    void setTrainingRuns(TrainingRuns* runs);
+    void showRun(qint64 runId);
+    void setComparisonRun(qint64 runId);
+    // The video in a table cell (null path for an empty one).
+    ValidationVideo videoAt(int row, int column) const;
+    QTableWidget* table() const;
+    // Plays the two cells' videos side by side, synchronised.
+    bool compareCells(int rowA, int columnA, int rowB, int columnB);
+    VideoPlayerWidget* leftPlayer() const;
+    VideoPlayerWidget* rightPlayer() const;
+
 protected:
     void retranslateUi() override;
 
 private:
-    EmptyStateWidget* m_projectEmptyState;
+    void reloadRuns();
+    void rebuildTable();
+    void onValidationReady(const ValidationVideo& video);
+    void onCellActivated(int row, int column);
+    void onCompareClicked();
+    void updateVisibleState();
+
+    TrainingRuns* m_runs = nullptr;
+    qint64 m_runId = 0;
+    qint64 m_comparisonRunId = 0;
+    QVector<ValidationVideo> m_videos;           // m_runId's
+    QVector<ValidationVideo> m_comparisonVideos; // m_comparisonRunId's
+
+    QStackedWidget* m_states;
+    EmptyStateWidget* m_emptyState;
+    QLabel* m_runLabel;
+    QComboBox* m_runCombo;
+    QLabel* m_comparisonLabel;
+    QComboBox* m_comparisonCombo;
+    QPushButton* m_compareButton;
+    QTableWidget* m_table;
+    QLabel* m_playingLabel;
+    VideoPlayerWidget* m_leftPlayer;
+    VideoPlayerWidget* m_rightPlayer;
 };

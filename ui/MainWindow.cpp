@@ -6,6 +6,7 @@
 #include "app/Project.h"
 #include "app/RecentProjects.h"
 #include "app/Settings.h"
+#include "app/TrainingRuns.h"
 #include "ui/DatasetPage.h"
 #include "ui/GalleryPage.h"
 #include "ui/LanguageController.h"
@@ -62,6 +63,8 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     });
     connect(m_datasetPage, &DatasetPage::statusMessage, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    connect(m_trainPage, &TrainPage::statusMessage, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 10000); });
 
     connect(m_settings, &Settings::themeChanged, this, &MainWindow::updateSettingsActions);
     connect(m_settings, &Settings::languageChanged, this, &MainWindow::updateSettingsActions);
@@ -111,9 +114,20 @@ void MainWindow::setProject(std::shared_ptr<Project> project) {
         m_demoController->cancel();
         m_demoProgress->finish();
     }
+    // Pages let go of the old project's runs before they go; engines keep running without them.
+    m_trainPage->setTrainingRuns(nullptr);
+    m_galleryPage->setTrainingRuns(nullptr);
+    m_trainingRuns.reset();
     m_project = std::move(project);
     for (StudioPage* page : pages())
         page->setProject(m_project);
+    if (m_project) {
+        m_trainingRuns = std::make_unique<TrainingRuns>(m_project, EngineLocator::enginePath());
+        m_trainPage->setDefaultModelFolder(m_trainingRuns->defaultModelFolder());
+        m_trainPage->setTrainingRuns(m_trainingRuns.get());
+        m_galleryPage->setTrainingRuns(m_trainingRuns.get());
+        m_trainingRuns->restore();
+    }
     updateProjectDisplay();
     if (m_project) {
         m_recentProjects->add(m_project->folder());
@@ -154,6 +168,8 @@ bool MainWindow::openDemoProject(const QString& folder) {
             statusBar()->showMessage(tr("The demo project is ready: captioned clips to try "
                                         "every part of the studio on, and a tiny model."),
                                      15000);
+        if (m_trainingRuns && m_project == controller->project())
+            m_trainPage->setDefaultModelFolder(controller->modelFolder());
         emit demoProjectReady(controller->folder());
     });
     connect(controller, &DemoProjectController::failed, this, [this](const QString& message) {
@@ -183,6 +199,18 @@ DemoProjectController* MainWindow::demoProjectController() const {
 
 DatasetPage* MainWindow::datasetPage() const {
     return m_datasetPage;
+}
+
+TrainPage* MainWindow::trainPage() const {
+    return m_trainPage;
+}
+
+GalleryPage* MainWindow::galleryPage() const {
+    return m_galleryPage;
+}
+
+TrainingRuns* MainWindow::trainingRuns() const {
+    return m_trainingRuns.get();
 }
 
 MainWindow::Page MainWindow::currentPage() const {
@@ -430,6 +458,7 @@ void MainWindow::createCentralWidget() {
     m_pageStack->setObjectName(QStringLiteral("pageStack"));
     m_datasetPage = new DatasetPage(m_pageStack);
     m_trainPage = new TrainPage(m_pageStack);
+    m_trainPage->setEnginePath(EngineLocator::enginePath());
     m_galleryPage = new GalleryPage(m_pageStack);
     const QStringList icons{QStringLiteral(":/icons/dataset.svg"),
                             QStringLiteral(":/icons/train.svg"),

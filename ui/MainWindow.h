@@ -22,6 +22,7 @@ class StudioPage;
 class TaskProgressBar;
 class ThemeController;
 class TrainPage;
+class TrainingRuns;
 
 // The studio's window. It coordinates: menus, the page navigation, which project is open, and
 // the settings that apply to the whole window (theme, language, geometry). Pages own their
@@ -47,6 +48,10 @@ public:
     bool openDemoProject(const QString& folder = QString());
     DemoProjectController* demoProjectController() const;
     DatasetPage* datasetPage() const;
+    TrainPage* trainPage() const;
+    GalleryPage* galleryPage() const;
+    // The open project's training runs; null while no project is open.
+    TrainingRuns* trainingRuns() const;
 
     Page currentPage() const;
     void showPage(Page page);
@@ -91,6 +96,7 @@ private:
     LanguageController* m_languageController;
     RecentProjects* m_recentProjects;
     std::shared_ptr<Project> m_project;
+    std::unique_ptr<TrainingRuns> m_trainingRuns;
 
     QListWidget* m_navigation = nullptr;
     QStackedWidget* m_pageStack = nullptr;

@@ -1,22 +1,444 @@
 #include "ui/TrainPage.h"
 
-#include "ui/EmptyStateWidget.h"
+#include "app/JobPresets.h"
+#include "app/RunHistoryModel.h"
+#include "app/TrainingRuns.h"
+#include "ui/NewRunForm.h"
+#include "ui/RunControlBar.h"
+#include "ui/RunDashboard.h"
+#include "ui/RunExportDialog.h"
+#include "ui/RunFailurePanel.h"
+#include "ui/RunQueuePanel.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
 
 TrainPage::TrainPage(QWidget* parent)
-    : StudioPage(parent)
-    , m_projectEmptyState(new EmptyStateWidget(this)) {
+    : StudioPage(parent) {
     setObjectName(QStringLiteral("trainPage"));
-    m_projectEmptyState->setObjectName(QStringLiteral("projectEmptyState"));
-    m_projectEmptyState->setIcon(QIcon(QStringLiteral(":/icons/train.svg")));
-    setProjectContent(m_projectEmptyState);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setObjectName(QStringLiteral("trainSplitter"));
+    splitter->addWidget(createNewRunPanel());
+    splitter->addWidget(createRunPanel());
+    splitter->addWidget(createHistoryPanel());
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(2, 0);
+    splitter->setSizes({380, 760, 320});
+    // The page must fit the smallest window the studio allows; each part scrolls or squeezes.
+    for (int index = 0; index < splitter->count(); ++index)
+        splitter->widget(index)->setMinimumWidth(160);
+    setProjectContent(splitter);
     retranslateUi();
+    updateLaunchButtons();
+}
+
+TrainPage::~TrainPage() = default;
+
+QWidget* TrainPage::createNewRunPanel() {
+    auto* panel = new QWidget;
+    m_form = new NewRunForm(panel);
+    m_runNameLabel = new QLabel(panel);
+    m_runNameEdit = new QLineEdit(panel);
+    m_runNameEdit->setObjectName(QStringLiteral("runNameEdit"));
+    m_trainButton = new QPushButton(panel);
+    m_trainButton->setObjectName(QStringLiteral("trainButton"));
+    m_trainButton->setDefault(true);
+    m_queueButton = new QPushButton(panel);
+    m_queueButton->setObjectName(QStringLiteral("addToQueueButton"));
+    m_launchMessage = new QLabel(panel);
+    m_launchMessage->setObjectName(QStringLiteral("launchMessage"));
+    m_launchMessage->setWordWrap(true);
+    m_launchMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_trainButton);
+    buttons->addWidget(m_queueButton);
+    auto* layout = new QVBoxLayout(panel);
+    layout->addWidget(m_form);
+    layout->addWidget(m_runNameLabel);
+    layout->addWidget(m_runNameEdit);
+    layout->addLayout(buttons);
+    layout->addWidget(m_launchMessage);
+    layout->addStretch(1);
+
+    connect(m_form, &NewRunForm::validityChanged, this, &TrainPage::updateLaunchButtons);
+    reloadPresets();
+    connect(m_trainButton, &QPushButton::clicked, this, [this] { launch(true); });
+    connect(m_queueButton, &QPushButton::clicked, this, [this] { launch(false); });
+
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("newRunScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(panel);
+    return scroll;
+}
+
+QWidget* TrainPage::createRunPanel() {
+    auto* panel = new QWidget;
+    m_controlBar = new RunControlBar(panel);
+    m_failurePanel = new RunFailurePanel(panel);
+    m_dashboard = new RunDashboard(panel);
+    auto* layout = new QVBoxLayout(panel);
+    layout->addWidget(m_controlBar);
+    layout->addWidget(m_failurePanel);
+    layout->addWidget(m_dashboard, 1);
+
+    connect(m_controlBar, &RunControlBar::stopRequested, this, [this] {
+        if (m_runs && m_selectedRunId)
+            m_runs->stop(m_selectedRunId);
+    });
+    connect(m_controlBar, &RunControlBar::pauseRequested, this, [this] {
+        if (m_runs && m_selectedRunId)
+            m_runs->pause(m_selectedRunId);
+    });
+    connect(m_controlBar, &RunControlBar::resumeRequested, this, [this] {
+        if (m_runs && m_selectedRunId)
+            m_runs->resume(m_selectedRunId);
+    });
+    connect(m_controlBar, &RunControlBar::sampleNowRequested, this, [this] {
+        if (m_runs && m_selectedRunId)
+            m_runs->sampleNow(m_selectedRunId);
+    });
+    connect(m_controlBar, &RunControlBar::saveNowRequested, this, [this] {
+        if (m_runs && m_selectedRunId)
+            m_runs->saveNow(m_selectedRunId);
+    });
+    connect(m_controlBar, &RunControlBar::continueRequested, this, &TrainPage::onContinueRequested);
+    connect(m_controlBar, &RunControlBar::exportRequested, this, &TrainPage::onExportRequested);
+    return panel;
+}
+
+QWidget* TrainPage::createHistoryPanel() {
+    auto* panel = new QSplitter(Qt::Vertical);
+    auto* history = new QWidget(panel);
+    m_historyTitle = new QLabel(history);
+    QFont titleFont = m_historyTitle->font();
+    titleFont.setBold(true);
+    m_historyTitle->setFont(titleFont);
+    m_historyModel = new RunHistoryModel(this);
+    m_historyView = new QTableView(history);
+    m_historyView->setObjectName(QStringLiteral("runHistoryView"));
+    m_historyView->setModel(m_historyModel);
+    m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_historyView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_historyView->verticalHeader()->hide();
+    m_historyView->horizontalHeader()->setStretchLastSection(true);
+    m_historyView->setColumnHidden(RunHistoryModel::PresetColumn, true);
+    m_compareLabel = new QLabel(history);
+    m_compareCombo = new QComboBox(history);
+    m_compareCombo->setObjectName(QStringLiteral("compareCombo"));
+    auto* compareRow = new QHBoxLayout;
+    compareRow->addWidget(m_compareLabel);
+    compareRow->addWidget(m_compareCombo, 1);
+    auto* layout = new QVBoxLayout(history);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_historyTitle);
+    layout->addWidget(m_historyView, 1);
+    layout->addLayout(compareRow);
+
+    m_queuePanel = new RunQueuePanel(panel);
+    panel->addWidget(history);
+    panel->addWidget(m_queuePanel);
+    panel->setStretchFactor(0, 3);
+    panel->setStretchFactor(1, 1);
+
+    connect(m_historyView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const qint64 id = current.isValid() ? m_historyModel->rowAt(current.row()).id : 0;
+                if (id != m_selectedRunId) {
+                    m_selectedRunId = id;
+                    showSelectedRun();
+                }
+            });
+    connect(m_compareCombo, &QComboBox::activated, this, &TrainPage::onComparisonChosen);
+    connect(m_queuePanel, &RunQueuePanel::moveRequested, this, [this](qint64 id, int delta) {
+        if (m_runs)
+            m_runs->moveQueued(id, delta);
+    });
+    connect(m_queuePanel, &RunQueuePanel::removeRequested, this, [this](qint64 id) {
+        if (m_runs)
+            m_runs->removeQueued(id);
+    });
+    connect(m_queuePanel, &RunQueuePanel::startRequested, this, [this] {
+        if (m_runs)
+            m_runs->startQueue();
+    });
+    connect(m_queuePanel, &RunQueuePanel::holdRequested, this, [this] {
+        if (m_runs)
+            m_runs->holdQueue();
+    });
+    connect(m_queuePanel, &RunQueuePanel::continuePastFailureChanged, this, [this](bool enabled) {
+        if (m_runs)
+            m_runs->setContinuePastFailure(enabled);
+    });
+    return panel;
+}
+
+void TrainPage::setTrainingRuns(TrainingRuns* runs) {
+    if (m_runs == runs)
+        return;
+    if (m_runs)
+        disconnect(m_runs, nullptr, this, nullptr);
+    m_runs = runs;
+    m_selectedRunId = 0;
+    if (m_runs) {
+        connect(m_runs, &TrainingRuns::runAdded, this, [this](qint64 id) {
+            m_historyModel->upsertRow(m_runs->summary(id));
+            reloadComparisonChoices();
+        });
+        connect(m_runs, &TrainingRuns::runStateChanged, this, &TrainPage::onRunStateChanged);
+        connect(m_runs, &TrainingRuns::stepReported, this, &TrainPage::onStepReported);
+        connect(m_runs, &TrainingRuns::progressChanged, this, &TrainPage::onProgressChanged);
+        connect(m_runs, &TrainingRuns::runFailed, this, &TrainPage::onRunFailed);
+        connect(m_runs, &TrainingRuns::checkpointWritten, this, [this](qint64 id) {
+            if (id == m_selectedRunId)
+                m_controlBar->setCanExport(true);
+        });
+        connect(m_runs, &TrainingRuns::queueChanged, this, &TrainPage::reloadQueue);
+    }
+    reloadHistory();
+    reloadQueue();
+    if (m_historyModel->rowCount() > 0)
+        selectRun(m_historyModel->rowAt(0).id);
+    else
+        showSelectedRun();
+    updateLaunchButtons();
+}
+
+void TrainPage::setDefaultModelFolder(const QString& folder) {
+    m_defaultModelFolder = folder;
+    if (!folder.isEmpty())
+        m_form->setModelFolder(folder);
+}
+
+void TrainPage::selectRun(qint64 runId) {
+    const int row = m_historyModel->rowOf(runId);
+    if (row < 0)
+        return;
+    m_historyView->selectionModel()->setCurrentIndex(m_historyModel->index(row, 0),
+                                                     QItemSelectionModel::ClearAndSelect |
+                                                         QItemSelectionModel::Rows);
+}
+
+qint64 TrainPage::selectedRunId() const {
+    return m_selectedRunId;
+}
+
+NewRunForm* TrainPage::newRunForm() const {
+    return m_form;
+}
+
+RunDashboard* TrainPage::dashboard() const {
+    return m_dashboard;
+}
+
+RunControlBar* TrainPage::controlBar() const {
+    return m_controlBar;
 }
 
 void TrainPage::retranslateUi() {
     StudioPage::retranslateUi();
-    setHeader(tr("Train"), tr("Fine-tune a model on your dataset"));
-    m_projectEmptyState->setTitle(tr("No accepted dataset yet"));
-    m_projectEmptyState->setBody(
-        tr("Training needs an accepted dataset first. On the Dataset page, import clips, caption "
-           "them and accept the ones to learn from; then come back here to start a run."));
+    setHeader(tr("Train"), tr("Fine-tune a model on your accepted clips and watch it learn"));
+    m_runNameLabel->setText(tr("Run name"));
+    m_runNameEdit->setPlaceholderText(suggestedRunName());
+    m_trainButton->setText(tr("Train"));
+    m_trainButton->setToolTip(
+        tr("Export the accepted clips, prepare them and start training now."));
+    m_queueButton->setText(tr("Add to Queue"));
+    m_queueButton->setToolTip(tr("Keep this run in the queue; the queue runs one job after "
+                                 "another."));
+    m_historyTitle->setText(tr("Runs"));
+    m_compareLabel->setText(tr("Compare with"));
+    m_historyModel->retranslate();
+    reloadComparisonChoices();
+}
+
+void TrainPage::onProjectChanged() {
+    // MainWindow hands the new project's runs over through setTrainingRuns.
+    m_launchMessage->clear();
+}
+
+void TrainPage::launch(bool startNow) {
+    if (!m_runs)
+        return;
+    if (!m_form->isValid()) {
+        m_launchMessage->setText(m_form->validationError());
+        return;
+    }
+    const QString name = m_runNameEdit->text().trimmed().isEmpty()
+                             ? suggestedRunName()
+                             : m_runNameEdit->text().trimmed();
+    const TrainingRuns::LaunchResult result =
+        m_runs->launch(m_form->job(), name, m_form->presetName(), startNow);
+    if (!result.succeeded()) {
+        m_launchMessage->setText(result.error);
+        return;
+    }
+    m_launchMessage->setText(startNow ? tr("Run “%1” started.").arg(name)
+                                      : tr("Run “%1” is in the queue.").arg(name));
+    m_runNameEdit->clear();
+    m_runNameEdit->setPlaceholderText(suggestedRunName());
+    selectRun(result.runId);
+    emit runLaunched(result.runId);
+}
+
+void TrainPage::updateLaunchButtons() {
+    const bool ready = m_runs && m_form->isValid();
+    m_trainButton->setEnabled(ready);
+    m_queueButton->setEnabled(ready);
+}
+
+void TrainPage::reloadHistory() {
+    m_historyModel->setRows(m_runs ? m_runs->history() : QVector<RunHistoryRow>());
+    m_historyView->resizeColumnsToContents();
+    reloadComparisonChoices();
+}
+
+void TrainPage::reloadQueue() {
+    QVector<RunQueuePanel::Entry> entries;
+    if (m_runs) {
+        for (qint64 id : m_runs->queuedRuns()) {
+            const RunHistoryRow row = m_runs->summary(id);
+            entries.append({id, row.name, row.state});
+        }
+        m_queuePanel->setRunning(m_runs->isQueueRunning());
+        m_queuePanel->setContinuePastFailure(m_runs->continuePastFailure());
+    }
+    m_queuePanel->setEntries(entries);
+}
+
+void TrainPage::reloadComparisonChoices() {
+    const qint64 chosen = m_compareCombo->currentData().toLongLong();
+    m_compareCombo->clear();
+    m_compareCombo->addItem(tr("No comparison"), qint64(0));
+    for (int row = 0; row < m_historyModel->rowCount(); ++row) {
+        const RunHistoryRow run = m_historyModel->rowAt(row);
+        if (run.id != m_selectedRunId)
+            m_compareCombo->addItem(run.name, run.id);
+    }
+    const int index = m_compareCombo->findData(chosen);
+    m_compareCombo->setCurrentIndex(index < 0 ? 0 : index);
+}
+
+void TrainPage::showSelectedRun() {
+    m_failurePanel->clearFailure();
+    m_dashboard->clearComparison();
+    reloadComparisonChoices();
+    if (!m_runs || !m_selectedRunId) {
+        m_controlBar->clearRun();
+        m_dashboard->clear();
+        return;
+    }
+    const RunHistoryRow run = m_runs->summary(m_selectedRunId);
+    m_controlBar->setRun(run.name, run.state);
+    const TrainingRuns::Progress progress = m_runs->progress(m_selectedRunId);
+    m_controlBar->setProgress(progress.done, progress.total, progress.etaSeconds, progress.unit);
+    const QJsonObject job = m_runs->job(m_selectedRunId);
+    const QJsonArray prompts = job.value(QStringLiteral("validation"))
+                                   .toObject()
+                                   .value(QStringLiteral("prompts"))
+                                   .toArray();
+    m_controlBar->setCanSample(!prompts.isEmpty());
+    m_controlBar->setCanExport(!m_runs->checkpointSteps(m_selectedRunId).isEmpty());
+    m_dashboard->setRun(run.name, m_runs->metrics(m_selectedRunId));
+    if (run.state == RunState::Failed) {
+        const TrainingRuns::Failure failure = m_runs->failure(m_selectedRunId);
+        m_failurePanel->showFailure(failure.message, failure.hint, failure.lastLines);
+    }
+}
+
+void TrainPage::onRunStateChanged(qint64 runId, RunState state) {
+    m_historyModel->setState(runId, state);
+    if (runId == m_selectedRunId) {
+        m_controlBar->setState(state);
+        if (state != RunState::Failed)
+            m_failurePanel->clearFailure();
+    }
+}
+
+void TrainPage::onStepReported(qint64 runId, const StepMetrics& metrics) {
+    m_historyModel->setProgress(runId, metrics.step, metrics.loss);
+    if (runId == m_selectedRunId)
+        m_dashboard->appendStep(metrics);
+}
+
+void TrainPage::onProgressChanged(qint64 runId, qint64 done, qint64 total, double etaSeconds,
+                                  const QString& unit) {
+    if (runId == m_selectedRunId)
+        m_controlBar->setProgress(done, total, etaSeconds, unit);
+}
+
+void TrainPage::onRunFailed(qint64 runId, const QString& message, const QString& hint,
+                            const QStringList& lastLines) {
+    m_historyModel->setState(runId, RunState::Failed);
+    if (runId == m_selectedRunId)
+        m_failurePanel->showFailure(message, hint, lastLines);
+    emit statusMessage(tr("Run “%1” failed: %2").arg(m_runs->summary(runId).name, message));
+}
+
+void TrainPage::onComparisonChosen(int index) {
+    const qint64 other = m_compareCombo->itemData(index).toLongLong();
+    if (!m_runs || other == 0) {
+        m_dashboard->clearComparison();
+        return;
+    }
+    m_dashboard->setComparison(m_runs->summary(other).name, m_runs->metrics(other));
+}
+
+void TrainPage::onContinueRequested() {
+    if (!m_runs || !m_selectedRunId)
+        return;
+    QString error;
+    if (!m_runs->continueRun(m_selectedRunId, &error))
+        m_failurePanel->showFailure(error, QString(), {});
+}
+
+void TrainPage::onExportRequested() {
+    if (!m_runs || !m_selectedRunId)
+        return;
+    auto* dialog = new RunExportDialog(m_enginePath, this);
+    for (const RunHistoryRow& row : m_runs->history()) {
+        const QVector<qint64> steps = m_runs->checkpointSteps(row.id);
+        if (!steps.isEmpty())
+            dialog->addRun(row.id, row.name, m_runs->runFolder(row.id), steps);
+    }
+    dialog->selectRun(m_selectedRunId);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &RunExportDialog::exportFinished, this,
+            [this](qint64 runId, qint64 step, const QString& format, const QString& path) {
+                if (m_runs)
+                    m_runs->recordExport(runId, step, format, path);
+                emit statusMessage(tr("Exported to %1").arg(QDir::toNativeSeparators(path)));
+            });
+    dialog->open();
+}
+
+QString TrainPage::suggestedRunName() const {
+    return tr("Run %1").arg(QDateTime::currentDateTime().toString(QStringLiteral("MMdd-HHmm")));
+}
+
+void TrainPage::setEnginePath(const QString& enginePath) {
+    m_enginePath = enginePath;
+}
+
+void TrainPage::reloadPresets() {
+    QStringList problems;
+    m_form->setPresets(JobPresets::loadDefault(&problems));
+    if (!problems.isEmpty())
+        m_launchMessage->setText(
+            tr("Some presets were left out:\n%1").arg(problems.join(QLatin1Char('\n'))));
 }

@@ -1,20 +1,98 @@
 #pragma once
 
+#include "app/RunState.h"
 #include "ui/StudioPage.h"
 
-class EmptyStateWidget;
+#include <memory>
 
-// The Train page: configures and follows training runs. A run needs an accepted dataset,
-// which this page asks for until one exists.
+class NewRunForm;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableView;
+class RunControlBar;
+class RunFailurePanel;
+class RunHistoryModel;
+class RunQueuePanel;
+class RunDashboard;
+class TrainingRuns;
+struct StepMetrics;
+
+// The Train page: a new run from a preset (with the GPUs to use and a memory check before it
+// starts), the selected run's live dashboard and controls, the run history with a second run
+// to compare, and the queue. Runs themselves live in TrainingRuns, which outlives page changes.
 class TrainPage : public StudioPage {
     Q_OBJECT
 
 public:
     explicit TrainPage(QWidget* parent = nullptr);
+    ~TrainPage() override;
+
+    // The project's runs; null while no project is open. The page does not own them.
+    void setTrainingRuns(TrainingRuns* runs);
+    // The pipeline folder a new run starts from unless the user picks another (the demo
+    // project's tiny model, or the one the project used last).
+    void setDefaultModelFolder(const QString& folder);
+    void setEnginePath(const QString& enginePath);
+    void selectRun(qint64 runId);
+    qint64 selectedRunId() const;
+
+    NewRunForm* newRunForm() const;
+    RunDashboard* dashboard() const;
+    RunControlBar* controlBar() const;
+
+signals:
+    // A new run began (or was queued); MainWindow may want to show it elsewhere too.
+    void runLaunched(qint64 runId);
+    void statusMessage(const QString& message);
 
 protected:
     void retranslateUi() override;
+    void onProjectChanged() override;
 
 private:
-    EmptyStateWidget* m_projectEmptyState;
+    QWidget* createNewRunPanel();
+    QWidget* createRunPanel();
+    QWidget* createHistoryPanel();
+    void launch(bool startNow);
+    void updateLaunchButtons();
+    void reloadHistory();
+    void reloadQueue();
+    void reloadComparisonChoices();
+    void showSelectedRun();
+    void onRunStateChanged(qint64 runId, RunState state);
+    void onStepReported(qint64 runId, const StepMetrics& metrics);
+    void onProgressChanged(qint64 runId, qint64 done, qint64 total, double etaSeconds,
+                           const QString& unit);
+    void onRunFailed(qint64 runId, const QString& message, const QString& hint,
+                     const QStringList& lastLines);
+    void onComparisonChosen(int index);
+    void onContinueRequested();
+    void onExportRequested();
+    QString suggestedRunName() const;
+    void reloadPresets();
+
+    TrainingRuns* m_runs = nullptr;
+    QString m_defaultModelFolder;
+    QString m_enginePath;
+    qint64 m_selectedRunId = 0;
+
+    NewRunForm* m_form = nullptr;
+    QLabel* m_runNameLabel = nullptr;
+    QLineEdit* m_runNameEdit = nullptr;
+    QPushButton* m_trainButton = nullptr;
+    QPushButton* m_queueButton = nullptr;
+    QLabel* m_launchMessage = nullptr;
+
+    RunControlBar* m_controlBar = nullptr;
+    RunFailurePanel* m_failurePanel = nullptr;
+    RunDashboard* m_dashboard = nullptr;
+
+    QLabel* m_historyTitle = nullptr;
+    RunHistoryModel* m_historyModel = nullptr;
+    QTableView* m_historyView = nullptr;
+    QLabel* m_compareLabel = nullptr;
+    QComboBox* m_compareCombo = nullptr;
+    RunQueuePanel* m_queuePanel = nullptr;
 };

@@ -124,8 +124,9 @@ void TestMainWindow::withoutProjectEveryPageOffersCreateAndOpen() {
         auto* state = child<EmptyStateWidget>(studioPage, QStringLiteral("noProjectState"));
         QVERIFY(state && state->isVisible());
         QCOMPARE(state->title(), QStringLiteral("No project open"));
-        QVERIFY(
-            !child<EmptyStateWidget>(studioPage, QStringLiteral("projectEmptyState"))->isVisible());
+        // The Train page has no empty state of its own: with a project it shows its form.
+        if (auto* empty = studioPage->findChild<EmptyStateWidget*>(QStringLiteral("projectEmptyState")))
+            QVERIFY(!empty->isVisible());
         auto* newButton = child<QPushButton>(studioPage, QStringLiteral("newProjectButton"));
         auto* openButton = child<QPushButton>(studioPage, QStringLiteral("openProjectButton"));
         QVERIFY(newButton && newButton->isVisible() && newButton->isEnabled());
@@ -196,11 +197,10 @@ void TestMainWindow::openedProjectShowsInStatusBarAndDatasetInstruction() {
     QCOMPARE(empty->buttons().constFirst()->objectName(), QStringLiteral("emptyImportButton"));
     QVERIFY(!dataset->findChild<QPushButton*>(QStringLiteral("newProjectButton"))->isVisible());
 
+    // Without clips the Train page still offers a run; launching one says what is missing.
     m_window->showPage(MainWindow::Page::Train);
-    QVERIFY(child<EmptyStateWidget>(page(QStringLiteral("trainPage")),
-                                    QStringLiteral("projectEmptyState"))
-                ->body()
-                .contains(QStringLiteral("accepted dataset")));
+    QVERIFY(child<QWidget>(page(QStringLiteral("trainPage")), QStringLiteral("newRunForm"))
+                ->isVisible());
     m_window->showPage(MainWindow::Page::Gallery);
     QVERIFY(child<EmptyStateWidget>(page(QStringLiteral("galleryPage")),
                                     QStringLiteral("projectEmptyState"))

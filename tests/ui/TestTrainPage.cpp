@@ -1,0 +1,280 @@
+// The Train page and the Gallery through the real MainWindow, offscreen, with the real
+// tuneframe-engine (TUNEFRAME_ENGINE) on the tiny pipeline (TUNEFRAME_TINY_PIPELINE): a run
+// started from the form plots its steps, stops with a checkpoint and continues, its
+// validation video appears in the gallery, it exports in every format, a broken model fails
+// with the engine's hint, and a studio that quits mid-run reattaches to the engine. With
+// TUNEFRAME_SCREENSHOT_DIR set, the dashboard and the gallery are saved there as PNG.
+#include "app/ClipStore.h"
+#include "app/ContentHasher.h"
+#include "app/EngineRun.h"
+#include "app/Project.h"
+#include "app/Settings.h"
+#include "app/TrainingRuns.h"
+#include "media/log_level.h"
+#include "tests/app/DatasetFixture.h"
+#include "ui/GalleryPage.h"
+#include "ui/MainWindow.h"
+#include "ui/NewRunForm.h"
+#include "ui/RunControlBar.h"
+#include "ui/RunDashboard.h"
+#include "ui/RunExportDialog.h"
+#include "ui/RunFailurePanel.h"
+#include "ui/TrainPage.h"
+#include "ui/VideoPlayerWidget.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+namespace {
+
+constexpr int kClipCount = 3;
+constexpr int kEngineTimeoutMs = 180000;
+
+} // namespace
+
+class TestTrainPage : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void trainStopContinueGalleryExport();
+    void brokenModelFailsWithTheEngineHint();
+    void reattachesAfterTheStudioRestarts();
+
+private:
+    std::unique_ptr<MainWindow> newWindow();
+    TrainPage* page() const { return m_window->trainPage(); }
+    qint64 launchFromForm(const QString& modelFolder, int steps, int checkpointEvery,
+                          int validateEvery);
+    RunState stateOf(qint64 runId) const { return m_window->trainingRuns()->state(runId); }
+    void screenshot(QWidget* widget, const QString& name) const;
+
+    QTemporaryDir m_media;
+    QTemporaryDir m_config;
+    QTemporaryDir m_projects;
+    QString m_tinyPipeline;
+    QString m_projectFolder;
+    std::unique_ptr<Settings> m_settings;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestTrainPage::initTestCase() {
+    tuneframe::media::set_log_level();
+    m_tinyPipeline = qEnvironmentVariable("TUNEFRAME_TINY_PIPELINE");
+    QVERIFY2(QFileInfo(m_tinyPipeline).isDir(), "TUNEFRAME_TINY_PIPELINE must name the pipeline");
+    QVERIFY(QFileInfo(qEnvironmentVariable("TUNEFRAME_ENGINE")).isExecutable());
+    QVERIFY(m_media.isValid() && m_config.isValid() && m_projects.isValid());
+    qputenv("TUNEFRAME_CONFIG_DIR", m_config.path().toLocal8Bit());
+
+    m_projectFolder = m_projects.filePath(QStringLiteral("project"));
+    std::unique_ptr<Project> project = DatasetFixture::createProject(m_projectFolder);
+    QVERIFY(project);
+    QVector<ClipRecord> clips;
+    for (int index = 0; index < kClipCount; ++index) {
+        const QString path = m_media.filePath(QStringLiteral("clip-%1.mp4").arg(index));
+        const QString error = DatasetFixture::writeVideo(path, 12, index);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        ClipRecord clip = DatasetFixture::syntheticClip(index);
+        clip.path = path;
+        clip.contentHash = ContentHasher::hashFile(path).hash;
+        clip.fileSizeBytes = QFileInfo(path).size();
+        clip.width = DatasetFixture::kWidth;
+        clip.height = DatasetFixture::kHeight;
+        clip.frameCount = 12;
+        clip.caption = QStringLiteral("a pattern %1 moving right").arg(index);
+        clip.status = ClipStatus::Accepted;
+        clips.append(clip);
+    }
+    QCOMPARE(DatasetFixture::store(*project, clips).size(), kClipCount);
+    project.reset();
+
+    m_settings = std::make_unique<Settings>(m_config.path());
+    m_window = newWindow();
+    QVERIFY(m_window->openProject(m_projectFolder));
+    m_window->showPage(MainWindow::Page::Train);
+}
+
+std::unique_ptr<MainWindow> TestTrainPage::newWindow() {
+    auto window = std::make_unique<MainWindow>(m_settings.get());
+    window->resize(1500, 950);
+    window->show();
+    return window;
+}
+
+qint64 TestTrainPage::launchFromForm(const QString& modelFolder, int steps, int checkpointEvery,
+                                     int validateEvery) {
+    NewRunForm* form = page()->newRunForm();
+    if (!form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")))
+        return 0;
+    form->setModelFolder(modelFolder);
+    form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->setValue(steps);
+    form->findChild<QSpinBox*>(QStringLiteral("checkpointEverySpin"))->setValue(checkpointEvery);
+    form->findChild<QSpinBox*>(QStringLiteral("validationEverySpin"))->setValue(validateEvery);
+    if (!QTest::qWaitFor([form] { return form->isValid(); }, 5000)) {
+        qWarning("form invalid: %s", qPrintable(form->validationError()));
+        return 0;
+    }
+    const qint64 before = page()->selectedRunId();
+    page()->findChild<QPushButton*>(QStringLiteral("trainButton"))->click();
+    const qint64 runId = page()->selectedRunId();
+    return runId != before ? runId : 0;
+}
+
+void TestTrainPage::screenshot(QWidget* widget, const QString& name) const {
+    const QString folder = qEnvironmentVariable("TUNEFRAME_SCREENSHOT_DIR");
+    if (!folder.isEmpty())
+        QVERIFY(widget->grab().save(QDir(folder).filePath(name)));
+}
+
+void TestTrainPage::trainStopContinueGalleryExport() {
+    // Tiny steps take milliseconds on a CPU: enough of them that the run is still going when
+    // the buttons below are pressed.
+    constexpr int kSteps = 600;
+    const qint64 runId = launchFromForm(m_tinyPipeline, kSteps, 100, 0);
+    QVERIFY2(runId > 0,
+             qPrintable(page()->findChild<QLabel*>(QStringLiteral("launchMessage"))->text()));
+    QVERIFY(isActiveRunState(stateOf(runId)));
+    TrainingRuns* runs = m_window->trainingRuns();
+    QSignalSpy validations(runs, &TrainingRuns::validationReady);
+
+    // Steps become plotted points.
+    RunDashboard* dashboard = page()->dashboard();
+    QTRY_VERIFY_WITH_TIMEOUT(dashboard->pointCount() >= 2, kEngineTimeoutMs);
+    QVERIFY(dashboard->valuesTextAt(1).contains(QStringLiteral("Loss")));
+
+    // Sample Now renders the validation prompt with the weights as they are.
+    page()->controlBar()->findChild<QPushButton*>(QStringLiteral("sampleNowButton"))->click();
+    QTRY_VERIFY_WITH_TIMEOUT(validations.size() >= 1, kEngineTimeoutMs);
+    const ValidationVideo sampled = validations.constFirst().constFirst().value<ValidationVideo>();
+    QVERIFY(QFileInfo::exists(sampled.path));
+
+    // Stop: a checkpoint, then the engine exits; Continue resumes from it.
+    page()->controlBar()->findChild<QPushButton*>(QStringLiteral("stopRunButton"))->click();
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Stopped, kEngineTimeoutMs);
+    const QVector<qint64> stoppedAt = runs->checkpointSteps(runId);
+    QVERIFY(!stoppedAt.isEmpty());
+    QVERIFY(stoppedAt.constLast() < kSteps);
+    QCOMPARE(runs->metrics(runId).constLast().step, stoppedAt.constLast());
+    screenshot(m_window.get(), QStringLiteral("train-dashboard.png"));
+    page()->controlBar()->findChild<QPushButton*>(QStringLiteral("continueRunButton"))->click();
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
+    const QVector<StepMetrics> metrics = runs->metrics(runId);
+    QCOMPARE(metrics.size(), kSteps);
+    for (int index = 0; index < metrics.size(); ++index)
+        QCOMPARE(metrics.at(index).step, index + 1);
+    QCOMPARE(dashboard->pointCount(), kSteps);
+
+    // The sampled video is in the gallery and plays there, also side by side.
+    GalleryPage* gallery = m_window->galleryPage();
+    m_window->showPage(MainWindow::Page::Gallery);
+    gallery->showRun(runId);
+    QVERIFY(gallery->table()->rowCount() >= 1);
+    const ValidationVideo video = gallery->videoAt(0, 0);
+    QCOMPARE(video.path, sampled.path);
+    QTest::mouseClick(gallery->table()->viewport(), Qt::LeftButton, {},
+                      gallery->table()->visualItemRect(gallery->table()->item(0, 0)).center());
+    QTRY_COMPARE_WITH_TIMEOUT(gallery->leftPlayer()->clipPath(), video.path, 10000);
+    QVERIFY(gallery->compareCells(0, 0, 0, 0));
+    QTRY_VERIFY_WITH_TIMEOUT(!gallery->rightPlayer()->currentFrameImage().isNull(), 10000);
+    screenshot(m_window.get(), QStringLiteral("gallery.png"));
+    m_window->showPage(MainWindow::Page::Train);
+
+    // Export in every format; the engine verifies each by reloading it.
+    page()->selectRun(runId);
+    page()->controlBar()->findChild<QPushButton*>(QStringLiteral("exportRunButton"))->click();
+    auto* dialog = page()->findChild<RunExportDialog*>(QStringLiteral("runExportDialog"));
+    QVERIFY(dialog);
+    QSignalSpy finished(dialog, &RunExportDialog::exportFinished);
+    int expected = 0;
+    for (const QString& format :
+         {QStringLiteral("diffusers"), QStringLiteral("comfyui"), QStringLiteral("merged")}) {
+        dialog->setFormat(format);
+        const QString destination = m_projects.filePath(QStringLiteral("export-") + format);
+        dialog->setDestination(destination);
+        dialog->startExport();
+        ++expected;
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), expected, kEngineTimeoutMs);
+        QCOMPARE(finished.constLast().at(2).toString(), format);
+        QVERIFY(QFileInfo::exists(finished.constLast().at(3).toString()));
+        QVERIFY(dialog->resultText().contains(QStringLiteral("verified")));
+        QTRY_VERIFY(!dialog->isExporting());
+    }
+    dialog->close();
+}
+
+void TestTrainPage::brokenModelFailsWithTheEngineHint() {
+    QTemporaryDir copy;
+    QVERIFY(copy.isValid());
+    const QString broken = copy.filePath(QStringLiteral("tiny"));
+    for (const QString& folder :
+         QDir(m_tinyPipeline).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QVERIFY(QDir().mkpath(QDir(broken).filePath(folder)));
+        for (const QFileInfo& file :
+             QDir(QDir(m_tinyPipeline).filePath(folder)).entryInfoList(QDir::Files))
+            QVERIFY(
+                QFile::copy(file.absoluteFilePath(),
+                            QDir(broken).filePath(folder + QLatin1Char('/') + file.fileName())));
+    }
+    for (const QFileInfo& file : QDir(m_tinyPipeline).entryInfoList(QDir::Files))
+        QVERIFY(QFile::copy(file.absoluteFilePath(), QDir(broken).filePath(file.fileName())));
+    for (const QFileInfo& file : QDir(QDir(broken).filePath(QStringLiteral("transformer")))
+                                     .entryInfoList({QStringLiteral("*.safetensors")}, QDir::Files))
+        QVERIFY(QFile::remove(file.absoluteFilePath()));
+
+    const qint64 runId = launchFromForm(broken, 4, 2, 0);
+    QVERIFY(runId > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Failed, kEngineTimeoutMs);
+    auto* failure = page()->findChild<RunFailurePanel*>(QStringLiteral("runFailurePanel"));
+    QTRY_VERIFY(failure->isVisible());
+    QVERIFY2(failure->message().contains(QStringLiteral("transformer")),
+             qPrintable(failure->message()));
+    QVERIFY(!failure->hint().isEmpty());
+    // The project stays usable: the history still lists the finished run.
+    QVERIFY(m_window->trainingRuns()->history().size() >= 2);
+}
+
+void TestTrainPage::reattachesAfterTheStudioRestarts() {
+    const qint64 runId = launchFromForm(m_tinyPipeline, 20000, 5000, 0);
+    QVERIFY(runId > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(m_window->trainingRuns()->metrics(runId).size() >= 2,
+                             kEngineTimeoutMs);
+    QString folder = m_window->trainingRuns()->runFolder(runId);
+    QFile pidFile(QDir(folder).filePath(QStringLiteral("pid")));
+    QVERIFY(pidFile.open(QIODevice::ReadOnly));
+    const qint64 pid = pidFile.readAll().trimmed().toLongLong();
+    QVERIFY(EngineRun::isEngineAlive(pid));
+
+    // The studio quits; the engine keeps training.
+    m_window.reset();
+    QTest::qWait(1500);
+    QVERIFY(EngineRun::isEngineAlive(pid));
+
+    m_window = newWindow();
+    QVERIFY(m_window->openProject(m_projectFolder));
+    m_window->showPage(MainWindow::Page::Train);
+    page()->selectRun(runId);
+    QCOMPARE(page()->selectedRunId(), runId);
+    QVERIFY(isActiveRunState(stateOf(runId)));
+    const int seen = page()->dashboard()->pointCount();
+    QTRY_VERIFY_WITH_TIMEOUT(page()->dashboard()->pointCount() > seen + 1, kEngineTimeoutMs);
+
+    page()->controlBar()->findChild<QPushButton*>(QStringLiteral("stopRunButton"))->click();
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Stopped, kEngineTimeoutMs);
+    // Every step once, none lost while the studio was away.
+    const QVector<StepMetrics> metrics = m_window->trainingRuns()->metrics(runId);
+    for (int index = 0; index < metrics.size(); ++index)
+        QCOMPARE(metrics.at(index).step, index + 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!EngineRun::isEngineAlive(pid), 30000);
+}
+
+QTEST_MAIN(TestTrainPage)
+#include "TestTrainPage.moc"

@@ -1,0 +1,325 @@
+#include "ui/NewRunForm.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTimer>
+
+namespace {
+
+constexpr int kValidateDelayMs = 150;
+
+const QStringList kOptimizers = {QStringLiteral("adamw"),     QStringLiteral("adam"),
+                                 QStringLiteral("adamw8bit"), QStringLiteral("adamw-cpu-offload"),
+                                 QStringLiteral("prodigy"),   QStringLiteral("came")};
+const QStringList kPrecisions = {QStringLiteral("bf16"), QStringLiteral("fp16"),
+                                 QStringLiteral("fp32")};
+const QStringList kDevices = {QStringLiteral("auto"), QStringLiteral("cpu"),
+                              QStringLiteral("cuda")};
+
+QSpinBox* spin(QWidget* parent, const char* name, int minimum, int maximum) {
+    auto* box = new QSpinBox(parent);
+    box->setObjectName(QString::fromLatin1(name));
+    box->setRange(minimum, maximum);
+    return box;
+}
+
+QComboBox* combo(QWidget* parent, const char* name, const QStringList& values) {
+    auto* box = new QComboBox(parent);
+    box->setObjectName(QString::fromLatin1(name));
+    for (const QString& value : values)
+        box->addItem(value, value);
+    return box;
+}
+
+void setComboValue(QComboBox* box, const QString& value) {
+    const int index = box->findData(value);
+    box->setCurrentIndex(index < 0 ? 0 : index);
+}
+
+QJsonObject object(const QJsonObject& parent, const char* key) {
+    return parent.value(QLatin1String(key)).toObject();
+}
+
+} // namespace
+
+NewRunForm::NewRunForm(QWidget* parent)
+    : QWidget(parent)
+    , m_form(new QFormLayout)
+    , m_presetCombo(new QComboBox(this))
+    , m_presetDescription(new QLabel(this))
+    , m_modelEdit(new QLineEdit(this))
+    , m_modelBrowse(new QPushButton(this))
+    , m_rankSpin(spin(this, "rankSpin", 1, 1024))
+    , m_alphaSpin(spin(this, "alphaSpin", 1, 4096))
+    , m_optimizerCombo(combo(this, "optimizerCombo", kOptimizers))
+    , m_learningRateEdit(new QLineEdit(this))
+    , m_stepsSpin(spin(this, "maxStepsSpin", 1, 10000000))
+    , m_batchSpin(spin(this, "batchSpin", 1, 256))
+    , m_precisionCombo(combo(this, "precisionCombo", kPrecisions))
+    , m_checkpointSpin(spin(this, "checkpointEverySpin", 0, 10000000))
+    , m_validationEverySpin(spin(this, "validationEverySpin", 0, 10000000))
+    , m_promptsEdit(new QPlainTextEdit(this))
+    , m_triggerEdit(new QLineEdit(this))
+    , m_deviceCombo(combo(this, "deviceCombo", kDevices))
+    , m_errorLabel(new QLabel(this))
+    , m_validateTimer(new QTimer(this)) {
+    setObjectName(QStringLiteral("newRunForm"));
+    m_presetCombo->setObjectName(QStringLiteral("presetCombo"));
+    m_presetDescription->setObjectName(QStringLiteral("presetDescription"));
+    m_presetDescription->setWordWrap(true);
+    m_presetDescription->setForegroundRole(QPalette::PlaceholderText);
+    m_modelEdit->setObjectName(QStringLiteral("modelFolderEdit"));
+    m_modelBrowse->setObjectName(QStringLiteral("modelFolderBrowse"));
+    m_learningRateEdit->setObjectName(QStringLiteral("learningRateEdit"));
+    m_promptsEdit->setObjectName(QStringLiteral("validationPromptsEdit"));
+    m_promptsEdit->setMaximumHeight(90);
+    m_triggerEdit->setObjectName(QStringLiteral("triggerWordEdit"));
+    m_errorLabel->setObjectName(QStringLiteral("jobErrorLabel"));
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_errorLabel->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_errorLabel->hide();
+
+    auto* modelRow = new QHBoxLayout;
+    modelRow->addWidget(m_modelEdit, 1);
+    modelRow->addWidget(m_modelBrowse);
+    auto addRow = [this](QWidget* field, QLayout* fieldLayout = nullptr) {
+        auto* label = new QLabel(this);
+        m_rowLabels.append(label);
+        if (fieldLayout)
+            m_form->addRow(label, fieldLayout);
+        else
+            m_form->addRow(label, field);
+    };
+    addRow(m_presetCombo);
+    m_form->addRow(m_presetDescription);
+    addRow(nullptr, modelRow);
+    for (QWidget* field : std::initializer_list<QWidget*>{
+             m_rankSpin, m_alphaSpin, m_optimizerCombo, m_learningRateEdit, m_stepsSpin,
+             m_batchSpin, m_precisionCombo, m_checkpointSpin, m_validationEverySpin, m_promptsEdit,
+             m_triggerEdit, m_deviceCombo})
+        addRow(field);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(m_form);
+    layout->addWidget(m_errorLabel);
+
+    m_validateTimer->setSingleShot(true);
+    m_validateTimer->setInterval(kValidateDelayMs);
+    connect(m_validateTimer, &QTimer::timeout, this, &NewRunForm::revalidate);
+    connect(m_presetCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index >= 0 && index < m_presets.size())
+            applyPreset(m_presets.at(index));
+    });
+    connect(m_modelBrowse, &QPushButton::clicked, this, [this] {
+        auto* dialog = new QFileDialog(this, tr("Choose the Model Folder"), m_modelEdit->text());
+        dialog->setFileMode(QFileDialog::Directory);
+        dialog->setOption(QFileDialog::ShowDirsOnly);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, &NewRunForm::setModelFolder);
+        dialog->open();
+    });
+    for (QSpinBox* box : {m_rankSpin, m_alphaSpin, m_stepsSpin, m_batchSpin, m_checkpointSpin,
+                          m_validationEverySpin})
+        connect(box, &QSpinBox::valueChanged, this, &NewRunForm::onEdited);
+    for (QComboBox* box : {m_optimizerCombo, m_precisionCombo, m_deviceCombo})
+        connect(box, &QComboBox::currentIndexChanged, this, &NewRunForm::onEdited);
+    for (QLineEdit* edit : {m_modelEdit, m_learningRateEdit, m_triggerEdit})
+        connect(edit, &QLineEdit::textChanged, this, &NewRunForm::onEdited);
+    connect(m_promptsEdit, &QPlainTextEdit::textChanged, this, &NewRunForm::onEdited);
+    retranslateUi();
+    revalidate();
+}
+
+void NewRunForm::setPresets(const QVector<JobPreset>& presets) {
+    const QString current = presetId();
+    m_presets = presets;
+    {
+        const QSignalBlocker blocker(m_presetCombo);
+        m_presetCombo->clear();
+        for (const JobPreset& preset : presets)
+            m_presetCombo->addItem(preset.name, preset.id);
+    }
+    if (!selectPreset(current) && !presets.isEmpty()) {
+        m_presetCombo->setCurrentIndex(0);
+        applyPreset(presets.first());
+    }
+}
+
+bool NewRunForm::selectPreset(const QString& presetId) {
+    const int index = m_presetCombo->findData(presetId);
+    if (index < 0)
+        return false;
+    if (index == m_presetCombo->currentIndex())
+        applyPreset(m_presets.at(index));
+    else
+        m_presetCombo->setCurrentIndex(index);
+    return true;
+}
+
+QString NewRunForm::presetId() const {
+    return m_presetCombo->currentData().toString();
+}
+
+QString NewRunForm::presetName() const {
+    return m_presetCombo->currentText();
+}
+
+void NewRunForm::setModelFolder(const QString& folder) {
+    m_modelEdit->setText(QDir::toNativeSeparators(folder));
+}
+
+QString NewRunForm::modelFolder() const {
+    return QDir::fromNativeSeparators(m_modelEdit->text().trimmed());
+}
+
+QJsonObject NewRunForm::job() const {
+    return JobPresets::merge(m_presetJob, formValues());
+}
+
+bool NewRunForm::isValid() const {
+    return m_valid;
+}
+
+QString NewRunForm::validationError() const {
+    return m_error;
+}
+
+void NewRunForm::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void NewRunForm::retranslateUi() {
+    const QStringList labels{tr("Preset"),         tr("Model folder"),
+                             tr("LoRA rank"),      tr("LoRA alpha"),
+                             tr("Optimizer"),      tr("Learning rate"),
+                             tr("Steps"),          tr("Batch size"),
+                             tr("Precision"),      tr("Checkpoint every"),
+                             tr("Validate every"), tr("Validation prompts"),
+                             tr("Trigger word"),   tr("Device")};
+    for (qsizetype row = 0; row < m_rowLabels.size() && row < labels.size(); ++row)
+        m_rowLabels.at(row)->setText(labels.at(row));
+    m_modelBrowse->setText(tr("Browse…"));
+    m_modelEdit->setPlaceholderText(tr("A diffusers CogVideoX pipeline folder"));
+    m_promptsEdit->setPlaceholderText(tr("One prompt per line"));
+    m_triggerEdit->setPlaceholderText(tr("Optional: a word put before every caption"));
+    m_checkpointSpin->setSpecialValueText(tr("only at the end"));
+    m_validationEverySpin->setSpecialValueText(tr("never"));
+    m_deviceCombo->setItemText(0, tr("Automatic (a GPU when there is one)"));
+    m_deviceCombo->setItemText(1, tr("CPU"));
+    m_deviceCombo->setItemText(2, tr("GPU (CUDA)"));
+    revalidate();
+}
+
+void NewRunForm::applyPreset(const JobPreset& preset) {
+    m_applying = true;
+    m_presetJob = preset.job;
+    m_presetDescription->setText(preset.description);
+    const QJsonObject lora = object(preset.job, "lora");
+    const QJsonObject optimizer = object(preset.job, "optimizer");
+    const QJsonObject checkpoints = object(preset.job, "checkpoints");
+    const QJsonObject validation = object(preset.job, "validation");
+    const bool isLora = preset.job.value(QStringLiteral("mode")).toString(QStringLiteral("lora")) ==
+                        QLatin1String("lora");
+    m_rankSpin->setValue(lora.value(QStringLiteral("rank")).toInt(64));
+    m_alphaSpin->setValue(lora.value(QStringLiteral("alpha")).toInt(64));
+    m_rankSpin->setEnabled(isLora);
+    m_alphaSpin->setEnabled(isLora);
+    setComboValue(m_optimizerCombo,
+                  optimizer.value(QStringLiteral("name")).toString(QStringLiteral("adamw")));
+    m_learningRateEdit->setText(
+        QString::number(optimizer.value(QStringLiteral("lr")).toDouble(1e-4), 'g', 6));
+    m_stepsSpin->setValue(preset.job.value(QStringLiteral("max_steps")).toInt(1000));
+    m_batchSpin->setValue(preset.job.value(QStringLiteral("batch_size")).toInt(1));
+    setComboValue(m_precisionCombo,
+                  preset.job.value(QStringLiteral("precision")).toString(QStringLiteral("bf16")));
+    m_checkpointSpin->setValue(checkpoints.value(QStringLiteral("every_steps")).toInt(500));
+    m_validationEverySpin->setValue(validation.value(QStringLiteral("every_steps")).toInt(0));
+    QStringList prompts;
+    for (const QJsonValue& prompt : validation.value(QStringLiteral("prompts")).toArray())
+        prompts.append(prompt.toString());
+    m_promptsEdit->setPlainText(prompts.join(QLatin1Char('\n')));
+    m_triggerEdit->setText(preset.job.value(QStringLiteral("trigger_word")).toString());
+    setComboValue(m_deviceCombo,
+                  preset.job.value(QStringLiteral("device")).toString(QStringLiteral("auto")));
+    m_applying = false;
+    onEdited();
+}
+
+void NewRunForm::onEdited() {
+    if (m_applying)
+        return;
+    m_validateTimer->start();
+    emit jobChanged();
+}
+
+void NewRunForm::revalidate() {
+    QString error;
+    bool numberOk = false;
+    QLocale::c().toDouble(m_learningRateEdit->text().trimmed(), &numberOk);
+    if (m_presets.isEmpty())
+        error = tr("No training presets were found. Reinstall Tuneframe, or set "
+                   "TUNEFRAME_PRESETS_DIR to a folder of presets.");
+    else if (modelFolder().isEmpty())
+        error = tr("Choose the model folder to train (a diffusers CogVideoX pipeline).");
+    else if (!QFileInfo(modelFolder()).isDir())
+        error = tr("The model folder %1 does not exist. Choose a diffusers CogVideoX pipeline "
+                   "folder.")
+                    .arg(QDir::toNativeSeparators(modelFolder()));
+    else if (!numberOk)
+        error = tr("The learning rate “%1” is not a number. Write it like 1e-4 or 0.0001.")
+                    .arg(m_learningRateEdit->text());
+    else
+        error = JobPresets::validate(job());
+    m_error = error;
+    m_errorLabel->setText(error);
+    m_errorLabel->setVisible(!error.isEmpty());
+    const bool valid = error.isEmpty();
+    if (valid != m_valid) {
+        m_valid = valid;
+        emit validityChanged(valid);
+    }
+}
+
+QJsonObject NewRunForm::formValues() const {
+    QJsonObject values;
+    values.insert(QStringLiteral("model"), modelFolder());
+    if (m_rankSpin->isEnabled())
+        values.insert(QStringLiteral("lora"),
+                      QJsonObject{{QStringLiteral("rank"), m_rankSpin->value()},
+                                  {QStringLiteral("alpha"), m_alphaSpin->value()}});
+    values.insert(QStringLiteral("optimizer"),
+                  QJsonObject{{QStringLiteral("name"), m_optimizerCombo->currentData().toString()},
+                              {QStringLiteral("lr"),
+                               QLocale::c().toDouble(m_learningRateEdit->text().trimmed())}});
+    values.insert(QStringLiteral("max_steps"), m_stepsSpin->value());
+    values.insert(QStringLiteral("batch_size"), m_batchSpin->value());
+    values.insert(QStringLiteral("precision"), m_precisionCombo->currentData().toString());
+    values.insert(QStringLiteral("checkpoints"),
+                  QJsonObject{{QStringLiteral("every_steps"), m_checkpointSpin->value()}});
+    QJsonArray prompts;
+    for (const QString& line : m_promptsEdit->toPlainText().split(QLatin1Char('\n'))) {
+        if (!line.trimmed().isEmpty())
+            prompts.append(line.trimmed());
+    }
+    QJsonObject validation{{QStringLiteral("every_steps"), m_validationEverySpin->value()},
+                           {QStringLiteral("prompts"), prompts}};
+    values.insert(QStringLiteral("validation"), validation);
+    values.insert(QStringLiteral("trigger_word"), m_triggerEdit->text().trimmed());
+    values.insert(QStringLiteral("device"), m_deviceCombo->currentData().toString());
+    return values;
+}

@@ -1,0 +1,81 @@
+#pragma once
+
+#include "app/JobPresets.h"
+
+#include <QJsonObject>
+#include <QVector>
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTimer;
+
+// A new run's settings: a preset, the model folder, and the fields people tune (rank, optimizer,
+// learning rate, steps, batch, precision, checkpoints, validation prompts, trigger word,
+// device). Every change is checked at once with the engine's own job reader; the message names
+// the field and says what to write instead.
+class NewRunForm : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit NewRunForm(QWidget* parent = nullptr);
+
+    void setPresets(const QVector<JobPreset>& presets);
+    bool selectPreset(const QString& presetId);
+    QString presetId() const;
+    QString presetName() const;
+    void setModelFolder(const QString& folder);
+    QString modelFolder() const;
+
+    // The preset merged with the form's values: what the run will be asked to do.
+    QJsonObject job() const;
+    bool isValid() const;
+    QString validationError() const;
+
+signals:
+    void jobChanged();
+    void validityChanged(bool valid);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslateUi();
+    void applyPreset(const JobPreset& preset);
+    void onEdited();
+    void revalidate();
+    QJsonObject formValues() const;
+
+    QVector<JobPreset> m_presets;
+    QJsonObject m_presetJob;
+    bool m_applying = false;
+    bool m_valid = false;
+    QString m_error;
+
+    QFormLayout* m_form;
+    QList<QLabel*> m_rowLabels;
+    QComboBox* m_presetCombo;
+    QLabel* m_presetDescription;
+    QLineEdit* m_modelEdit;
+    QPushButton* m_modelBrowse;
+    QSpinBox* m_rankSpin;
+    QSpinBox* m_alphaSpin;
+    QComboBox* m_optimizerCombo;
+    QLineEdit* m_learningRateEdit;
+    QSpinBox* m_stepsSpin;
+    QSpinBox* m_batchSpin;
+    QComboBox* m_precisionCombo;
+    QSpinBox* m_checkpointSpin;
+    QSpinBox* m_validationEverySpin;
+    QPlainTextEdit* m_promptsEdit;
+    QLineEdit* m_triggerEdit;
+    QComboBox* m_deviceCombo;
+    QLabel* m_errorLabel;
+    QTimer* m_validateTimer;
+};

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "app/RunState.h"
+
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+// The selected run at a glance and its controls: name, state, a progress bar with the ETA, and
+// Stop, Pause/Resume, Sample now, Save now, Continue and Export. Which buttons work follows from
+// the state alone, so the bar never offers what the engine cannot do at that moment.
+class RunControlBar : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit RunControlBar(QWidget* parent = nullptr);
+
+    // No run: everything disabled and the labels say so.
+    void clearRun();
+    void setRun(const QString& name, RunState state);
+    void setState(RunState state);
+    RunState state() const;
+    // total 0: unknown (a busy bar). etaSeconds < 0: unknown.
+    void setProgress(qint64 done, qint64 total, double etaSeconds, const QString& unit);
+    // Whether the run has validation prompts, so Sample now can do something.
+    void setCanSample(bool canSample);
+    // Whether the run has a checkpoint to export.
+    void setCanExport(bool canExport);
+
+    static QString formatDuration(double seconds);
+
+signals:
+    void stopRequested();
+    void pauseRequested();
+    void resumeRequested();
+    void sampleNowRequested();
+    void saveNowRequested();
+    void continueRequested();
+    void exportRequested();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslateUi();
+    void updateButtons();
+    void updateProgressText();
+
+    QLabel* m_nameLabel;
+    QLabel* m_stateLabel;
+    QProgressBar* m_progress;
+    QLabel* m_etaLabel;
+    QPushButton* m_stopButton;
+    QPushButton* m_pauseButton;
+    QPushButton* m_sampleButton;
+    QPushButton* m_saveButton;
+    QPushButton* m_continueButton;
+    QPushButton* m_exportButton;
+
+    bool m_hasRun = false;
+    QString m_name;
+    RunState m_state = RunState::None;
+    qint64 m_done = 0;
+    qint64 m_total = 0;
+    double m_etaSeconds = -1;
+    QString m_unit;
+    bool m_canSample = false;
+    bool m_canExport = false;
+};

@@ -1,0 +1,83 @@
+#pragma once
+
+#include <QDialog>
+#include <QProcess>
+#include <QVector>
+
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+
+// Exports a run's checkpoint through `tuneframe-engine export`: run and step, format (diffusers,
+// ComfyUI or merged), destination; the engine reloads what it wrote and the dialog shows the
+// difference it measured. The engine runs as a child process read line by line; the dialog
+// never waits on it.
+class RunExportDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    RunExportDialog(const QString& enginePath, QWidget* parent = nullptr);
+    ~RunExportDialog() override;
+
+    void addRun(qint64 runId, const QString& name, const QString& folder,
+                const QVector<qint64>& checkpointSteps);
+    void selectRun(qint64 runId);
+    void setFormat(const QString& format);
+    void setDestination(const QString& folder);
+    QString destination() const;
+    // Starts the export with the chosen values (what the Export button does).
+    void startExport();
+    bool isExporting() const;
+    QString resultText() const;
+
+signals:
+    void exportFinished(qint64 runId, qint64 step, const QString& format, const QString& path);
+    void exportFailed(const QString& message);
+
+protected:
+    void changeEvent(QEvent* event) override;
+    void reject() override;
+
+private:
+    struct Run {
+        qint64 id = 0;
+        QString name;
+        QString folder;
+        QVector<qint64> steps;
+    };
+
+    void retranslateUi();
+    void onRunChosen();
+    void updateDefaultDestination();
+    void onOutput();
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void setBusy(bool busy);
+
+    QString m_enginePath;
+    QVector<Run> m_runs;
+    QProcess* m_process = nullptr;
+    QByteArray m_pending;
+    QString m_errorMessage;
+    QString m_errorHint;
+    QString m_resultText;
+    bool m_destinationEdited = false;
+    bool m_finished = false;
+
+    QLabel* m_runLabel;
+    QComboBox* m_runCombo;
+    QLabel* m_stepLabel;
+    QComboBox* m_stepCombo;
+    QLabel* m_formatLabel;
+    QComboBox* m_formatCombo;
+    QLabel* m_formatHelp;
+    QLabel* m_destinationLabel;
+    QLineEdit* m_destinationEdit;
+    QPushButton* m_browseButton;
+    QProgressBar* m_progress;
+    QLabel* m_resultLabel;
+    QDialogButtonBox* m_buttons;
+    QPushButton* m_exportButton;
+};
