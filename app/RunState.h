@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QCoreApplication>
+#include <QMetaType>
 #include <QString>
 
 // Where a training run is. Stored in the project database by name (runStateName), shown through
@@ -17,6 +18,8 @@ enum class RunState {
     Finished,
     Failed,
 };
+
+Q_DECLARE_METATYPE(RunState)
 
 // "queued", "preparing", … ; the names the database keeps.
 QString runStateName(RunState state);

@@ -23,6 +23,7 @@
 #include "ui/VideoPlayerWidget.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QLabel>
 #include <QPushButton>
@@ -49,12 +50,14 @@ private slots:
     void trainStopContinueGalleryExport();
     void brokenModelFailsWithTheEngineHint();
     void reattachesAfterTheStudioRestarts();
+    void queueRunsOneAfterAnotherAndHoldsOnFailure();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
     TrainPage* page() const { return m_window->trainPage(); }
     qint64 launchFromForm(const QString& modelFolder, int steps, int checkpointEvery,
-                          int validateEvery);
+                          int validateEvery, const char* button = "trainButton");
+    QString brokenModel(QTemporaryDir& folder) const;
     RunState stateOf(qint64 runId) const { return m_window->trainingRuns()->state(runId); }
     void screenshot(QWidget* widget, const QString& name) const;
 
@@ -111,7 +114,7 @@ std::unique_ptr<MainWindow> TestTrainPage::newWindow() {
 }
 
 qint64 TestTrainPage::launchFromForm(const QString& modelFolder, int steps, int checkpointEvery,
-                                     int validateEvery) {
+                                     int validateEvery, const char* button) {
     NewRunForm* form = page()->newRunForm();
     if (!form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")))
         return 0;
@@ -124,7 +127,7 @@ qint64 TestTrainPage::launchFromForm(const QString& modelFolder, int steps, int 
         return 0;
     }
     const qint64 before = page()->selectedRunId();
-    page()->findChild<QPushButton*>(QStringLiteral("trainButton"))->click();
+    page()->findChild<QPushButton*>(QString::fromLatin1(button))->click();
     const qint64 runId = page()->selectedRunId();
     return runId != before ? runId : 0;
 }
@@ -211,25 +214,28 @@ void TestTrainPage::trainStopContinueGalleryExport() {
     dialog->close();
 }
 
+QString TestTrainPage::brokenModel(QTemporaryDir& copy) const {
+    // The tiny pipeline without its transformer weights.
+    const QString broken = copy.filePath(QStringLiteral("tiny"));
+    const QDir source(m_tinyPipeline);
+    for (const QString& folder : source.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QDir().mkpath(QDir(broken).filePath(folder));
+        for (const QFileInfo& file : QDir(source.filePath(folder)).entryInfoList(QDir::Files)) {
+            if (folder != QLatin1String("transformer") ||
+                !file.fileName().endsWith(QLatin1String(".safetensors")))
+                QFile::copy(file.absoluteFilePath(),
+                            QDir(broken).filePath(folder + QLatin1Char('/') + file.fileName()));
+        }
+    }
+    for (const QFileInfo& file : source.entryInfoList(QDir::Files))
+        QFile::copy(file.absoluteFilePath(), QDir(broken).filePath(file.fileName()));
+    return broken;
+}
+
 void TestTrainPage::brokenModelFailsWithTheEngineHint() {
     QTemporaryDir copy;
     QVERIFY(copy.isValid());
-    const QString broken = copy.filePath(QStringLiteral("tiny"));
-    for (const QString& folder :
-         QDir(m_tinyPipeline).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        QVERIFY(QDir().mkpath(QDir(broken).filePath(folder)));
-        for (const QFileInfo& file :
-             QDir(QDir(m_tinyPipeline).filePath(folder)).entryInfoList(QDir::Files))
-            QVERIFY(
-                QFile::copy(file.absoluteFilePath(),
-                            QDir(broken).filePath(folder + QLatin1Char('/') + file.fileName())));
-    }
-    for (const QFileInfo& file : QDir(m_tinyPipeline).entryInfoList(QDir::Files))
-        QVERIFY(QFile::copy(file.absoluteFilePath(), QDir(broken).filePath(file.fileName())));
-    for (const QFileInfo& file : QDir(QDir(broken).filePath(QStringLiteral("transformer")))
-                                     .entryInfoList({QStringLiteral("*.safetensors")}, QDir::Files))
-        QVERIFY(QFile::remove(file.absoluteFilePath()));
-
+    const QString broken = brokenModel(copy);
     const qint64 runId = launchFromForm(broken, 4, 2, 0);
     QVERIFY(runId > 0);
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Failed, kEngineTimeoutMs);
@@ -274,6 +280,46 @@ void TestTrainPage::reattachesAfterTheStudioRestarts() {
     for (int index = 0; index < metrics.size(); ++index)
         QCOMPARE(metrics.at(index).step, index + 1);
     QTRY_VERIFY_WITH_TIMEOUT(!EngineRun::isEngineAlive(pid), 30000);
+}
+
+void TestTrainPage::queueRunsOneAfterAnotherAndHoldsOnFailure() {
+    QTemporaryDir copy;
+    QVERIFY(copy.isValid());
+    const QString broken = brokenModel(copy);
+    TrainingRuns* runs = m_window->trainingRuns();
+    const qint64 first = launchFromForm(m_tinyPipeline, 3, 0, 0, "addToQueueButton");
+    const qint64 failing = launchFromForm(broken, 3, 0, 0, "addToQueueButton");
+    const qint64 last = launchFromForm(m_tinyPipeline, 3, 0, 0, "addToQueueButton");
+    QVERIFY(first > 0 && failing > first && last > failing);
+    QCOMPARE(runs->queuedRuns(), QVector<qint64>({first, failing, last}));
+    QCOMPARE(stateOf(first), RunState::Queued);
+
+    QSignalSpy states(runs, &TrainingRuns::runStateChanged);
+    page()->findChild<QPushButton*>(QStringLiteral("queueStartButton"))->click();
+    QVERIFY(runs->isQueueRunning());
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(failing), RunState::Failed, kEngineTimeoutMs);
+    QCOMPARE(stateOf(first), RunState::Finished);
+    // A failure holds the queue unless asked to continue past it.
+    QTRY_VERIFY(!runs->isQueueRunning());
+    QCOMPARE(stateOf(last), RunState::Queued);
+    // The first ran to the end before the second began.
+    qsizetype firstFinished = -1;
+    qsizetype failingStarted = -1;
+    for (qsizetype index = 0; index < states.size(); ++index) {
+        const qint64 id = states.at(index).at(0).toLongLong();
+        const auto state = states.at(index).at(1).value<RunState>();
+        if (id == first && state == RunState::Finished)
+            firstFinished = index;
+        if (id == failing && state == RunState::Preparing && failingStarted < 0)
+            failingStarted = index;
+    }
+    QVERIFY(firstFinished >= 0 && failingStarted > firstFinished);
+
+    page()->findChild<QCheckBox*>(QStringLiteral("queueContinueCheck"))->setChecked(true);
+    QVERIFY(runs->continuePastFailure());
+    page()->findChild<QPushButton*>(QStringLiteral("queueStartButton"))->click();
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(last), RunState::Finished, kEngineTimeoutMs);
+    QVERIFY(runs->queuedRuns().isEmpty());
 }
 
 QTEST_MAIN(TestTrainPage)
