@@ -1395,6 +1395,80 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     </message>
 </context>
 <context>
+    <name>FactoryCommandImport</name>
+    <message>
+        <source>A quote (%1) is not closed.</source>
+        <translation>引号（%1）没有闭合。</translation>
+    </message>
+    <message>
+        <source>No training script (…/cogvideox_text_to_video_lora.py) was found in the command. Paste the whole accelerate launch line.</source>
+        <translation>命令中没有找到训练脚本（…/cogvideox_text_to_video_lora.py）。请粘贴完整的 accelerate launch 命令行。</translation>
+    </message>
+    <message>
+        <source>%1 → task and mode</source>
+        <translation>%1 → 任务与模式</translation>
+    </message>
+    <message>
+        <source>%1 (accelerate: choose the GPUs in Tuneframe instead)</source>
+        <translation>%1（accelerate 参数：请改在 Tuneframe 中选择 GPU）</translation>
+    </message>
+    <message>
+        <source>%1 (a shell variable: set the value in the form)</source>
+        <translation>%1（shell 变量：请在表单中填写该值）</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1 → choose that model&apos;s local folder as the model folder</source>
+        <translation>%1 → 请选择该模型的本地文件夹作为模型文件夹</translation>
+    </message>
+    <message>
+        <source>--height_buckets, --width_buckets → %1</source>
+        <translation>--height_buckets、--width_buckets → %1</translation>
+    </message>
+    <message>
+        <source>--height_buckets %1 --width_buckets %2</source>
+        <translation>--height_buckets %1 --width_buckets %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>--validation_prompt (%n prompt(s)) → validation.prompts</source>
+        <translation>
+            <numerusform>--validation_prompt（%n 条提示词）→ validation.prompts</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>--validation_images (%n image(s)) → validation.images</source>
+        <translation>
+            <numerusform>--validation_images（%n 张图片）→ validation.images</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>FactoryImportDialog</name>
+    <message>
+        <source>Import a cogvideox-factory Command</source>
+        <translation>导入 cogvideox-factory 命令</translation>
+    </message>
+    <message>
+        <source>Paste the accelerate launch line of a cogvideox-factory training script (train_text_to_video_lora.sh and the like). Its settings replace the form&apos;s; the model folder and the dataset stay as they are.</source>
+        <translation>粘贴 cogvideox-factory 训练脚本（如 train_text_to_video_lora.sh）中的 accelerate launch 命令行。其中的设置会替换表单中的设置；模型文件夹和数据集保持不变。</translation>
+    </message>
+    <message>
+        <source>Understood</source>
+        <translation>已识别</translation>
+    </message>
+    <message>
+        <source>Not understood (left out)</source>
+        <translation>未识别（已忽略）</translation>
+    </message>
+    <message>
+        <source>Apply to the Form</source>
+        <translation>应用到表单</translation>
+    </message>
+</context>
+<context>
     <name>FactoryLayoutSource</name>
     <message>
         <source>“%1” lists %2 videos but “%3” holds %4 captions, so Tuneframe cannot tell which caption belongs to which video and imported nothing from this folder. Give both files one line per clip, in the same order, then import the folder again.</source>
@@ -1953,6 +2027,10 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>The learning rate “%1” is not a number. Write it like 1e-4 or 0.0001.</source>
         <translation>学习率“%1”不是数字。请写成 1e-4 或 0.0001 这样的形式。</translation>
+    </message>
+    <message>
+        <source>Import cogvideox-factory Command…</source>
+        <translation>导入 cogvideox-factory 命令…</translation>
     </message>
 </context>
 <context>

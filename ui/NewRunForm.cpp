@@ -1,5 +1,7 @@
 #include "ui/NewRunForm.h"
 
+#include "ui/FactoryImportDialog.h"
+
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
@@ -61,6 +63,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_presetDescription(new QLabel(this))
     , m_modelEdit(new QLineEdit(this))
     , m_modelBrowse(new QPushButton(this))
+    , m_importButton(new QPushButton(this))
     , m_rankSpin(spin(this, "rankSpin", 1, 1024))
     , m_alphaSpin(spin(this, "alphaSpin", 1, 4096))
     , m_optimizerCombo(combo(this, "optimizerCombo", kOptimizers))
@@ -82,6 +85,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     m_presetDescription->setForegroundRole(QPalette::PlaceholderText);
     m_modelEdit->setObjectName(QStringLiteral("modelFolderEdit"));
     m_modelBrowse->setObjectName(QStringLiteral("modelFolderBrowse"));
+    m_importButton->setObjectName(QStringLiteral("importFactoryCommandButton"));
     m_learningRateEdit->setObjectName(QStringLiteral("learningRateEdit"));
     m_promptsEdit->setObjectName(QStringLiteral("validationPromptsEdit"));
     m_promptsEdit->setMaximumHeight(90);
@@ -114,6 +118,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(m_form);
+    layout->addWidget(m_importButton);
     layout->addWidget(m_errorLabel);
 
     m_validateTimer->setSingleShot(true);
@@ -129,6 +134,12 @@ NewRunForm::NewRunForm(QWidget* parent)
         dialog->setOption(QFileDialog::ShowDirsOnly);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &QFileDialog::fileSelected, this, &NewRunForm::setModelFolder);
+        dialog->open();
+    });
+    connect(m_importButton, &QPushButton::clicked, this, [this] {
+        auto* dialog = new FactoryImportDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &FactoryImportDialog::importAccepted, this, &NewRunForm::applyOverrides);
         dialog->open();
     });
     for (QSpinBox* box : {m_rankSpin, m_alphaSpin, m_stepsSpin, m_batchSpin, m_checkpointSpin,
@@ -197,6 +208,19 @@ QString NewRunForm::validationError() const {
     return m_error;
 }
 
+void NewRunForm::applyOverrides(const QJsonObject& job) {
+    JobPreset preset;
+    const int index = m_presetCombo->currentIndex();
+    if (index >= 0 && index < m_presets.size())
+        preset = m_presets.at(index);
+    // What the user already typed stays the base; the import replaces what it names.
+    preset.job = JobPresets::merge(JobPresets::merge(m_presetJob, formValues()), job);
+    preset.job.remove(QStringLiteral("model"));
+    const QString model = modelFolder();
+    applyPreset(preset);
+    setModelFolder(model);
+}
+
 void NewRunForm::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange)
         retranslateUi();
@@ -214,6 +238,7 @@ void NewRunForm::retranslateUi() {
     for (qsizetype row = 0; row < m_rowLabels.size() && row < labels.size(); ++row)
         m_rowLabels.at(row)->setText(labels.at(row));
     m_modelBrowse->setText(tr("Browse…"));
+    m_importButton->setText(tr("Import cogvideox-factory Command…"));
     m_modelEdit->setPlaceholderText(tr("A diffusers CogVideoX pipeline folder"));
     m_promptsEdit->setPlaceholderText(tr("One prompt per line"));
     m_triggerEdit->setPlaceholderText(tr("Optional: a word put before every caption"));

@@ -36,6 +36,8 @@ public:
     // The preset merged with the form's values: what the run will be asked to do.
     QJsonObject job() const;
     bool isValid() const;
+    // Settings from elsewhere (an imported cogvideox-factory command) over the current preset.
+    void applyOverrides(const QJsonObject& job);
     QString validationError() const;
 
 signals:
@@ -64,6 +66,7 @@ private:
     QLabel* m_presetDescription;
     QLineEdit* m_modelEdit;
     QPushButton* m_modelBrowse;
+    QPushButton* m_importButton;
     QSpinBox* m_rankSpin;
     QSpinBox* m_alphaSpin;
     QComboBox* m_optimizerCombo;

@@ -12,6 +12,8 @@
 #include "app/TrainingRuns.h"
 #include "media/log_level.h"
 #include "tests/app/DatasetFixture.h"
+#include "tests/app/FactoryCommandLines.h"
+#include "ui/FactoryImportDialog.h"
 #include "ui/GalleryPage.h"
 #include "ui/MainWindow.h"
 #include "ui/NewRunForm.h"
@@ -25,7 +27,10 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QJsonArray>
 #include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -51,6 +56,7 @@ private slots:
     void brokenModelFailsWithTheEngineHint();
     void reattachesAfterTheStudioRestarts();
     void queueRunsOneAfterAnotherAndHoldsOnFailure();
+    void factoryCommandFillsTheForm();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
@@ -320,6 +326,37 @@ void TestTrainPage::queueRunsOneAfterAnotherAndHoldsOnFailure() {
     page()->findChild<QPushButton*>(QStringLiteral("queueStartButton"))->click();
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(last), RunState::Finished, kEngineTimeoutMs);
     QVERIFY(runs->queuedRuns().isEmpty());
+}
+
+void TestTrainPage::factoryCommandFillsTheForm() {
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_tinyPipeline);
+    form->findChild<QPushButton*>(QStringLiteral("importFactoryCommandButton"))->click();
+    auto* dialog = form->findChild<FactoryImportDialog*>(QStringLiteral("factoryImportDialog"));
+    QVERIFY(dialog);
+    dialog->setCommand(QString::fromUtf8(factoryReadmeCommand()));
+    QVERIFY(dialog->findChild<QPlainTextEdit*>(QStringLiteral("factoryUnknownList"))
+                ->toPlainText()
+                .contains(QStringLiteral("--report_to wandb")));
+    dialog->findChild<QPushButton*>(QStringLiteral("factoryApplyButton"))->click();
+    QCOMPARE(form->findChild<QSpinBox*>(QStringLiteral("rankSpin"))->value(), 128);
+    QCOMPARE(form->findChild<QLineEdit*>(QStringLiteral("triggerWordEdit"))->text(),
+             QStringLiteral("BW_STYLE"));
+    QCOMPARE(form->modelFolder(), m_tinyPipeline);
+    const QJsonObject job = form->job();
+    QCOMPARE(job.value(QStringLiteral("dataset"))
+                 .toObject()
+                 .value(QStringLiteral("resolution_buckets"))
+                 .toArray(),
+             QJsonArray({QJsonArray{480, 720}}));
+    QCOMPARE(job.value(QStringLiteral("validation"))
+                 .toObject()
+                 .value(QStringLiteral("prompts"))
+                 .toArray()
+                 .size(),
+             2);
+    QTRY_VERIFY(form->isValid());
 }
 
 QTEST_MAIN(TestTrainPage)

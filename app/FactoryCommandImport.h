@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QJsonObject>
+#include <QStringList>
+
+// Reads a cogvideox-factory training command — the `accelerate launch … training/
+// cogvideox_text_to_video_lora.py --rank 128 …` line of its train scripts, line continuations,
+// quotes and a `cmd="…"` wrapper included — into a partial job: the flags Tuneframe has an
+// equivalent for are mapped (and listed), the others are listed as not understood with their
+// values, so nothing is dropped silently.
+class FactoryCommandImport {
+    Q_DECLARE_TR_FUNCTIONS(FactoryCommandImport)
+
+public:
+    struct Result {
+        QJsonObject job;
+        QStringList mapped;        // "--rank 128 → lora.rank = 128"
+        QStringList notUnderstood; // "--report_to wandb"
+        QString script;            // the training script named, if any
+        QString error;             // set when nothing could be read
+    };
+
+    static Result parse(const QString& commandLine);
+    // POSIX-shell words: quotes, backslash escapes, backslash-newline continuations.
+    static QStringList shellWords(const QString& text, QString* error);
+};
