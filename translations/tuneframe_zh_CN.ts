@@ -1589,6 +1589,25 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     </message>
 </context>
 <context>
+    <name>GpuInventory</name>
+    <message>
+        <source>No NVIDIA driver was found (%1 could not be loaded), so training runs on the CPU.</source>
+        <translation>未找到 NVIDIA 驱动（无法加载 %1），训练将在 CPU 上运行。</translation>
+    </message>
+    <message>
+        <source>%1 is not a usable NVML library; update the NVIDIA driver.</source>
+        <translation>%1 不是可用的 NVML 库；请更新 NVIDIA 驱动。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver did not start (NVML error %1); training runs on the CPU.</source>
+        <translation>NVIDIA 驱动未能启动（NVML 错误 %1）；训练将在 CPU 上运行。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver reports no GPUs, so training runs on the CPU.</source>
+        <translation>NVIDIA 驱动未报告任何 GPU，训练将在 CPU 上运行。</translation>
+    </message>
+</context>
+<context>
     <name>ImportReport</name>
     <message>
         <source>added: %1</source>
@@ -2031,6 +2050,10 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Import cogvideox-factory Command…</source>
         <translation>导入 cogvideox-factory 命令…</translation>
+    </message>
+    <message>
+        <source>GPU %1: %2, %3 of %4 GiB free</source>
+        <translation>GPU %1：%2，可用 %3 GiB / 共 %4 GiB</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,7 @@
 
 #include "ui/FactoryImportDialog.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
@@ -14,8 +15,10 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QThreadPool>
 #include <QTimer>
 
 namespace {
@@ -76,6 +79,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_promptsEdit(new QPlainTextEdit(this))
     , m_triggerEdit(new QLineEdit(this))
     , m_deviceCombo(combo(this, "deviceCombo", kDevices))
+    , m_deviceNote(new QLabel(this))
     , m_errorLabel(new QLabel(this))
     , m_validateTimer(new QTimer(this)) {
     setObjectName(QStringLiteral("newRunForm"));
@@ -90,6 +94,9 @@ NewRunForm::NewRunForm(QWidget* parent)
     m_promptsEdit->setObjectName(QStringLiteral("validationPromptsEdit"));
     m_promptsEdit->setMaximumHeight(90);
     m_triggerEdit->setObjectName(QStringLiteral("triggerWordEdit"));
+    m_deviceNote->setObjectName(QStringLiteral("deviceNote"));
+    m_deviceNote->setWordWrap(true);
+    m_deviceNote->setForegroundRole(QPalette::PlaceholderText);
     m_errorLabel->setObjectName(QStringLiteral("jobErrorLabel"));
     m_errorLabel->setWordWrap(true);
     m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -115,6 +122,7 @@ NewRunForm::NewRunForm(QWidget* parent)
              m_batchSpin, m_precisionCombo, m_checkpointSpin, m_validationEverySpin, m_promptsEdit,
              m_triggerEdit, m_deviceCombo})
         addRow(field);
+    m_form->addRow(m_deviceNote);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(m_form);
@@ -152,6 +160,35 @@ NewRunForm::NewRunForm(QWidget* parent)
     connect(m_promptsEdit, &QPlainTextEdit::textChanged, this, &NewRunForm::onEdited);
     retranslateUi();
     revalidate();
+    refreshGpus();
+}
+
+void NewRunForm::refreshGpus() {
+    QPointer<NewRunForm> form(this);
+    QThreadPool::globalInstance()->start([form] {
+        const GpuInventory::Result inventory = GpuInventory::query();
+        QMetaObject::invokeMethod(qApp, [form, inventory] {
+            if (form)
+                form->setGpus(inventory);
+        });
+    });
+}
+
+void NewRunForm::setGpus(const GpuInventory::Result& inventory) {
+    m_gpus = inventory;
+    const QString current = m_deviceCombo->currentData().toString();
+    {
+        const QSignalBlocker blocker(m_deviceCombo);
+        while (m_deviceCombo->count() > 2)
+            m_deviceCombo->removeItem(2);
+        if (inventory.gpus.isEmpty())
+            m_deviceCombo->addItem(QString(), QStringLiteral("cuda"));
+        for (const GpuInfo& gpu : inventory.gpus)
+            m_deviceCombo->addItem(QString(), QStringLiteral("cuda:%1").arg(gpu.index));
+        const int index = m_deviceCombo->findData(current);
+        m_deviceCombo->setCurrentIndex(index >= 0 ? index : 0);
+    }
+    retranslateUi();
 }
 
 void NewRunForm::setPresets(const QVector<JobPreset>& presets) {
@@ -246,7 +283,22 @@ void NewRunForm::retranslateUi() {
     m_validationEverySpin->setSpecialValueText(tr("never"));
     m_deviceCombo->setItemText(0, tr("Automatic (a GPU when there is one)"));
     m_deviceCombo->setItemText(1, tr("CPU"));
-    m_deviceCombo->setItemText(2, tr("GPU (CUDA)"));
+    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+    for (int index = 2; index < m_deviceCombo->count(); ++index) {
+        const int gpu = index - 2;
+        if (gpu < m_gpus.gpus.size()) {
+            const GpuInfo& info = m_gpus.gpus.at(gpu);
+            m_deviceCombo->setItemText(
+                index, tr("GPU %1: %2, %3 of %4 GiB free")
+                           .arg(info.index)
+                           .arg(info.name, QLocale().toString(info.freeBytes / kGiB, 'f', 1),
+                                QLocale().toString(info.totalBytes / kGiB, 'f', 1)));
+        } else {
+            m_deviceCombo->setItemText(index, tr("GPU (CUDA)"));
+        }
+    }
+    m_deviceNote->setText(m_gpus.gpus.isEmpty() ? m_gpus.problem : QString());
+    m_deviceNote->setVisible(!m_deviceNote->text().isEmpty());
     revalidate();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/GpuInventory.h"
 #include "app/JobPresets.h"
 
 #include <QJsonObject>
@@ -36,6 +37,11 @@ public:
     // The preset merged with the form's values: what the run will be asked to do.
     QJsonObject job() const;
     bool isValid() const;
+    // The device choices: automatic, the CPU, and each GPU NVML lists (a plain CUDA entry
+    // when it lists none).
+    void setGpus(const GpuInventory::Result& inventory);
+    // Asks NVML again, off the GUI thread; setGpus follows.
+    void refreshGpus();
     // Settings from elsewhere (an imported cogvideox-factory command) over the current preset.
     void applyOverrides(const QJsonObject& job);
     QString validationError() const;
@@ -79,6 +85,8 @@ private:
     QPlainTextEdit* m_promptsEdit;
     QLineEdit* m_triggerEdit;
     QComboBox* m_deviceCombo;
+    QLabel* m_deviceNote;
+    GpuInventory::Result m_gpus;
     QLabel* m_errorLabel;
     QTimer* m_validateTimer;
 };
