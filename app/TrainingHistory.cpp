@@ -300,6 +300,18 @@ int TrainingHistory::exportCount(qint64 runId) const {
     return query.exec() && query.next() ? query.value(0).toInt() : 0;
 }
 
+QVector<ExportRecord> TrainingHistory::exports() const {
+    QVector<ExportRecord> exports;
+    QSqlQuery query(m_project->database());
+    if (!query.exec(
+            QStringLiteral("SELECT run_id, step, format, path FROM run_exports ORDER BY id DESC")))
+        return exports;
+    while (query.next())
+        exports.append({query.value(0).toLongLong(), query.value(1).toLongLong(),
+                        query.value(2).toString(), query.value(3).toString()});
+    return exports;
+}
+
 QString TrainingHistory::lastError() const {
     return m_lastError;
 }

@@ -41,6 +41,13 @@ struct CheckpointRecord {
     QString path;
 };
 
+struct ExportRecord {
+    qint64 runId = 0;
+    qint64 step = 0;
+    QString format;
+    QString path;
+};
+
 // The run history in project.sqlite (schema 3): runs, their step metrics, validation videos,
 // checkpoints and exports. Events are recorded together with how far events.jsonl has been
 // read, in one transaction, so after a crash or restart reading resumes exactly there.
@@ -70,6 +77,7 @@ public:
     QVector<CheckpointRecord> checkpoints(qint64 runId) const;
     bool recordExport(qint64 runId, qint64 step, const QString& format, const QString& path);
     int exportCount(qint64 runId) const;
+    QVector<ExportRecord> exports() const; // every run's, newest first
 
     QString lastError() const;
 

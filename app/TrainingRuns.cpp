@@ -326,6 +326,18 @@ void TrainingRuns::sampleNow(qint64 runId) {
 void TrainingRuns::recordExport(qint64 runId, qint64 step, const QString& format,
                                 const QString& path) {
     m_impl->history.recordExport(runId, step, format, path);
+    emit adaptersChanged();
+}
+
+QVector<TrainingRuns::Adapter> TrainingRuns::adapters() const {
+    QVector<Adapter> adapters;
+    for (const ExportRecord& record : m_impl->history.exports()) {
+        if (record.format == QLatin1String("merged") || !QFileInfo(record.path).isFile())
+            continue;
+        adapters.append(
+            {record.runId, summary(record.runId).name, record.step, record.format, record.path});
+    }
+    return adapters;
 }
 
 QVector<qint64> TrainingRuns::queuedRuns() const {

@@ -37,6 +37,14 @@ public:
         QString hint;
         QStringList lastLines;
     };
+    // An exported adapter a sample can use.
+    struct Adapter {
+        qint64 runId = 0;
+        QString runName;
+        qint64 step = 0;
+        QString format;
+        QString path;
+    };
     struct Progress {
         qint64 done = 0;
         qint64 total = 0;
@@ -80,6 +88,8 @@ public:
     void saveNow(qint64 runId);
     void sampleNow(qint64 runId);
     void recordExport(qint64 runId, qint64 step, const QString& format, const QString& path);
+    // Exported LoRA files that still exist, newest first (merged transformers are not adapters).
+    QVector<Adapter> adapters() const;
 
     QVector<qint64> queuedRuns() const;
     void moveQueued(qint64 runId, int delta);
@@ -101,6 +111,7 @@ signals:
     void runFailed(qint64 runId, const QString& message, const QString& hint,
                    const QStringList& lastLines);
     void queueChanged();
+    void adaptersChanged();
 
 private:
     RunHistoryRow summaryOf(const TrainingRunRecord& run) const;

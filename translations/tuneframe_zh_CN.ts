@@ -1277,6 +1277,25 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     </message>
 </context>
 <context>
+    <name>EngineCommand</name>
+    <message>
+        <source>The engine could not be started (%1): %2.</source>
+        <translation>无法启动引擎（%1）：%2。</translation>
+    </message>
+    <message>
+        <source>Build tuneframe-engine, or set TUNEFRAME_ENGINE to its path.</source>
+        <translation>请构建 tuneframe-engine，或将 TUNEFRAME_ENGINE 设为其路径。</translation>
+    </message>
+    <message>
+        <source>The engine stopped unexpectedly.</source>
+        <translation>引擎意外停止。</translation>
+    </message>
+    <message>
+        <source>The engine stopped with exit code %1.</source>
+        <translation>引擎以退出码 %1 停止。</translation>
+    </message>
+</context>
+<context>
     <name>EngineRun</name>
     <message>
         <source>The engine could not be started (%1): %2. Build tuneframe-engine, or set TUNEFRAME_ENGINE to its path.</source>
@@ -1834,6 +1853,14 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>Data&amp;set</source>
         <translation>数据集(&amp;S)</translation>
     </message>
+    <message>
+        <source>Sa&amp;mple</source>
+        <translation>采样(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>采样</translation>
+    </message>
 </context>
 <context>
     <name>MetadataTableSource</name>
@@ -2359,10 +2386,6 @@ Step time %6 s, %7 samples/s</source>
         <translation>请选择目标文件夹。</translation>
     </message>
     <message>
-        <source>The engine could not be started (%1): %2. Build tuneframe-engine, or set TUNEFRAME_ENGINE to its path.</source>
-        <translation>无法启动引擎（%1）：%2。请构建 tuneframe-engine，或将 TUNEFRAME_ENGINE 设为其路径。</translation>
-    </message>
-    <message>
         <source>Exporting and verifying…</source>
         <translation>正在导出并校验…</translation>
     </message>
@@ -2425,10 +2448,6 @@ Step time %6 s, %7 samples/s</source>
     <message>
         <source>Exported to %1 and verified: reloaded, it differs from the trained model by at most %2 (tolerance %3).</source>
         <translation>已导出到 %1 并完成校验：重新加载后与训练模型的最大差异为 %2（容差 %3）。</translation>
-    </message>
-    <message>
-        <source>The engine stopped without exporting (exit code %1).</source>
-        <translation>引擎未完成导出就退出了（退出码 %1）。</translation>
     </message>
     <message>
         <source>What to do: %1</source>
@@ -2561,6 +2580,87 @@ Step time %6 s, %7 samples/s</source>
     <message>
         <source>Failed</source>
         <translation>失败</translation>
+    </message>
+</context>
+<context>
+    <name>SamplePage</name>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>Choose a model folder and write a prompt.</source>
+        <translation>请选择模型文件夹并填写提示词。</translation>
+    </message>
+    <message>
+        <source>Rendering…</source>
+        <translation>正在渲染…</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>Render a video from a model and one of your adapters</source>
+        <translation>用模型和您的适配器渲染视频</translation>
+    </message>
+    <message>
+        <source>Model folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+    <message>
+        <source>Adapter</source>
+        <translation>适配器</translation>
+    </message>
+    <message>
+        <source>Strength</source>
+        <translation>强度</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>Frames, height, width</source>
+        <translation>帧数、高度、宽度</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Guidance</source>
+        <translation>引导系数</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>No adapter (the base model)</source>
+        <translation>不使用适配器（基础模型）</translation>
+    </message>
+    <message>
+        <source>%1 · step %2 · %3</source>
+        <translation>%1 · 第 %2 步 · %3</translation>
+    </message>
+    <message>
+        <source>Rendered in %1 s.</source>
+        <translation>渲染用时 %1 秒。</translation>
+    </message>
+    <message>
+        <source>%1
+What to do: %2</source>
+        <translation>%1
+处理方法：%2</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,7 @@
 #include "ui/GalleryPage.h"
 #include "ui/LanguageController.h"
 #include "ui/NewProjectDialog.h"
+#include "ui/SamplePage.h"
 #include "ui/TaskProgressBar.h"
 #include "ui/ThemeController.h"
 #include "ui/TrainPage.h"
@@ -117,6 +118,7 @@ void MainWindow::setProject(std::shared_ptr<Project> project) {
     // Pages let go of the old project's runs before they go; engines keep running without them.
     m_trainPage->setTrainingRuns(nullptr);
     m_galleryPage->setTrainingRuns(nullptr);
+    m_samplePage->setTrainingRuns(nullptr);
     m_trainingRuns.reset();
     m_project = std::move(project);
     for (StudioPage* page : pages())
@@ -126,6 +128,8 @@ void MainWindow::setProject(std::shared_ptr<Project> project) {
         m_trainPage->setDefaultModelFolder(m_trainingRuns->defaultModelFolder());
         m_trainPage->setTrainingRuns(m_trainingRuns.get());
         m_galleryPage->setTrainingRuns(m_trainingRuns.get());
+        m_samplePage->setDefaultModelFolder(m_trainingRuns->defaultModelFolder());
+        m_samplePage->setTrainingRuns(m_trainingRuns.get());
         m_trainingRuns->restore();
     }
     updateProjectDisplay();
@@ -168,8 +172,10 @@ bool MainWindow::openDemoProject(const QString& folder) {
             statusBar()->showMessage(tr("The demo project is ready: captioned clips to try "
                                         "every part of the studio on, and a tiny model."),
                                      15000);
-        if (m_trainingRuns && m_project == controller->project())
+        if (m_trainingRuns && m_project == controller->project()) {
             m_trainPage->setDefaultModelFolder(controller->modelFolder());
+            m_samplePage->setDefaultModelFolder(controller->modelFolder());
+        }
         emit demoProjectReady(controller->folder());
     });
     connect(controller, &DemoProjectController::failed, this, [this](const QString& message) {
@@ -207,6 +213,10 @@ TrainPage* MainWindow::trainPage() const {
 
 GalleryPage* MainWindow::galleryPage() const {
     return m_galleryPage;
+}
+
+SamplePage* MainWindow::samplePage() const {
+    return m_samplePage;
 }
 
 TrainingRuns* MainWindow::trainingRuns() const {
@@ -288,7 +298,8 @@ void MainWindow::onOpenDemoProjectTriggered() {
 
 void MainWindow::onNavigationRowChanged(int row) {
     m_pageStack->setCurrentIndex(row);
-    const QList<QAction*> pageActions{m_showDatasetAction, m_showTrainAction, m_showGalleryAction};
+    const QList<QAction*> pageActions{m_showDatasetAction, m_showTrainAction, m_showGalleryAction,
+                                      m_showSampleAction};
     if (row >= 0 && row < pageActions.size())
         pageActions.at(row)->setChecked(true);
 }
@@ -339,7 +350,8 @@ void MainWindow::createActions() {
         Page page;
     } pageActions[] = {{&m_showDatasetAction, "showDatasetAction", Page::Dataset},
                        {&m_showTrainAction, "showTrainAction", Page::Train},
-                       {&m_showGalleryAction, "showGalleryAction", Page::Gallery}};
+                       {&m_showGalleryAction, "showGalleryAction", Page::Gallery},
+                       {&m_showSampleAction, "showSampleAction", Page::Sample}};
     for (const auto& entry : pageActions) {
         auto* action = new QAction(this);
         action->setObjectName(QString::fromLatin1(entry.objectName));
@@ -426,6 +438,7 @@ void MainWindow::createMenus() {
     m_viewMenu->addAction(m_showDatasetAction);
     m_viewMenu->addAction(m_showTrainAction);
     m_viewMenu->addAction(m_showGalleryAction);
+    m_viewMenu->addAction(m_showSampleAction);
     m_viewMenu->addSeparator();
     m_themeMenu = m_viewMenu->addMenu(QString());
     m_themeMenu->setObjectName(QStringLiteral("themeMenu"));
@@ -460,9 +473,11 @@ void MainWindow::createCentralWidget() {
     m_trainPage = new TrainPage(m_pageStack);
     m_trainPage->setEnginePath(EngineLocator::enginePath());
     m_galleryPage = new GalleryPage(m_pageStack);
-    const QStringList icons{QStringLiteral(":/icons/dataset.svg"),
-                            QStringLiteral(":/icons/train.svg"),
-                            QStringLiteral(":/icons/gallery.svg")};
+    m_samplePage = new SamplePage(m_pageStack);
+    m_samplePage->setEnginePath(EngineLocator::enginePath());
+    const QStringList icons{
+        QStringLiteral(":/icons/dataset.svg"), QStringLiteral(":/icons/train.svg"),
+        QStringLiteral(":/icons/gallery.svg"), QStringLiteral(":/icons/sample.svg")};
     const QList<StudioPage*> allPages = pages();
     for (int index = 0; index < allPages.size(); ++index) {
         StudioPage* page = allPages.at(index);
@@ -505,6 +520,7 @@ void MainWindow::retranslateUi() {
     m_showDatasetAction->setText(tr("&Dataset"));
     m_showTrainAction->setText(tr("&Train"));
     m_showGalleryAction->setText(tr("&Gallery"));
+    m_showSampleAction->setText(tr("Sa&mple"));
     m_themeMenu->setTitle(tr("T&heme"));
     m_themeSystemAction->setText(tr("&System"));
     m_themeLightAction->setText(tr("&Light"));
@@ -515,7 +531,7 @@ void MainWindow::retranslateUi() {
     m_helpMenu->setTitle(tr("&Help"));
     m_aboutAction->setText(tr("&About Tuneframe"));
 
-    const QStringList pageNames{tr("Dataset"), tr("Train"), tr("Gallery")};
+    const QStringList pageNames{tr("Dataset"), tr("Train"), tr("Gallery"), tr("Sample")};
     for (int row = 0; row < m_navigation->count(); ++row)
         m_navigation->item(row)->setText(pageNames.value(row));
 
@@ -582,5 +598,5 @@ void MainWindow::showMessage(const QString& objectName, QMessageBox::Icon icon,
 }
 
 QList<StudioPage*> MainWindow::pages() const {
-    return {m_datasetPage, m_trainPage, m_galleryPage};
+    return {m_datasetPage, m_trainPage, m_galleryPage, m_samplePage};
 }

@@ -17,6 +17,7 @@ class QListWidget;
 class QMenu;
 class QStackedWidget;
 class RecentProjects;
+class SamplePage;
 class Settings;
 class StudioPage;
 class TaskProgressBar;
@@ -31,7 +32,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
-    enum class Page { None, Dataset, Train, Gallery };
+    enum class Page { None, Dataset, Train, Gallery, Sample };
     Q_ENUM(Page)
 
     explicit MainWindow(Settings* settings, QWidget* parent = nullptr);
@@ -50,6 +51,7 @@ public:
     DatasetPage* datasetPage() const;
     TrainPage* trainPage() const;
     GalleryPage* galleryPage() const;
+    SamplePage* samplePage() const;
     // The open project's training runs; null while no project is open.
     TrainingRuns* trainingRuns() const;
 
@@ -103,6 +105,7 @@ private:
     DatasetPage* m_datasetPage = nullptr;
     TrainPage* m_trainPage = nullptr;
     GalleryPage* m_galleryPage = nullptr;
+    SamplePage* m_samplePage = nullptr;
     QLabel* m_projectStatusLabel = nullptr;
     TaskProgressBar* m_demoProgress = nullptr;
     DemoProjectController* m_demoController = nullptr;
@@ -126,6 +129,7 @@ private:
     QAction* m_showDatasetAction = nullptr;
     QAction* m_showTrainAction = nullptr;
     QAction* m_showGalleryAction = nullptr;
+    QAction* m_showSampleAction = nullptr;
     QActionGroup* m_themeGroup = nullptr;
     QAction* m_themeSystemAction = nullptr;
     QAction* m_themeLightAction = nullptr;

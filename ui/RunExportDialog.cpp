@@ -1,6 +1,6 @@
 #include "ui/RunExportDialog.h"
 
-#include "app/EngineEvent.h"
+#include "app/EngineCommand.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -26,6 +26,7 @@ const QStringList kFormats = {QStringLiteral("diffusers"), QStringLiteral("comfy
 RunExportDialog::RunExportDialog(const QString& enginePath, QWidget* parent)
     : QDialog(parent)
     , m_enginePath(enginePath)
+    , m_command(new EngineCommand(enginePath, this))
     , m_runLabel(new QLabel(this))
     , m_runCombo(new QComboBox(this))
     , m_stepLabel(new QLabel(this))
@@ -93,16 +94,16 @@ RunExportDialog::RunExportDialog(const QString& enginePath, QWidget* parent)
     });
     connect(m_exportButton, &QPushButton::clicked, this, &RunExportDialog::startExport);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &RunExportDialog::reject);
+    connect(m_command, &EngineCommand::succeeded, this, &RunExportDialog::onSucceeded);
+    connect(m_command, &EngineCommand::failed, this, &RunExportDialog::onFailed);
+    connect(m_command, &EngineCommand::eventReceived, this, [this](const EngineEvent& event) {
+        if (event.type == tuneframe::protocol::EventType::Log)
+            m_resultLabel->setText(event.string(QStringLiteral("message")));
+    });
     retranslateUi();
 }
 
-RunExportDialog::~RunExportDialog() {
-    if (m_process && m_process->state() != QProcess::NotRunning) {
-        m_process->disconnect(this);
-        m_process->kill();
-        m_process->waitForFinished(2000); // the engine dies at once on SIGKILL
-    }
-}
+RunExportDialog::~RunExportDialog() = default;
 
 void RunExportDialog::addRun(qint64 runId, const QString& name, const QString& folder,
                              const QVector<qint64>& checkpointSteps) {
@@ -139,34 +140,17 @@ void RunExportDialog::startExport() {
         return;
     }
     const Run& run = m_runs.at(runIndex);
-    m_pending.clear();
-    m_errorMessage.clear();
-    m_errorHint.clear();
     m_resultText.clear();
-    m_finished = false;
-    m_process = new QProcess(this);
-    m_process->setProgram(m_enginePath);
-    m_process->setArguments({QStringLiteral("export"), QStringLiteral("--run"), run.folder,
-                             QStringLiteral("--format"), m_formatCombo->currentData().toString(),
-                             QStringLiteral("--out"), destination(), QStringLiteral("--step"),
-                             QString::number(m_stepCombo->currentData().toLongLong())});
-    connect(m_process, &QProcess::readyReadStandardOutput, this, &RunExportDialog::onOutput);
-    connect(m_process, &QProcess::finished, this, &RunExportDialog::onFinished);
-    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error != QProcess::FailedToStart)
-            return;
-        m_errorMessage = tr("The engine could not be started (%1): %2. Build tuneframe-engine, "
-                            "or set TUNEFRAME_ENGINE to its path.")
-                             .arg(QDir::toNativeSeparators(m_enginePath), m_process->errorString());
-        onFinished(-1, QProcess::CrashExit);
-    });
     setBusy(true);
     m_resultLabel->setText(tr("Exporting and verifying…"));
-    m_process->start();
+    m_command->start({QStringLiteral("export"), QStringLiteral("--run"), run.folder,
+                      QStringLiteral("--format"), m_formatCombo->currentData().toString(),
+                      QStringLiteral("--out"), destination(), QStringLiteral("--step"),
+                      QString::number(m_stepCombo->currentData().toLongLong())});
 }
 
 bool RunExportDialog::isExporting() const {
-    return m_process && !m_finished;
+    return m_command->isRunning();
 }
 
 QString RunExportDialog::resultText() const {
@@ -180,11 +164,7 @@ void RunExportDialog::changeEvent(QEvent* event) {
 }
 
 void RunExportDialog::reject() {
-    if (isExporting()) {
-        m_process->disconnect(this);
-        m_process->kill();
-        m_finished = true;
-    }
+    m_command->cancel();
     QDialog::reject();
 }
 
@@ -234,60 +214,29 @@ void RunExportDialog::updateDefaultDestination() {
                                      .arg(m_stepCombo->currentData().toLongLong())));
 }
 
-void RunExportDialog::onOutput() {
-    m_pending += m_process->readAllStandardOutput();
-    qsizetype newline;
-    while ((newline = m_pending.indexOf('\n')) >= 0) {
-        const QByteArray line = m_pending.left(newline).trimmed();
-        m_pending.remove(0, newline + 1);
-        const std::optional<EngineEvent> event = EngineEvent::parse(line);
-        if (!event)
-            continue; // not an event; the engine's human-readable lines go to stderr
-        using tuneframe::protocol::EventType;
-        if (event->type == EventType::Error) {
-            m_errorMessage = event->string(QStringLiteral("message"));
-            m_errorHint = event->string(QStringLiteral("hint"));
-        } else if (event->type == EventType::Log) {
-            m_resultLabel->setText(event->string(QStringLiteral("message")));
-        } else if (event->type == EventType::Done &&
-                   event->string(QStringLiteral("status")) == QLatin1String("ok")) {
-            const QJsonObject summary = event->body.value(QStringLiteral("summary")).toObject();
-            m_resultText =
-                tr("Exported to %1 and verified: reloaded, it differs from the trained model by "
-                   "at most %2 (tolerance %3).")
-                    .arg(QDir::toNativeSeparators(summary.value(QStringLiteral("path")).toString()),
-                         QLocale().toString(
-                             summary.value(QStringLiteral("verified_max_abs_diff")).toDouble(), 'g',
-                             3),
-                         QLocale().toString(summary.value(QStringLiteral("tolerance")).toDouble(),
-                                            'g', 3));
-            const int runIndex = m_runCombo->currentIndex();
-            emit exportFinished(m_runs.at(runIndex).id,
-                                summary.value(QStringLiteral("step")).toInteger(),
-                                summary.value(QStringLiteral("format")).toString(),
-                                summary.value(QStringLiteral("path")).toString());
-        }
-    }
+void RunExportDialog::onSucceeded(const QJsonObject& summary) {
+    setBusy(false);
+    m_resultText =
+        tr("Exported to %1 and verified: reloaded, it differs from the trained model by at most "
+           "%2 (tolerance %3).")
+            .arg(QDir::toNativeSeparators(summary.value(QStringLiteral("path")).toString()),
+                 QLocale().toString(
+                     summary.value(QStringLiteral("verified_max_abs_diff")).toDouble(), 'g', 3),
+                 QLocale().toString(summary.value(QStringLiteral("tolerance")).toDouble(), 'g', 3));
+    m_resultLabel->setText(m_resultText);
+    emit exportFinished(m_runs.at(m_runCombo->currentIndex()).id,
+                        summary.value(QStringLiteral("step")).toInteger(),
+                        summary.value(QStringLiteral("format")).toString(),
+                        summary.value(QStringLiteral("path")).toString());
 }
 
-void RunExportDialog::onFinished(int exitCode, QProcess::ExitStatus status) {
-    if (m_finished)
-        return;
-    m_finished = true;
-    if (m_process)
-        onOutput();
+void RunExportDialog::onFailed(const QString& message, const QString& hint) {
     setBusy(false);
-    if (!m_resultText.isEmpty() && exitCode == 0 && status == QProcess::NormalExit) {
-        m_resultLabel->setText(m_resultText);
-        return;
-    }
-    QString message = m_errorMessage;
-    if (message.isEmpty())
-        message = tr("The engine stopped without exporting (exit code %1).").arg(exitCode);
-    if (!m_errorHint.isEmpty())
-        message += QLatin1Char('\n') + tr("What to do: %1").arg(m_errorHint);
-    m_resultLabel->setText(message);
-    emit exportFailed(message);
+    QString text = message;
+    if (!hint.isEmpty())
+        text += QLatin1Char('\n') + tr("What to do: %1").arg(hint);
+    m_resultLabel->setText(text);
+    emit exportFailed(text);
 }
 
 void RunExportDialog::setBusy(bool busy) {

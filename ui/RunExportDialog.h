@@ -1,9 +1,9 @@
 #pragma once
 
 #include <QDialog>
-#include <QProcess>
 #include <QVector>
 
+class EngineCommand;
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
@@ -13,8 +13,7 @@ class QPushButton;
 
 // Exports a run's checkpoint through `tuneframe-engine export`: run and step, format (diffusers,
 // ComfyUI or merged), destination; the engine reloads what it wrote and the dialog shows the
-// difference it measured. The engine runs as a child process read line by line; the dialog
-// never waits on it.
+// difference it measured. The dialog never waits on the engine.
 class RunExportDialog : public QDialog {
     Q_OBJECT
 
@@ -52,19 +51,15 @@ private:
     void retranslateUi();
     void onRunChosen();
     void updateDefaultDestination();
-    void onOutput();
-    void onFinished(int exitCode, QProcess::ExitStatus status);
+    void onSucceeded(const QJsonObject& summary);
+    void onFailed(const QString& message, const QString& hint);
     void setBusy(bool busy);
 
     QString m_enginePath;
     QVector<Run> m_runs;
-    QProcess* m_process = nullptr;
-    QByteArray m_pending;
-    QString m_errorMessage;
-    QString m_errorHint;
+    EngineCommand* m_command;
     QString m_resultText;
     bool m_destinationEdited = false;
-    bool m_finished = false;
 
     QLabel* m_runLabel;
     QComboBox* m_runCombo;

@@ -125,7 +125,8 @@ void TestMainWindow::withoutProjectEveryPageOffersCreateAndOpen() {
         QVERIFY(state && state->isVisible());
         QCOMPARE(state->title(), QStringLiteral("No project open"));
         // The Train page has no empty state of its own: with a project it shows its form.
-        if (auto* empty = studioPage->findChild<EmptyStateWidget*>(QStringLiteral("projectEmptyState")))
+        if (auto* empty =
+                studioPage->findChild<EmptyStateWidget*>(QStringLiteral("projectEmptyState")))
             QVERIFY(!empty->isVisible());
         auto* newButton = child<QPushButton>(studioPage, QStringLiteral("newProjectButton"));
         auto* openButton = child<QPushButton>(studioPage, QStringLiteral("openProjectButton"));
@@ -242,10 +243,11 @@ void TestMainWindow::openingInvalidFolderShowsErrorAndKeepsEmptyState() {
 void TestMainWindow::navigationSwitchesPages() {
     auto* navigation = child<QListWidget>(m_window.get(), QStringLiteral("pageNavigation"));
     auto* stack = child<QStackedWidget>(m_window.get(), QStringLiteral("pageStack"));
-    QCOMPARE(navigation->count(), 3);
+    QCOMPARE(navigation->count(), 4);
     QCOMPARE(navigation->item(0)->text(), QStringLiteral("Dataset"));
     QCOMPARE(navigation->item(1)->text(), QStringLiteral("Train"));
     QCOMPARE(navigation->item(2)->text(), QStringLiteral("Gallery"));
+    QCOMPARE(navigation->item(3)->text(), QStringLiteral("Sample"));
     QCOMPARE(m_window->currentPage(), MainWindow::Page::Dataset);
 
     const QRect trainRow = navigation->visualItemRect(navigation->item(1));
@@ -257,6 +259,8 @@ void TestMainWindow::navigationSwitchesPages() {
     child<QAction>(m_window.get(), QStringLiteral("showGalleryAction"))->trigger();
     QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("galleryPage"));
     QCOMPARE(navigation->currentRow(), 2);
+    child<QAction>(m_window.get(), QStringLiteral("showSampleAction"))->trigger();
+    QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("samplePage"));
 
     QTest::keyClick(m_window.get(), Qt::Key_1, Qt::ControlModifier);
     QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("datasetPage"));

@@ -21,11 +21,13 @@
 #include "ui/RunDashboard.h"
 #include "ui/RunExportDialog.h"
 #include "ui/RunFailurePanel.h"
+#include "ui/SamplePage.h"
 #include "ui/TrainPage.h"
 #include "ui/VideoPlayerWidget.h"
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QJsonArray>
 #include <QLabel>
@@ -218,6 +220,26 @@ void TestTrainPage::trainStopContinueGalleryExport() {
         QTRY_VERIFY(!dialog->isExporting());
     }
     dialog->close();
+
+    // The Sample page renders with the exported adapter and plays the video.
+    m_window->showPage(MainWindow::Page::Sample);
+    SamplePage* sample = m_window->samplePage();
+    auto* adapters = sample->findChild<QComboBox*>(QStringLiteral("sampleAdapterCombo"));
+    QCOMPARE(adapters->count(), 3); // none, the diffusers and the ComfyUI file
+    adapters->setCurrentIndex(adapters->findData(finished.at(0).at(3).toString()));
+    QVERIFY(adapters->currentIndex() > 0);
+    sample->findChild<QLineEdit*>(QStringLiteral("sampleModelEdit"))->setText(m_tinyPipeline);
+    sample->findChild<QPlainTextEdit*>(QStringLiteral("samplePromptEdit"))
+        ->setPlainText(QStringLiteral("a pattern moving right"));
+    sample->findChild<QSpinBox*>(QStringLiteral("sampleStepsSpin"))->setValue(2);
+    sample->findChild<QPushButton*>(QStringLiteral("sampleGenerateButton"))->click();
+    QVERIFY(sample->isGenerating());
+    QTRY_VERIFY_WITH_TIMEOUT(!sample->isGenerating(), kEngineTimeoutMs);
+    QVERIFY2(QFileInfo::exists(sample->lastVideo()),
+             qPrintable(sample->findChild<QLabel*>(QStringLiteral("sampleStatusLabel"))->text()));
+    QVERIFY(sample->lastVideo().startsWith(m_projectFolder));
+    QTRY_COMPARE_WITH_TIMEOUT(sample->player()->clipPath(), sample->lastVideo(), 10000);
+    m_window->showPage(MainWindow::Page::Train);
 }
 
 QString TestTrainPage::brokenModel(QTemporaryDir& copy) const {

@@ -1,0 +1,267 @@
+#include "ui/SamplePage.h"
+
+#include "app/EngineCommand.h"
+#include "app/Project.h"
+#include "app/TrainingRuns.h"
+#include "ui/VideoPlayerWidget.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace {
+
+template <typename Box>
+Box* box(const char* name, double minimum, double maximum, double value) {
+    auto* widget = new Box;
+    widget->setObjectName(QString::fromLatin1(name));
+    widget->setRange(minimum, maximum);
+    widget->setValue(value);
+    return widget;
+}
+
+} // namespace
+
+SamplePage::SamplePage(QWidget* parent)
+    : StudioPage(parent)
+    , m_modelLabel(new QLabel)
+    , m_modelEdit(new QLineEdit)
+    , m_adapterLabel(new QLabel)
+    , m_adapterCombo(new QComboBox)
+    , m_scaleLabel(new QLabel)
+    , m_scaleSpin(box<QDoubleSpinBox>("sampleLoraScaleSpin", 0, 4, 1))
+    , m_promptLabel(new QLabel)
+    , m_promptEdit(new QPlainTextEdit)
+    , m_sizeLabel(new QLabel)
+    // The tiny demo model's sizes; frame counts are 8k+1 and sizes multiples of 16.
+    , m_framesSpin(box<QSpinBox>("sampleFramesSpin", 1, 161, 9))
+    , m_heightSpin(box<QSpinBox>("sampleHeightSpin", 16, 1360, 64))
+    , m_widthSpin(box<QSpinBox>("sampleWidthSpin", 16, 1360, 96))
+    , m_stepsLabel(new QLabel)
+    , m_stepsSpin(box<QSpinBox>("sampleStepsSpin", 1, 500, 8))
+    , m_guidanceLabel(new QLabel)
+    , m_guidanceSpin(box<QDoubleSpinBox>("sampleGuidanceSpin", 0, 30, 6))
+    , m_seedLabel(new QLabel)
+    , m_seedSpin(box<QSpinBox>("sampleSeedSpin", 0, 2147483647, 42))
+    , m_generateButton(new QPushButton)
+    , m_cancelButton(new QPushButton)
+    , m_progress(new QProgressBar)
+    , m_statusLabel(new QLabel)
+    , m_results(new QListWidget)
+    , m_player(new VideoPlayerWidget) {
+    setObjectName(QStringLiteral("samplePage"));
+    m_modelEdit->setObjectName(QStringLiteral("sampleModelEdit"));
+    m_adapterCombo->setObjectName(QStringLiteral("sampleAdapterCombo"));
+    m_promptEdit->setObjectName(QStringLiteral("samplePromptEdit"));
+    m_promptEdit->setMaximumHeight(90);
+    m_framesSpin->setSingleStep(8);
+    m_heightSpin->setSingleStep(16);
+    m_widthSpin->setSingleStep(16);
+    m_generateButton->setObjectName(QStringLiteral("sampleGenerateButton"));
+    m_cancelButton->setObjectName(QStringLiteral("sampleCancelButton"));
+    m_progress->setObjectName(QStringLiteral("sampleProgress"));
+    m_progress->hide();
+    m_statusLabel->setObjectName(QStringLiteral("sampleStatusLabel"));
+    m_statusLabel->setWordWrap(true);
+    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_results->setObjectName(QStringLiteral("sampleResults"));
+    m_player->setObjectName(QStringLiteral("samplePlayer"));
+
+    auto* size = new QHBoxLayout;
+    size->addWidget(m_framesSpin);
+    size->addWidget(m_heightSpin);
+    size->addWidget(m_widthSpin);
+    auto* adapter = new QHBoxLayout;
+    adapter->addWidget(m_adapterCombo, 1);
+    adapter->addWidget(m_scaleLabel);
+    adapter->addWidget(m_scaleSpin);
+    auto* form = new QFormLayout;
+    form->addRow(m_modelLabel, m_modelEdit);
+    form->addRow(m_adapterLabel, adapter);
+    form->addRow(m_promptLabel, m_promptEdit);
+    form->addRow(m_sizeLabel, size);
+    form->addRow(m_stepsLabel, m_stepsSpin);
+    form->addRow(m_guidanceLabel, m_guidanceSpin);
+    form->addRow(m_seedLabel, m_seedSpin);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_generateButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addStretch(1);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addLayout(form);
+    leftLayout->addLayout(buttons);
+    leftLayout->addWidget(m_progress);
+    leftLayout->addWidget(m_statusLabel);
+    leftLayout->addWidget(m_results, 1);
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(left);
+    splitter->addWidget(m_player);
+    splitter->setStretchFactor(1, 1);
+    setProjectContent(splitter);
+
+    connect(m_generateButton, &QPushButton::clicked, this, &SamplePage::generate);
+    connect(m_cancelButton, &QPushButton::clicked, this, [this] {
+        m_command->cancel();
+        setBusy(false);
+        m_statusLabel->setText(tr("Cancelled."));
+    });
+    connect(m_results, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        m_player->openClip(item->data(Qt::UserRole).toString());
+    });
+    connect(m_results, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+        m_player->openClip(item->data(Qt::UserRole).toString());
+    });
+    setEnginePath(QString());
+    retranslateUi();
+    setBusy(false);
+}
+
+void SamplePage::setEnginePath(const QString& enginePath) {
+    delete m_command; // null on the first call
+    m_command = new EngineCommand(enginePath, this);
+    connect(m_command, &EngineCommand::progressed, this, [this](qint64 done, qint64 total) {
+        m_progress->setRange(0, static_cast<int>(qMax<qint64>(1, total)));
+        m_progress->setValue(static_cast<int>(done));
+    });
+    connect(m_command, &EngineCommand::succeeded, this, &SamplePage::onSucceeded);
+    connect(m_command, &EngineCommand::failed, this, &SamplePage::onFailed);
+}
+
+void SamplePage::setTrainingRuns(TrainingRuns* runs) {
+    if (m_runs)
+        disconnect(m_runs, nullptr, this, nullptr);
+    m_runs = runs;
+    if (m_runs)
+        connect(m_runs, &TrainingRuns::adaptersChanged, this, &SamplePage::reloadAdapters);
+    reloadAdapters();
+}
+
+void SamplePage::setDefaultModelFolder(const QString& folder) {
+    if (!folder.isEmpty())
+        m_modelEdit->setText(QDir::toNativeSeparators(folder));
+}
+
+void SamplePage::generate() {
+    if (!project() || m_command->isRunning())
+        return;
+    const QString model = QDir::fromNativeSeparators(m_modelEdit->text().trimmed());
+    const QString prompt = m_promptEdit->toPlainText().trimmed();
+    if (model.isEmpty() || prompt.isEmpty()) {
+        m_statusLabel->setText(tr("Choose a model folder and write a prompt."));
+        return;
+    }
+    QDir samples(project()->folder());
+    samples.mkpath(QStringLiteral("samples"));
+    m_pendingVideo = samples.filePath(
+        QStringLiteral("samples/%1.mp4")
+            .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"))));
+    QStringList arguments{QStringLiteral("sample"),
+                          QStringLiteral("--model"),
+                          model,
+                          QStringLiteral("--prompt"),
+                          prompt,
+                          QStringLiteral("--frames"),
+                          QString::number(m_framesSpin->value()),
+                          QStringLiteral("--height"),
+                          QString::number(m_heightSpin->value()),
+                          QStringLiteral("--width"),
+                          QString::number(m_widthSpin->value()),
+                          QStringLiteral("--steps"),
+                          QString::number(m_stepsSpin->value()),
+                          QStringLiteral("--guidance"),
+                          QString::number(m_guidanceSpin->value()),
+                          QStringLiteral("--seed"),
+                          QString::number(m_seedSpin->value()),
+                          QStringLiteral("--out"),
+                          m_pendingVideo};
+    const QString adapter = m_adapterCombo->currentData().toString();
+    if (!adapter.isEmpty())
+        arguments << QStringLiteral("--lora") << adapter << QStringLiteral("--lora-scale")
+                  << QString::number(m_scaleSpin->value());
+    setBusy(true);
+    m_statusLabel->setText(tr("Rendering…"));
+    m_command->start(arguments);
+}
+
+bool SamplePage::isGenerating() const {
+    return m_command->isRunning();
+}
+
+VideoPlayerWidget* SamplePage::player() const {
+    return m_player;
+}
+
+QString SamplePage::lastVideo() const {
+    return m_lastVideo;
+}
+
+void SamplePage::retranslateUi() {
+    StudioPage::retranslateUi();
+    setHeader(tr("Sample"), tr("Render a video from a model and one of your adapters"));
+    m_modelLabel->setText(tr("Model folder"));
+    m_adapterLabel->setText(tr("Adapter"));
+    m_scaleLabel->setText(tr("Strength"));
+    m_promptLabel->setText(tr("Prompt"));
+    m_sizeLabel->setText(tr("Frames, height, width"));
+    m_stepsLabel->setText(tr("Steps"));
+    m_guidanceLabel->setText(tr("Guidance"));
+    m_seedLabel->setText(tr("Seed"));
+    m_generateButton->setText(tr("Generate"));
+    m_cancelButton->setText(tr("Cancel"));
+    if (m_adapterCombo->count() > 0)
+        m_adapterCombo->setItemText(0, tr("No adapter (the base model)"));
+}
+
+void SamplePage::reloadAdapters() {
+    const QString current = m_adapterCombo->currentData().toString();
+    m_adapterCombo->clear();
+    m_adapterCombo->addItem(tr("No adapter (the base model)"), QString());
+    if (m_runs) {
+        for (const TrainingRuns::Adapter& adapter : m_runs->adapters())
+            m_adapterCombo->addItem(
+                tr("%1 · step %2 · %3").arg(adapter.runName).arg(adapter.step).arg(adapter.format),
+                adapter.path);
+    }
+    const int index = m_adapterCombo->findData(current);
+    m_adapterCombo->setCurrentIndex(index < 0 ? 0 : index);
+}
+
+void SamplePage::setBusy(bool busy) {
+    m_generateButton->setEnabled(!busy);
+    m_cancelButton->setEnabled(busy);
+    m_progress->setVisible(busy);
+    if (busy)
+        m_progress->setRange(0, 0);
+}
+
+void SamplePage::onSucceeded(const QJsonObject& summary) {
+    setBusy(false);
+    m_lastVideo = summary.value(QStringLiteral("video")).toString(m_pendingVideo);
+    m_statusLabel->setText(
+        tr("Rendered in %1 s.")
+            .arg(summary.value(QStringLiteral("seconds")).toDouble(), 0, 'f', 1));
+    auto* item = new QListWidgetItem(QFileInfo(m_lastVideo).fileName());
+    item->setData(Qt::UserRole, m_lastVideo);
+    item->setToolTip(m_promptEdit->toPlainText());
+    m_results->insertItem(0, item);
+    m_player->openClip(m_lastVideo);
+}
+
+void SamplePage::onFailed(const QString& message, const QString& hint) {
+    setBusy(false);
+    m_statusLabel->setText(hint.isEmpty() ? message : tr("%1\nWhat to do: %2").arg(message, hint));
+}

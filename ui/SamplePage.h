@@ -1,0 +1,74 @@
+#pragma once
+
+#include "ui/StudioPage.h"
+
+class EngineCommand;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class TrainingRuns;
+class VideoPlayerWidget;
+
+// The Sample page: a video from a base model plus, optionally, an adapter a run exported,
+// rendered by `tuneframe-engine sample` into <project>/samples/ and played here. Earlier
+// samples of the session stay listed.
+class SamplePage : public StudioPage {
+    Q_OBJECT
+
+public:
+    explicit SamplePage(QWidget* parent = nullptr);
+
+    void setEnginePath(const QString& enginePath);
+    void setTrainingRuns(TrainingRuns* runs);
+    void setDefaultModelFolder(const QString& folder);
+    // Renders with the form's values (what Generate does).
+    void generate();
+    bool isGenerating() const;
+    VideoPlayerWidget* player() const;
+    QString lastVideo() const;
+
+protected:
+    void retranslateUi() override;
+
+private:
+    void reloadAdapters();
+    void setBusy(bool busy);
+    void onSucceeded(const QJsonObject& summary);
+    void onFailed(const QString& message, const QString& hint);
+
+    TrainingRuns* m_runs = nullptr;
+    EngineCommand* m_command = nullptr;
+    QString m_lastVideo;
+    QString m_pendingVideo;
+
+    QLabel* m_modelLabel;
+    QLineEdit* m_modelEdit;
+    QLabel* m_adapterLabel;
+    QComboBox* m_adapterCombo;
+    QLabel* m_scaleLabel;
+    QDoubleSpinBox* m_scaleSpin;
+    QLabel* m_promptLabel;
+    QPlainTextEdit* m_promptEdit;
+    QLabel* m_sizeLabel;
+    QSpinBox* m_framesSpin;
+    QSpinBox* m_heightSpin;
+    QSpinBox* m_widthSpin;
+    QLabel* m_stepsLabel;
+    QSpinBox* m_stepsSpin;
+    QLabel* m_guidanceLabel;
+    QDoubleSpinBox* m_guidanceSpin;
+    QLabel* m_seedLabel;
+    QSpinBox* m_seedSpin;
+    QPushButton* m_generateButton;
+    QPushButton* m_cancelButton;
+    QProgressBar* m_progress;
+    QLabel* m_statusLabel;
+    QListWidget* m_results;
+    VideoPlayerWidget* m_player;
+};
