@@ -40,6 +40,26 @@ QString number(double value) {
     return std::isfinite(value) ? QLocale().toString(value, 'g', 5) : QStringLiteral("–");
 }
 
+// The value range of the graphs on one axis.
+QCPRange axisDataRange(QCustomPlot* plot, QCPAxis* axis, bool* found) {
+    QCPRange total;
+    *found = false;
+    for (int index = 0; index < plot->graphCount(); ++index) {
+        QCPGraph* graph = plot->graph(index);
+        if (graph->valueAxis() != axis || graph->data()->isEmpty())
+            continue;
+        bool graphFound = false;
+        const QCPRange range = graph->getValueRange(graphFound);
+        if (!graphFound)
+            continue;
+        total = *found ? QCPRange(std::min(total.lower, range.lower),
+                                  std::max(total.upper, range.upper))
+                       : range;
+        *found = true;
+    }
+    return total;
+}
+
 const StepMetrics* nearestStep(const QVector<StepMetrics>& history, double step) {
     if (history.isEmpty())
         return nullptr;
@@ -194,6 +214,7 @@ void RunDashboard::addToGraphs(const StepMetrics& metrics) {
             if (m_memoryGraphs.size() >= 3)
                 color = color.darker(100 + 40 * static_cast<int>(m_memoryGraphs.size() / 3));
             m_memoryGraphs.append(addGraph(m_memoryPlot, color, 1.5, Qt::SolidLine));
+            nameMemoryGraphs();
         }
         m_memoryGraphs[base]->addData(step, sample.allocatedBytes / kGiB);
         m_memoryGraphs[base + 1]->addData(step, sample.reservedBytes / kGiB);
@@ -410,6 +431,11 @@ void RunDashboard::retranslateUi() {
     m_memoryPlot->xAxis->setLabel(tr("Step"));
     m_memoryPlot->yAxis->setLabel(tr("Memory (GiB)"));
     m_memoryTotal->setName(tr("Device total"));
+    nameMemoryGraphs();
+    scheduleReplot();
+}
+
+void RunDashboard::nameMemoryGraphs() {
     for (int index = 0; index < m_memoryGraphs.size(); ++index) {
         const int rank = index / 3;
         const QString kind = index % 3 == 0   ? tr("allocated")
@@ -417,7 +443,6 @@ void RunDashboard::retranslateUi() {
                                               : tr("peak");
         m_memoryGraphs[index]->setName(tr("Rank %1 %2").arg(rank).arg(kind));
     }
-    scheduleReplot();
 }
 
 void RunDashboard::rebuildSmoothed() {
@@ -460,6 +485,13 @@ void RunDashboard::fitAll() {
         plot->rescaleAxes(true);
         if (plot == m_memoryPlot && plot->yAxis->range().lower > 0)
             plot->yAxis->setRangeLower(0);
+        // A constant series (a constant learning rate) would get an arbitrary ±1 range.
+        for (QCPAxis* axis : {plot->yAxis, plot->yAxis2}) {
+            bool found = false;
+            const QCPRange data = axisDataRange(plot, axis, &found);
+            if (found && data.size() == 0 && data.center() != 0)
+                axis->setRange(data.center() * 0.5, data.center() * 1.5);
+        }
         plot->replot(QCustomPlot::rpQueuedReplot);
     }
 }

@@ -55,6 +55,7 @@ private:
     void retranslateUi();
     void addToGraphs(const StepMetrics& metrics);
     void rebuildSmoothed();
+    void nameMemoryGraphs();
     void scheduleReplot();
     void replotNow();
     void fitAll();
