@@ -28,6 +28,7 @@ const QString kTrainCommand = QStringLiteral("train");
 const QString kManifestFileName = QStringLiteral("dataset.jsonl");
 const QString kJobFileName = QStringLiteral("job.json");
 const QString kModelFolderKey = QStringLiteral("model_folder");
+const QString kContinuePastFailureKey = QStringLiteral("queue_continue_past_failure");
 constexpr int kLastLineCount = 20;
 constexpr int kStepTimeWindow = 20; // recent steps the ETA averages over
 
@@ -83,7 +84,11 @@ struct TrainingRuns::Impl {
 TrainingRuns::TrainingRuns(std::shared_ptr<Project> project, const QString& enginePath,
                            QObject* parent)
     : QObject(parent)
-    , m_impl(std::make_unique<Impl>(std::move(project), enginePath)) {}
+    , m_impl(std::make_unique<Impl>(std::move(project), enginePath)) {
+    m_impl->continuePastFailure =
+        ProjectSchema::metaValue(m_impl->project->database(), kContinuePastFailureKey) ==
+        QLatin1String("1");
+}
 
 TrainingRuns::~TrainingRuns() {
     // Engines keep running without the studio; the next session reattaches to them.
@@ -378,6 +383,10 @@ bool TrainingRuns::isQueueRunning() const {
 
 void TrainingRuns::setContinuePastFailure(bool enabled) {
     m_impl->continuePastFailure = enabled;
+    QSqlDatabase database = m_impl->project->database();
+    QString ignored; // a choice not remembered costs the user one click next time
+    ProjectSchema::setMetaValue(database, kContinuePastFailureKey,
+                                enabled ? QStringLiteral("1") : QStringLiteral("0"), &ignored);
 }
 
 bool TrainingRuns::continuePastFailure() const {

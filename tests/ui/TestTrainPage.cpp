@@ -348,6 +348,8 @@ void TestTrainPage::queueRunsOneAfterAnotherAndHoldsOnFailure() {
     page()->findChild<QPushButton*>(QStringLiteral("queueStartButton"))->click();
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(last), RunState::Finished, kEngineTimeoutMs);
     QVERIFY(runs->queuedRuns().isEmpty());
+    // The choice is the project's: a new session keeps it.
+    QVERIFY(TrainingRuns(runs->project(), QString()).continuePastFailure());
 }
 
 void TestTrainPage::factoryCommandFillsTheForm() {
