@@ -582,6 +582,8 @@ void TrainingRuns::onEnded(qint64 runId, int outcomeValue) {
         state = command == kPrepareCommand ? RunState::Stopped : RunState::Finished;
     else if (outcome == EngineRun::Outcome::Stopped)
         state = RunState::Stopped;
+    else if (outcome == EngineRun::Outcome::Vanished && run.stopRequested)
+        state = RunState::Stopped; // SIGTERM during prepare may end it before its done line
     if (state == RunState::Failed) {
         QString message = run.errorMessage;
         if (message.isEmpty()) {
