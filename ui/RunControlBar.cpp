@@ -49,8 +49,8 @@ RunControlBar::RunControlBar(QWidget* parent)
     top->addWidget(m_etaLabel);
     // Two rows, so the page still fits a small window.
     auto* buttons = new QGridLayout;
-    const QList<QPushButton*> ordered{m_stopButton,   m_pauseButton,    m_continueButton,
-                                      m_sampleButton, m_saveButton,     m_exportButton};
+    const QList<QPushButton*> ordered{m_stopButton,   m_pauseButton, m_continueButton,
+                                      m_sampleButton, m_saveButton,  m_exportButton};
     for (int index = 0; index < ordered.size(); ++index)
         buttons->addWidget(ordered.at(index), index / 3, index % 3);
     buttons->setColumnStretch(3, 1);
