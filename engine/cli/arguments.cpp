@@ -9,7 +9,7 @@ Arguments::Arguments(std::string command, std::string usage, std::vector<std::st
     , usage_(std::move(usage))
     , arguments_(std::move(arguments))
     , used_(arguments_.size(), false) {
-    for (std::size_t i = 0; i < arguments_.size(); ++i) {
+    for (std::size_t i = 0; i < arguments_.size() && arguments_[i] != "--"; ++i) {
         if (arguments_[i] == "--help" || arguments_[i] == "-h") {
             help_ = true;
             used_[i] = true;
@@ -84,6 +84,20 @@ std::string Arguments::positional(std::string_view what) {
         }
     }
     fail("missing " + std::string(what) + ".");
+}
+
+std::vector<std::string> Arguments::after_separator() {
+    std::vector<std::string> rest;
+    for (std::size_t i = 0; i < arguments_.size(); ++i) {
+        if (!used_[i] && arguments_[i] == "--") {
+            for (std::size_t j = i; j < arguments_.size(); ++j) {
+                used_[j] = true;
+            }
+            rest.assign(arguments_.begin() + static_cast<std::ptrdiff_t>(i) + 1, arguments_.end());
+            break;
+        }
+    }
+    return rest;
 }
 
 void Arguments::finish() {

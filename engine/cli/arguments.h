@@ -22,6 +22,8 @@ public:
     std::string required_option(std::string_view name);
     double number_option(std::string_view name, double fallback);
     std::string positional(std::string_view what);
+    // Everything after a `--` (another command line, as `launch` takes), consumed as it is.
+    std::vector<std::string> after_separator();
     void finish();
 
     [[noreturn]] void fail(const std::string& message) const;

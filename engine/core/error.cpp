@@ -21,6 +21,8 @@ std::string_view error_code_name(ErrorCode code) {
         return "usage";
     case ErrorCode::Unsupported:
         return "unsupported";
+    case ErrorCode::Distributed:
+        return "distributed";
     case ErrorCode::Internal:
         return "internal";
     }

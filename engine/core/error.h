@@ -15,6 +15,7 @@ enum class ErrorCode {
     Nan,      // the loss or a gradient stopped being finite
     Usage,    // the command line is wrong
     Unsupported,
+    Distributed, // another rank failed, or a collective timed out
     Internal,
 };
 

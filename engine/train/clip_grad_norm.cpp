@@ -8,6 +8,11 @@
 namespace tuneframe::train {
 
 GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm) {
+    return clip_grad_norm(parameters, max_norm, {});
+}
+
+GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm,
+                        const SquareSumReducer& sum_over_ranks) {
     if (!(max_norm > 0) || !std::isfinite(max_norm)) {
         throw_bad_option("max_grad_norm", max_norm, "a finite number > 0",
                          "cogvideox-factory uses 1.0.");
@@ -20,11 +25,12 @@ GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm) {
         }
     }
     GradNorm result;
-    if (gradients.empty()) {
+    if (gradients.empty() && !sum_over_ranks) {
         result.tensor = at::zeros({}, at::TensorOptions().dtype(at::kFloat));
         return result;
     }
-    const c10::Device device = gradients.front().device();
+    const c10::Device device =
+        gradients.empty() ? c10::Device(c10::kCPU) : gradients.front().device();
     std::vector<at::Tensor> norms;
     norms.reserve(gradients.size());
     for (const at::Tensor& gradient : gradients) {
@@ -33,7 +39,15 @@ GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm) {
                                     : at::norm(gradient, 2, at::kFloat);
         norms.push_back(norm.to(device));
     }
-    const at::Tensor total = at::stack(norms).norm(2);
+    at::Tensor total;
+    if (sum_over_ranks) {
+        const at::Tensor local = norms.empty()
+                                     ? at::zeros({}, at::TensorOptions().dtype(at::kFloat))
+                                     : at::stack(norms).square().sum();
+        total = sum_over_ranks(local).to(device).sqrt();
+    } else {
+        total = at::stack(norms).norm(2);
+    }
     // Python's `max_norm / tensor` is tensor.reciprocal() * max_norm.
     const at::Tensor coefficient = (total + 1e-6).reciprocal() * max_norm;
     const at::Tensor clamped = coefficient.clamp(c10::nullopt, 1.0);

@@ -2,6 +2,8 @@
 
 #include "engine/train/optimizer.h"
 
+#include <functional>
+
 namespace tuneframe::train {
 
 struct GradNorm {
@@ -15,5 +17,12 @@ struct GradNorm {
 // taken in float32 (torch would take them in their own type). A non-finite norm is returned as
 // it is, for the caller to act on; the gradients are then scaled by NaN, as torch does.
 GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm);
+
+// The same over gradients sharded across ranks (ZeRO-2): each rank passes the gradients it
+// owns, and `sum_over_ranks` turns this rank's sum of squared norms (a 0-d float32 tensor) into
+// the sum over all ranks, so every rank clips with the global norm.
+using SquareSumReducer = std::function<at::Tensor(const at::Tensor&)>;
+GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm,
+                        const SquareSumReducer& sum_over_ranks);
 
 } // namespace tuneframe::train

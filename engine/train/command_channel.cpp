@@ -224,4 +224,14 @@ protocol::CommandType CommandChannel::wait() {
     return command;
 }
 
+std::optional<protocol::CommandType> CommandChannel::wait_for(std::chrono::milliseconds timeout) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!arrived_.wait_for(lock, timeout, [this] { return !queue_.empty(); })) {
+        return std::nullopt;
+    }
+    const protocol::CommandType command = queue_.front();
+    queue_.pop_front();
+    return command;
+}
+
 } // namespace tuneframe::train

@@ -3,6 +3,7 @@
 #include "common/protocol.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <deque>
@@ -32,6 +33,9 @@ public:
     std::optional<protocol::CommandType> poll();
     // Blocks until a command arrives (used while paused).
     protocol::CommandType wait();
+    // Waits at most `timeout`: a paused distributed run wakes up to tell the other ranks it is
+    // still alive, so their collectives do not time out.
+    std::optional<protocol::CommandType> wait_for(std::chrono::milliseconds timeout);
 
 private:
     void push(protocol::CommandType command);
