@@ -41,7 +41,7 @@ at::Tensor AttentionImpl::split_heads(const at::Tensor& x) const {
 
 std::pair<at::Tensor, at::Tensor>
 AttentionImpl::forward(const at::Tensor& hidden_states, const at::Tensor& encoder_hidden_states,
-                       const std::optional<RotaryEmbedding>& rotary) {
+                       const std::optional<RotaryEmbedding>& rotary, const SequenceSplit* split) {
     const std::int64_t text_length = encoder_hidden_states.size(1);
     at::Tensor tokens = torch::cat({encoder_hidden_states, hidden_states}, 1); // [B, L+N, D]
     const std::int64_t batch = tokens.size(0);
@@ -54,10 +54,28 @@ AttentionImpl::forward(const at::Tensor& hidden_states, const at::Tensor& encode
         key = rotate_video_tokens(key, text_length, *rotary);
     }
 
+    if (split) {
+        // Attention has no mask, so the order of the gathered tokens does not matter as long
+        // as the output goes back the same way; rotary was applied at each token's position.
+        query = split->exchange->tokens_to_heads(query, split->lengths);
+        key = split->exchange->tokens_to_heads(key, split->lengths);
+        value = split->exchange->tokens_to_heads(value, split->lengths);
+    }
     at::Tensor out = core::scaled_dot_product_attention(query, key, value);
+    if (split) {
+        out = split->exchange->heads_to_tokens(out, split->lengths);
+    }
     out = out.transpose(1, 2).reshape({batch, -1, heads_ * dim_head_}); // [B, L+N, D]
     out = to_out_dropout_->forward(to_out_proj_->forward(out));
     return {out.index({Slice(), Slice(text_length)}), out.index({Slice(), Slice(0, text_length)})};
+}
+
+std::vector<std::int64_t> even_parts(std::int64_t total, std::int64_t parts) {
+    std::vector<std::int64_t> sizes(static_cast<std::size_t>(parts), total / parts);
+    for (std::int64_t i = 0; i < total % parts; ++i) {
+        ++sizes[static_cast<std::size_t>(i)];
+    }
+    return sizes;
 }
 
 } // namespace tuneframe::models::cogvideox

@@ -2,6 +2,7 @@
 
 #include "engine/lora/lora_linear.h"
 #include "engine/models/cogvideox/embeddings.h"
+#include "engine/models/cogvideox/token_exchange.h"
 
 #include <torch/nn/module.h>
 #include <torch/nn/modules/container/modulelist.h>
@@ -23,10 +24,13 @@ public:
                   double dropout);
 
     // hidden_states [B, N, D] (video), encoder_hidden_states [B, L, D] (text) ->
-    // (video, text) outputs of the same shapes.
+    // (video, text) outputs of the same shapes. With `split`, both are this rank's run of the
+    // tokens and `rotary` holds the rows of its video tokens; q, k and v are exchanged for the
+    // whole sequence over a share of the heads, and the output exchanged back.
     std::pair<at::Tensor, at::Tensor> forward(const at::Tensor& hidden_states,
                                               const at::Tensor& encoder_hidden_states,
-                                              const std::optional<RotaryEmbedding>& rotary);
+                                              const std::optional<RotaryEmbedding>& rotary,
+                                              const SequenceSplit* split = nullptr);
 
     lora::LoRALinear to_q{nullptr};
     lora::LoRALinear to_k{nullptr};

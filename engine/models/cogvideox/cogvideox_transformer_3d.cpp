@@ -61,11 +61,12 @@ CogVideoXBlockImpl::CogVideoXBlockImpl(const CogVideoXTransformer3DConfig& confi
 std::pair<at::Tensor, at::Tensor>
 CogVideoXBlockImpl::forward(const at::Tensor& hidden_states,
                             const at::Tensor& encoder_hidden_states, const at::Tensor& temb,
-                            const std::optional<RotaryEmbedding>& rotary) {
+                            const std::optional<RotaryEmbedding>& rotary,
+                            const SequenceSplit* split) {
     const std::int64_t text_length = encoder_hidden_states.size(1);
     auto n1 = norm1->forward(hidden_states, encoder_hidden_states, temb);
     auto [attn_hidden, attn_encoder] =
-        attn1->forward(n1.hidden_states, n1.encoder_hidden_states, rotary);
+        attn1->forward(n1.hidden_states, n1.encoder_hidden_states, rotary, split);
     at::Tensor hidden = hidden_states + n1.gate * attn_hidden;
     at::Tensor encoder = encoder_hidden_states + n1.encoder_gate * attn_encoder;
 
@@ -181,18 +182,18 @@ at::Tensor CogVideoXTransformer3DModelImpl::time_embeddings(const CogVideoXTrans
     return emb;
 }
 
-std::pair<at::Tensor, at::Tensor>
-CogVideoXTransformer3DModelImpl::run_block(std::size_t index, const at::Tensor& hidden,
-                                           const at::Tensor& encoder, const at::Tensor& temb,
-                                           const std::optional<RotaryEmbedding>& rotary) {
+std::pair<at::Tensor, at::Tensor> CogVideoXTransformer3DModelImpl::run_block(
+    std::size_t index, const at::Tensor& hidden, const at::Tensor& encoder, const at::Tensor& temb,
+    const std::optional<RotaryEmbedding>& rotary, const std::optional<SequenceSplit>& split) {
     CogVideoXBlock block = blocks_[index];
     if (!gradient_checkpointing_ || !is_training() || !torch::GradMode::is_enabled()) {
-        return block->forward(hidden, encoder, temb, rotary);
+        return block->forward(hidden, encoder, temb, rotary, split ? &*split : nullptr);
     }
     std::shared_ptr<CogVideoXBlockImpl> impl = block.ptr();
+    // The recomputation runs during backward, after forward returned: it keeps its own copies.
     auto outputs = models::checkpoint(
-        [impl, rotary](const std::vector<at::Tensor>& in) {
-            auto [h, e] = impl->forward(in[0], in[1], in[2], rotary);
+        [impl, rotary, split](const std::vector<at::Tensor>& in) {
+            auto [h, e] = impl->forward(in[0], in[1], in[2], rotary, split ? &*split : nullptr);
             return std::vector<at::Tensor>{h, e};
         },
         {hidden, encoder, temb}, block->parameters());
@@ -240,14 +241,43 @@ at::Tensor CogVideoXTransformer3DModelImpl::forward(const CogVideoXTransformerIn
     if (!rotary) {
         rotary = rotary_embeddings(shape[1], shape[3], shape[4]);
     }
+    std::optional<SequenceSplit> split;
+    std::vector<std::int64_t> video_parts;
+    if (token_exchange_ && token_exchange_->size() > 1) {
+        // Each rank keeps a run of the text and a run of the video tokens; every layer but
+        // attention works token by token, so only attention needs the others.
+        const std::int64_t ranks = token_exchange_->size();
+        const auto me = static_cast<std::size_t>(token_exchange_->rank());
+        const std::vector<std::int64_t> text_parts = even_parts(text_length, ranks);
+        video_parts = even_parts(hidden.size(1), ranks);
+        split = SequenceSplit{token_exchange_, {}};
+        std::int64_t text_start = 0;
+        std::int64_t video_start = 0;
+        for (std::size_t i = 0; i < me; ++i) {
+            text_start += text_parts[i];
+            video_start += video_parts[i];
+        }
+        for (std::size_t i = 0; i < text_parts.size(); ++i) {
+            split->lengths.push_back(text_parts[i] + video_parts[i]);
+        }
+        encoder = encoder.narrow(1, text_start, text_parts[me]);
+        hidden = hidden.narrow(1, video_start, video_parts[me]);
+        if (rotary) {
+            rotary = RotaryEmbedding{rotary->cos.narrow(0, video_start, video_parts[me]),
+                                     rotary->sin.narrow(0, video_start, video_parts[me])};
+        }
+    }
     for (std::size_t i = 0; i < blocks_.size(); ++i) {
-        std::tie(hidden, encoder) = run_block(i, hidden, encoder, emb, rotary);
+        std::tie(hidden, encoder) = run_block(i, hidden, encoder, emb, rotary, split);
     }
     // LayerNorm is per token, so normalising the video tokens alone equals diffusers'
     // normalise-[text; video]-then-slice path of the rotary models.
     hidden = norm_final->forward(hidden);
     hidden = norm_out->forward(hidden, emb);
     hidden = proj_out->forward(hidden); // [B, N, p*p*pt*C]
+    if (split) {
+        hidden = token_exchange_->gather_tokens(hidden, video_parts);
+    }
     return unpatchify(hidden, shape);
 }
 

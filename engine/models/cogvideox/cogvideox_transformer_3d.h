@@ -29,7 +29,8 @@ public:
     std::pair<at::Tensor, at::Tensor> forward(const at::Tensor& hidden_states,
                                               const at::Tensor& encoder_hidden_states,
                                               const at::Tensor& temb,
-                                              const std::optional<RotaryEmbedding>& rotary);
+                                              const std::optional<RotaryEmbedding>& rotary,
+                                              const SequenceSplit* split = nullptr);
 
     CogVideoXLayerNormZero norm1{nullptr};
     Attention attn1{nullptr};
@@ -68,6 +69,12 @@ public:
 
     // Recompute each block in backward instead of keeping its activations (training only).
     void set_gradient_checkpointing(bool enabled) { gradient_checkpointing_ = enabled; }
+    // Splits each sample's tokens over the exchange's ranks (sequence parallelism); null runs
+    // whole. Every rank of the group must run the same forward and backward.
+    void set_token_exchange(std::shared_ptr<TokenExchange> exchange) {
+        token_exchange_ = std::move(exchange);
+    }
+    const std::shared_ptr<TokenExchange>& token_exchange() const { return token_exchange_; }
     bool gradient_checkpointing() const { return gradient_checkpointing_; }
 
     CogVideoXPatchEmbed patch_embed{nullptr};
@@ -84,12 +91,14 @@ private:
     at::Tensor time_embeddings(const CogVideoXTransformerInputs& inputs, torch::Dtype dtype);
     std::pair<at::Tensor, at::Tensor> run_block(std::size_t index, const at::Tensor& hidden,
                                                 const at::Tensor& encoder, const at::Tensor& temb,
-                                                const std::optional<RotaryEmbedding>& rotary);
+                                                const std::optional<RotaryEmbedding>& rotary,
+                                                const std::optional<SequenceSplit>& split);
     at::Tensor unpatchify(const at::Tensor& tokens, const at::IntArrayRef& input_shape) const;
 
     CogVideoXTransformer3DConfig config_;
     std::vector<CogVideoXBlock> blocks_;
     bool gradient_checkpointing_ = false;
+    std::shared_ptr<TokenExchange> token_exchange_;
 };
 TORCH_MODULE(CogVideoXTransformer3DModel);
 
