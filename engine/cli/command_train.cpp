@@ -1,39 +1,18 @@
 // `train --job FILE`: the run folder is the job file's folder.
 #include "engine/cli/commands.h"
-#include "engine/core/atomic_file.h"
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
+#include "engine/core/pid_file.h"
+#include "engine/core/runtime_info.h"
+#include "engine/dist/distributed_context.h"
 #include "engine/train/prepared_training_dataset.h"
 #include "engine/train/trainer.h"
 
 #include <c10/util/Exception.h>
 
-#include <unistd.h>
-
 namespace tuneframe::cli {
-namespace {
 
 namespace fs = std::filesystem;
-
-// <run>/pid while the engine runs, so a restarted studio can tell a live run from a dead one.
-class PidFile {
-public:
-    explicit PidFile(fs::path path)
-        : path_(std::move(path)) {
-        core::write_file_atomically(path_, std::to_string(::getpid()) + "\n");
-    }
-    ~PidFile() {
-        std::error_code ignored;
-        fs::remove(path_, ignored);
-    }
-    PidFile(const PidFile&) = delete;
-    PidFile& operator=(const PidFile&) = delete;
-
-private:
-    fs::path path_;
-};
-
-} // namespace
 
 int run_train(CommandContext& context) {
     Arguments& arguments = context.arguments;
@@ -50,13 +29,33 @@ int run_train(CommandContext& context) {
     if (model.is_relative()) {
         model = run / model;
     }
-    context.events.attach_log(run / "events.jsonl");
-    const PidFile pid(run / "pid");
-    train::CommandChannel commands(run / "control.sock", [&](const std::string& warning) {
-        context.events.log("warning", warning);
-    });
+    // Under torchrun, srun or `launch` this process is one rank. Rank 0 speaks for the run
+    // (events.jsonl, pid, commands) unless `launch` does, which then writes those itself.
+    const std::optional<dist::RendezvousEnvironment> environment =
+        dist::RendezvousEnvironment::from_process_environment();
+    std::unique_ptr<dist::DistributedContext> distributed;
+    if (environment) {
+        const bool cpu = job.device == "cpu" || (job.device == "auto" && !core::cuda_usable());
+        distributed = std::make_unique<dist::DistributedContext>(*environment, job.parallel,
+                                                                 cpu ? c10::kCPU : c10::kCUDA, 0);
+    }
+    const bool main_rank = !environment || environment->rank == 0;
+    const bool owns_run_files = main_rank && !(environment && environment->under_launch);
+    if (owns_run_files) {
+        context.events.attach_log(run / "events.jsonl");
+    }
+    std::optional<core::PidFile> pid;
+    if (owns_run_files) {
+        pid.emplace(run / "pid");
+    }
+    std::optional<train::CommandChannel> commands;
+    if (main_rank) {
+        commands.emplace(run / "control.sock", [&](const std::string& warning) {
+            context.events.log("warning", warning);
+        });
+    }
     train::Trainer trainer(job, model, run, train::PreparedTrainingDataset::open(run, job_file),
-                           context.events, &commands);
+                           context.events, commands ? &*commands : nullptr, distributed.get());
     train::TrainResult result;
     try {
         result = trainer.run();
@@ -67,6 +66,9 @@ int run_train(CommandContext& context) {
                           "Turn on gradient_checkpointing, lower batch_size, lora.rank or the "
                           "resolution_buckets/frame_buckets, or choose optimizer adamw8bit or "
                           "adamw-cpu-offload; the run resumes from its last checkpoint.");
+    }
+    if (!main_rank) {
+        return 0;
     }
     context.events.done(result.status, {{"steps", result.steps},
                                         {"loss", result.last_loss},

@@ -28,5 +28,6 @@ int run_prepare(CommandContext& context);
 int run_export(CommandContext& context);
 int run_train(CommandContext& context);
 int run_bench(CommandContext& context);
+int run_launch(CommandContext& context);
 
 } // namespace tuneframe::cli

@@ -73,6 +73,13 @@ constexpr Command kCommands[] = {
      "(kohya) LoRA or a merged transformer folder, then reload it and check it reproduces the "
      "run's model",
      true, tuneframe::cli::run_export},
+    {"launch",
+     "tuneframe-engine launch (--gpus 0,1[,...] | --cpu-ranks N) [--nnodes N --node-rank R "
+     "--master-addr A --master-port P] -- train --job RUN_FOLDER/job.json",
+     "run one training worker per GPU (or CPU rank) with torchrun's environment: their events "
+     "merged into one stream, commands passed to every rank, and all stopped when one fails; "
+     "the job's parallel.plan chooses ddp, zero2 or hybrid (sequence parallel)",
+     true, tuneframe::cli::run_launch},
 };
 
 void print_help() {

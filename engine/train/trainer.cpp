@@ -6,11 +6,15 @@
 #include "engine/core/video_tensors.h"
 #include "engine/diffusion/cogvideox_pipeline.h"
 #include "engine/diffusion/prompt_encoder.h"
+#include "engine/dist/all_to_all_token_exchange.h"
+#include "engine/dist/bucketed_all_reduce.h"
+#include "engine/dist/distributed_context.h"
+#include "engine/dist/zero_sharding.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
-#include "engine/train/bucket_batch_sampler.h"
 #include "engine/train/clip_grad_norm.h"
 #include "engine/train/diffusion_loss.h"
+#include "engine/train/distributed_bucket_sampler.h"
 #include "engine/train/keyed_generator.h"
 #include "engine/train/lr_schedule.h"
 #include "engine/train/optimizer_factory.h"
@@ -18,9 +22,11 @@
 
 #include <torch/torch.h>
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 namespace tuneframe::train {
 namespace {
@@ -46,11 +52,33 @@ c10::ScalarType precision_dtype(const std::string& precision) {
     return precision == "fp16" ? c10::kHalf : c10::kFloat;
 }
 
-c10::Device job_device(const std::string& device) {
+// One GPU per rank: a distributed run's "auto" and "cuda" mean cuda:LOCAL_RANK.
+c10::Device job_device(const std::string& device, const dist::DistributedContext* dist) {
+    const auto local = static_cast<c10::DeviceIndex>(dist ? dist->environment().local_rank : 0);
     if (device == "auto") {
-        return core::cuda_usable() ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU);
+        return core::cuda_usable() ? c10::Device(c10::kCUDA, local) : c10::Device(c10::kCPU);
+    }
+    if (device == "cuda" && dist) {
+        return c10::Device(c10::kCUDA, local);
     }
     return models::parse_device(device);
+}
+
+// The state keys of `owned` parameters ("<name>.<key>") and the optimizer-wide ones.
+StateTensors owned_state(const std::map<std::string, at::Tensor>& all,
+                         const NamedParameters& owned) {
+    std::set<std::string> names;
+    for (const auto& [name, parameter] : owned) {
+        names.insert(name);
+    }
+    StateTensors mine;
+    for (const auto& [key, tensor] : all) {
+        const std::size_t dot = key.rfind('.');
+        if (dot == std::string::npos || names.count(key.substr(0, dot))) {
+            mine.emplace(key, tensor);
+        }
+    }
+    return mine;
 }
 
 OptimizerOptions optimizer_options(const common::OptimizerSettings& o) {
@@ -88,6 +116,11 @@ struct Trainer::Impl {
     std::unique_ptr<TrainingDataset> dataset;
     core::EventEmitter& events;
     CommandChannel* commands;
+    dist::DistributedContext* dist;
+    std::unique_ptr<dist::BucketedAllReduce> all_reduce;
+    std::unique_ptr<dist::ZeroSharding> sharding;
+    NamedParameters trainable; // every trainable parameter (the optimizer may own a shard)
+    dist::CollectiveCounts reported_counts;
 
     diffusion::PipelineFolder pipeline;
     c10::Device device = c10::kCPU;
@@ -96,7 +129,7 @@ struct Trainer::Impl {
     std::unique_ptr<Optimizer> optimizer;
     std::unique_ptr<LRSchedule> schedule;
     std::unique_ptr<diffusion::CogVideoXNoiseSchedule> noise_schedule;
-    std::unique_ptr<BucketBatchSampler> sampler;
+    std::unique_ptr<DistributedBucketSampler> sampler;
     CheckpointStore store;
     TrainerState state;
     at::Tensor empty_prompt; // for caption dropout
@@ -108,28 +141,82 @@ struct Trainer::Impl {
 
     Impl(common::TrainingJob job_, fs::path model_, fs::path run_,
          std::unique_ptr<TrainingDataset> dataset_, core::EventEmitter& events_,
-         CommandChannel* commands_)
+         CommandChannel* commands_, dist::DistributedContext* dist_)
         : job(std::move(job_))
         , model_folder(std::move(model_))
         , run_folder(std::move(run_))
         , dataset(std::move(dataset_))
         , events(events_)
         , commands(commands_)
+        , dist(dist_)
         , pipeline(diffusion::PipelineFolder::open(model_folder))
         , store(run_folder) {}
 
-    void log(const std::string& level, const std::string& message) { events.log(level, message); }
+    bool main_rank() const { return !dist || dist->is_main(); }
+
+    void log(const std::string& level, const std::string& message) {
+        if (main_rank()) {
+            events.log(level, message);
+        }
+    }
+
+    void wait_for_all() {
+        if (dist) {
+            dist->world().barrier();
+        }
+    }
+
+    // Every rank's memory, as the `mem` array of step and memory events (a collective).
+    nlohmann::json memory_of_ranks() {
+        const core::MemoryStats own = core::memory_stats(device);
+        const StateBytes state_bytes = optimizer ? optimizer->state_bytes() : StateBytes{};
+        at::Tensor mine =
+            at::tensor(std::vector<std::int64_t>{own.allocated, own.reserved, own.peak, own.total,
+                                                 state_bytes.total()},
+                       at::kLong);
+        if (dist) {
+            mine = dist->world().all_gather(mine.view({1, -1}));
+        }
+        mine = mine.view({-1, 5});
+        nlohmann::json ranks = nlohmann::json::array();
+        for (std::int64_t r = 0; r < mine.size(0); ++r) {
+            const auto value = [&](std::int64_t i) {
+                return mine[r][i].item<std::int64_t>();
+            };
+            ranks.push_back({{"rank", r},
+                             {"allocated", value(0)},
+                             {"reserved", value(1)},
+                             {"peak", value(2)},
+                             {"total", value(3)},
+                             {"optimizer_state", value(4)}});
+        }
+        return ranks;
+    }
+
+    // Rank 0's collectives since the last step event: how much a plan really exchanges.
+    nlohmann::json communication_since_last_step() {
+        const dist::CollectiveCounts now = dist->counts();
+        const dist::CollectiveCounts& then = reported_counts;
+        nlohmann::json comm = {{"bytes", now.bytes - then.bytes},
+                               {"all_reduce", now.all_reduce - then.all_reduce},
+                               {"reduce_scatter", now.reduce_scatter - then.reduce_scatter},
+                               {"all_gather", now.all_gather - then.all_gather},
+                               {"all_to_all", now.all_to_all - then.all_to_all},
+                               {"broadcast", now.broadcast - then.broadcast}};
+        reported_counts = now;
+        return comm;
+    }
 
     void emit_memory(const char* phase) {
-        nlohmann::json mem = core::memory_stats(device).to_json();
-        mem["rank"] = 0;
-        events.emit(
-            protocol::EventType::Memory,
-            {{"phase", phase}, {"step", state.step}, {"mem", nlohmann::json::array({mem})}});
+        nlohmann::json mem = memory_of_ranks();
+        if (main_rank()) {
+            events.emit(protocol::EventType::Memory,
+                        {{"phase", phase}, {"step", state.step}, {"mem", mem}});
+        }
     }
 
     void set_up_model() {
-        device = job_device(job.device);
+        device = job_device(job.device, dist);
         dtype = precision_dtype(job.precision);
         models::check_placement({dtype, device});
         if (job.task == "i2v" && !pipeline.image_to_video()) {
@@ -149,7 +236,6 @@ struct Trainer::Impl {
         load.device = device;
         transformer = cogvideox::load_cogvideox_transformer(pipeline.transformer, load);
         transformer->set_gradient_checkpointing(job.gradient_checkpointing);
-        NamedParameters trainable;
         if (job.mode == "lora") {
             lora::LoRAConfig config;
             config.rank = job.lora.rank;
@@ -174,9 +260,48 @@ struct Trainer::Impl {
             }
         }
         transformer->train();
-        optimizer = make_optimizer(job.optimizer.name, trainable, optimizer_options(job.optimizer));
+        optimizer = make_optimizer(job.optimizer.name, set_up_parallelism(),
+                                   optimizer_options(job.optimizer));
         noise_schedule =
             std::make_unique<diffusion::CogVideoXNoiseSchedule>(pipeline.scheduler_config);
+    }
+
+    // Joins the model to the run's plan and returns the parameters this rank's optimizer steps.
+    NamedParameters set_up_parallelism() {
+        if (!dist) {
+            return trainable;
+        }
+        dist::check_parallel_layout(job.parallel, dist->world_size(),
+                                    pipeline.transformer_config.num_attention_heads);
+        {
+            // Every replica starts from rank 0's values, whatever each loaded or drew.
+            torch::NoGradGuard no_grad;
+            for (auto& [name, parameter] : trainable) {
+                at::Tensor values = parameter.detach().contiguous();
+                dist->world().broadcast(values, 0);
+                parameter.copy_(values);
+            }
+        }
+        if (dist->sequence_group()) {
+            transformer->set_token_exchange(
+                std::make_shared<dist::AllToAllTokenExchange>(*dist->sequence_group()));
+        }
+        const double replicas = dist->dp_size();
+        if (job.parallel.plan == "zero2") {
+            if (job.optimizer.name == "prodigy") {
+                throw core::Error(core::ErrorCode::BadInput,
+                                  "Prodigy estimates one step size from all parameters together, "
+                                  "which ZeRO-2's per-rank shards cannot do.",
+                                  "Use parallel.plan \"ddp\" with Prodigy, or another optimizer "
+                                  "with zero2.");
+            }
+            sharding = std::make_unique<dist::ZeroSharding>(dist->world(), trainable, replicas);
+            return sharding->owned();
+        }
+        // ddp, and hybrid: the sequence-parallel ranks of a sample hold partial gradients of
+        // it, so the sum over all ranks divided by the data-parallel replicas is the average.
+        all_reduce = std::make_unique<dist::BucketedAllReduce>(dist->world(), trainable, replicas);
+        return trainable;
     }
 
     void set_up_data() {
@@ -184,8 +309,9 @@ struct Trainer::Impl {
         for (std::int64_t i = 0; i < dataset->size(); ++i) {
             buckets.push_back(dataset->bucket(i));
         }
-        sampler =
-            std::make_unique<BucketBatchSampler>(std::move(buckets), job.batch_size, job.seed);
+        sampler = std::make_unique<DistributedBucketSampler>(std::move(buckets), job.batch_size,
+                                                             job.seed, dist ? dist->dp_rank() : 0,
+                                                             dist ? dist->dp_size() : 1);
         const std::int64_t steps_per_epoch = std::max<std::int64_t>(
             1, (sampler->batches_per_epoch() + job.gradient_accumulation - 1) /
                    job.gradient_accumulation);
@@ -215,7 +341,7 @@ struct Trainer::Impl {
             return;
         }
         torch::NoGradGuard no_grad;
-        for (const auto& [name, parameter] : optimizer->parameters()) {
+        for (const auto& [name, parameter] : trainable) {
             auto it = loaded->trainable.find(name);
             if (it == loaded->trainable.end() || it->second.sizes() != parameter.sizes()) {
                 throw core::Error(core::ErrorCode::BadInput,
@@ -227,7 +353,7 @@ struct Trainer::Impl {
             }
             parameter.copy_(it->second);
         }
-        optimizer->load_state_tensors(loaded->optimizer);
+        optimizer->load_state_tensors(owned_state(loaded->optimizer, optimizer->parameters()));
         const std::string job_print = state.job_fingerprint;
         const std::string data_print = state.dataset_fingerprint;
         state = loaded->state;
@@ -360,11 +486,52 @@ struct Trainer::Impl {
         return true;
     }
 
+    // Exchanges the gradients of the step's last backward as the plan says.
+    void synchronize_gradients() {
+        if (all_reduce) {
+            all_reduce->finish();
+        } else if (sharding) {
+            sharding->reduce_scatter_gradients();
+        }
+    }
+
+    // Sums of [loss, samples, tokens, non-finite gradients] over the data-parallel replicas
+    // (the sequence-parallel ranks of a replica report the same loss and share its samples).
+    std::array<double, 4> step_totals(double loss, std::int64_t samples, std::int64_t tokens,
+                                      bool finite) {
+        std::array<double, 4> totals{loss, static_cast<double>(samples),
+                                     static_cast<double>(tokens), finite ? 0.0 : 1.0};
+        if (!dist) {
+            return totals;
+        }
+        at::Tensor values = at::tensor(std::vector<double>(totals.begin(), totals.end()),
+                                       at::TensorOptions(at::kDouble));
+        dist->world().all_reduce(values);
+        const double sp = dist->sp_size();
+        totals = {values[0].item<double>() / sp, values[1].item<double>() / sp,
+                  values[2].item<double>(), values[3].item<double>()};
+        return totals;
+    }
+
+    GradNorm clip_gradients() {
+        const double max_norm = job.max_grad_norm > 0 ? job.max_grad_norm : INFINITY;
+        if (!sharding) {
+            return clip_grad_norm(optimizer->parameters(), max_norm);
+        }
+        return clip_grad_norm(optimizer->parameters(), max_norm, [this](const at::Tensor& local) {
+            at::Tensor total = local.to(torch::kCPU, torch::kFloat).reshape({1}).contiguous();
+            dist->world().all_reduce(total);
+            return total.reshape({});
+        });
+    }
+
     // One optimizer step over `gradient_accumulation` batches. Returns false when an fp16 step
     // overflowed and was skipped.
     bool train_step(double& loss_out, double& grad_norm_out, std::int64_t& samples,
                     std::int64_t& tokens) {
         double loss_sum = 0;
+        std::int64_t local_samples = 0;
+        std::int64_t local_tokens = 0;
         for (std::int64_t micro = 0; micro < job.gradient_accumulation; ++micro) {
             const std::vector<std::int64_t> indices = next_batch();
             const auto draw =
@@ -381,18 +548,31 @@ struct Trainer::Impl {
                                   "fp32 precision; the run resumes from its last checkpoint.");
             }
             loss_sum += value;
+            if (all_reduce && micro + 1 == job.gradient_accumulation) {
+                all_reduce->arm();
+            }
             (loss.loss * (state.loss_scale / static_cast<double>(job.gradient_accumulation)))
                 .backward();
-            samples += static_cast<std::int64_t>(indices.size());
-            tokens += tokens_of(batch);
-            state.samples_seen += static_cast<std::int64_t>(indices.size());
+            local_samples += static_cast<std::int64_t>(indices.size());
+            local_tokens += tokens_of(batch);
         }
-        loss_out = loss_sum / static_cast<double>(job.gradient_accumulation);
+        synchronize_gradients();
+        const auto totals =
+            step_totals(loss_sum / static_cast<double>(job.gradient_accumulation), local_samples,
+                        local_tokens, job.precision != "fp16" || gradients_finite());
+        const double replicas = dist ? dist->dp_size() : 1;
+        loss_out = totals[0] / replicas;
+        samples += static_cast<std::int64_t>(totals[1]);
+        tokens += static_cast<std::int64_t>(totals[2]);
+        state.samples_seen += static_cast<std::int64_t>(totals[1]);
         if (job.precision == "fp16") {
-            if (!gradients_finite()) {
+            if (totals[3] > 0) {
                 state.loss_scale /= 2;
                 state.good_steps = 0;
                 optimizer->zero_grad();
+                for (auto& [name, parameter] : trainable) {
+                    parameter.mutable_grad() = at::Tensor();
+                }
                 log("warning", "fp16 gradients overflowed; the loss scale is now " +
                                    std::to_string(state.loss_scale) + " and the step is repeated.");
                 return false;
@@ -408,11 +588,13 @@ struct Trainer::Impl {
                 state.good_steps = 0;
             }
         }
-        const double max_norm = job.max_grad_norm > 0 ? job.max_grad_norm : INFINITY;
-        grad_norm_out = clip_grad_norm(optimizer->parameters(), max_norm).value;
+        grad_norm_out = clip_gradients().value;
         optimizer->set_lr(schedule->lr(state.step));
         optimizer->step();
         optimizer->zero_grad();
+        if (sharding) {
+            sharding->all_gather_parameters();
+        }
         ++state.step;
         return true;
     }
@@ -420,9 +602,7 @@ struct Trainer::Impl {
     CheckpointContents contents() const {
         CheckpointContents c;
         c.state = state;
-        for (const auto& [name, parameter] : optimizer->parameters()) {
-            c.trainable.emplace_back(name, parameter);
-        }
+        c.trainable = trainable;
         c.optimizer = optimizer->state_tensors();
         c.job = job.to_json();
         c.trainable_metadata = {{"mode", job.mode},
@@ -434,19 +614,65 @@ struct Trainer::Impl {
         return c;
     }
 
+    // Rank 0 writes the checkpoint while the others wait. Under ZeRO-2 each rank first stages
+    // its own optimizer shard next to it, and rank 0 moves the shards in before the checkpoint
+    // becomes visible, so it is still all or nothing.
     void checkpoint() {
-        last_checkpoint = store.save(contents());
-        store.prune(job.checkpoints.keep);
-        events.emit(protocol::EventType::Checkpoint,
-                    {{"step", state.step}, {"path", last_checkpoint.string()}});
+        CheckpointContents c = contents();
+        if (sharding) {
+            const fs::path staging =
+                store.folder() / (".step-" + std::to_string(state.step) + ".shards");
+            fs::create_directories(staging);
+            const fs::path shard =
+                staging / ("optimizer-rank-" + std::to_string(dist->rank()) + "-of-" +
+                           std::to_string(dist->world_size()) + ".safetensors");
+            core::write_tensors(shard, c.optimizer);
+            wait_for_all();
+            c.optimizer.clear();
+            for (int r = 0; r < dist->world_size(); ++r) {
+                c.optimizer_shards.push_back(staging /
+                                             ("optimizer-rank-" + std::to_string(r) + "-of-" +
+                                              std::to_string(dist->world_size()) + ".safetensors"));
+            }
+        }
+        if (main_rank()) {
+            last_checkpoint = store.save(c);
+            store.prune(job.checkpoints.keep);
+            if (sharding) {
+                std::error_code ignored;
+                fs::remove_all(c.optimizer_shards.front().parent_path(), ignored);
+            }
+            events.emit(protocol::EventType::Checkpoint,
+                        {{"step", state.step}, {"path", last_checkpoint.string()}});
+        } else {
+            last_checkpoint = store.folder() / ("step-" + std::to_string(state.step));
+        }
+        wait_for_all();
     }
 
+    // Rank 0 samples with the whole model while the others wait at a barrier.
     void validate() {
         if (job.validation.prompts.empty()) {
             log("warning", "Validation was asked for, but the job has no validation prompts.");
             return;
         }
         emit_memory("before_validation");
+        if (main_rank()) {
+            const std::shared_ptr<models::cogvideox::TokenExchange> exchange =
+                transformer->token_exchange();
+            transformer->set_token_exchange(nullptr);
+            sample_validation_videos();
+            transformer->set_token_exchange(exchange);
+        }
+        wait_for_all();
+        core::release_cached_device_memory();
+        emit_memory("after_validation");
+        if (main_rank()) {
+            events.phase("train");
+        }
+    }
+
+    void sample_validation_videos() {
         events.phase("validate");
         transformer->eval();
         diffusion::PipelineOptions options;
@@ -488,17 +714,43 @@ struct Trainer::Impl {
                                                           {"seconds", seconds}});
         }
         transformer->train();
-        core::release_cached_device_memory();
-        emit_memory("after_validation");
-        events.phase("train");
+    }
+
+    // The next command, the same on every rank: rank 0 reads it and broadcasts it, so a stop
+    // or a checkpoint happens at the same step everywhere. `wait`: block for one (paused);
+    // a distributed rank 0 then wakes every few seconds so the others' broadcast does not time
+    // out during a long pause.
+    std::optional<protocol::CommandType> next_command(bool wait) {
+        std::optional<protocol::CommandType> command;
+        if (main_rank() && commands) {
+            if (!wait) {
+                command = commands->poll();
+            } else if (dist) {
+                command = commands->wait_for(std::chrono::seconds(5));
+            } else {
+                command = commands->wait();
+            }
+        }
+        if (!dist) {
+            return command;
+        }
+        at::Tensor code = at::tensor(
+            std::vector<std::int64_t>{command ? static_cast<std::int64_t>(*command) : -1},
+            at::kLong);
+        dist->world().broadcast(code, 0);
+        const std::int64_t shared = code.item<std::int64_t>();
+        if (shared < 0) {
+            return std::nullopt;
+        }
+        return static_cast<protocol::CommandType>(shared);
     }
 
     // Handles queued commands; returns true when the run should stop.
     bool handle_commands() {
-        if (!commands) {
+        if (!commands && !dist) {
             return false;
         }
-        while (auto command = commands->poll()) {
+        while (auto command = next_command(false)) {
             switch (*command) {
             case protocol::CommandType::Stop:
                 return true;
@@ -511,7 +763,11 @@ struct Trainer::Impl {
             case protocol::CommandType::Pause: {
                 log("info", "Paused at step " + std::to_string(state.step) + ".");
                 for (;;) {
-                    const protocol::CommandType next = commands->wait();
+                    const std::optional<protocol::CommandType> waited = next_command(true);
+                    if (!waited) {
+                        continue;
+                    }
+                    const protocol::CommandType next = *waited;
                     if (next == protocol::CommandType::Resume) {
                         log("info", "Resumed.");
                         break;
@@ -536,7 +792,9 @@ struct Trainer::Impl {
     }
 
     TrainResult run() {
-        events.phase("train");
+        if (main_rank()) {
+            events.phase("train");
+        }
         if (job.dataset.random_flip > 0) {
             log("warning", "dataset.random_flip is not applied: the cached latents hold one "
                            "orientation per clip. Add mirrored copies of clips to the dataset "
@@ -568,19 +826,25 @@ struct Trainer::Impl {
             }
             last_loss = loss;
             const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
-            nlohmann::json mem = core::memory_stats(device).to_json();
-            mem["rank"] = 0;
-            events.emit(protocol::EventType::Step,
-                        {{"step", state.step},
-                         {"total_steps", total_steps},
-                         {"epoch", state.epoch},
-                         {"loss", loss},
-                         {"lr", lr},
-                         {"grad_norm", grad_norm},
-                         {"step_time_s", seconds},
-                         {"samples_per_s", static_cast<double>(samples) / seconds},
-                         {"tokens_per_s", static_cast<double>(tokens) / seconds},
-                         {"mem", nlohmann::json::array({mem})}});
+            const nlohmann::json mem = memory_of_ranks();
+            nlohmann::json comm = dist ? communication_since_last_step() : nlohmann::json();
+            if (main_rank()) {
+                nlohmann::json step_event = {
+                    {"step", state.step},
+                    {"total_steps", total_steps},
+                    {"epoch", state.epoch},
+                    {"loss", loss},
+                    {"lr", lr},
+                    {"grad_norm", grad_norm},
+                    {"step_time_s", seconds},
+                    {"samples_per_s", static_cast<double>(samples) / seconds},
+                    {"tokens_per_s", static_cast<double>(tokens) / seconds},
+                    {"mem", mem}};
+                if (dist) {
+                    step_event["comm"] = comm;
+                }
+                events.emit(protocol::EventType::Step, std::move(step_event));
+            }
             if (job.checkpoints.every_steps > 0 && state.step % job.checkpoints.every_steps == 0 &&
                 state.step < total_steps) {
                 checkpoint();
@@ -601,9 +865,9 @@ struct Trainer::Impl {
 
 Trainer::Trainer(common::TrainingJob job, fs::path model_folder, fs::path run_folder,
                  std::unique_ptr<TrainingDataset> dataset, core::EventEmitter& events,
-                 CommandChannel* commands)
+                 CommandChannel* commands, dist::DistributedContext* dist)
     : impl_(std::make_unique<Impl>(std::move(job), std::move(model_folder), std::move(run_folder),
-                                   std::move(dataset), events, commands)) {}
+                                   std::move(dataset), events, commands, dist)) {}
 
 Trainer::~Trainer() = default;
 

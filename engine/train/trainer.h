@@ -9,6 +9,10 @@
 #include <memory>
 #include <string>
 
+namespace tuneframe::dist {
+class DistributedContext;
+}
+
 namespace tuneframe::train {
 
 struct TrainResult {
@@ -26,9 +30,13 @@ struct TrainResult {
 class Trainer {
 public:
     // `model_folder`: the pipeline; `run_folder`: checkpoints/, validation/ and state go there.
+    // With `dist`, this is one rank of a data-parallel, ZeRO-2 or hybrid run (job.parallel):
+    // rank 0 emits the events, reads `commands` and shares them with the others at step
+    // boundaries, validates and writes checkpoints while the others wait.
     Trainer(common::TrainingJob job, std::filesystem::path model_folder,
             std::filesystem::path run_folder, std::unique_ptr<TrainingDataset> dataset,
-            core::EventEmitter& events, CommandChannel* commands = nullptr);
+            core::EventEmitter& events, CommandChannel* commands = nullptr,
+            dist::DistributedContext* dist = nullptr);
     ~Trainer();
     Trainer(const Trainer&) = delete;
     Trainer& operator=(const Trainer&) = delete;

@@ -81,7 +81,12 @@ fs::path CheckpointStore::save(const CheckpointContents& contents) {
         fs::create_directories(temporary);
         core::write_tensors(temporary / "trainable.safetensors", contents.trainable,
                             contents.trainable_metadata);
-        core::write_tensors(temporary / "optimizer.safetensors", contents.optimizer);
+        if (contents.optimizer_shards.empty()) {
+            core::write_tensors(temporary / "optimizer.safetensors", contents.optimizer);
+        }
+        for (const fs::path& shard : contents.optimizer_shards) {
+            fs::rename(shard, temporary / shard.filename());
+        }
         core::write_json_file(temporary / "job.json", contents.job);
         // The state goes last: its presence marks the checkpoint complete.
         core::write_json_file(temporary / kStateFile, contents.state.to_json());
@@ -122,7 +127,25 @@ LoadedCheckpoint CheckpointStore::load(const fs::path& folder) const {
     const fs::path state_file = folder / kStateFile;
     loaded.state = TrainerState::from_json(core::read_json_file(state_file), state_file.string());
     loaded.trainable = core::read_tensors(folder / "trainable.safetensors");
-    loaded.optimizer = core::read_tensors(folder / "optimizer.safetensors");
+    // State keys name their parameter, so shards from any number of ranks merge into one map.
+    if (!fs::exists(folder / "optimizer.safetensors")) {
+        bool sharded = false;
+        for (const auto& entry : fs::directory_iterator(folder)) {
+            sharded = sharded || entry.path().filename().string().rfind("optimizer-rank-", 0) == 0;
+        }
+        if (!sharded) {
+            core::read_tensors(folder / "optimizer.safetensors"); // says which file is missing
+        }
+    }
+    for (const auto& entry : fs::directory_iterator(folder)) {
+        const std::string name = entry.path().filename().string();
+        if (name == "optimizer.safetensors" ||
+            (name.rfind("optimizer-rank-", 0) == 0 && entry.path().extension() == ".safetensors")) {
+            for (auto& [key, tensor] : core::read_tensors(entry.path())) {
+                loaded.optimizer[key] = tensor;
+            }
+        }
+    }
     return loaded;
 }
 

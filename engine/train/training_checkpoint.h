@@ -34,6 +34,9 @@ struct CheckpointContents {
     TrainerState state;
     core::NamedTensors trainable; // adapter or transformer parameters, by their model names
     core::NamedTensors optimizer; // Optimizer::state_tensors()
+    // ZeRO-2: every rank's state, written by each rank beside the checkpoint; moved in instead
+    // of `optimizer` when set.
+    std::vector<std::filesystem::path> optimizer_shards;
     nlohmann::json job;
     std::map<std::string, std::string> trainable_metadata; // e.g. rank, alpha, targets
 };
@@ -42,13 +45,14 @@ struct LoadedCheckpoint {
     std::filesystem::path folder;
     TrainerState state;
     std::map<std::string, at::Tensor> trainable;
-    std::map<std::string, at::Tensor> optimizer;
+    std::map<std::string, at::Tensor> optimizer; // all ranks' shards merged
 };
 
-// `<run>/checkpoints/step-N/`: trainable.safetensors, optimizer.safetensors, trainer_state.json
-// and job.json. A checkpoint is written into a temporary folder, every file fsynced, then the
-// folder renamed into place, so a crash leaves either a whole checkpoint or none; only folders
-// named step-N holding trainer_state.json count.
+// `<run>/checkpoints/step-N/`: trainable.safetensors, optimizer.safetensors (or, from a ZeRO-2
+// run, optimizer-rank-R-of-N.safetensors per rank), trainer_state.json and job.json. A checkpoint
+// is written into a temporary folder, every file fsynced, then the folder renamed into place, so a
+// crash leaves either a whole checkpoint or none; only folders named step-N holding
+// trainer_state.json count.
 class CheckpointStore {
 public:
     explicit CheckpointStore(std::filesystem::path run_folder);

@@ -1,12 +1,11 @@
 // The training engine end to end as the studio drives it, on the tiny pipeline and clips made
 // here: prepare -> train with validation -> stop by command and resume -> a run killed with
 // SIGKILL resumes to the same adapter bits -> export in every format -> sample with the export.
-#include "common/dataset_manifest.h"
 #include "common/training_job.h"
 #include "engine/core/json_file.h"
 #include "engine/core/safetensors_file.h"
 #include "media/video_reader.h"
-#include "media/video_writer.h"
+#include "tests/e2e/engine_test_project.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/test_paths.h"
 
@@ -21,116 +20,26 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-void write_moving_clip(const fs::path& path, int frames, int phase) {
-    media::VideoWriter writer(path.string(), 64, 48);
-    std::vector<std::uint8_t> rgb(64 * 48 * 3);
-    for (int f = 0; f < frames; ++f) {
-        for (int y = 0; y < 48; ++y) {
-            for (int x = 0; x < 64; ++x) {
-                const bool ball =
-                    (x - 8 - 4 * f - phase) * (x - 8 - 4 * f - phase) + (y - 24) * (y - 24) < 64;
-                std::uint8_t* pixel = &rgb[static_cast<std::size_t>(y * 64 + x) * 3];
-                pixel[0] = ball ? 230 : static_cast<std::uint8_t>(20 + y * 2);
-                pixel[1] = ball ? 40 : static_cast<std::uint8_t>(60 + phase * 10);
-                pixel[2] = ball ? 40 : 160;
-            }
-        }
-        writer.write(rgb.data());
-    }
-    writer.finish();
-}
-
-// Parsed events of one engine run.
-struct EngineRun {
-    int exit_code = -1;
-    std::vector<json> events;
-
-    std::vector<json> of(const std::string& type) const {
-        std::vector<json> found;
-        for (const json& event : events) {
-            if (event["type"] == type) {
-                found.push_back(event);
-            }
-        }
-        return found;
-    }
-};
-
-// Runs the engine; `on_event` may act on the child (send a command, kill it) and returns false
-// to stop reading.
-EngineRun run_engine(const std::vector<std::string>& arguments,
-                     const std::function<bool(test::ChildProcess&, const json&)>& on_event = {}) {
-    std::vector<std::string> argv = {test::engine_path()};
-    argv.insert(argv.end(), arguments.begin(), arguments.end());
-    test::ChildProcess child(argv);
-    EngineRun run;
-    while (auto line = child.read_line(300)) {
-        run.events.push_back(json::parse(*line));
-        if (on_event && !on_event(child, run.events.back())) {
-            break;
-        }
-    }
-    run.exit_code = child.wait();
-    return run;
-}
+using test::EngineRun;
+using test::run_engine;
 
 class EngineTrain : public ::testing::Test {
 protected:
-    static void SetUpTestSuite() {
-        project_ = new test::TemporaryDirectory;
-        fs::create_directories(*project_ / "clips");
-        std::vector<common::ManifestEntry> entries;
-        const char* captions[] = {"a red ball rolls right",   "a red ball rolls on blue",
-                                  "a ball crosses the frame", "a red ball moves fast",
-                                  "a small red ball",         "the red ball rolls by"};
-        for (int i = 0; i < 6; ++i) {
-            const std::string name = "clip" + std::to_string(i) + ".mp4";
-            write_moving_clip(*project_ / "clips" / name, 9 + i, i);
-            common::ManifestEntry entry;
-            entry.path = "clips/" + name;
-            entry.caption = captions[i];
-            entries.push_back(entry);
-        }
-        std::string error;
-        ASSERT_TRUE(common::write_manifest(*project_ / "data.jsonl", entries, &error)) << error;
-    }
+    static void SetUpTestSuite() { project_ = new test::TrainingProject; }
     static void TearDownTestSuite() {
         delete project_;
         project_ = nullptr;
     }
 
-    // runs/<name>/job.json, prepared.
     static fs::path prepared_run(const std::string& name, const json& edits) {
-        const fs::path run = *project_ / "runs" / name;
-        fs::create_directories(run);
-        json job = {{"model", test::tiny_pipeline().string()},
-                    {"dataset",
-                     {{"manifest", (*project_ / "data.jsonl").string()},
-                      {"cache_dir", (*project_ / "cache").string()},
-                      {"resolution_buckets", {{48, 64}}},
-                      {"frame_buckets", {9}}}},
-                    {"lora", {{"rank", 4}, {"alpha", 8}}},
-                    {"optimizer", {{"lr", 2e-3}}},
-                    {"precision", "fp32"},
-                    {"device", "cpu"},
-                    {"batch_size", 2},
-                    {"gradient_checkpointing", true},
-                    {"trigger_word", "tfdemo"},
-                    {"checkpoints", {{"every_steps", 2}, {"keep", 3}}}};
-        job = common::merge_job_json(job, edits);
-        common::TrainingJob::from_json(job, "test"); // the test's own job must be valid
-        core::write_json_file(run / "job.json", job);
-        const EngineRun prepare = run_engine({"prepare", "--job", (run / "job.json").string()});
-        EXPECT_EQ(prepare.exit_code, 0);
-        return run;
+        return project_->prepared_run(name, edits);
     }
+    static std::string job(const fs::path& run) { return test::job_of(run); }
 
-    static std::string job(const fs::path& run) { return (run / "job.json").string(); }
-
-    static test::TemporaryDirectory* project_;
+    static test::TrainingProject* project_;
 };
 
-test::TemporaryDirectory* EngineTrain::project_ = nullptr;
+test::TrainingProject* EngineTrain::project_ = nullptr;
 
 TEST_F(EngineTrain, TrainsValidatesStopsResumesAndExports) {
     const fs::path run = prepared_run("main", {{"max_steps", 8},
@@ -187,7 +96,7 @@ TEST_F(EngineTrain, TrainsValidatesStopsResumesAndExports) {
     EXPECT_EQ(reader.frame_count(), 9);
 
     for (const char* format : {"diffusers", "comfyui", "merged"}) {
-        const fs::path out = *project_ / "exports" / format;
+        const fs::path out = project_->folder() / "exports" / format;
         const EngineRun exported = run_engine(
             {"export", "--run", run.string(), "--format", format, "--out", out.string()});
         ASSERT_EQ(exported.exit_code, 0) << format;
@@ -196,16 +105,17 @@ TEST_F(EngineTrain, TrainsValidatesStopsResumesAndExports) {
         EXPECT_LE(summary["verified_max_abs_diff"].get<double>(),
                   summary["tolerance"].get<double>());
     }
-    const core::SafetensorsFile lora(*project_ / "exports" / "diffusers" /
+    const core::SafetensorsFile lora(project_->folder() / "exports" / "diffusers" /
                                      "pytorch_lora_weights.safetensors");
     const json meta = json::parse(lora.metadata().at("tuneframe"));
     EXPECT_EQ(meta["trigger_word"], "tfdemo");
     EXPECT_EQ(meta["alpha"], 8);
 
-    const fs::path sampled = *project_ / "exports" / "sampled.mp4";
+    const fs::path sampled = project_->folder() / "exports" / "sampled.mp4";
     const EngineRun sample = run_engine(
         {"sample", "--model", test::tiny_pipeline().string(), "--lora",
-         (*project_ / "exports" / "diffusers" / "pytorch_lora_weights.safetensors").string(),
+         (project_->folder() / "exports" / "diffusers" / "pytorch_lora_weights.safetensors")
+             .string(),
          "--prompt", "tfdemo a red ball", "--frames", "9", "--height", "32", "--width", "48",
          "--steps", "2", "--out", sampled.string()});
     ASSERT_EQ(sample.exit_code, 0);
@@ -245,11 +155,11 @@ TEST_F(EngineTrain, ARunKilledMidwayResumesToTheSameAdapterBits) {
 }
 
 TEST_F(EngineTrain, ImageToVideoTrainsOnTheFirstFrameLatents) {
-    const fs::path run =
-        prepared_run("i2v", {{"model", test::tiny_i2v_pipeline().string()},
-                             {"task", "i2v"},
-                             {"max_steps", 2},
-                             {"dataset", {{"cache_dir", (*project_ / "cache-i2v").string()}}}});
+    const fs::path run = prepared_run(
+        "i2v", {{"model", test::tiny_i2v_pipeline().string()},
+                {"task", "i2v"},
+                {"max_steps", 2},
+                {"dataset", {{"cache_dir", (project_->folder() / "cache-i2v").string()}}}});
     const EngineRun train = run_engine({"train", "--job", job(run)});
     ASSERT_EQ(train.exit_code, 0);
     ASSERT_EQ(train.of("step").size(), 2u);
@@ -257,7 +167,7 @@ TEST_F(EngineTrain, ImageToVideoTrainsOnTheFirstFrameLatents) {
 }
 
 TEST_F(EngineTrain, AnUnpreparedRunSaysToRunPrepare) {
-    const fs::path run = *project_ / "runs" / "unprepared";
+    const fs::path run = project_->folder() / "runs" / "unprepared";
     fs::create_directories(run);
     core::write_json_file(run / "job.json", {{"model", test::tiny_pipeline().string()}});
     const EngineRun train = run_engine({"train", "--job", job(run)});

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <ATen/core/Tensor.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tuneframe::dist {
+
+// How many collectives a communicator ran and the bytes it sent, so tests can see that a plan
+// really exchanges data and benchmarks can report traffic per step.
+struct CollectiveCounts {
+    std::int64_t all_reduce = 0;
+    std::int64_t broadcast = 0;
+    std::int64_t all_gather = 0;
+    std::int64_t reduce_scatter = 0;
+    std::int64_t all_to_all = 0;
+    std::int64_t barrier = 0;
+    std::int64_t bytes = 0; // payload handed to the collectives by this rank
+};
+
+// A collective still in flight; wait() raises the collective's failure as a core::Error.
+class PendingCollective {
+public:
+    virtual ~PendingCollective() = default;
+    virtual void wait() = 0;
+};
+
+// One c10d process group (Gloo on CPU, NCCL on CUDA) with the collectives the trainer needs.
+// Gloo in LibTorch 1.13 has no reduce-scatter nor flat all-gather: they are emulated there
+// (all-reduce then keep a slice; list all-gather then concatenate) and native on NCCL. Every
+// failure, including a timeout, is a core::Error of code Distributed that names the collective.
+class Communicator {
+public:
+    virtual ~Communicator() = default;
+
+    virtual int rank() const = 0;
+    virtual int size() const = 0;
+    virtual std::string backend() const = 0; // "gloo" or "nccl"
+
+    // Sums `tensor` over the ranks in place.
+    virtual void all_reduce(at::Tensor& tensor) = 0;
+    virtual std::unique_ptr<PendingCollective> all_reduce_async(at::Tensor& tensor) = 0;
+    virtual void broadcast(at::Tensor& tensor, int root) = 0;
+    // Every rank's `tensor` concatenated along dim 0, in rank order (equal shapes).
+    virtual at::Tensor all_gather(const at::Tensor& tensor) = 0;
+    // `flat` (1-D, a multiple of size() long) summed over the ranks; this rank's size()-th part.
+    virtual at::Tensor reduce_scatter(const at::Tensor& flat) = 0;
+    // Splits `input` along dim 0 into `send_rows` pieces, piece i to rank i; returns the pieces
+    // received, `receive_rows[i]` rows from rank i, concatenated in rank order.
+    virtual at::Tensor all_to_all(const at::Tensor& input,
+                                  const std::vector<std::int64_t>& send_rows,
+                                  const std::vector<std::int64_t>& receive_rows) = 0;
+    virtual void barrier() = 0;
+
+    const CollectiveCounts& counts() const { return counts_; }
+
+protected:
+    CollectiveCounts counts_;
+};
+
+} // namespace tuneframe::dist

@@ -1,0 +1,287 @@
+#include "engine/dist/rendezvous.h"
+
+#include "engine/core/error.h"
+
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#ifdef TUNEFRAME_HAVE_GLOO
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#endif
+#ifdef USE_C10D_NCCL
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace tuneframe::dist {
+namespace {
+
+// LibTorch 2 split the process group into a front and per-device backends; the backend has
+// the collectives we call, with the same signatures.
+#if TORCH_VERSION_MAJOR >= 2
+using Group = c10d::Backend;
+#else
+using Group = c10d::ProcessGroup;
+#endif
+
+std::string seconds_text(std::chrono::milliseconds ms) {
+    return std::to_string(ms.count() / 1000) + " s";
+}
+
+class C10dCommunicator : public Communicator {
+public:
+    C10dCommunicator(c10::intrusive_ptr<Group> group, std::string backend, std::string name,
+                     std::chrono::milliseconds timeout)
+        : group_(std::move(group))
+        , backend_(std::move(backend))
+        , name_(std::move(name))
+        , timeout_(timeout) {}
+
+    int rank() const override { return group_->getRank(); }
+    int size() const override { return group_->getSize(); }
+    std::string backend() const override { return backend_; }
+
+    void all_reduce(at::Tensor& tensor) override { all_reduce_async(tensor)->wait(); }
+
+    std::unique_ptr<PendingCollective> all_reduce_async(at::Tensor& tensor) override {
+        check_contiguous(tensor, "all_reduce");
+        ++counts_.all_reduce;
+        counts_.bytes += bytes(tensor);
+        std::vector<at::Tensor> tensors{tensor};
+        auto work = guarded("all_reduce", [&] { return group_->allreduce(tensors); });
+        return std::make_unique<GuardedWork>(this, "all_reduce", work);
+    }
+
+    void broadcast(at::Tensor& tensor, int root) override {
+        check_contiguous(tensor, "broadcast");
+        ++counts_.broadcast;
+        counts_.bytes += rank() == root ? bytes(tensor) : 0;
+        std::vector<at::Tensor> tensors{tensor};
+        c10d::BroadcastOptions options;
+        options.rootRank = root;
+        finish("broadcast",
+               guarded("broadcast", [&] { return group_->broadcast(tensors, options); }));
+    }
+
+    at::Tensor all_gather(const at::Tensor& tensor) override {
+        at::Tensor input = tensor.contiguous();
+        ++counts_.all_gather;
+        counts_.bytes += bytes(input);
+        if (backend_ == "nccl") {
+            std::vector<std::int64_t> shape = input.sizes().vec();
+            shape[0] *= size();
+            at::Tensor output = at::empty(shape, input.options());
+            finish("all_gather",
+                   guarded("all_gather", [&] { return group_->_allgather_base(output, input); }));
+            return output;
+        }
+        std::vector<std::vector<at::Tensor>> outputs(1);
+        for (int i = 0; i < size(); ++i) {
+            outputs[0].push_back(at::empty_like(input));
+        }
+        std::vector<at::Tensor> inputs{input};
+        finish("all_gather",
+               guarded("all_gather", [&] { return group_->allgather(outputs, inputs); }));
+        return at::cat(outputs[0], 0);
+    }
+
+    at::Tensor reduce_scatter(const at::Tensor& flat) override {
+        TORCH_CHECK(flat.dim() == 1 && flat.numel() % size() == 0,
+                    "reduce_scatter wants a 1-D tensor whose length is a multiple of the ranks");
+        const std::int64_t chunk = flat.numel() / size();
+        ++counts_.reduce_scatter;
+        counts_.bytes += bytes(flat);
+        if (backend_ == "nccl") {
+            at::Tensor input = flat.contiguous();
+            at::Tensor output = at::empty({chunk}, flat.options());
+            finish("reduce_scatter", guarded("reduce_scatter", [&] {
+                       return group_->_reduce_scatter_base(output, input);
+                   }));
+            return output;
+        }
+        // Gloo: sum everything, keep this rank's part. Twice the traffic of a real
+        // reduce-scatter, the same numbers.
+        std::vector<at::Tensor> tensors{flat.clone()};
+        finish("reduce_scatter",
+               guarded("reduce_scatter", [&] { return group_->allreduce(tensors); }));
+        return tensors[0].narrow(0, chunk * rank(), chunk).clone();
+    }
+
+    at::Tensor all_to_all(const at::Tensor& input, const std::vector<std::int64_t>& send_rows,
+                          const std::vector<std::int64_t>& receive_rows) override {
+        at::Tensor in = input.contiguous();
+        std::int64_t rows = 0;
+        for (std::int64_t r : receive_rows) {
+            rows += r;
+        }
+        std::vector<std::int64_t> shape = in.sizes().vec();
+        shape[0] = rows;
+        at::Tensor out = at::empty(shape, in.options());
+        ++counts_.all_to_all;
+        counts_.bytes += bytes(in);
+        std::vector<std::int64_t> send = send_rows;
+        std::vector<std::int64_t> receive = receive_rows;
+        finish("all_to_all", guarded("all_to_all", [&] {
+                   return group_->alltoall_base(out, in, receive, send);
+               }));
+        return out;
+    }
+
+    void barrier() override {
+        ++counts_.barrier;
+        c10d::BarrierOptions options;
+        options.timeout = timeout_;
+        finish("barrier", guarded("barrier", [&] { return group_->barrier(options); }));
+    }
+
+private:
+    class GuardedWork : public PendingCollective {
+    public:
+        GuardedWork(C10dCommunicator* owner, const char* what, c10::intrusive_ptr<c10d::Work> work)
+            : owner_(owner)
+            , what_(what)
+            , work_(std::move(work)) {}
+        void wait() override { owner_->finish(what_, work_); }
+
+    private:
+        C10dCommunicator* owner_;
+        const char* what_;
+        c10::intrusive_ptr<c10d::Work> work_;
+    };
+
+    static std::int64_t bytes(const at::Tensor& tensor) {
+        return tensor.numel() * static_cast<std::int64_t>(tensor.element_size());
+    }
+
+    static void check_contiguous(const at::Tensor& tensor, const char* what) {
+        TORCH_CHECK(tensor.is_contiguous(), what, " needs a contiguous tensor");
+    }
+
+    [[noreturn]] void fail(const char* what, const std::exception& error) const {
+        throw core::Error(core::ErrorCode::Distributed,
+                          std::string("The collective ") + what + " of rank " +
+                              std::to_string(rank()) + " in group '" + name_ + "' (" +
+                              std::to_string(size()) + " ranks, " + backend_ +
+                              ") failed: " + error.what(),
+                          "Another rank has probably failed: look for its error. If every rank "
+                          "is alive but slow, raise parallel.timeout_s (now " +
+                              seconds_text(timeout_) + ").");
+    }
+
+    template <typename Start>
+    c10::intrusive_ptr<c10d::Work> guarded(const char* what, Start start) {
+        try {
+            return start();
+        } catch (const core::Error&) {
+            throw;
+        } catch (const std::exception& error) {
+            fail(what, error);
+        }
+    }
+
+    void finish(const char* what, const c10::intrusive_ptr<c10d::Work>& work) {
+        try {
+            work->wait();
+        } catch (const std::exception& error) {
+            fail(what, error);
+        }
+    }
+
+    c10::intrusive_ptr<Group> group_;
+    std::string backend_;
+    std::string name_;
+    std::chrono::milliseconds timeout_;
+};
+
+bool loopback(const std::string& address) {
+    return address == "127.0.0.1" || address == "localhost" || address == "::1";
+}
+
+} // namespace
+
+struct Rendezvous::Impl {
+    c10::intrusive_ptr<c10d::Store> store;
+};
+
+Rendezvous::Rendezvous(RendezvousEnvironment environment, std::chrono::milliseconds connect_timeout,
+                       std::chrono::milliseconds collective_timeout)
+    : environment_(std::move(environment))
+    , collective_timeout_(collective_timeout)
+    , impl_(std::make_unique<Impl>()) {
+    c10d::TCPStoreOptions options;
+    options.port = static_cast<std::uint16_t>(environment_.master_port);
+    options.isServer = environment_.rank == 0;
+    options.numWorkers = static_cast<std::size_t>(environment_.world_size);
+    options.waitWorkers = true;
+    options.timeout = connect_timeout;
+    try {
+        impl_->store = c10::make_intrusive<c10d::TCPStore>(environment_.master_addr, options);
+    } catch (const std::exception& error) {
+        throw core::Error(
+            core::ErrorCode::Distributed,
+            "Rank " + std::to_string(environment_.rank) + " of " +
+                std::to_string(environment_.world_size) + " could not meet the others at " +
+                environment_.master_addr + ":" + std::to_string(environment_.master_port) +
+                " within " + seconds_text(connect_timeout) + ": " + error.what(),
+            "Check that every rank was started with the same MASTER_ADDR and MASTER_PORT, that "
+            "the port is free on rank 0's machine and reachable from the others.");
+    }
+}
+
+Rendezvous::~Rendezvous() = default;
+
+std::unique_ptr<Communicator>
+Rendezvous::group(const std::string& name, const std::vector<int>& ranks, c10::DeviceType device) {
+    const auto found = std::find(ranks.begin(), ranks.end(), environment_.rank);
+    TORCH_CHECK(found != ranks.end(), "rank ", environment_.rank, " is not in group ", name);
+    const int group_rank = static_cast<int>(found - ranks.begin());
+    const int group_size = static_cast<int>(ranks.size());
+    auto store = c10::make_intrusive<c10d::PrefixStore>(name + "/", impl_->store);
+    try {
+        if (device == c10::kCUDA) {
+#ifdef USE_C10D_NCCL
+            auto options = c10d::ProcessGroupNCCL::Options::create();
+            options->timeout = collective_timeout_;
+            auto group =
+                c10::make_intrusive<c10d::ProcessGroupNCCL>(store, group_rank, group_size, options);
+            return std::make_unique<C10dCommunicator>(group, "nccl", name, collective_timeout_);
+#else
+            throw core::Error(core::ErrorCode::Unsupported,
+                              "This engine's LibTorch has no NCCL, so CUDA ranks cannot talk.",
+                              "Build the engine against a CUDA LibTorch, or train with "
+                              "--cpu-ranks.");
+#endif
+        }
+#ifdef TUNEFRAME_HAVE_GLOO
+        auto options = c10d::ProcessGroupGloo::Options::create(collective_timeout_);
+        const char* interface = std::getenv("GLOO_SOCKET_IFNAME");
+        if (interface && *interface) {
+            options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(interface));
+        } else if (loopback(environment_.master_addr)) {
+            options->devices.push_back(
+                c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
+        } else {
+            options->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
+        }
+        options->threads = 2;
+        auto group =
+            c10::make_intrusive<c10d::ProcessGroupGloo>(store, group_rank, group_size, options);
+        return std::make_unique<C10dCommunicator>(group, "gloo", name, collective_timeout_);
+#else
+        throw core::Error(core::ErrorCode::Unsupported,
+                          "This engine was built without Gloo, so CPU ranks cannot talk.",
+                          "Install libgloo-dev and rebuild, or train on CUDA ranks.");
+#endif
+    } catch (const core::Error&) {
+        throw;
+    } catch (const std::exception& error) {
+        throw core::Error(core::ErrorCode::Distributed,
+                          "Rank " + std::to_string(environment_.rank) +
+                              " could not build the process group '" + name + "': " + error.what(),
+                          "Another rank has probably failed: look for its error.");
+    }
+}
+
+} // namespace tuneframe::dist

@@ -1,0 +1,228 @@
+// Distributed training end to end with real engine processes and 2-rank Gloo groups on the CPU:
+// `launch --cpu-ranks 2` with each parallel plan against one process doing the same work.
+#include "engine/core/safetensors_file.h"
+#include "tests/e2e/engine_test_project.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <optional>
+
+namespace tuneframe {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using test::EngineRun;
+using test::job_of;
+using test::run_engine;
+
+// Four steps of batch 2 over six clips, no checkpoints but the last, so only the numbers differ.
+const json kSteps = {{"max_steps", 4}, {"seed", 5}, {"checkpoints", {{"every_steps", 0}}}};
+
+std::map<std::string, std::vector<float>> adapter(const fs::path& run, int step) {
+    const core::SafetensorsFile file(run / "checkpoints" / ("step-" + std::to_string(step)) /
+                                     "trainable.safetensors");
+    std::map<std::string, std::vector<float>> values;
+    for (const core::TensorInfo& tensor : file.tensors()) {
+        const auto* data = reinterpret_cast<const float*>(file.data(tensor));
+        values[tensor.name].assign(data, data + tensor.nbytes() / sizeof(float));
+    }
+    return values;
+}
+
+// The largest difference between two adapters, relative to the largest value.
+double adapter_difference(const fs::path& a, const fs::path& b, int step) {
+    const auto left = adapter(a, step);
+    const auto right = adapter(b, step);
+    EXPECT_EQ(left.size(), right.size());
+    double largest = 0;
+    double difference = 0;
+    for (const auto& [name, values] : left) {
+        const auto other = right.find(name);
+        if (other == right.end() || other->second.size() != values.size()) {
+            ADD_FAILURE() << name << " differs in presence or size";
+            return 1;
+        }
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            largest = std::max(largest, static_cast<double>(std::abs(values[i])));
+            difference =
+                std::max(difference, static_cast<double>(std::abs(values[i] - other->second[i])));
+        }
+    }
+    return difference / std::max(largest, 1e-12);
+}
+
+// How far training moved the adapter: the difference a wrong gradient would show.
+double training_signal(const fs::path& a, const fs::path& b, int step_a, int step_b) {
+    const auto left = adapter(a, step_a);
+    const auto right = adapter(b, step_b);
+    double largest = 0;
+    double difference = 0;
+    for (const auto& [name, values] : left) {
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            largest = std::max(largest, static_cast<double>(std::abs(values[i])));
+            difference =
+                std::max(difference, static_cast<double>(std::abs(values[i] - right.at(name)[i])));
+        }
+    }
+    return difference / std::max(largest, 1e-12);
+}
+
+EngineRun launch(const fs::path& run, int ranks = 2) {
+    return run_engine(
+        {"launch", "--cpu-ranks", std::to_string(ranks), "--", "train", "--job", job_of(run)});
+}
+
+class EngineMultirank : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        project_ = new test::TrainingProject;
+        // The reference: one process, batch 2.
+        single_ = new fs::path(project_->prepared_run("single", kSteps));
+        single_run_ = new EngineRun(run_engine({"train", "--job", job_of(*single_)}));
+    }
+    static void TearDownTestSuite() {
+        delete single_run_;
+        delete single_;
+        delete project_;
+    }
+
+    static fs::path two_ranks(const std::string& name, const json& parallel, int batch = 1) {
+        json edits = kSteps;
+        edits["batch_size"] = batch;
+        edits["parallel"] = parallel;
+        return project_->prepared_run(name, edits);
+    }
+
+    static test::TrainingProject* project_;
+    static fs::path* single_;
+    static EngineRun* single_run_;
+};
+
+test::TrainingProject* EngineMultirank::project_ = nullptr;
+fs::path* EngineMultirank::single_ = nullptr;
+EngineRun* EngineMultirank::single_run_ = nullptr;
+
+TEST_F(EngineMultirank, DataParallelTwoRanksOfBatchOneEqualOneRankOfBatchTwo) {
+    ASSERT_EQ(single_run_->exit_code, 0);
+    const fs::path ddp = two_ranks("ddp", {{"plan", "ddp"}});
+    const EngineRun run = launch(ddp);
+    ASSERT_EQ(run.exit_code, 0);
+    const auto steps = run.of("step");
+    ASSERT_EQ(steps.size(), 4u);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        EXPECT_EQ(steps[i]["mem"].size(), 2u);
+        EXPECT_EQ(steps[i]["mem"][1]["rank"], 1);
+        EXPECT_GT(steps[i]["comm"]["all_reduce"].get<int>(), 0);
+        // The replicas' mean loss is the loss of the whole batch.
+        EXPECT_NEAR(steps[i]["loss"].get<double>(),
+                    single_run_->of("step")[i]["loss"].get<double>(), 1e-4);
+    }
+    EXPECT_EQ(run.of("done").size(), 1u);
+    EXPECT_EQ(run.of("done").front()["status"], "finished");
+    EXPECT_LT(adapter_difference(*single_, ddp, 4), 1e-4);
+    // The comparison can fail: the adapter moved much more than the tolerance.
+    const fs::path fresh = project_->prepared_run("one-step", {{"max_steps", 1}, {"seed", 5}});
+    ASSERT_EQ(run_engine({"train", "--job", job_of(fresh)}).exit_code, 0);
+    EXPECT_GT(training_signal(*single_, fresh, 4, 1), 1e-3);
+}
+
+TEST_F(EngineMultirank, ZeroTwoEqualsDataParallelWithHalfTheOptimizerStatePerRank) {
+    const fs::path zero = two_ranks("zero2", {{"plan", "zero2"}});
+    const EngineRun run = launch(zero);
+    ASSERT_EQ(run.exit_code, 0);
+    const auto steps = run.of("step");
+    ASSERT_EQ(steps.size(), 4u);
+    EXPECT_GT(steps.back()["comm"]["reduce_scatter"].get<int>(), 0);
+    EXPECT_GT(steps.back()["comm"]["all_gather"].get<int>(), 0);
+    const auto whole = single_run_->of("step").back()["mem"][0]["optimizer_state"].get<double>();
+    const auto rank0 = steps.back()["mem"][0]["optimizer_state"].get<double>();
+    const auto rank1 = steps.back()["mem"][1]["optimizer_state"].get<double>();
+    ASSERT_GT(whole, 0);
+    EXPECT_NEAR(rank0 + rank1, whole, whole * 1e-6);
+    EXPECT_LT(rank0, 0.6 * whole);
+    EXPECT_LT(rank1, 0.6 * whole);
+    EXPECT_LT(adapter_difference(*single_, zero, 4), 1e-4);
+    const fs::path checkpoint = zero / "checkpoints" / "step-4";
+    EXPECT_TRUE(fs::exists(checkpoint / "optimizer-rank-0-of-2.safetensors"));
+    EXPECT_TRUE(fs::exists(checkpoint / "optimizer-rank-1-of-2.safetensors"));
+}
+
+TEST_F(EngineMultirank, ATwoRankZeroTwoRunResumesOnOneRank) {
+    json edits = kSteps;
+    edits["max_steps"] = 2;
+    edits["batch_size"] = 1;
+    edits["parallel"] = {{"plan", "zero2"}};
+    edits["checkpoints"] = {{"every_steps", 2}};
+    const fs::path run = project_->prepared_run("zero2-then-one", edits);
+    ASSERT_EQ(launch(run).exit_code, 0);
+    // Continue to step 4 on one rank of batch 2: the same global batches.
+    json job = json::parse(std::ifstream(job_of(run)));
+    job["max_steps"] = 4;
+    job["batch_size"] = 2;
+    job["parallel"]["plan"] = "ddp";
+    std::ofstream(job_of(run)) << job.dump();
+    const EngineRun resumed = run_engine({"train", "--job", job_of(run)});
+    ASSERT_EQ(resumed.exit_code, 0);
+    ASSERT_FALSE(resumed.of("step").empty());
+    EXPECT_EQ(resumed.of("step").front()["step"], 3);
+    EXPECT_LT(adapter_difference(*single_, run, 4), 1e-4);
+}
+
+TEST_F(EngineMultirank, SequenceParallelTwoRanksEqualOneRank) {
+    const fs::path hybrid = two_ranks("hybrid", {{"plan", "hybrid"}, {"sp_size", 2}}, 2);
+    const EngineRun run = launch(hybrid);
+    ASSERT_EQ(run.exit_code, 0);
+    const auto steps = run.of("step");
+    ASSERT_EQ(steps.size(), 4u);
+    // Forward: the same loss; backward: the same adapter after four updates.
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        EXPECT_GT(steps[i]["comm"]["all_to_all"].get<int>(), 0);
+        EXPECT_NEAR(steps[i]["loss"].get<double>(),
+                    single_run_->of("step")[i]["loss"].get<double>(), 1e-4);
+    }
+    EXPECT_LT(adapter_difference(*single_, hybrid, 4), 1e-4);
+}
+
+TEST_F(EngineMultirank, KillingOneRankEndsTheLaunchWithAClearError) {
+    json edits = kSteps;
+    edits["max_steps"] = 100000;
+    edits["batch_size"] = 1;
+    const fs::path run = project_->prepared_run("killed-rank", edits);
+    std::vector<std::string> argv = {
+        test::engine_path(), "launch", "--cpu-ranks", "2", "--", "train", "--job", job_of(run)};
+    test::ChildProcess child(argv);
+    int rank1 = -1;
+    std::vector<json> events;
+    std::optional<std::chrono::steady_clock::time_point> killed_at;
+    while (auto line = child.read_line(120)) {
+        events.push_back(json::parse(*line));
+        const json& event = events.back();
+        if (event["type"] == "log" && event.contains("workers")) {
+            rank1 = event["workers"][1]["pid"].get<int>();
+        }
+        if (event["type"] == "step" && !killed_at) {
+            ASSERT_GT(rank1, 0);
+            ::kill(rank1, SIGKILL);
+            killed_at = std::chrono::steady_clock::now();
+        }
+    }
+    const int exit_code = child.wait();
+    ASSERT_TRUE(killed_at);
+    EXPECT_NE(exit_code, 0);
+    EXPECT_LT(std::chrono::steady_clock::now() - *killed_at, std::chrono::seconds(60));
+    const json& last = events.back();
+    EXPECT_EQ(last["type"], "error");
+    EXPECT_EQ(last["code"], "distributed");
+    const std::string message = last["message"];
+    EXPECT_NE(message.find("Rank 1"), std::string::npos) << message;
+    EXPECT_NE(message.find("signal 9"), std::string::npos) << message;
+    EXPECT_TRUE(fs::exists(run / "events.jsonl"));
+}
+
+} // namespace
+} // namespace tuneframe

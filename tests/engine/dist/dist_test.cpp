@@ -1,0 +1,142 @@
+// The pieces of distributed training that need no second process: reading torchrun's and
+// SLURM's variables, the plan's layout checks and the distributed bucket sampler.
+#include "engine/core/error.h"
+#include "engine/dist/distributed_context.h"
+#include "engine/dist/rendezvous_environment.h"
+#include "engine/train/distributed_bucket_sampler.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace tuneframe {
+namespace {
+
+using Variables = std::map<std::string, std::string>;
+
+std::optional<dist::RendezvousEnvironment> read(const Variables& variables) {
+    return dist::RendezvousEnvironment::read(
+        [&](const std::string& name) -> std::optional<std::string> {
+            const auto found = variables.find(name);
+            return found == variables.end() ? std::nullopt
+                                            : std::optional<std::string>(found->second);
+        });
+}
+
+TEST(RendezvousEnvironment, ReadsTorchrunVariables) {
+    const auto env = read({{"RANK", "3"},
+                           {"WORLD_SIZE", "8"},
+                           {"LOCAL_RANK", "1"},
+                           {"LOCAL_WORLD_SIZE", "2"},
+                           {"MASTER_ADDR", "node7"},
+                           {"MASTER_PORT", "29611"}});
+    ASSERT_TRUE(env);
+    EXPECT_EQ(env->rank, 3);
+    EXPECT_EQ(env->world_size, 8);
+    EXPECT_EQ(env->local_rank, 1);
+    EXPECT_EQ(env->local_world_size, 2);
+    EXPECT_EQ(env->master_addr, "node7");
+    EXPECT_EQ(env->master_port, 29611);
+    EXPECT_EQ(env->source, "torchrun");
+    EXPECT_FALSE(env->under_launch);
+}
+
+TEST(RendezvousEnvironment, ReadsSlurmVariablesAndTheFirstNodeAsMaster) {
+    const auto env = read({{"SLURM_PROCID", "5"},
+                           {"SLURM_NTASKS", "8"},
+                           {"SLURM_LOCALID", "1"},
+                           {"SLURM_NTASKS_PER_NODE", "4(x2)"},
+                           {"SLURM_JOB_NODELIST", "gpu[03-04]"}});
+    ASSERT_TRUE(env);
+    EXPECT_EQ(env->rank, 5);
+    EXPECT_EQ(env->world_size, 8);
+    EXPECT_EQ(env->local_rank, 1);
+    EXPECT_EQ(env->local_world_size, 4);
+    EXPECT_EQ(env->master_addr, "gpu03");
+    EXPECT_EQ(env->master_port, 29500);
+    EXPECT_EQ(env->source, "slurm");
+}
+
+TEST(RendezvousEnvironment, NoVariablesIsASingleProcessAndBadOnesAreNamed) {
+    EXPECT_FALSE(read({}));
+    try {
+        read({{"RANK", "2"}, {"WORLD_SIZE", "2"}});
+        FAIL() << "a rank at the world size was accepted";
+    } catch (const core::Error& error) {
+        EXPECT_NE(std::string(error.what()).find("rank 2"), std::string::npos) << error.what();
+    }
+    try {
+        read({{"RANK", "0"}, {"WORLD_SIZE", "two"}});
+        FAIL() << "a word as the world size was accepted";
+    } catch (const core::Error& error) {
+        EXPECT_NE(std::string(error.what()).find("WORLD_SIZE"), std::string::npos);
+    }
+}
+
+TEST(RendezvousEnvironment, FirstSlurmHost) {
+    EXPECT_EQ(dist::first_slurm_host("gpu[03-05,07],login1"), "gpu03");
+    EXPECT_EQ(dist::first_slurm_host("a1,a2"), "a1");
+    EXPECT_EQ(dist::first_slurm_host("single"), "single");
+    EXPECT_EQ(dist::first_slurm_host("n[7,9]"), "n7");
+}
+
+TEST(ParallelLayout, HeadsThatDoNotDivideAreAClearError) {
+    common::ParallelSettings hybrid;
+    hybrid.plan = "hybrid";
+    hybrid.sp_size = 4;
+    EXPECT_NO_THROW(dist::check_parallel_layout(hybrid, 8, 48));
+    try {
+        dist::check_parallel_layout(hybrid, 8, 30);
+        FAIL() << "30 heads split four ways";
+    } catch (const core::Error& error) {
+        EXPECT_NE(std::string(error.what()).find("30 heads"), std::string::npos) << error.what();
+        EXPECT_EQ(error.code(), core::ErrorCode::BadInput);
+    }
+    EXPECT_THROW(dist::check_parallel_layout(hybrid, 6, 48), core::Error);
+    common::ParallelSettings ddp;
+    EXPECT_NO_THROW(dist::check_parallel_layout(ddp, 3, 30));
+}
+
+std::vector<std::string> mixed_buckets() {
+    std::vector<std::string> buckets;
+    for (int i = 0; i < 11; ++i) {
+        buckets.push_back(i % 3 == 0 ? "49x480x720" : "13x256x256");
+    }
+    return buckets;
+}
+
+TEST(DistributedBucketSampler, RanksSplitTheGlobalBatchesOfOneRank) {
+    const train::DistributedBucketSampler one(mixed_buckets(), 4, 7);
+    const train::DistributedBucketSampler first(mixed_buckets(), 2, 7, 0, 2);
+    const train::DistributedBucketSampler second(mixed_buckets(), 2, 7, 1, 2);
+    const auto global = one.epoch(3);
+    const auto a = first.epoch(3);
+    const auto b = second.epoch(3);
+    ASSERT_EQ(a.size(), global.size());
+    ASSERT_EQ(b.size(), global.size());
+    const auto buckets = mixed_buckets();
+    for (std::size_t step = 0; step < global.size(); ++step) {
+        ASSERT_EQ(a[step].size(), 2u);
+        ASSERT_EQ(b[step].size(), 2u);
+        // The same bucket on every rank at every step.
+        for (std::int64_t index : b[step]) {
+            EXPECT_EQ(buckets[index], buckets[a[step][0]]);
+        }
+        if (global[step].size() == 4) {
+            std::vector<std::int64_t> joined = a[step];
+            joined.insert(joined.end(), b[step].begin(), b[step].end());
+            EXPECT_EQ(joined, global[step]);
+        } else {
+            // A short last batch is filled from its own samples, never left empty.
+            for (std::int64_t index : b[step]) {
+                EXPECT_NE(std::find(global[step].begin(), global[step].end(), index),
+                          global[step].end());
+            }
+        }
+    }
+    EXPECT_EQ(first.epoch(3), a); // deterministic
+    EXPECT_NE(first.epoch(4), a); // and reshuffled per epoch
+}
+
+} // namespace
+} // namespace tuneframe
