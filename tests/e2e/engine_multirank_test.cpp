@@ -188,6 +188,55 @@ TEST_F(EngineMultirank, SequenceParallelTwoRanksEqualOneRank) {
     EXPECT_LT(adapter_difference(*single_, hybrid, 4), 1e-4);
 }
 
+TEST_F(EngineMultirank, RankZeroValidatesAndAStopOnStdinStopsEveryRank) {
+    json edits = kSteps;
+    edits["max_steps"] = 100000;
+    edits["batch_size"] = 2;
+    edits["parallel"] = {{"plan", "hybrid"}, {"sp_size", 2}};
+    edits["validation"] = {
+        {"every_steps", 2}, {"prompts", {"a red ball"}}, {"frames", 9}, {"steps", 2}};
+    const fs::path run = project_->prepared_run("stopped", edits);
+    bool stop_sent = false;
+    const EngineRun stopped = run_engine(
+        {"launch", "--cpu-ranks", "2", "--", "train", "--job", job_of(run)},
+        [&](test::ChildProcess& child, const json& event) {
+            if (event["type"] == "validation" && !stop_sent) {
+                child.write_line(R"({"v":1,"cmd":"stop"})");
+                stop_sent = true;
+            }
+            return true;
+        });
+    ASSERT_TRUE(stop_sent);
+    EXPECT_EQ(stopped.exit_code, 0);
+    ASSERT_EQ(stopped.of("done").size(), 1u);
+    EXPECT_EQ(stopped.of("done").front()["status"], "stopped");
+    const std::int64_t last = stopped.of("step").back()["step"];
+    EXPECT_LT(last, 100000);
+    EXPECT_TRUE(fs::exists(run / "checkpoints" / ("step-" + std::to_string(last))));
+    // Rank 0 sampled with the whole model; the video is a real file.
+    const std::string video = stopped.of("validation").front()["video"];
+    EXPECT_GT(fs::file_size(video), 0u);
+    // Rank 0's memory events carry every rank.
+    for (const json& memory : stopped.of("memory")) {
+        EXPECT_EQ(memory["mem"].size(), 2u);
+    }
+    // The run folder's log is the merged stream, written once: the train's one done (after
+    // prepare's), steps in order.
+    std::ifstream log(run / "events.jsonl");
+    int dones = 0;
+    std::int64_t previous = 0;
+    for (std::string line; std::getline(log, line);) {
+        const json event = json::parse(line);
+        dones += event["type"] == "done" && event["status"] == "stopped";
+        if (event["type"] == "step") {
+            EXPECT_EQ(event["step"].get<std::int64_t>(), previous + 1);
+            previous = event["step"];
+        }
+    }
+    EXPECT_EQ(dones, 1);
+    EXPECT_EQ(previous, last);
+}
+
 TEST_F(EngineMultirank, KillingOneRankEndsTheLaunchWithAClearError) {
     json edits = kSteps;
     edits["max_steps"] = 100000;
