@@ -29,27 +29,25 @@ void remember(AutogradContext* ctx, AllToAllTokenExchange* exchange,
     ctx->saved_data["lengths"] = lengths;
 }
 
-struct TokensToHeads : torch::autograd::Function<TokensToHeads> {
-    static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x,
-                              AllToAllTokenExchange* exchange, std::vector<std::int64_t> lengths) {
-        remember(ctx, exchange, lengths);
-        return exchange->exchange_to_heads(x, lengths);
-    }
-    static variable_list backward(AutogradContext* ctx, variable_list grads) {
-        return {from_handle(ctx)->exchange_to_tokens(grads[0], lengths_of(ctx)), at::Tensor(),
-                at::Tensor()};
-    }
-};
+at::Tensor trade(AllToAllTokenExchange* exchange, const at::Tensor& x,
+                 const std::vector<std::int64_t>& lengths, bool to_heads) {
+    return to_heads ? exchange->exchange_to_heads(x, lengths)
+                    : exchange->exchange_to_tokens(x, lengths);
+}
 
-struct HeadsToTokens : torch::autograd::Function<HeadsToTokens> {
+// Tokens for heads (or back); the gradient makes the opposite trade.
+struct TradeTokensAndHeads : torch::autograd::Function<TradeTokensAndHeads> {
     static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x,
-                              AllToAllTokenExchange* exchange, std::vector<std::int64_t> lengths) {
+                              AllToAllTokenExchange* exchange, std::vector<std::int64_t> lengths,
+                              bool to_heads) {
         remember(ctx, exchange, lengths);
-        return exchange->exchange_to_tokens(x, lengths);
+        ctx->saved_data["to_heads"] = to_heads;
+        return trade(exchange, x, lengths, to_heads);
     }
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
-        return {from_handle(ctx)->exchange_to_heads(grads[0], lengths_of(ctx)), at::Tensor(),
-                at::Tensor()};
+        const bool to_heads = ctx->saved_data["to_heads"].toBool();
+        return {trade(from_handle(ctx), grads[0], lengths_of(ctx), !to_heads), at::Tensor(),
+                at::Tensor(), at::Tensor()};
     }
 };
 
@@ -154,12 +152,12 @@ at::Tensor AllToAllTokenExchange::gather(const at::Tensor& x,
 
 at::Tensor AllToAllTokenExchange::tokens_to_heads(const at::Tensor& x,
                                                   const std::vector<std::int64_t>& lengths) {
-    return TokensToHeads::apply(x, this, lengths);
+    return TradeTokensAndHeads::apply(x, this, lengths, true);
 }
 
 at::Tensor AllToAllTokenExchange::heads_to_tokens(const at::Tensor& x,
                                                   const std::vector<std::int64_t>& lengths) {
-    return HeadsToTokens::apply(x, this, lengths);
+    return TradeTokensAndHeads::apply(x, this, lengths, false);
 }
 
 at::Tensor AllToAllTokenExchange::gather_tokens(const at::Tensor& x,

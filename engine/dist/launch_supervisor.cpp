@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
@@ -192,7 +193,10 @@ private:
                 throw core::io_error("start a worker", options_.engine, errno);
             }
             if (pid == 0) {
+                // Own process group: a Ctrl-C reaches the supervisor, which turns it into a stop.
+                // A supervisor that dies outright takes its workers with it (events.jsonl is its).
                 ::setpgid(0, 0);
+                ::prctl(PR_SET_PDEATHSIG, SIGTERM);
                 ::dup2(out_pipe[1], 1);
                 if (i == 0) {
                     ::dup2(in_pipe[0], 0);
