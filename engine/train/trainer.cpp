@@ -509,7 +509,7 @@ struct Trainer::Impl {
         dist->world().all_reduce(values);
         const double sp = dist->sp_size();
         totals = {values[0].item<double>() / sp, values[1].item<double>() / sp,
-                  values[2].item<double>(), values[3].item<double>()};
+                  values[2].item<double>() / sp, values[3].item<double>()};
         return totals;
     }
 
