@@ -11,7 +11,8 @@ struct GradNorm {
     at::Tensor tensor; // the same as torch returns it: 0-d float32 on the first gradient's device
 };
 
-// torch.nn.utils.clip_grad_norm_ (torch 1.13, 2-norm): the 2-norm of the gradients' 2-norms,
+// torch.nn.utils.clip_grad_norm_ (torch 1.13, 2-norm; max_norm may be +infinity, which only
+// measures): the 2-norm of the gradients' 2-norms,
 // then every gradient times min(1, max_norm / (total + 1e-6)), in place. Parameters without a
 // gradient are ignored; with none at all the norm is 0. bf16/fp16 gradients have their norms
 // taken in float32 (torch would take them in their own type). A non-finite norm is returned as

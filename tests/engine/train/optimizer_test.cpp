@@ -8,6 +8,8 @@
 #include "tests/engine/train/optimizer_test_support.h"
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 #include <torch/torch.h>
 
 #include <functional>
@@ -355,6 +357,9 @@ TEST(ClipGradNorm, ClipsOnlyAboveTheLimit) {
     EXPECT_FLOAT_EQ(norm.value, 5.0);
     EXPECT_NEAR(params[1].second.grad()[0].item<float>(), 0.8, 1e-6);
     EXPECT_NEAR(clip_grad_norm(params, 1.0).value, 1.0, 1e-5);
+    // A job's max_grad_norm 0 (no clipping) measures with an infinite limit.
+    EXPECT_NEAR(clip_grad_norm(params, INFINITY).value, 1.0, 1e-5);
+    EXPECT_NEAR(params[1].second.grad()[0].item<float>(), 0.8, 1e-6);
 
     NamedParameters none{{"a", make_parameter(torch::zeros({2}))}};
     EXPECT_EQ(clip_grad_norm(none, 1.0).value, 0.0);
