@@ -197,15 +197,15 @@ TEST_F(EngineMultirank, RankZeroValidatesAndAStopOnStdinStopsEveryRank) {
         {"every_steps", 2}, {"prompts", {"a red ball"}}, {"frames", 9}, {"steps", 2}};
     const fs::path run = project_->prepared_run("stopped", edits);
     bool stop_sent = false;
-    const EngineRun stopped = run_engine(
-        {"launch", "--cpu-ranks", "2", "--", "train", "--job", job_of(run)},
-        [&](test::ChildProcess& child, const json& event) {
-            if (event["type"] == "validation" && !stop_sent) {
-                child.write_line(R"({"v":1,"cmd":"stop"})");
-                stop_sent = true;
-            }
-            return true;
-        });
+    const EngineRun stopped =
+        run_engine({"launch", "--cpu-ranks", "2", "--", "train", "--job", job_of(run)},
+                   [&](test::ChildProcess& child, const json& event) {
+                       if (event["type"] == "validation" && !stop_sent) {
+                           child.write_line(R"({"v":1,"cmd":"stop"})");
+                           stop_sent = true;
+                       }
+                       return true;
+                   });
     ASSERT_TRUE(stop_sent);
     EXPECT_EQ(stopped.exit_code, 0);
     ASSERT_EQ(stopped.of("done").size(), 1u);
