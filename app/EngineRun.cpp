@@ -34,11 +34,12 @@ EngineRun::EngineRun(const QString& enginePath, const QString& runFolder, QObjec
 
 EngineRun::~EngineRun() = default;
 
-bool EngineRun::start(const QString& command, qint64 eventsOffset, QString* error) {
+bool EngineRun::start(const QString& command, const LaunchPlan& plan, qint64 eventsOffset,
+                      QString* error) {
     const QString jobFile = QDir(m_runFolder).filePath(QStringLiteral("job.json"));
     QProcess process;
     process.setProgram(m_enginePath);
-    process.setArguments({command, QStringLiteral("--job"), jobFile});
+    process.setArguments(plan.engineArguments(command, jobFile));
     process.setWorkingDirectory(m_runFolder);
     process.setStandardInputFile(QProcess::nullDevice());
     process.setStandardOutputFile(QProcess::nullDevice());

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/EngineEvent.h"
+#include "app/LaunchPlan.h"
 #include "common/protocol.h"
 
 #include <QObject>
@@ -28,9 +29,11 @@ public:
     EngineRun(const QString& enginePath, const QString& runFolder, QObject* parent = nullptr);
     ~EngineRun() override;
 
-    // Runs `<engine> <command> --job <run>/job.json` and follows it from eventsOffset (the end
-    // of what earlier commands wrote). Returns false with error set when it cannot start.
-    bool start(const QString& command, qint64 eventsOffset, QString* error);
+    // Runs `<engine> <command> --job <run>/job.json` (under `launch` when the plan has several
+    // processes) and follows it from eventsOffset (the end of what earlier commands wrote).
+    // Returns false with error set when it cannot start.
+    bool start(const QString& command, const LaunchPlan& plan, qint64 eventsOffset,
+               QString* error);
     // Follows a command started by an earlier studio session.
     void attach(const QString& command, qint64 pid, qint64 eventsOffset);
     QString command() const;

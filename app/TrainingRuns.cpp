@@ -126,7 +126,8 @@ void TrainingRuns::restore() {
 }
 
 TrainingRuns::LaunchResult TrainingRuns::launch(const QJsonObject& job, const QString& name,
-                                                const QString& presetName, bool startNow) {
+                                                const QString& presetName, bool startNow,
+                                                const LaunchPlan& plan) {
     LaunchResult result;
     nlohmann::json full;
     try {
@@ -186,6 +187,11 @@ TrainingRuns::LaunchResult TrainingRuns::launch(const QJsonObject& job, const QS
         return result;
     }
 
+    if (!plan.save(folder, &result.error)) {
+        QDir(folder).removeRecursively();
+        return result;
+    }
+
     TrainingRunRecord record;
     record.folder = folder;
     record.name = name;
@@ -231,6 +237,12 @@ bool TrainingRuns::continueRun(qint64 runId, QString* error) {
         run->stage == kTrainCommand && prepared ? kTrainCommand : kPrepareCommand;
     m_impl->history.setFailure(runId, QString(), QString(), {});
     return startCommand(runId, command, run->eventsOffset, error);
+}
+
+LaunchPlan TrainingRuns::launchPlan(qint64 runId) const {
+    const std::optional<TrainingRunRecord> run = m_impl->history.run(runId);
+    QString ignored; // a broken file is reported when the run starts
+    return run ? LaunchPlan::load(run->folder, &ignored) : LaunchPlan::singleProcess();
 }
 
 QVector<RunHistoryRow> TrainingRuns::history() const {
@@ -440,7 +452,8 @@ bool TrainingRuns::startCommand(qint64 runId, const QString& command, qint64 eve
     run.progress.total = command == kTrainCommand ? record->maxSteps : 0;
     connectEngine(runId, run.engine);
     QString startError;
-    if (!run.engine->start(command, eventsOffset, &startError)) {
+    const LaunchPlan plan = LaunchPlan::load(record->folder, &startError);
+    if (!startError.isEmpty() || !run.engine->start(command, plan, eventsOffset, &startError)) {
         m_impl->active.remove(runId);
         m_impl->history.setFailure(runId, startError, QString(), {});
         setRunState(runId, RunState::Failed, command);

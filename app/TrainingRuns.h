@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/LaunchPlan.h"
 #include "app/RunHistoryModel.h"
 #include "app/RunState.h"
 #include "app/StepMetrics.h"
@@ -64,10 +65,11 @@ public:
     // again; the others get the state their events end with). Call once, after connecting.
     void restore();
 
-    // job: a preset merged with the user's edits, the model folder included. startNow false
-    // puts the run in the queue instead.
+    // job: a preset merged with the user's edits, the model folder included; plan: the
+    // processes that train it. startNow false puts the run in the queue instead.
     LaunchResult launch(const QJsonObject& job, const QString& name, const QString& presetName,
-                        bool startNow);
+                        bool startNow, const LaunchPlan& plan = LaunchPlan::singleProcess());
+    LaunchPlan launchPlan(qint64 runId) const;
     // Starts the engine again on a stopped or failed run; it resumes from its newest checkpoint.
     bool continueRun(qint64 runId, QString* error);
 

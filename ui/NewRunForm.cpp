@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QLocale>
 #include <QPlainTextEdit>
 #include <QPointer>
@@ -32,6 +33,11 @@ const QStringList kPrecisions = {QStringLiteral("bf16"), QStringLiteral("fp16"),
                                  QStringLiteral("fp32")};
 const QStringList kDevices = {QStringLiteral("auto"), QStringLiteral("cpu"),
                               QStringLiteral("cuda")};
+const QStringList kPlans = {QStringLiteral("ddp"), QStringLiteral("zero2"),
+                            QStringLiteral("hybrid")};
+// The device entry that trains on the GPUs ticked in the list, one worker each.
+const QString kSeveralGpus = QStringLiteral("several-gpus");
+constexpr int kMaximumCpuRanks = 16;
 
 QSpinBox* spin(QWidget* parent, const char* name, int minimum, int maximum) {
     auto* box = new QSpinBox(parent);
@@ -80,6 +86,10 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_triggerEdit(new QLineEdit(this))
     , m_deviceCombo(combo(this, "deviceCombo", kDevices))
     , m_deviceNote(new QLabel(this))
+    , m_gpuList(new QListWidget(this))
+    , m_cpuRanksSpin(spin(this, "cpuRanksSpin", 1, kMaximumCpuRanks))
+    , m_planCombo(combo(this, "parallelPlanCombo", kPlans))
+    , m_spSizeSpin(spin(this, "sequenceParallelSpin", 1, kMaximumCpuRanks))
     , m_errorLabel(new QLabel(this))
     , m_validateTimer(new QTimer(this)) {
     setObjectName(QStringLiteral("newRunForm"));
@@ -95,6 +105,8 @@ NewRunForm::NewRunForm(QWidget* parent)
     m_promptsEdit->setMaximumHeight(90);
     m_triggerEdit->setObjectName(QStringLiteral("triggerWordEdit"));
     m_deviceNote->setObjectName(QStringLiteral("deviceNote"));
+    m_gpuList->setObjectName(QStringLiteral("gpuList"));
+    m_gpuList->setMaximumHeight(90);
     m_deviceNote->setWordWrap(true);
     m_deviceNote->setForegroundRole(QPalette::PlaceholderText);
     m_errorLabel->setObjectName(QStringLiteral("jobErrorLabel"));
@@ -120,7 +132,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     for (QWidget* field : std::initializer_list<QWidget*>{
              m_rankSpin, m_alphaSpin, m_optimizerCombo, m_learningRateEdit, m_stepsSpin,
              m_batchSpin, m_precisionCombo, m_checkpointSpin, m_validationEverySpin, m_promptsEdit,
-             m_triggerEdit, m_deviceCombo})
+             m_triggerEdit, m_deviceCombo, m_gpuList, m_cpuRanksSpin, m_planCombo, m_spSizeSpin})
         addRow(field);
     m_form->addRow(m_deviceNote);
     auto* layout = new QVBoxLayout(this);
@@ -151,14 +163,16 @@ NewRunForm::NewRunForm(QWidget* parent)
         dialog->open();
     });
     for (QSpinBox* box : {m_rankSpin, m_alphaSpin, m_stepsSpin, m_batchSpin, m_checkpointSpin,
-                          m_validationEverySpin})
+                          m_validationEverySpin, m_cpuRanksSpin, m_spSizeSpin})
         connect(box, &QSpinBox::valueChanged, this, &NewRunForm::onEdited);
-    for (QComboBox* box : {m_optimizerCombo, m_precisionCombo, m_deviceCombo})
+    for (QComboBox* box : {m_optimizerCombo, m_precisionCombo, m_deviceCombo, m_planCombo})
         connect(box, &QComboBox::currentIndexChanged, this, &NewRunForm::onEdited);
+    connect(m_gpuList, &QListWidget::itemChanged, this, &NewRunForm::onEdited);
     for (QLineEdit* edit : {m_modelEdit, m_learningRateEdit, m_triggerEdit})
         connect(edit, &QLineEdit::textChanged, this, &NewRunForm::onEdited);
     connect(m_promptsEdit, &QPlainTextEdit::textChanged, this, &NewRunForm::onEdited);
     retranslateUi();
+    updateProcessRows();
     revalidate();
     refreshGpus();
 }
@@ -185,10 +199,23 @@ void NewRunForm::setGpus(const GpuInventory::Result& inventory) {
             m_deviceCombo->addItem(QString(), QStringLiteral("cuda"));
         for (const GpuInfo& gpu : inventory.gpus)
             m_deviceCombo->addItem(QString(), QStringLiteral("cuda:%1").arg(gpu.index));
+        if (inventory.gpus.size() > 1)
+            m_deviceCombo->addItem(QString(), kSeveralGpus);
         const int index = m_deviceCombo->findData(current);
         m_deviceCombo->setCurrentIndex(index >= 0 ? index : 0);
     }
+    {
+        const QSignalBlocker blocker(m_gpuList);
+        m_gpuList->clear();
+        for (const GpuInfo& gpu : inventory.gpus) {
+            auto* item = new QListWidgetItem(m_gpuList);
+            item->setData(Qt::UserRole, gpu.index);
+            item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
+            item->setCheckState(Qt::Checked);
+        }
+    }
     retranslateUi();
+    updateProcessRows();
 }
 
 void NewRunForm::setPresets(const QVector<JobPreset>& presets) {
@@ -233,6 +260,35 @@ QString NewRunForm::modelFolder() const {
     return QDir::fromNativeSeparators(m_modelEdit->text().trimmed());
 }
 
+LaunchPlan NewRunForm::launchPlan() const {
+    const QString device = m_deviceCombo->currentData().toString();
+    if (device == kSeveralGpus)
+        return LaunchPlan::gpus(checkedGpus());
+    if (device == QLatin1String("cpu"))
+        return LaunchPlan::cpuRanks(m_cpuRanksSpin->value());
+    return LaunchPlan::singleProcess();
+}
+
+QVector<int> NewRunForm::checkedGpus() const {
+    QVector<int> indices;
+    for (int row = 0; row < m_gpuList->count(); ++row) {
+        const QListWidgetItem* item = m_gpuList->item(row);
+        if (item->checkState() == Qt::Checked)
+            indices.append(item->data(Qt::UserRole).toInt());
+    }
+    return indices;
+}
+
+void NewRunForm::updateProcessRows() {
+    const QString device = m_deviceCombo->currentData().toString();
+    const bool several = launchPlan().processCount() > 1;
+    m_form->setRowVisible(m_gpuList, device == kSeveralGpus);
+    m_form->setRowVisible(m_cpuRanksSpin, device == QLatin1String("cpu"));
+    m_form->setRowVisible(m_planCombo, several);
+    m_form->setRowVisible(m_spSizeSpin,
+                          several && m_planCombo->currentData().toString() == kPlans.last());
+}
+
 QJsonObject NewRunForm::job() const {
     return JobPresets::merge(m_presetJob, formValues());
 }
@@ -271,7 +327,9 @@ void NewRunForm::retranslateUi() {
                              tr("Steps"),          tr("Batch size"),
                              tr("Precision"),      tr("Checkpoint every"),
                              tr("Validate every"), tr("Validation prompts"),
-                             tr("Trigger word"),   tr("Device")};
+                             tr("Trigger word"),   tr("Device"),
+                             tr("GPUs to use"),    tr("CPU processes"),
+                             tr("Parallel plan"),  tr("Sequence-parallel ranks")};
     for (qsizetype row = 0; row < m_rowLabels.size() && row < labels.size(); ++row)
         m_rowLabels.at(row)->setText(labels.at(row));
     m_modelBrowse->setText(tr("Browse…"));
@@ -284,19 +342,31 @@ void NewRunForm::retranslateUi() {
     m_deviceCombo->setItemText(0, tr("Automatic (a GPU when there is one)"));
     m_deviceCombo->setItemText(1, tr("CPU"));
     constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+    auto gpuText = [](const GpuInfo& info) {
+        return tr("GPU %1: %2, %3 of %4 GiB free")
+            .arg(info.index)
+            .arg(info.name, QLocale().toString(info.freeBytes / kGiB, 'f', 1),
+                 QLocale().toString(info.totalBytes / kGiB, 'f', 1));
+    };
     for (int index = 2; index < m_deviceCombo->count(); ++index) {
         const int gpu = index - 2;
-        if (gpu < m_gpus.gpus.size()) {
-            const GpuInfo& info = m_gpus.gpus.at(gpu);
-            m_deviceCombo->setItemText(
-                index, tr("GPU %1: %2, %3 of %4 GiB free")
-                           .arg(info.index)
-                           .arg(info.name, QLocale().toString(info.freeBytes / kGiB, 'f', 1),
-                                QLocale().toString(info.totalBytes / kGiB, 'f', 1)));
-        } else {
+        if (m_deviceCombo->itemData(index).toString() == kSeveralGpus)
+            m_deviceCombo->setItemText(index, tr("Several GPUs (one worker each)"));
+        else if (gpu < m_gpus.gpus.size())
+            m_deviceCombo->setItemText(index, gpuText(m_gpus.gpus.at(gpu)));
+        else
             m_deviceCombo->setItemText(index, tr("GPU (CUDA)"));
-        }
     }
+    for (int row = 0; row < m_gpuList->count() && row < m_gpus.gpus.size(); ++row)
+        m_gpuList->item(row)->setText(gpuText(m_gpus.gpus.at(row)));
+    m_cpuRanksSpin->setToolTip(tr("More than one process trains data parallel on the CPU, the "
+                                  "way several GPUs would; each process gets a share of the "
+                                  "cores."));
+    m_planCombo->setItemText(0, tr("Data parallel (DDP)"));
+    m_planCombo->setItemText(1, tr("ZeRO-2 (optimizer state and gradients sharded)"));
+    m_planCombo->setItemText(2, tr("Hybrid (sequence parallel inside data parallel)"));
+    m_spSizeSpin->setToolTip(tr("Processes that share one video's tokens. The model's attention "
+                                "heads and the process count must both divide by it."));
     m_deviceNote->setText(m_gpus.gpus.isEmpty() ? m_gpus.problem : QString());
     m_deviceNote->setVisible(!m_deviceNote->text().isEmpty());
     revalidate();
@@ -333,11 +403,15 @@ void NewRunForm::applyPreset(const JobPreset& preset) {
     m_triggerEdit->setText(preset.job.value(QStringLiteral("trigger_word")).toString());
     setComboValue(m_deviceCombo,
                   preset.job.value(QStringLiteral("device")).toString(QStringLiteral("auto")));
+    const QJsonObject parallel = object(preset.job, "parallel");
+    setComboValue(m_planCombo, parallel.value(QStringLiteral("plan")).toString(kPlans.first()));
+    m_spSizeSpin->setValue(parallel.value(QStringLiteral("sp_size")).toInt(1));
     m_applying = false;
     onEdited();
 }
 
 void NewRunForm::onEdited() {
+    updateProcessRows();
     if (m_applying)
         return;
     m_validateTimer->start();
@@ -357,6 +431,15 @@ void NewRunForm::revalidate() {
         error = tr("The model folder %1 does not exist. Choose a diffusers CogVideoX pipeline "
                    "folder.")
                     .arg(QDir::toNativeSeparators(modelFolder()));
+    else if (m_deviceCombo->currentData().toString() == kSeveralGpus && checkedGpus().isEmpty())
+        error = tr("Tick at least one GPU to train on.");
+    else if (launchPlan().processCount() > 1 &&
+             m_planCombo->currentData().toString() == kPlans.last() &&
+             launchPlan().processCount() % m_spSizeSpin->value() != 0)
+        error = tr("%1 processes cannot be split into sequence-parallel groups of %2. Choose "
+                   "a group size that divides the process count.")
+                    .arg(launchPlan().processCount())
+                    .arg(m_spSizeSpin->value());
     else if (!numberOk)
         error = tr("The learning rate “%1” is not a number. Write it like 1e-4 or 0.0001.")
                     .arg(m_learningRateEdit->text());
@@ -397,6 +480,20 @@ QJsonObject NewRunForm::formValues() const {
                            {QStringLiteral("prompts"), prompts}};
     values.insert(QStringLiteral("validation"), validation);
     values.insert(QStringLiteral("trigger_word"), m_triggerEdit->text().trimmed());
-    values.insert(QStringLiteral("device"), m_deviceCombo->currentData().toString());
+    const LaunchPlan plan = launchPlan();
+    QString device = m_deviceCombo->currentData().toString();
+    if (device == kSeveralGpus) {
+        // One ticked GPU trains alone on it; several get one each from `launch`.
+        device = plan.gpuIndices().size() == 1
+                     ? QStringLiteral("cuda:%1").arg(plan.gpuIndices().first())
+                     : QStringLiteral("cuda");
+    }
+    values.insert(QStringLiteral("device"), device);
+    if (plan.processCount() > 1) {
+        const bool hybrid = m_planCombo->currentData().toString() == kPlans.last();
+        values.insert(QStringLiteral("parallel"),
+                      QJsonObject{{QStringLiteral("plan"), m_planCombo->currentData().toString()},
+                                  {QStringLiteral("sp_size"), hybrid ? m_spSizeSpin->value() : 1}});
+    }
     return values;
 }

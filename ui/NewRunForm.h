@@ -2,6 +2,7 @@
 
 #include "app/GpuInventory.h"
 #include "app/JobPresets.h"
+#include "app/LaunchPlan.h"
 
 #include <QJsonObject>
 #include <QVector>
@@ -11,6 +12,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
+class QListWidget;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
@@ -42,6 +44,8 @@ public:
     void setGpus(const GpuInventory::Result& inventory);
     // Asks NVML again, off the GUI thread; setGpus follows.
     void refreshGpus();
+    // The processes that train: the chosen GPUs, or CPU ranks when the device is the CPU.
+    LaunchPlan launchPlan() const;
     // Settings from elsewhere (an imported cogvideox-factory command) over the current preset.
     void applyOverrides(const QJsonObject& job);
     QString validationError() const;
@@ -59,6 +63,8 @@ private:
     void onEdited();
     void revalidate();
     QJsonObject formValues() const;
+    QVector<int> checkedGpus() const;
+    void updateProcessRows();
 
     QVector<JobPreset> m_presets;
     QJsonObject m_presetJob;
@@ -86,6 +92,10 @@ private:
     QLineEdit* m_triggerEdit;
     QComboBox* m_deviceCombo;
     QLabel* m_deviceNote;
+    QListWidget* m_gpuList;
+    QSpinBox* m_cpuRanksSpin;
+    QComboBox* m_planCombo;
+    QSpinBox* m_spSizeSpin;
     GpuInventory::Result m_gpus;
     QLabel* m_errorLabel;
     QTimer* m_validateTimer;

@@ -283,7 +283,8 @@ void TrainPage::launch(bool startNow) {
                              ? suggestedRunName()
                              : m_runNameEdit->text().trimmed();
     const TrainingRuns::LaunchResult result =
-        m_runs->launch(m_form->job(), name, m_form->presetName(), startNow);
+        m_runs->launch(m_form->job(), name, m_form->presetName(), startNow,
+                      m_form->launchPlan());
     if (!result.succeeded()) {
         m_launchMessage->setText(result.error);
         return;

@@ -40,6 +40,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <functional>
 #include <memory>
 
 namespace {
@@ -59,12 +60,14 @@ private slots:
     void reattachesAfterTheStudioRestarts();
     void queueRunsOneAfterAnotherAndHoldsOnFailure();
     void factoryCommandFillsTheForm();
+    void twoCpuProcessesTrainUnderLaunch();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
     TrainPage* page() const { return m_window->trainPage(); }
     qint64 launchFromForm(const QString& modelFolder, int steps, int checkpointEvery,
-                          int validateEvery, const char* button = "trainButton");
+                          int validateEvery, const char* button = "trainButton",
+                          const std::function<void(NewRunForm*)>& adjust = {});
     QString brokenModel(QTemporaryDir& folder) const;
     RunState stateOf(qint64 runId) const { return m_window->trainingRuns()->state(runId); }
     void screenshot(QWidget* widget, const QString& name) const;
@@ -122,7 +125,8 @@ std::unique_ptr<MainWindow> TestTrainPage::newWindow() {
 }
 
 qint64 TestTrainPage::launchFromForm(const QString& modelFolder, int steps, int checkpointEvery,
-                                     int validateEvery, const char* button) {
+                                     int validateEvery, const char* button,
+                                     const std::function<void(NewRunForm*)>& adjust) {
     NewRunForm* form = page()->newRunForm();
     if (!form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")))
         return 0;
@@ -130,6 +134,8 @@ qint64 TestTrainPage::launchFromForm(const QString& modelFolder, int steps, int 
     form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->setValue(steps);
     form->findChild<QSpinBox*>(QStringLiteral("checkpointEverySpin"))->setValue(checkpointEvery);
     form->findChild<QSpinBox*>(QStringLiteral("validationEverySpin"))->setValue(validateEvery);
+    if (adjust)
+        adjust(form);
     if (!QTest::qWaitFor([form] { return form->isValid(); }, 5000)) {
         qWarning("form invalid: %s", qPrintable(form->validationError()));
         return 0;
@@ -381,6 +387,37 @@ void TestTrainPage::factoryCommandFillsTheForm() {
                  .size(),
              2);
     QTRY_VERIFY(form->isValid());
+}
+
+void TestTrainPage::twoCpuProcessesTrainUnderLaunch() {
+    constexpr int kSteps = 4;
+    const qint64 runId =
+        launchFromForm(m_tinyPipeline, kSteps, 0, 0, "trainButton", [](NewRunForm* form) {
+            auto* device = form->findChild<QComboBox*>(QStringLiteral("deviceCombo"));
+            device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+            form->findChild<QSpinBox*>(QStringLiteral("cpuRanksSpin"))->setValue(2);
+            auto* plan = form->findChild<QComboBox*>(QStringLiteral("parallelPlanCombo"));
+            QVERIFY(plan->isVisibleTo(form));
+            plan->setCurrentIndex(plan->findData(QStringLiteral("zero2")));
+        });
+    QVERIFY2(runId > 0,
+             qPrintable(page()->findChild<QLabel*>(QStringLiteral("launchMessage"))->text()));
+    TrainingRuns* runs = m_window->trainingRuns();
+    QCOMPARE(runs->launchPlan(runId), LaunchPlan::cpuRanks(2));
+    QCOMPARE(runs->job(runId).value(QStringLiteral("parallel")).toObject().value(
+                 QStringLiteral("plan")),
+             QJsonValue(QStringLiteral("zero2")));
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
+    // One stream of steps from `launch`, with both ranks' memory in each.
+    const QVector<StepMetrics> metrics = runs->metrics(runId);
+    QCOMPARE(metrics.size(), kSteps);
+    QCOMPARE(metrics.constLast().step, kSteps);
+    QCOMPARE(metrics.constLast().memory.size(), 2);
+    QCOMPARE(metrics.constLast().memory.at(1).rank, 1);
+    QVERIFY(QFileInfo::exists(QDir(runs->runFolder(runId))
+                                  .filePath(QStringLiteral("checkpoints/step-%1/"
+                                                           "optimizer-rank-1-of-2.safetensors")
+                                                .arg(kSteps))));
 }
 
 QTEST_MAIN(TestTrainPage)
