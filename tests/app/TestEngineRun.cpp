@@ -25,6 +25,8 @@ private slots:
     void doneEndsTheCommandAtItsLine();
     void processGoneWithoutDoneIsVanished();
     void commandsReachTheControlSocket();
+    void launchPlanChoosesTheCommandLine();
+    void launchPlanSurvivesTheRunFolder();
 
 private:
     void append(const QByteArray& bytes);
@@ -166,6 +168,42 @@ void TestEngineRun::commandsReachTheControlSocket() {
     QLocalSocket* client = server.nextPendingConnection();
     QTRY_VERIFY(client->canReadLine() || client->state() != QLocalSocket::ConnectedState);
     QCOMPARE(client->readLine().trimmed(), QByteArray(R"({"cmd":"pause","v":1})"));
+}
+
+void TestEngineRun::launchPlanChoosesTheCommandLine() {
+    const QString job = QStringLiteral("/runs/a/job.json");
+    const QStringList direct{QStringLiteral("train"), QStringLiteral("--job"), job};
+    QCOMPARE(LaunchPlan::singleProcess().engineArguments(QStringLiteral("train"), job), direct);
+    QCOMPARE(LaunchPlan::cpuRanks(1).engineArguments(QStringLiteral("train"), job), direct);
+    QCOMPARE(LaunchPlan::gpus({3}).engineArguments(QStringLiteral("train"), job), direct);
+    QCOMPARE(LaunchPlan::gpus({0, 2}).engineArguments(QStringLiteral("train"), job),
+             QStringList({QStringLiteral("launch"), QStringLiteral("--gpus"), QStringLiteral("0,2"),
+                          QStringLiteral("--")}) +
+                 direct);
+    QCOMPARE(LaunchPlan::cpuRanks(2).engineArguments(QStringLiteral("train"), job),
+             QStringList({QStringLiteral("launch"), QStringLiteral("--cpu-ranks"),
+                          QStringLiteral("2"), QStringLiteral("--")}) +
+                 direct);
+    // Preparing the cache is one process whatever trains afterwards.
+    QCOMPARE(LaunchPlan::cpuRanks(2).engineArguments(QStringLiteral("prepare"), job),
+             QStringList({QStringLiteral("prepare"), QStringLiteral("--job"), job}));
+}
+
+void TestEngineRun::launchPlanSurvivesTheRunFolder() {
+    QString error;
+    QCOMPARE(LaunchPlan::load(m_run->path(), &error), LaunchPlan::singleProcess());
+    QVERIFY(error.isEmpty());
+    for (const LaunchPlan& plan : {LaunchPlan::gpus({1, 0}), LaunchPlan::cpuRanks(4)}) {
+        QVERIFY2(plan.save(m_run->path(), &error), qPrintable(error));
+        QCOMPARE(LaunchPlan::load(m_run->path(), &error), plan);
+        QVERIFY(error.isEmpty());
+    }
+    QFile broken(QDir(m_run->path()).filePath(LaunchPlan::kFileName));
+    QVERIFY(broken.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    broken.write(R"({"gpus": ["zero"]})");
+    broken.close();
+    QCOMPARE(LaunchPlan::load(m_run->path(), &error), LaunchPlan::singleProcess());
+    QVERIFY2(error.contains(QStringLiteral("launch.json")), qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestEngineRun)
