@@ -29,5 +29,6 @@ int run_export(CommandContext& context);
 int run_train(CommandContext& context);
 int run_bench(CommandContext& context);
 int run_launch(CommandContext& context);
+int run_estimate(CommandContext& context);
 
 } // namespace tuneframe::cli

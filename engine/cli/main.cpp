@@ -80,6 +80,10 @@ constexpr Command kCommands[] = {
      "merged into one stream, commands passed to every rank, and all stopped when one fails; "
      "the job's parallel.plan chooses ddp, zero2 or hybrid (sequence parallel)",
      true, tuneframe::cli::run_launch},
+    {"estimate", "tuneframe-engine estimate --job FILE [--processes N]",
+     "estimate a training job's memory per process for each phase (prepare, train, validation) "
+     "from the model's configs and weight headers, without loading weights",
+     true, tuneframe::cli::run_estimate},
 };
 
 void print_help() {

@@ -25,14 +25,32 @@ TokenCount token_count(const CogVideoXTransformer3DConfig& config, const VideoSh
     return count;
 }
 
+std::uint64_t forward_activation_bytes(const CogVideoXTransformer3DConfig& config,
+                                       std::int64_t dtype_bytes, std::int64_t batch,
+                                       std::int64_t tokens) {
+    return static_cast<std::uint64_t>(batch * tokens * config.inner_dim() * dtype_bytes *
+                                      kForwardWidths);
+}
+
+std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& config,
+                                        std::int64_t dtype_bytes, std::int64_t batch,
+                                        std::int64_t tokens, bool gradient_checkpointing) {
+    const std::int64_t token_bytes = batch * tokens * config.inner_dim() * dtype_bytes;
+    const std::int64_t block = kSavedWidths * token_bytes; // one [B, N, D] times the widths
+    // With checkpointing every block keeps only its inputs, and one block at a time is
+    // recomputed with its full set.
+    return static_cast<std::uint64_t>(gradient_checkpointing
+                                          ? config.num_layers * token_bytes + block
+                                          : config.num_layers * block);
+}
+
 MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& config,
                                          std::int64_t dtype_bytes, const VideoShape& shape) {
     MemoryEstimate estimate;
     estimate.weights = static_cast<std::uint64_t>(config.parameter_count() * dtype_bytes);
-    const std::int64_t batch = 2 * shape.batch; // CFG: unconditional and conditional together
-    estimate.activations =
-        static_cast<std::uint64_t>(batch * token_count(config, shape).total * config.inner_dim() *
-                                   dtype_bytes * kForwardWidths);
+    // CFG: unconditional and conditional together
+    estimate.activations = forward_activation_bytes(config, dtype_bytes, 2 * shape.batch,
+                                                    token_count(config, shape).total);
     return estimate;
 }
 
@@ -46,14 +64,9 @@ MemoryEstimate estimate_lora_training_memory(const CogVideoXTransformer3DConfig&
     // gradients and two AdamW moments.
     const std::int64_t adapter_parameters = config.num_layers * 4 * rank * 2 * dim;
     estimate.trainable = static_cast<std::uint64_t>(adapter_parameters * 4 * 4);
-    const std::int64_t token_bytes =
-        shape.batch * token_count(config, shape).total * dim * dtype_bytes; // one [B, N, D]
-    const std::int64_t block = kSavedWidths * token_bytes;
-    // With checkpointing every block keeps only its inputs, and one block at a time is
-    // recomputed with its full set.
     estimate.activations =
-        static_cast<std::uint64_t>(gradient_checkpointing ? config.num_layers * token_bytes + block
-                                                          : config.num_layers * block);
+        training_activation_bytes(config, dtype_bytes, shape.batch,
+                                  token_count(config, shape).total, gradient_checkpointing);
     return estimate;
 }
 

@@ -30,6 +30,17 @@ struct MemoryEstimate {
     std::uint64_t total() const { return weights + trainable + activations; }
 };
 
+// Activations of one block-by-block forward that keeps nothing for backward, for `batch`
+// sequences of `tokens` tokens each.
+std::uint64_t forward_activation_bytes(const CogVideoXTransformer3DConfig& config,
+                                       std::int64_t dtype_bytes, std::int64_t batch,
+                                       std::int64_t tokens);
+// Activations a training step keeps for backward (all blocks, or only block inputs plus one
+// recomputed block with checkpointing); `tokens` per sequence on this process.
+std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& config,
+                                        std::int64_t dtype_bytes, std::int64_t batch,
+                                        std::int64_t tokens, bool gradient_checkpointing);
+
 // One denoising forward with classifier-free guidance (batch doubled), fused attention.
 MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& config,
                                          std::int64_t dtype_bytes, const VideoShape& shape);

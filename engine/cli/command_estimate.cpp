@@ -1,0 +1,46 @@
+// `estimate --job FILE [--processes N]`: the job's memory per process and phase, before any
+// weights are loaded (the studio's pre-flight check; on a cluster, before asking for GPUs).
+#include "engine/cli/commands.h"
+#include "engine/core/error.h"
+#include "engine/core/json_file.h"
+#include "engine/train/job_memory_estimate.h"
+
+#include <filesystem>
+
+namespace tuneframe::cli {
+
+namespace fs = std::filesystem;
+
+int run_estimate(CommandContext& context) {
+    Arguments& arguments = context.arguments;
+    const fs::path job_file = fs::absolute(arguments.required_option("--job"));
+    const double processes = arguments.number_option("--processes", 1);
+    arguments.finish();
+    if (processes < 1 || processes > 4096) {
+        arguments.fail("--processes must be between 1 and 4096.");
+    }
+    common::TrainingJob job;
+    try {
+        job = common::TrainingJob::from_json(core::read_json_file(job_file), job_file.string());
+    } catch (const common::JobError& error) {
+        throw core::Error(core::ErrorCode::BadInput, error.what(), error.hint());
+    }
+    fs::path model = job.model;
+    if (model.is_relative()) {
+        model = job_file.parent_path() / model;
+    }
+    job.model = model.string();
+    const train::JobMemoryEstimate estimate =
+        train::estimate_job_memory(job, core::inventory(model), static_cast<int>(processes));
+    for (const train::PhaseMemory& phase : estimate.phases) {
+        std::string line = phase.phase + ": " + core::format_bytes(phase.total()) + " per process";
+        if (phase.skipped) {
+            line += " (not run: the job has no validation prompts)";
+        }
+        context.events.log("info", line);
+    }
+    context.events.done("ok", estimate.to_json());
+    return 0;
+}
+
+} // namespace tuneframe::cli

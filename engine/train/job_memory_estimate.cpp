@@ -1,0 +1,251 @@
+#include "engine/train/job_memory_estimate.h"
+
+#include "engine/core/error.h"
+#include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
+#include "engine/models/cogvideox/memory_estimate.h"
+
+#include <algorithm>
+#include <map>
+
+namespace tuneframe::train {
+namespace {
+
+namespace cogvideox = models::cogvideox;
+
+// Widths of the VAE's first level (block_out_channels[0] channels at full resolution) alive
+// while a window of frames goes through it: the input, the norm and SiLU outputs, a conv
+// output and the causal padding of its caches.
+constexpr std::int64_t kVaeEncodeWidths = 6;
+constexpr std::int64_t kVaeDecodeWidths = 8;
+// Pixel frames one window holds: diffusers encodes 8 frames (the first window 9) and decodes
+// 2 latent frames (8 pixel frames) at a time, plus the causal convolutions' two cached frames.
+constexpr std::int64_t kVaeEncodeWindowFrames = 11;
+constexpr std::int64_t kVaeDecodeWindowFrames = 10;
+// T5 v1.1 keeps about this many [L, d_model] tensors during one layer.
+constexpr std::int64_t kTextEncoderWidths = 12;
+constexpr std::uint64_t kCudaContextBytes = 600ull * 1000 * 1000;
+
+const core::ComponentInventory* find_component(
+    const std::vector<core::ComponentInventory>& components, const std::string& name) {
+    for (const auto& component : components) {
+        if (component.name == name) {
+            return &component;
+        }
+    }
+    return nullptr;
+}
+
+const core::ComponentInventory& require_component(
+    const std::vector<core::ComponentInventory>& components, const std::string& name,
+    const std::string& model) {
+    const core::ComponentInventory* component = find_component(components, name);
+    if (!component || component->weights.empty()) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "The model folder " + model + " has no " + name + " weights.",
+                          "Choose a diffusers CogVideoX pipeline folder (transformer, vae, "
+                          "text_encoder, tokenizer, scheduler).");
+    }
+    return *component;
+}
+
+// Bytes of optimizer state per trainable parameter on the device.
+std::int64_t optimizer_state_bytes(const std::string& optimizer) {
+    static const std::map<std::string, std::int64_t> bytes = {
+        {"adamw", 8}, {"adam", 8},     {"adamw8bit", 2}, // two 8-bit moments
+        {"prodigy", 16},                                 // moments, s and the initial weights
+        {"came", 4},                                     // one moment; factored rows/columns
+        {"adamw-cpu-offload", 0}};                       // kept in host memory
+    const auto found = bytes.find(optimizer);
+    return found == bytes.end() ? 8 : found->second;
+}
+
+std::int64_t json_int(const nlohmann::json& config, const char* key, std::int64_t fallback) {
+    return config.is_object() ? config.value(key, fallback) : fallback;
+}
+
+// The first VAE level's window at the given frame size, with tiling when the job asks for it.
+std::uint64_t vae_window_bytes(const core::ComponentInventory& vae, std::int64_t dtype_bytes,
+                               std::int64_t height, std::int64_t width, bool tiling,
+                               std::int64_t frames, std::int64_t widths) {
+    std::int64_t channels = 128;
+    if (vae.config.is_object() && vae.config.contains("block_out_channels") &&
+        !vae.config["block_out_channels"].empty()) {
+        channels = vae.config["block_out_channels"][0].get<std::int64_t>();
+    }
+    if (tiling) {
+        // Tiles are half the VAE's sample size, each with a sixth of overlap.
+        height = std::min(height, json_int(vae.config, "sample_height", 480) / 2 * 7 / 6);
+        width = std::min(width, json_int(vae.config, "sample_width", 720) / 2 * 7 / 6);
+    }
+    return static_cast<std::uint64_t>(widths * channels * frames * height * width * dtype_bytes);
+}
+
+std::uint64_t weight_bytes(const core::ComponentInventory& component, std::int64_t dtype_bytes) {
+    return static_cast<std::uint64_t>(component.parameters * dtype_bytes);
+}
+
+} // namespace
+
+std::uint64_t PhaseMemory::total() const {
+    std::uint64_t resident = 0;
+    std::map<std::string, std::uint64_t> stages;
+    for (const MemoryPart& part : parts) {
+        if (part.stage.empty()) {
+            resident += part.bytes;
+        } else {
+            stages[part.stage] += part.bytes;
+        }
+    }
+    std::uint64_t largest = 0;
+    for (const auto& [stage, bytes] : stages) {
+        largest = std::max(largest, bytes);
+    }
+    return resident + largest;
+}
+
+std::uint64_t JobMemoryEstimate::peak() const {
+    std::uint64_t peak = 0;
+    for (const PhaseMemory& phase : phases) {
+        peak = std::max(peak, phase.skipped ? 0 : phase.total());
+    }
+    return peak;
+}
+
+nlohmann::json JobMemoryEstimate::to_json() const {
+    nlohmann::json json = {{"processes", processes},
+                           {"data_parallel", data_parallel},
+                           {"sequence_parallel", sequence_parallel},
+                           {"largest_bucket", {frames, height, width}},
+                           {"peak", peak()},
+                           {"phases", nlohmann::json::array()}};
+    for (const PhaseMemory& phase : phases) {
+        nlohmann::json parts = nlohmann::json::array();
+        for (const MemoryPart& part : phase.parts) {
+            parts.push_back({{"name", part.name}, {"stage", part.stage}, {"bytes", part.bytes}});
+        }
+        json["phases"].push_back({{"phase", phase.phase},
+                                  {"total", phase.total()},
+                                  {"skipped", phase.skipped},
+                                  {"parts", parts}});
+    }
+    return json;
+}
+
+JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
+                                      const std::vector<core::ComponentInventory>& components,
+                                      int processes) {
+    const core::ComponentInventory& transformer =
+        require_component(components, "transformer", job.model);
+    const core::ComponentInventory& vae = require_component(components, "vae", job.model);
+    const core::ComponentInventory& text_encoder =
+        require_component(components, "text_encoder", job.model);
+    const auto config = cogvideox::CogVideoXTransformer3DConfig::from_json(
+        transformer.config, job.model + "/transformer/config.json");
+
+    JobMemoryEstimate estimate;
+    estimate.processes = std::max(processes, 1);
+    estimate.sequence_parallel =
+        job.parallel.plan == "hybrid" ? static_cast<int>(std::max<std::int64_t>(
+                                            job.parallel.sp_size, 1))
+                                      : 1;
+    estimate.data_parallel = std::max(estimate.processes / estimate.sequence_parallel, 1);
+    const std::int64_t bytes = job.precision == "fp32" ? 4 : 2;
+    for (const auto& [height, width] : job.dataset.resolution_buckets) {
+        for (const std::int64_t frames : job.dataset.frame_buckets) {
+            if (frames * height * width > estimate.frames * estimate.height * estimate.width) {
+                estimate.frames = frames;
+                estimate.height = height;
+                estimate.width = width;
+            }
+        }
+    }
+    const std::uint64_t context = job.device == "cpu" ? 0 : kCudaContextBytes;
+    const std::int64_t text_width = json_int(text_encoder.config, "d_model", 4096);
+    const std::uint64_t text_activations = static_cast<std::uint64_t>(
+        config.max_text_seq_length * text_width * bytes * kTextEncoderWidths);
+    auto runtime = [&](PhaseMemory& phase) {
+        if (context > 0) {
+            phase.parts.push_back({"CUDA context", "", context});
+        }
+    };
+
+    // prepare: one process, one model resident at a time, one clip at a time.
+    PhaseMemory prepare{"prepare", {}, false};
+    runtime(prepare);
+    prepare.parts.push_back({"text encoder weights", "text", weight_bytes(text_encoder, bytes)});
+    prepare.parts.push_back({"text encoder activations", "text", text_activations});
+    prepare.parts.push_back({"VAE weights", "vae", weight_bytes(vae, bytes)});
+    prepare.parts.push_back(
+        {"VAE encode activations", "vae",
+         vae_window_bytes(vae, bytes, estimate.height, estimate.width, job.dataset.vae_tiling,
+                          std::min(estimate.frames, kVaeEncodeWindowFrames), kVaeEncodeWidths)});
+
+    // train: what every process holds during a step.
+    PhaseMemory train{"train", {}, false};
+    runtime(train);
+    const bool zero2 = job.parallel.plan == "zero2";
+    const std::int64_t shards = zero2 ? estimate.data_parallel : 1;
+    const std::int64_t state_bytes = optimizer_state_bytes(job.optimizer.name);
+    train.parts.push_back({"transformer weights", "", weight_bytes(transformer, bytes)});
+    if (job.mode == "lora") {
+        const std::int64_t adapter = config.num_layers *
+                                     static_cast<std::int64_t>(job.lora.targets.size()) *
+                                     std::min(job.lora.rank, config.inner_dim()) * 2 *
+                                     config.inner_dim();
+        train.parts.push_back({"adapter weights and gradients", "",
+                               static_cast<std::uint64_t>(adapter * 8)});
+        train.parts.push_back(
+            {"optimizer state", "", static_cast<std::uint64_t>(adapter * state_bytes / shards)});
+    } else {
+        const std::int64_t parameters = transformer.parameters;
+        // Gradients exist whole until the reduce-scatter, even under zero2.
+        train.parts.push_back({"gradients", "", static_cast<std::uint64_t>(parameters * bytes)});
+        const bool offloaded = job.optimizer.name == "adamw-cpu-offload";
+        const std::int64_t master = bytes < 4 && !offloaded ? 4 : 0;
+        train.parts.push_back(
+            {"optimizer state", "",
+             static_cast<std::uint64_t>(parameters * (state_bytes + master) / shards)});
+    }
+    const cogvideox::VideoShape train_shape{estimate.frames, estimate.height, estimate.width,
+                                            job.batch_size};
+    const std::int64_t tokens = cogvideox::token_count(config, train_shape).total;
+    const std::int64_t local_tokens =
+        (tokens + estimate.sequence_parallel - 1) / estimate.sequence_parallel;
+    train.parts.push_back({"activations", "",
+                           cogvideox::training_activation_bytes(config, bytes, job.batch_size,
+                                                                local_tokens,
+                                                                job.gradient_checkpointing)});
+
+    // validation: rank 0 samples with the training state resident and the whole sequence.
+    PhaseMemory validation{"validation", {}, job.validation.prompts.empty()};
+    for (const MemoryPart& part : train.parts) {
+        if (part.name != "activations") {
+            validation.parts.push_back(part);
+        }
+    }
+    // Each VAE level but the last halves the frame, as the pipeline's spatial scale says.
+    std::int64_t spatial = 8;
+    if (vae.config.is_object() && vae.config.contains("block_out_channels")) {
+        spatial = std::int64_t{1} << (vae.config["block_out_channels"].size() - 1);
+    }
+    cogvideox::VideoShape shape{
+        job.validation.frames > 0 ? job.validation.frames : config.sample_frames,
+        job.validation.height > 0 ? job.validation.height : config.sample_height * spatial,
+        job.validation.width > 0 ? job.validation.width : config.sample_width * spatial, 1};
+    validation.parts.push_back({"text encoder weights", "text", weight_bytes(text_encoder, bytes)});
+    validation.parts.push_back({"text encoder activations", "text", text_activations});
+    validation.parts.push_back(
+        {"denoising activations (CFG)", "denoise",
+         cogvideox::forward_activation_bytes(config, bytes, 2,
+                                             cogvideox::token_count(config, shape).total)});
+    validation.parts.push_back({"VAE weights", "vae", weight_bytes(vae, bytes)});
+    validation.parts.push_back(
+        {"VAE decode activations", "vae",
+         vae_window_bytes(vae, bytes, shape.height, shape.width, job.dataset.vae_tiling,
+                          std::min(shape.frames, kVaeDecodeWindowFrames), kVaeDecodeWidths)});
+
+    estimate.phases = {prepare, train, validation};
+    return estimate;
+}
+
+} // namespace tuneframe::train

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "common/training_job.h"
+#include "engine/core/checkpoint_inventory.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+// The pre-flight memory figure of a training job, per process and per phase, from the configs
+// and weight headers alone (nothing is loaded). Like `inspect`'s estimate it counts the tensors
+// the engine keeps, not allocator slack; bench/ measures the real numbers and the studio warns
+// when a phase will not fit the chosen devices.
+namespace tuneframe::train {
+
+struct MemoryPart {
+    std::string name; // "transformer weights", "optimizer state", "activations", ...
+    // Empty: held for the whole phase. Otherwise parts of one stage live together and the
+    // phase's stages come one after another (prepare: the text encoder, then the VAE).
+    std::string stage;
+    std::uint64_t bytes = 0;
+};
+
+struct PhaseMemory {
+    std::string phase; // prepare | train | validation
+    std::vector<MemoryPart> parts;
+    bool skipped = false; // validation that the job never runs
+    std::uint64_t total() const; // what stays plus the largest stage
+};
+
+struct JobMemoryEstimate {
+    int processes = 1;
+    int data_parallel = 1;
+    int sequence_parallel = 1;
+    std::int64_t frames = 0; // the largest bucket: what the peak is computed for
+    std::int64_t height = 0;
+    std::int64_t width = 0;
+    std::vector<PhaseMemory> phases;
+    std::uint64_t peak() const;
+    nlohmann::json to_json() const;
+};
+
+// components: the inventory of the job's pipeline folder. processes: the workers that train
+// (`launch`'s ranks), which the job's parallel plan splits into data and sequence groups.
+JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
+                                      const std::vector<core::ComponentInventory>& components,
+                                      int processes);
+
+} // namespace tuneframe::train
