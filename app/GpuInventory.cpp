@@ -1,5 +1,6 @@
 #include "app/GpuInventory.h"
 
+#include <QFile>
 #include <QLibrary>
 
 const char* const GpuInventory::kDefaultLibrary = "libnvidia-ml.so.1";
@@ -23,8 +24,23 @@ using NvmlMemoryInfo = int (*)(NvmlDevice, NvmlMemory*);
 
 } // namespace
 
+qint64 GpuInventory::hostAvailableBytes() {
+    QFile file(QStringLiteral("/proc/meminfo"));
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
+        return 0;
+    while (!file.atEnd()) {
+        const QByteArray line = file.readLine();
+        if (line.startsWith("MemAvailable:")) {
+            const QList<QByteArray> fields = line.simplified().split(' ');
+            return fields.size() >= 2 ? fields.at(1).toLongLong() * 1024 : 0; // kB
+        }
+    }
+    return 0;
+}
+
 GpuInventory::Result GpuInventory::query(const QString& library) {
     Result result;
+    result.hostAvailableBytes = hostAvailableBytes();
     QString name = library;
     if (name.isEmpty())
         name = qEnvironmentVariable("TUNEFRAME_NVML_LIBRARY", QString::fromLatin1(kDefaultLibrary));

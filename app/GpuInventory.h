@@ -22,10 +22,13 @@ public:
     struct Result {
         QVector<GpuInfo> gpus;
         QString problem; // why there are none, when there are none
+        qint64 hostAvailableBytes = 0; // memory the CPU can still give (MemAvailable); 0: unknown
     };
 
     static const char* const kDefaultLibrary;
 
     // library: the NVML shared library; $TUNEFRAME_NVML_LIBRARY overrides the default.
     static Result query(const QString& library = QString());
+    // /proc/meminfo's MemAvailable in bytes; 0 where it cannot be read.
+    static qint64 hostAvailableBytes();
 };

@@ -2,6 +2,9 @@
 
 #include "ui/FactoryImportDialog.h"
 
+#include "app/EngineLocator.h"
+#include "app/MemoryEstimator.h"
+
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -25,6 +28,8 @@
 namespace {
 
 constexpr int kValidateDelayMs = 150;
+// The estimate starts an engine process: wait until the typing stops.
+constexpr int kEstimateDelayMs = 400;
 
 const QStringList kOptimizers = {QStringLiteral("adamw"),     QStringLiteral("adam"),
                                  QStringLiteral("adamw8bit"), QStringLiteral("adamw-cpu-offload"),
@@ -90,8 +95,11 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_cpuRanksSpin(spin(this, "cpuRanksSpin", 1, kMaximumCpuRanks))
     , m_planCombo(combo(this, "parallelPlanCombo", kPlans))
     , m_spSizeSpin(spin(this, "sequenceParallelSpin", 1, kMaximumCpuRanks))
+    , m_memoryLabel(new QLabel(this))
     , m_errorLabel(new QLabel(this))
-    , m_validateTimer(new QTimer(this)) {
+    , m_validateTimer(new QTimer(this))
+    , m_estimateTimer(new QTimer(this))
+    , m_estimator(new MemoryEstimator(EngineLocator::enginePath(), this)) {
     setObjectName(QStringLiteral("newRunForm"));
     m_presetCombo->setObjectName(QStringLiteral("presetCombo"));
     m_presetDescription->setObjectName(QStringLiteral("presetDescription"));
@@ -109,6 +117,9 @@ NewRunForm::NewRunForm(QWidget* parent)
     m_gpuList->setMaximumHeight(90);
     m_deviceNote->setWordWrap(true);
     m_deviceNote->setForegroundRole(QPalette::PlaceholderText);
+    m_memoryLabel->setObjectName(QStringLiteral("memoryEstimateLabel"));
+    m_memoryLabel->setWordWrap(true);
+    m_memoryLabel->setTextFormat(Qt::RichText);
     m_errorLabel->setObjectName(QStringLiteral("jobErrorLabel"));
     m_errorLabel->setWordWrap(true);
     m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -135,6 +146,7 @@ NewRunForm::NewRunForm(QWidget* parent)
              m_triggerEdit, m_deviceCombo, m_gpuList, m_cpuRanksSpin, m_planCombo, m_spSizeSpin})
         addRow(field);
     m_form->addRow(m_deviceNote);
+    m_form->addRow(m_memoryLabel);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(m_form);
@@ -144,6 +156,21 @@ NewRunForm::NewRunForm(QWidget* parent)
     m_validateTimer->setSingleShot(true);
     m_validateTimer->setInterval(kValidateDelayMs);
     connect(m_validateTimer, &QTimer::timeout, this, &NewRunForm::revalidate);
+    m_estimateTimer->setSingleShot(true);
+    m_estimateTimer->setInterval(kEstimateDelayMs);
+    connect(m_estimateTimer, &QTimer::timeout, this, &NewRunForm::requestEstimate);
+    connect(m_estimator, &MemoryEstimator::estimated, this, [this](const MemoryEstimate& estimate) {
+        m_estimate = estimate;
+        m_estimateError.clear();
+        updateMemoryText();
+        emit memoryEstimateChanged();
+    });
+    connect(m_estimator, &MemoryEstimator::failed, this, [this](const QString& message) {
+        m_estimate.reset();
+        m_estimateError = message;
+        updateMemoryText();
+        emit memoryEstimateChanged();
+    });
     connect(m_presetCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index >= 0 && index < m_presets.size())
             applyPreset(m_presets.at(index));
@@ -260,6 +287,88 @@ QString NewRunForm::modelFolder() const {
     return QDir::fromNativeSeparators(m_modelEdit->text().trimmed());
 }
 
+std::optional<MemoryEstimate> NewRunForm::memoryEstimate() const {
+    return m_estimate;
+}
+
+void NewRunForm::requestEstimate() {
+    if (m_valid)
+        m_estimator->request(job(), launchPlan().processCount());
+}
+
+NewRunForm::Capacity NewRunForm::capacity() const {
+    const QString device = m_deviceCombo->currentData().toString();
+    const bool cpu = device == QLatin1String("cpu") ||
+                     (device == QLatin1String("auto") && m_gpus.gpus.isEmpty());
+    Capacity result;
+    if (cpu) {
+        // CPU ranks share the machine's memory.
+        result.bytes = m_gpus.hostAvailableBytes / qMax(1, launchPlan().processCount());
+        result.where = tr("for each process in the memory this computer has available");
+        return result;
+    }
+    QVector<int> chosen;
+    if (device == kSeveralGpus)
+        chosen = checkedGpus();
+    else if (device.startsWith(QLatin1String("cuda:")))
+        chosen = {device.mid(5).toInt()};
+    else if (!m_gpus.gpus.isEmpty())
+        chosen = {m_gpus.gpus.first().index};
+    for (const GpuInfo& gpu : m_gpus.gpus) {
+        if (!chosen.contains(gpu.index) || gpu.totalBytes <= 0)
+            continue;
+        if (result.bytes == 0 || gpu.freeBytes < result.bytes) {
+            result.bytes = gpu.freeBytes;
+            result.where = tr("free on GPU %1 (%2)").arg(gpu.index).arg(gpu.name);
+        }
+    }
+    return result;
+}
+
+QString NewRunForm::memoryWarning() const {
+    const MemoryEstimate::Phase* largest = m_estimate ? m_estimate->largestPhase() : nullptr;
+    const Capacity available = capacity();
+    if (!largest || available.bytes <= 0 || largest->totalBytes <= available.bytes)
+        return QString();
+    const QLocale locale;
+    return tr("%1 needs about %2 per process, more than the %3 %4. Lower the batch size or the "
+              "largest bucket, turn on gradient checkpointing or VAE tiling, choose an 8-bit or "
+              "CPU-offloaded optimizer, add GPUs with ZeRO-2, or pick a preset for less memory.")
+        .arg(MemoryEstimate::phaseTitle(largest->name),
+             locale.formattedDataSize(largest->totalBytes), locale.formattedDataSize(available.bytes),
+             available.where);
+}
+
+void NewRunForm::updateMemoryText() {
+    QString text;
+    if (m_estimate) {
+        const QLocale locale;
+        QStringList phases;
+        for (const MemoryEstimate::Phase& phase : m_estimate->phases) {
+            QStringList parts;
+            for (const MemoryEstimate::Part& part : phase.parts)
+                parts.append(QStringLiteral("%1 %2").arg(MemoryEstimate::partTitle(part.name).toHtmlEscaped(),
+                                                          locale.formattedDataSize(part.bytes)));
+            phases.append(
+                phase.skipped
+                    ? tr("%1: not run").arg(MemoryEstimate::phaseTitle(phase.name))
+                    : QStringLiteral("<span title=\"%3\">%1 %2</span>")
+                          .arg(MemoryEstimate::phaseTitle(phase.name),
+                               locale.formattedDataSize(phase.totalBytes),
+                               parts.join(QStringLiteral(", "))));
+        }
+        text = tr("Memory estimate per process: %1").arg(phases.join(QStringLiteral(" · ")));
+        const QString warning = memoryWarning();
+        if (!warning.isEmpty())
+            text += QStringLiteral("<br><span style=\"color:#c0392b\">%1</span>")
+                        .arg(warning.toHtmlEscaped());
+    } else if (!m_estimateError.isEmpty()) {
+        text = tr("No memory estimate: %1").arg(m_estimateError.toHtmlEscaped());
+    }
+    m_memoryLabel->setText(text);
+    m_memoryLabel->setVisible(!text.isEmpty());
+}
+
 LaunchPlan NewRunForm::launchPlan() const {
     const QString device = m_deviceCombo->currentData().toString();
     if (device == kSeveralGpus)
@@ -370,6 +479,7 @@ void NewRunForm::retranslateUi() {
     m_deviceNote->setText(m_gpus.gpus.isEmpty() ? m_gpus.problem : QString());
     m_deviceNote->setVisible(!m_deviceNote->text().isEmpty());
     revalidate();
+    updateMemoryText();
 }
 
 void NewRunForm::applyPreset(const JobPreset& preset) {
@@ -446,6 +556,14 @@ void NewRunForm::revalidate() {
     else
         error = JobPresets::validate(job());
     m_error = error;
+    if (error.isEmpty()) {
+        m_estimateTimer->start();
+    } else {
+        m_estimateTimer->stop();
+        m_estimate.reset();
+        m_estimateError.clear();
+    }
+    updateMemoryText();
     m_errorLabel->setText(error);
     m_errorLabel->setVisible(!error.isEmpty());
     const bool valid = error.isEmpty();

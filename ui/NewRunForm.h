@@ -3,16 +3,20 @@
 #include "app/GpuInventory.h"
 #include "app/JobPresets.h"
 #include "app/LaunchPlan.h"
+#include "app/MemoryEstimate.h"
 
 #include <QJsonObject>
 #include <QVector>
 #include <QWidget>
+
+#include <optional>
 
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QListWidget;
+class MemoryEstimator;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
@@ -49,10 +53,15 @@ public:
     // Settings from elsewhere (an imported cogvideox-factory command) over the current preset.
     void applyOverrides(const QJsonObject& job);
     QString validationError() const;
+    // The engine's estimate for the current settings, once it has answered.
+    std::optional<MemoryEstimate> memoryEstimate() const;
+    // Why the run will probably not fit the chosen devices; empty when it fits or is unknown.
+    QString memoryWarning() const;
 
 signals:
     void jobChanged();
     void validityChanged(bool valid);
+    void memoryEstimateChanged();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -65,6 +74,13 @@ private:
     QJsonObject formValues() const;
     QVector<int> checkedGpus() const;
     void updateProcessRows();
+    void requestEstimate();
+    void updateMemoryText();
+    struct Capacity {
+        qint64 bytes = 0; // 0: unknown
+        QString where;
+    };
+    Capacity capacity() const;
 
     QVector<JobPreset> m_presets;
     QJsonObject m_presetJob;
@@ -97,6 +113,11 @@ private:
     QComboBox* m_planCombo;
     QSpinBox* m_spSizeSpin;
     GpuInventory::Result m_gpus;
+    QLabel* m_memoryLabel;
     QLabel* m_errorLabel;
     QTimer* m_validateTimer;
+    QTimer* m_estimateTimer;
+    MemoryEstimator* m_estimator;
+    std::optional<MemoryEstimate> m_estimate;
+    QString m_estimateError;
 };

@@ -18,6 +18,7 @@
 #include <QItemSelectionModel>
 #include <QJsonArray>
 #include <QLabel>
+#include <QMessageBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -279,6 +280,25 @@ void TrainPage::launch(bool startNow) {
         m_launchMessage->setText(m_form->validationError());
         return;
     }
+    const QString warning = m_form->memoryWarning();
+    if (warning.isEmpty()) {
+        startRun(startNow);
+        return;
+    }
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("The Run May Not Fit"), warning,
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("memoryWarningBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* anyway = box->addButton(tr("Start Anyway"), QMessageBox::AcceptRole);
+    anyway->setObjectName(QStringLiteral("startAnywayButton"));
+    box->addButton(QMessageBox::Cancel);
+    connect(anyway, &QPushButton::clicked, this, [this, startNow] { startRun(startNow); });
+    box->open();
+}
+
+void TrainPage::startRun(bool startNow) {
+    if (!m_runs || !m_form->isValid())
+        return;
     const QString name = m_runNameEdit->text().trimmed().isEmpty()
                              ? suggestedRunName()
                              : m_runNameEdit->text().trimmed();

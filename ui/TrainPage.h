@@ -55,7 +55,9 @@ private:
     QWidget* createNewRunPanel();
     QWidget* createRunPanel();
     QWidget* createHistoryPanel();
+    // Asks first when the memory estimate says the run will not fit.
     void launch(bool startNow);
+    void startRun(bool startNow);
     void updateLaunchButtons();
     void reloadHistory();
     void reloadQueue();

@@ -32,6 +32,7 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -61,6 +62,7 @@ private slots:
     void queueRunsOneAfterAnotherAndHoldsOnFailure();
     void factoryCommandFillsTheForm();
     void twoCpuProcessesTrainUnderLaunch();
+    void memoryEstimateWarnsBeforeLaunch();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
@@ -418,6 +420,50 @@ void TestTrainPage::twoCpuProcessesTrainUnderLaunch() {
                                   .filePath(QStringLiteral("checkpoints/step-%1/"
                                                            "optimizer-rank-1-of-2.safetensors")
                                                 .arg(kSteps))));
+}
+
+void TestTrainPage::memoryEstimateWarnsBeforeLaunch() {
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_tinyPipeline);
+    form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->setValue(2);
+    form->findChild<QSpinBox*>(QStringLiteral("validationEverySpin"))->setValue(0);
+    auto* device = form->findChild<QComboBox*>(QStringLiteral("deviceCombo"));
+    device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+    form->findChild<QSpinBox*>(QStringLiteral("cpuRanksSpin"))->setValue(1);
+    QTRY_VERIFY_WITH_TIMEOUT(form->memoryEstimate().has_value(), 30000);
+    QCOMPARE(form->memoryEstimate()->phases.size(), 3);
+    QCOMPARE(form->memoryEstimate()->phases.at(1).name, QStringLiteral("train"));
+    QVERIFY(form->memoryEstimate()->phases.at(1).totalBytes > 0);
+    auto* label = form->findChild<QLabel*>(QStringLiteral("memoryEstimateLabel"));
+    QVERIFY(label->text().contains(QStringLiteral("Memory estimate")));
+    QVERIFY(form->memoryWarning().isEmpty());
+
+    // A computer with 1 MB to spare: the form says so and Train asks first.
+    GpuInventory::Result tight;
+    tight.problem = QStringLiteral("No GPUs in this test.");
+    tight.hostAvailableBytes = 1000 * 1000;
+    form->setGpus(tight);
+    QVERIFY(!form->memoryWarning().isEmpty());
+    QTRY_VERIFY(label->text().contains(form->memoryWarning().left(20)));
+    const qint64 before = page()->selectedRunId();
+    auto* train = page()->findChild<QPushButton*>(QStringLiteral("trainButton"));
+    train->click();
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = page()->findChild<QMessageBox*>(QStringLiteral("memoryWarningBox"))));
+    QCOMPARE(page()->selectedRunId(), before);
+    box->button(QMessageBox::Cancel)->click();
+    QTRY_VERIFY(!page()->findChild<QMessageBox*>(QStringLiteral("memoryWarningBox")));
+    QCOMPARE(page()->selectedRunId(), before);
+
+    train->click();
+    QTRY_VERIFY((box = page()->findChild<QMessageBox*>(QStringLiteral("memoryWarningBox"))));
+    box->findChild<QPushButton*>(QStringLiteral("startAnywayButton"))->click();
+    const qint64 runId = page()->selectedRunId();
+    QVERIFY(runId != before && runId > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
+    form->refreshGpus();
+    QTRY_VERIFY(form->memoryWarning().isEmpty());
 }
 
 QTEST_MAIN(TestTrainPage)

@@ -1,0 +1,38 @@
+#include "app/MemoryEstimator.h"
+
+#include "app/EngineCommand.h"
+
+#include <QJsonDocument>
+#include <QSaveFile>
+
+MemoryEstimator::MemoryEstimator(const QString& enginePath, QObject* parent)
+    : QObject(parent)
+    , m_command(new EngineCommand(enginePath, this)) {
+    connect(m_command, &EngineCommand::succeeded, this, [this](const QJsonObject& summary) {
+        if (const std::optional<MemoryEstimate> estimate = MemoryEstimate::fromSummary(summary))
+            emit estimated(*estimate);
+        else
+            emit failed(tr("The engine's estimate could not be read."));
+    });
+    connect(m_command, &EngineCommand::failed, this,
+            [this](const QString& message, const QString& hint) {
+                emit failed(hint.isEmpty() ? message : message + QLatin1Char(' ') + hint);
+            });
+}
+
+MemoryEstimator::~MemoryEstimator() = default;
+
+void MemoryEstimator::request(const QJsonObject& job, int processes) {
+    if (!m_folder.isValid()) {
+        emit failed(tr("No temporary folder for the estimate: %1").arg(m_folder.errorString()));
+        return;
+    }
+    QSaveFile file(m_folder.filePath(QStringLiteral("job.json")));
+    const QByteArray bytes = QJsonDocument(job).toJson();
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        emit failed(tr("%1 could not be written: %2").arg(file.fileName(), file.errorString()));
+        return;
+    }
+    m_command->start({QStringLiteral("estimate"), QStringLiteral("--job"), file.fileName(),
+                      QStringLiteral("--processes"), QString::number(qMax(processes, 1))});
+}
