@@ -7,6 +7,8 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonParseError>
+#include <QRegularExpression>
+#include <QSaveFile>
 #include <QSet>
 
 #include <nlohmann/json.hpp>
@@ -43,10 +45,15 @@ QStringList JobPresets::searchFolders() {
     return folders;
 }
 
-QVector<JobPreset> JobPresets::load(const QStringList& folders, QStringList* problems) {
+QVector<JobPreset> JobPresets::load(const QStringList& folders, QStringList* problems,
+                                    const QString& userFolder) {
     QVector<JobPreset> presets;
     QSet<QString> seen;
-    for (const QString& folder : folders) {
+    QStringList searched = folders;
+    if (!userFolder.isEmpty() && QFileInfo(userFolder).isDir())
+        searched.prepend(QDir(userFolder).absolutePath());
+    for (const QString& folder : searched) {
+        const bool user = !userFolder.isEmpty() && folder == QDir(userFolder).absolutePath();
         const QFileInfoList files =
             QDir(folder).entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
         for (const QFileInfo& info : files) {
@@ -89,6 +96,7 @@ QVector<JobPreset> JobPresets::load(const QStringList& folders, QStringList* pro
                     .toString(job.value(QStringLiteral("mode")).toString(QStringLiteral("lora")));
             preset.job = job;
             preset.file = info.absoluteFilePath();
+            preset.user = user;
             presets.append(preset);
         }
     }
@@ -102,8 +110,78 @@ QVector<JobPreset> JobPresets::load(const QStringList& folders, QStringList* pro
     return presets;
 }
 
-QVector<JobPreset> JobPresets::loadDefault(QStringList* problems) {
-    return load(searchFolders(), problems);
+QVector<JobPreset> JobPresets::loadDefault(QStringList* problems, const QString& userFolder) {
+    return load(searchFolders(), problems, userFolder);
+}
+
+QString JobPresets::userFolder(const QString& configDirectory) {
+    return QDir(configDirectory).filePath(QStringLiteral("presets"));
+}
+
+std::optional<JobPreset> JobPresets::saveUser(const QString& folder, const QString& name,
+                                              const JobPreset& base, const QJsonObject& job,
+                                              QString* error) {
+    const QString trimmed = name.simplified();
+    QString slug = trimmed.toLower();
+    slug.replace(QRegularExpression(QStringLiteral("[^\\w]+"),
+                                    QRegularExpression::UseUnicodePropertiesOption),
+                 QStringLiteral("-"));
+    slug = slug.mid(0, 60);
+    while (slug.startsWith(QLatin1Char('-')))
+        slug.remove(0, 1);
+    while (slug.endsWith(QLatin1Char('-')))
+        slug.chop(1);
+    if (slug.isEmpty()) {
+        if (error)
+            *error = tr("Give the preset a name.");
+        return std::nullopt;
+    }
+    JobPreset preset = base;
+    preset.id = QStringLiteral("user.") + slug;
+    preset.name = trimmed;
+    preset.description = tr("Saved from “%1”.").arg(base.name);
+    preset.job = job;
+    preset.job.remove(QStringLiteral("model"));
+    preset.mode = preset.job.value(QStringLiteral("mode")).toString(base.mode);
+    preset.user = true;
+    if (const QString invalid = validate(preset.job); !invalid.isEmpty()) {
+        if (error)
+            *error = invalid;
+        return std::nullopt;
+    }
+    QJsonObject document = preset.job;
+    document.insert(QStringLiteral("preset"),
+                    QJsonObject{{QStringLiteral("name"), preset.name},
+                                {QStringLiteral("description"), preset.description},
+                                {QStringLiteral("model"), preset.modelFamily},
+                                {QStringLiteral("tier_gb"), preset.tierGb},
+                                {QStringLiteral("mode"), preset.mode}});
+    preset.file = QDir(folder).filePath(preset.id + QStringLiteral(".json"));
+    QSaveFile file(preset.file);
+    const QByteArray bytes = QJsonDocument(document).toJson();
+    if (!QDir().mkpath(folder) || !file.open(QIODevice::WriteOnly) ||
+        file.write(bytes) != bytes.size() || !file.commit()) {
+        if (error)
+            *error = tr("The preset could not be saved to %1: %2. Check that the folder is "
+                        "writable and the disk has space.")
+                         .arg(QDir::toNativeSeparators(preset.file), file.errorString());
+        return std::nullopt;
+    }
+    return preset;
+}
+
+bool JobPresets::removeUser(const JobPreset& preset, QString* error) {
+    if (!preset.user) {
+        if (error)
+            *error = tr("“%1” comes with Tuneframe and cannot be deleted.").arg(preset.name);
+        return false;
+    }
+    if (QFile::remove(preset.file) || !QFileInfo::exists(preset.file))
+        return true;
+    if (error)
+        *error = tr("%1 could not be deleted. Check the folder's permissions.")
+                     .arg(QDir::toNativeSeparators(preset.file));
+    return false;
 }
 
 QString JobPresets::validate(const QJsonObject& job) {

@@ -6,6 +6,8 @@
 #include <QStringList>
 #include <QVector>
 
+#include <optional>
+
 // A training preset (presets/*.json): a partial job plus a "preset" member naming it, the model
 // family, the memory tier it is sized for (0: a CPU demo) and the mode.
 struct JobPreset {
@@ -17,6 +19,7 @@ struct JobPreset {
     QString mode;
     QJsonObject job; // without the "preset" member
     QString file;
+    bool user = false; // saved by the user (and so deletable), not shipped
 };
 
 // Finds, reads and checks presets, and validates jobs with the same reader the engine uses
@@ -30,8 +33,20 @@ public:
     static QStringList searchFolders();
     // Every *.json in the folders (the first folder wins for a file name). A file that cannot be
     // used is left out and described in problems (file, field and fix).
-    static QVector<JobPreset> load(const QStringList& folders, QStringList* problems);
-    static QVector<JobPreset> loadDefault(QStringList* problems);
+    // Presets from userFolder (searched first) are marked as the user's.
+    static QVector<JobPreset> load(const QStringList& folders, QStringList* problems,
+                                   const QString& userFolder = QString());
+    static QVector<JobPreset> loadDefault(QStringList* problems,
+                                          const QString& userFolder = QString());
+    // Where the user's own presets live: <config directory>/presets.
+    static QString userFolder(const QString& configDirectory);
+    // Writes job (a whole or partial job; its model folder is left out, since presets travel
+    // between machines) as the user's preset `name`, atomically; the same name replaces it.
+    // base gives the model family, tier and mode it was made from.
+    static std::optional<JobPreset> saveUser(const QString& folder, const QString& name,
+                                             const JobPreset& base, const QJsonObject& job,
+                                             QString* error);
+    static bool removeUser(const JobPreset& preset, QString* error);
 
     // Empty when the job (merged over the defaults) is valid, else the engine's message naming
     // the field, followed by its hint.

@@ -5,6 +5,7 @@
 #include "app/EngineLocator.h"
 #include "app/Project.h"
 #include "app/RecentProjects.h"
+#include "app/JobPresets.h"
 #include "app/Settings.h"
 #include "app/TrainingRuns.h"
 #include "ui/DatasetPage.h"
@@ -472,6 +473,7 @@ void MainWindow::createCentralWidget() {
     m_datasetPage = new DatasetPage(m_pageStack);
     m_trainPage = new TrainPage(m_pageStack);
     m_trainPage->setEnginePath(EngineLocator::enginePath());
+    m_trainPage->setUserPresetFolder(JobPresets::userFolder(m_settings->configDirectory()));
     m_galleryPage = new GalleryPage(m_pageStack);
     m_samplePage = new SamplePage(m_pageStack);
     m_samplePage->setEnginePath(EngineLocator::enginePath());

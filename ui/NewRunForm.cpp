@@ -12,12 +12,14 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QInputDialog>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
@@ -74,6 +76,8 @@ NewRunForm::NewRunForm(QWidget* parent)
     : QWidget(parent)
     , m_form(new QFormLayout)
     , m_presetCombo(new QComboBox(this))
+    , m_savePresetButton(new QPushButton(this))
+    , m_deletePresetButton(new QPushButton(this))
     , m_presetDescription(new QLabel(this))
     , m_modelEdit(new QLineEdit(this))
     , m_modelBrowse(new QPushButton(this))
@@ -102,6 +106,10 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_estimator(new MemoryEstimator(EngineLocator::enginePath(), this)) {
     setObjectName(QStringLiteral("newRunForm"));
     m_presetCombo->setObjectName(QStringLiteral("presetCombo"));
+    m_savePresetButton->setObjectName(QStringLiteral("savePresetButton"));
+    m_deletePresetButton->setObjectName(QStringLiteral("deletePresetButton"));
+    m_savePresetButton->setEnabled(false);
+    m_deletePresetButton->setEnabled(false);
     m_presetDescription->setObjectName(QStringLiteral("presetDescription"));
     m_presetDescription->setWordWrap(true);
     m_presetDescription->setForegroundRole(QPalette::PlaceholderText);
@@ -137,7 +145,11 @@ NewRunForm::NewRunForm(QWidget* parent)
         else
             m_form->addRow(label, field);
     };
-    addRow(m_presetCombo);
+    auto* presetRow = new QHBoxLayout;
+    presetRow->addWidget(m_presetCombo, 1);
+    presetRow->addWidget(m_savePresetButton);
+    presetRow->addWidget(m_deletePresetButton);
+    addRow(nullptr, presetRow);
     m_form->addRow(m_presetDescription);
     addRow(nullptr, modelRow);
     for (QWidget* field : std::initializer_list<QWidget*>{
@@ -175,6 +187,8 @@ NewRunForm::NewRunForm(QWidget* parent)
         if (index >= 0 && index < m_presets.size())
             applyPreset(m_presets.at(index));
     });
+    connect(m_savePresetButton, &QPushButton::clicked, this, &NewRunForm::saveAsPreset);
+    connect(m_deletePresetButton, &QPushButton::clicked, this, &NewRunForm::deleteCurrentPreset);
     connect(m_modelBrowse, &QPushButton::clicked, this, [this] {
         auto* dialog = new QFileDialog(this, tr("Choose the Model Folder"), m_modelEdit->text());
         dialog->setFileMode(QFileDialog::Directory);
@@ -252,7 +266,8 @@ void NewRunForm::setPresets(const QVector<JobPreset>& presets) {
         const QSignalBlocker blocker(m_presetCombo);
         m_presetCombo->clear();
         for (const JobPreset& preset : presets)
-            m_presetCombo->addItem(preset.name, preset.id);
+            m_presetCombo->addItem(preset.user ? tr("%1 (yours)").arg(preset.name) : preset.name,
+                                   preset.id);
     }
     if (!selectPreset(current) && !presets.isEmpty()) {
         m_presetCombo->setCurrentIndex(0);
@@ -276,7 +291,67 @@ QString NewRunForm::presetId() const {
 }
 
 QString NewRunForm::presetName() const {
-    return m_presetCombo->currentText();
+    const JobPreset* preset = currentPreset();
+    return preset ? preset->name : m_presetCombo->currentText();
+}
+
+const JobPreset* NewRunForm::currentPreset() const {
+    const int index = m_presetCombo->currentIndex();
+    return index >= 0 && index < m_presets.size() ? &m_presets.at(index) : nullptr;
+}
+
+void NewRunForm::setUserPresetFolder(const QString& folder) {
+    m_userPresetFolder = folder;
+    m_savePresetButton->setEnabled(!folder.isEmpty() && m_valid);
+}
+
+void NewRunForm::saveAsPreset() {
+    const JobPreset* base = currentPreset();
+    if (!base || m_userPresetFolder.isEmpty())
+        return;
+    auto* dialog = new QInputDialog(this);
+    dialog->setObjectName(QStringLiteral("savePresetDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Save as Preset"));
+    dialog->setLabelText(tr("A name for these settings (the model folder is not saved):"));
+    dialog->setTextValue(base->user ? base->name : tr("%1, my settings").arg(base->name));
+    const JobPreset baseCopy = *base;
+    connect(dialog, &QInputDialog::textValueSelected, this, [this, baseCopy](const QString& name) {
+        QString error;
+        const std::optional<JobPreset> saved =
+            JobPresets::saveUser(m_userPresetFolder, name, baseCopy, job(), &error);
+        if (!saved) {
+            m_errorLabel->setText(error);
+            m_errorLabel->setVisible(true);
+            return;
+        }
+        emit userPresetsChanged(saved->id);
+    });
+    dialog->open();
+}
+
+void NewRunForm::deleteCurrentPreset() {
+    const JobPreset* preset = currentPreset();
+    if (!preset || !preset->user)
+        return;
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Delete Preset"),
+                                tr("Delete your preset “%1”? Runs made with it keep their "
+                                   "settings.")
+                                    .arg(preset->name),
+                                QMessageBox::Yes | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("deletePresetBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    const JobPreset doomed = *preset;
+    connect(box->button(QMessageBox::Yes), &QPushButton::clicked, this, [this, doomed] {
+        QString error;
+        if (!JobPresets::removeUser(doomed, &error)) {
+            m_errorLabel->setText(error);
+            m_errorLabel->setVisible(true);
+            return;
+        }
+        emit userPresetsChanged(QString());
+    });
+    box->open();
 }
 
 void NewRunForm::setModelFolder(const QString& folder) {
@@ -442,6 +517,15 @@ void NewRunForm::retranslateUi() {
     for (qsizetype row = 0; row < m_rowLabels.size() && row < labels.size(); ++row)
         m_rowLabels.at(row)->setText(labels.at(row));
     m_modelBrowse->setText(tr("Browse…"));
+    m_savePresetButton->setText(tr("Save as Preset…"));
+    m_savePresetButton->setToolTip(tr("Keep these settings as a preset of your own."));
+    m_deletePresetButton->setText(tr("Delete"));
+    m_deletePresetButton->setToolTip(tr("Delete this preset (only presets you saved)."));
+    for (int index = 0; index < m_presetCombo->count() && index < m_presets.size(); ++index) {
+        const JobPreset& preset = m_presets.at(index);
+        m_presetCombo->setItemText(
+            index, preset.user ? tr("%1 (yours)").arg(preset.name) : preset.name);
+    }
     m_importButton->setText(tr("Import cogvideox-factory Command…"));
     m_modelEdit->setPlaceholderText(tr("A diffusers CogVideoX pipeline folder"));
     m_promptsEdit->setPlaceholderText(tr("One prompt per line"));
@@ -486,6 +570,7 @@ void NewRunForm::applyPreset(const JobPreset& preset) {
     m_applying = true;
     m_presetJob = preset.job;
     m_presetDescription->setText(preset.description);
+    m_deletePresetButton->setEnabled(preset.user);
     const QJsonObject lora = object(preset.job, "lora");
     const QJsonObject optimizer = object(preset.job, "optimizer");
     const QJsonObject checkpoints = object(preset.job, "checkpoints");
@@ -567,6 +652,7 @@ void NewRunForm::revalidate() {
     m_errorLabel->setText(error);
     m_errorLabel->setVisible(!error.isEmpty());
     const bool valid = error.isEmpty();
+    m_savePresetButton->setEnabled(valid && !m_userPresetFolder.isEmpty());
     if (valid != m_valid) {
         m_valid = valid;
         emit validityChanged(valid);

@@ -34,6 +34,8 @@ public:
     explicit NewRunForm(QWidget* parent = nullptr);
 
     void setPresets(const QVector<JobPreset>& presets);
+    // Where "Save as Preset" writes; without one the user cannot save presets.
+    void setUserPresetFolder(const QString& folder);
     bool selectPreset(const QString& presetId);
     QString presetId() const;
     QString presetName() const;
@@ -62,6 +64,8 @@ signals:
     void jobChanged();
     void validityChanged(bool valid);
     void memoryEstimateChanged();
+    // A user preset was saved (selectId: the new one) or deleted (selectId empty).
+    void userPresetsChanged(const QString& selectId);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -75,6 +79,9 @@ private:
     QVector<int> checkedGpus() const;
     void updateProcessRows();
     void requestEstimate();
+    const JobPreset* currentPreset() const;
+    void saveAsPreset();
+    void deleteCurrentPreset();
     void updateMemoryText();
     struct Capacity {
         qint64 bytes = 0; // 0: unknown
@@ -91,6 +98,9 @@ private:
     QFormLayout* m_form;
     QList<QLabel*> m_rowLabels;
     QComboBox* m_presetCombo;
+    QPushButton* m_savePresetButton;
+    QPushButton* m_deletePresetButton;
+    QString m_userPresetFolder;
     QLabel* m_presetDescription;
     QLineEdit* m_modelEdit;
     QPushButton* m_modelBrowse;

@@ -77,6 +77,11 @@ QWidget* TrainPage::createNewRunPanel() {
 
     connect(m_form, &NewRunForm::validityChanged, this, &TrainPage::updateLaunchButtons);
     reloadPresets();
+    connect(m_form, &NewRunForm::userPresetsChanged, this, [this](const QString& selectId) {
+        reloadPresets();
+        if (!selectId.isEmpty())
+            m_form->selectPreset(selectId);
+    });
     connect(m_trainButton, &QPushButton::clicked, this, [this] { launch(true); });
     connect(m_queueButton, &QPushButton::clicked, this, [this] { launch(false); });
 
@@ -456,9 +461,15 @@ void TrainPage::setEnginePath(const QString& enginePath) {
     m_enginePath = enginePath;
 }
 
+void TrainPage::setUserPresetFolder(const QString& folder) {
+    m_userPresetFolder = folder;
+    m_form->setUserPresetFolder(folder);
+    reloadPresets();
+}
+
 void TrainPage::reloadPresets() {
     QStringList problems;
-    m_form->setPresets(JobPresets::loadDefault(&problems));
+    m_form->setPresets(JobPresets::loadDefault(&problems, m_userPresetFolder));
     if (!problems.isEmpty())
         m_launchMessage->setText(
             tr("Some presets were left out:\n%1").arg(problems.join(QLatin1Char('\n'))));

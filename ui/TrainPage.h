@@ -35,6 +35,8 @@ public:
     // project's tiny model, or the one the project used last).
     void setDefaultModelFolder(const QString& folder);
     void setEnginePath(const QString& enginePath);
+    // The user's own presets (saved from the form) live here, beside the shipped ones.
+    void setUserPresetFolder(const QString& folder);
     void selectRun(qint64 runId);
     qint64 selectedRunId() const;
 
@@ -78,6 +80,7 @@ private:
     TrainingRuns* m_runs = nullptr;
     QString m_defaultModelFolder;
     QString m_enginePath;
+    QString m_userPresetFolder;
     qint64 m_selectedRunId = 0;
 
     NewRunForm* m_form = nullptr;

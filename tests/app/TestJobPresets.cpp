@@ -17,6 +17,7 @@ private slots:
     void brokenPresetsAreNamedWithTheirProblem();
     void validationNamesTheField();
     void editsMergeOverThePreset();
+    void userPresetsAreTheirOwn();
 };
 
 void TestJobPresets::everyShippedPresetIsAValidJob() {
@@ -92,6 +93,42 @@ void TestJobPresets::editsMergeOverThePreset() {
                  .value(QStringLiteral("frame_buckets"))
                  .toArray(),
              QJsonArray{17});
+}
+
+void TestJobPresets::userPresetsAreTheirOwn() {
+    QTemporaryDir config;
+    QVERIFY(config.isValid());
+    const QString folder = JobPresets::userFolder(config.path());
+    JobPreset base;
+    base.name = QStringLiteral("Base");
+    base.modelFamily = QStringLiteral("cogvideox-2b");
+    base.tierGb = 24;
+    QString error;
+    QVERIFY(!JobPresets::saveUser(folder, QStringLiteral("  "), base, {}, &error));
+    QVERIFY(!error.isEmpty());
+    // A bad value is refused with the engine's words, and nothing is written.
+    QVERIFY(!JobPresets::saveUser(folder, QStringLiteral("Bad"), base,
+                                  {{QStringLiteral("batch_size"), 0}}, &error));
+    QVERIFY(error.contains(QStringLiteral("batch_size")));
+    const std::optional<JobPreset> saved = JobPresets::saveUser(
+        folder, QStringLiteral("Nuit étoilée"), base,
+        {{QStringLiteral("model"), QStringLiteral("/here")}, {QStringLiteral("max_steps"), 9}},
+        &error);
+    QVERIFY2(saved, qPrintable(error));
+    QCOMPARE(saved->id, QStringLiteral("user.nuit-étoilée"));
+
+    const QVector<JobPreset> loaded = JobPresets::load({}, nullptr, folder);
+    QCOMPARE(loaded.size(), 1);
+    QVERIFY(loaded.first().user);
+    QCOMPARE(loaded.first().name, QStringLiteral("Nuit étoilée"));
+    QCOMPARE(loaded.first().modelFamily, QStringLiteral("cogvideox-2b"));
+    QCOMPARE(loaded.first().tierGb, 24);
+    QVERIFY(!loaded.first().job.contains(QStringLiteral("model")));
+    QCOMPARE(loaded.first().job.value(QStringLiteral("max_steps")).toInt(), 9);
+
+    QVERIFY(!JobPresets::removeUser(base, &error)); // not the user's
+    QVERIFY(JobPresets::removeUser(loaded.first(), &error));
+    QVERIFY(JobPresets::load({}, nullptr, folder).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestJobPresets)

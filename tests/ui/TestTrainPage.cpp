@@ -31,6 +31,8 @@
 #include <QDir>
 #include <QJsonArray>
 #include <QLabel>
+#include <QInputDialog>
+#include <QJsonDocument>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -63,6 +65,7 @@ private slots:
     void factoryCommandFillsTheForm();
     void twoCpuProcessesTrainUnderLaunch();
     void memoryEstimateWarnsBeforeLaunch();
+    void userPresetIsSavedAndDeleted();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
@@ -464,6 +467,48 @@ void TestTrainPage::memoryEstimateWarnsBeforeLaunch() {
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
     form->refreshGpus();
     QTRY_VERIFY(form->memoryWarning().isEmpty());
+}
+
+void TestTrainPage::userPresetIsSavedAndDeleted() {
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_tinyPipeline);
+    auto* deleteButton = form->findChild<QPushButton*>(QStringLiteral("deletePresetButton"));
+    QVERIFY(!deleteButton->isEnabled()); // shipped presets stay
+    form->findChild<QSpinBox*>(QStringLiteral("rankSpin"))->setValue(12);
+    form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->setValue(77);
+    QTRY_VERIFY(form->isValid());
+    form->findChild<QPushButton*>(QStringLiteral("savePresetButton"))->click();
+    QInputDialog* dialog = nullptr;
+    QTRY_VERIFY((dialog = form->findChild<QInputDialog*>(QStringLiteral("savePresetDialog"))));
+    dialog->setTextValue(QStringLiteral("Gull study 12"));
+    dialog->accept();
+
+    const QString file =
+        QDir(m_config.path()).filePath(QStringLiteral("presets/user.gull-study-12.json"));
+    QTRY_VERIFY(QFileInfo::exists(file));
+    QCOMPARE(form->presetId(), QStringLiteral("user.gull-study-12"));
+    QCOMPARE(form->presetName(), QStringLiteral("Gull study 12"));
+    QVERIFY(deleteButton->isEnabled());
+    QFile saved(file);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(saved.readAll()).object();
+    QVERIFY(!json.contains(QStringLiteral("model"))); // presets travel between machines
+    QCOMPARE(json.value(QStringLiteral("max_steps")).toInt(), 77);
+
+    // Another preset, then back: the saved values return.
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.full.cpu")));
+    QVERIFY(form->selectPreset(QStringLiteral("user.gull-study-12")));
+    QCOMPARE(form->findChild<QSpinBox*>(QStringLiteral("rankSpin"))->value(), 12);
+    QCOMPARE(form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->value(), 77);
+
+    deleteButton->click();
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = form->findChild<QMessageBox*>(QStringLiteral("deletePresetBox"))));
+    box->button(QMessageBox::Yes)->click();
+    QTRY_VERIFY(!QFileInfo::exists(file));
+    QVERIFY(form->findChild<QComboBox*>(QStringLiteral("presetCombo"))
+                ->findData(QStringLiteral("user.gull-study-12")) < 0);
 }
 
 QTEST_MAIN(TestTrainPage)
