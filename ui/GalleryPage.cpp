@@ -1,11 +1,15 @@
 #include "ui/GalleryPage.h"
 
 #include "app/PlaybackEngine.h"
+#include "app/Project.h"
+#include "app/ThumbnailCache.h"
 #include "app/TrainingRuns.h"
 #include "ui/EmptyStateWidget.h"
 #include "ui/VideoPlayerWidget.h"
 
 #include <QComboBox>
+#include <QCryptographicHash>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -23,6 +27,18 @@
 namespace {
 
 constexpr int kVideoRole = Qt::UserRole;
+constexpr int kThumbnailKeyRole = Qt::UserRole + 1;
+constexpr int kThumbnailSize = 128; // longest side
+
+// Thumbnails are stored by content; a validation video is identified by its path, size and
+// time instead (hashing every video would cost more than decoding its first frame).
+QString thumbnailKey(const QFileInfo& file) {
+    const QByteArray identity = file.absoluteFilePath().toUtf8() + '|' +
+                                QByteArray::number(file.size()) + '|' +
+                                QByteArray::number(file.lastModified().toMSecsSinceEpoch());
+    return QString::fromLatin1(
+        QCryptographicHash::hash(identity, QCryptographicHash::Sha1).toHex());
+}
 
 // Columns: every prompt index of the run, then (when comparing) every prompt of the other.
 struct Column {
@@ -56,6 +72,8 @@ GalleryPage::GalleryPage(QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->setIconSize(QSize(kThumbnailSize, kThumbnailSize * 2 / 3));
+    m_table->verticalHeader()->setDefaultSectionSize(kThumbnailSize * 2 / 3 + 8);
     m_playingLabel->setObjectName(QStringLiteral("galleryPlayingLabel"));
     m_playingLabel->setWordWrap(true);
     m_leftPlayer->setObjectName(QStringLiteral("galleryLeftPlayer"));
@@ -104,10 +122,19 @@ GalleryPage::GalleryPage(QWidget* parent)
     updateVisibleState();
 }
 
+GalleryPage::~GalleryPage() = default;
+
 void GalleryPage::setTrainingRuns(TrainingRuns* runs) {
     if (m_runs)
         disconnect(m_runs, nullptr, this, nullptr);
     m_runs = runs;
+    m_thumbnails.reset();
+    if (m_runs) {
+        m_thumbnails = std::make_unique<ThumbnailCache>(
+            ThumbnailCache::folderIn(m_runs->project()->cacheFolder()));
+        connect(m_thumbnails.get(), &ThumbnailCache::thumbnailReady, this,
+                &GalleryPage::onThumbnailReady);
+    }
     m_runId = m_comparisonRunId = 0;
     m_videos.clear();
     m_comparisonVideos.clear();
@@ -262,6 +289,14 @@ void GalleryPage::rebuildTable() {
                     : tr("Missing: %1").arg(QFileInfo(video.path).fileName()));
             item->setData(kVideoRole, QVariant::fromValue(video));
             item->setToolTip(video.prompt);
+            const QFileInfo file(video.path);
+            if (m_thumbnails && file.exists()) {
+                const QString key = thumbnailKey(file);
+                item->setData(kThumbnailKeyRole, key);
+                const Thumbnail thumbnail = m_thumbnails->request(key, video.path, kThumbnailSize);
+                if (!thumbnail.isNull())
+                    item->setIcon(QIcon(QPixmap::fromImage(thumbnail.image)));
+            }
             m_table->setItem(steps.at(video.step), column, item);
         }
     };
@@ -269,6 +304,18 @@ void GalleryPage::rebuildTable() {
         place(video, false);
     for (const ValidationVideo& video : m_comparisonVideos)
         place(video, true);
+}
+
+void GalleryPage::onThumbnailReady(const QString& key, int size, const Thumbnail& thumbnail) {
+    if (size != kThumbnailSize || thumbnail.isNull())
+        return;
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        for (int column = 0; column < m_table->columnCount(); ++column) {
+            QTableWidgetItem* item = m_table->item(row, column);
+            if (item && item->data(kThumbnailKeyRole).toString() == key)
+                item->setIcon(QIcon(QPixmap::fromImage(thumbnail.image)));
+        }
+    }
 }
 
 void GalleryPage::onValidationReady(const ValidationVideo& video) {

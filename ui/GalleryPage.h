@@ -5,13 +5,17 @@
 
 #include <QVector>
 
+#include <memory>
+
 class EmptyStateWidget;
 class QComboBox;
 class QLabel;
 class QPushButton;
 class QStackedWidget;
 class QTableWidget;
+class ThumbnailCache;
 class TrainingRuns;
+struct Thumbnail;
 class VideoPlayerWidget;
 
 // The Gallery page: the validation videos of a run by step (rows) and prompt (columns), newest
@@ -22,6 +26,7 @@ class GalleryPage : public StudioPage {
 
 public:
     explicit GalleryPage(QWidget* parent = nullptr);
+    ~GalleryPage() override;
 
     void setTrainingRuns(TrainingRuns* runs);
     void showRun(qint64 runId);
@@ -44,8 +49,11 @@ private:
     void onCellActivated(int row, int column);
     void onCompareClicked();
     void updateVisibleState();
+    void onThumbnailReady(const QString& key, int size, const Thumbnail& thumbnail);
 
     TrainingRuns* m_runs = nullptr;
+    // First frames of the videos, kept in the project's thumbnail cache.
+    std::unique_ptr<ThumbnailCache> m_thumbnails;
     qint64 m_runId = 0;
     qint64 m_comparisonRunId = 0;
     QVector<ValidationVideo> m_videos;           // m_runId's

@@ -202,6 +202,8 @@ void TestTrainPage::trainStopContinueGalleryExport() {
     QVERIFY(gallery->table()->rowCount() >= 1);
     const ValidationVideo video = gallery->videoAt(0, 0);
     QCOMPARE(video.path, sampled.path);
+    // Each cell shows the video's first frame.
+    QTRY_VERIFY_WITH_TIMEOUT(!gallery->table()->item(0, 0)->icon().isNull(), 10000);
     QTest::mouseClick(gallery->table()->viewport(), Qt::LeftButton, {},
                       gallery->table()->visualItemRect(gallery->table()->item(0, 0)).center());
     QTRY_COMPARE_WITH_TIMEOUT(gallery->leftPlayer()->clipPath(), video.path, 10000);
