@@ -432,7 +432,8 @@ void NewRunForm::updateMemoryText() {
                                locale.formattedDataSize(phase.totalBytes),
                                parts.join(QStringLiteral(", "))));
         }
-        text = tr("Memory estimate per process: %1").arg(phases.join(QStringLiteral(" · ")));
+        text = tr("Memory estimate per process:") + QStringLiteral("<br>") +
+               phases.join(QStringLiteral("<br>"));
         const QString warning = memoryWarning();
         if (!warning.isEmpty())
             text += QStringLiteral("<br><span style=\"color:#c0392b\">%1</span>")
