@@ -1702,6 +1702,37 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
+    <message>
+        <source>Give the preset a name.</source>
+        <translation>请为预设命名。</translation>
+    </message>
+    <message>
+        <source>Saved from “%1”.</source>
+        <translation>由“%1”保存。</translation>
+    </message>
+    <message>
+        <source>The preset could not be saved to %1: %2. Check that the folder is writable and the disk has space.</source>
+        <translation>无法将预设保存到 %1：%2。请检查文件夹是否可写、磁盘是否有空间。</translation>
+    </message>
+    <message>
+        <source>“%1” comes with Tuneframe and cannot be deleted.</source>
+        <translation>“%1”是 Tuneframe 自带的预设，不能删除。</translation>
+    </message>
+    <message>
+        <source>%1 could not be deleted. Check the folder&apos;s permissions.</source>
+        <translation>无法删除 %1。请检查文件夹权限。</translation>
+    </message>
+</context>
+<context>
+    <name>LaunchPlan</name>
+    <message>
+        <source>%1 is not a launch plan. It should read {&quot;gpus&quot;: [0, 1]} or {&quot;cpu_ranks&quot;: 2}; delete it to train with one process.</source>
+        <translation>%1 不是有效的启动计划。其内容应为 {&quot;gpus&quot;: [0, 1]} 或 {&quot;cpu_ranks&quot;: 2}；删除该文件即以单进程训练。</translation>
+    </message>
+    <message>
+        <source>%1 could not be written: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -1860,6 +1891,84 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Sample</source>
         <translation>采样</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryEstimate</name>
+    <message>
+        <source>Prepare</source>
+        <translation>准备</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>CUDA context</source>
+        <translation>CUDA 上下文</translation>
+    </message>
+    <message>
+        <source>text encoder weights</source>
+        <translation>文本编码器权重</translation>
+    </message>
+    <message>
+        <source>text encoder activations</source>
+        <translation>文本编码器激活</translation>
+    </message>
+    <message>
+        <source>VAE weights</source>
+        <translation>VAE 权重</translation>
+    </message>
+    <message>
+        <source>VAE encode activations</source>
+        <translation>VAE 编码激活</translation>
+    </message>
+    <message>
+        <source>VAE decode activations</source>
+        <translation>VAE 解码激活</translation>
+    </message>
+    <message>
+        <source>transformer weights</source>
+        <translation>Transformer 权重</translation>
+    </message>
+    <message>
+        <source>adapter weights and gradients</source>
+        <translation>适配器权重与梯度</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>denoising activations (CFG)</source>
+        <translation>去噪激活（CFG）</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryEstimator</name>
+    <message>
+        <source>The engine&apos;s estimate could not be read.</source>
+        <translation>无法读取引擎给出的估算。</translation>
+    </message>
+    <message>
+        <source>No temporary folder for the estimate: %1</source>
+        <translation>没有可用于估算的临时文件夹：%1</translation>
+    </message>
+    <message>
+        <source>%1 could not be written: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -2081,6 +2190,118 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>GPU %1: %2, %3 of %4 GiB free</source>
         <translation>GPU %1：%2，可用 %3 GiB / 共 %4 GiB</translation>
+    </message>
+    <message>
+        <source>%1 (yours)</source>
+        <translation>%1（我的）</translation>
+    </message>
+    <message>
+        <source>Save as Preset</source>
+        <translation>另存为预设</translation>
+    </message>
+    <message>
+        <source>A name for these settings (the model folder is not saved):</source>
+        <translation>为这些设置命名（不保存模型文件夹）：</translation>
+    </message>
+    <message>
+        <source>%1, my settings</source>
+        <translation>%1，我的设置</translation>
+    </message>
+    <message>
+        <source>Delete Preset</source>
+        <translation>删除预设</translation>
+    </message>
+    <message>
+        <source>Delete your preset “%1”? Runs made with it keep their settings.</source>
+        <translation>删除你的预设“%1”？用它创建的运行会保留各自的设置。</translation>
+    </message>
+    <message>
+        <source>free on GPU %1 (%2)</source>
+        <translation>GPU %1（%2）上空闲</translation>
+    </message>
+    <message>
+        <source>%1 needs about %2 per process, more than the %3 %4. Lower the batch size or the largest bucket, turn on gradient checkpointing or VAE tiling, choose an 8-bit or CPU-offloaded optimizer, add GPUs with ZeRO-2, or pick a preset for less memory.</source>
+        <translation>%1 阶段每个进程约需 %2，超过了%4的 %3。请减小批大小或最大分桶，开启梯度检查点或 VAE 分块，选择 8 位或 CPU 卸载的优化器，用 ZeRO-2 增加 GPU，或选择内存需求更低的预设。</translation>
+    </message>
+    <message>
+        <source>%1: not run</source>
+        <translation>%1：不运行</translation>
+    </message>
+    <message>
+        <source>Memory estimate per process:</source>
+        <translation>每个进程的内存估算：</translation>
+    </message>
+    <message>
+        <source>No memory estimate: %1</source>
+        <translation>无内存估算：%1</translation>
+    </message>
+    <message>
+        <source>GPUs to use</source>
+        <translation>使用的 GPU</translation>
+    </message>
+    <message>
+        <source>CPU processes</source>
+        <translation>CPU 进程数</translation>
+    </message>
+    <message>
+        <source>Parallel plan</source>
+        <translation>并行方案</translation>
+    </message>
+    <message>
+        <source>Sequence-parallel ranks</source>
+        <translation>序列并行进程数</translation>
+    </message>
+    <message>
+        <source>Save as Preset…</source>
+        <translation>另存为预设…</translation>
+    </message>
+    <message>
+        <source>Keep these settings as a preset of your own.</source>
+        <translation>将这些设置保存为你自己的预设。</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete this preset (only presets you saved).</source>
+        <translation>删除此预设（仅限你保存的预设）。</translation>
+    </message>
+    <message>
+        <source>Several GPUs (one worker each)</source>
+        <translation>多块 GPU（每块一个工作进程）</translation>
+    </message>
+    <message>
+        <source>More than one process trains data parallel on the CPU, the way several GPUs would; each process gets a share of the cores.</source>
+        <translation>多于一个进程时在 CPU 上以数据并行训练，与多块 GPU 的方式相同；每个进程分得一部分核心。</translation>
+    </message>
+    <message>
+        <source>Data parallel (DDP)</source>
+        <translation>数据并行（DDP）</translation>
+    </message>
+    <message>
+        <source>ZeRO-2 (optimizer state and gradients sharded)</source>
+        <translation>ZeRO-2（分片优化器状态与梯度）</translation>
+    </message>
+    <message>
+        <source>Hybrid (sequence parallel inside data parallel)</source>
+        <translation>混合（数据并行内的序列并行）</translation>
+    </message>
+    <message>
+        <source>Processes that share one video&apos;s tokens. The model&apos;s attention heads and the process count must both divide by it.</source>
+        <translation>共同处理同一视频 token 的进程数。模型的注意力头数和进程总数都必须能被它整除。</translation>
+    </message>
+    <message>
+        <source>Tick at least one GPU to train on.</source>
+        <translation>请至少勾选一块用于训练的 GPU。</translation>
+    </message>
+    <message>
+        <source>%1 processes cannot be split into sequence-parallel groups of %2. Choose a group size that divides the process count.</source>
+        <translation>%1 个进程无法分成每组 %2 个的序列并行组。请选择能整除进程数的组大小。</translation>
+    </message>
+    <message>
+        <source>available to each process on this computer</source>
+        <translation>本机每个进程可用</translation>
     </message>
 </context>
 <context>
@@ -2790,6 +3011,14 @@ What to do: %2</source>
 %1</source>
         <translation>部分预设未载入：
 %1</translation>
+    </message>
+    <message>
+        <source>The Run May Not Fit</source>
+        <translation>此次运行可能放不下</translation>
+    </message>
+    <message>
+        <source>Start Anyway</source>
+        <translation>仍然开始</translation>
     </message>
 </context>
 <context>

@@ -379,7 +379,7 @@ NewRunForm::Capacity NewRunForm::capacity() const {
     if (cpu) {
         // CPU ranks share the machine's memory.
         result.bytes = m_gpus.hostAvailableBytes / qMax(1, launchPlan().processCount());
-        result.where = tr("for each process in the memory this computer has available");
+        result.where = tr("available to each process on this computer");
         return result;
     }
     QVector<int> chosen;
