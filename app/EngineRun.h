@@ -32,8 +32,7 @@ public:
     // Runs `<engine> <command> --job <run>/job.json` (under `launch` when the plan has several
     // processes) and follows it from eventsOffset (the end of what earlier commands wrote).
     // Returns false with error set when it cannot start.
-    bool start(const QString& command, const LaunchPlan& plan, qint64 eventsOffset,
-               QString* error);
+    bool start(const QString& command, const LaunchPlan& plan, qint64 eventsOffset, QString* error);
     // Follows a command started by an earlier studio session.
     void attach(const QString& command, qint64 pid, qint64 eventsOffset);
     QString command() const;

@@ -21,7 +21,7 @@ class GpuInventory {
 public:
     struct Result {
         QVector<GpuInfo> gpus;
-        QString problem; // why there are none, when there are none
+        QString problem;               // why there are none, when there are none
         qint64 hostAvailableBytes = 0; // memory the CPU can still give (MemAvailable); 0: unknown
     };
 

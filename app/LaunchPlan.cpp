@@ -61,8 +61,8 @@ LaunchPlan LaunchPlan::load(const QString& runFolder, QString* error) {
     if (!file.exists())
         return {};
     QJsonParseError parseError;
-    const QJsonDocument document =
-        file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll(), &parseError)
+    const QJsonDocument document = file.open(QIODevice::ReadOnly)
+                                       ? QJsonDocument::fromJson(file.readAll(), &parseError)
                                        : QJsonDocument();
     const QJsonObject json = document.object();
     LaunchPlan plan;

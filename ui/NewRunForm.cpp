@@ -12,8 +12,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QInputDialog>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
@@ -410,8 +410,8 @@ QString NewRunForm::memoryWarning() const {
               "largest bucket, turn on gradient checkpointing or VAE tiling, choose an 8-bit or "
               "CPU-offloaded optimizer, add GPUs with ZeRO-2, or pick a preset for less memory.")
         .arg(MemoryEstimate::phaseTitle(largest->name),
-             locale.formattedDataSize(largest->totalBytes), locale.formattedDataSize(available.bytes),
-             available.where);
+             locale.formattedDataSize(largest->totalBytes),
+             locale.formattedDataSize(available.bytes), available.where);
 }
 
 void NewRunForm::updateMemoryText() {
@@ -422,15 +422,15 @@ void NewRunForm::updateMemoryText() {
         for (const MemoryEstimate::Phase& phase : m_estimate->phases) {
             QStringList parts;
             for (const MemoryEstimate::Part& part : phase.parts)
-                parts.append(QStringLiteral("%1 %2").arg(MemoryEstimate::partTitle(part.name).toHtmlEscaped(),
-                                                          locale.formattedDataSize(part.bytes)));
-            phases.append(
-                phase.skipped
-                    ? tr("%1: not run").arg(MemoryEstimate::phaseTitle(phase.name))
-                    : QStringLiteral("<span title=\"%3\">%1 %2</span>")
-                          .arg(MemoryEstimate::phaseTitle(phase.name),
-                               locale.formattedDataSize(phase.totalBytes),
-                               parts.join(QStringLiteral(", "))));
+                parts.append(QStringLiteral("%1 %2").arg(
+                    MemoryEstimate::partTitle(part.name).toHtmlEscaped(),
+                    locale.formattedDataSize(part.bytes)));
+            phases.append(phase.skipped
+                              ? tr("%1: not run").arg(MemoryEstimate::phaseTitle(phase.name))
+                              : QStringLiteral("<span title=\"%3\">%1 %2</span>")
+                                    .arg(MemoryEstimate::phaseTitle(phase.name),
+                                         locale.formattedDataSize(phase.totalBytes),
+                                         parts.join(QStringLiteral(", "))));
         }
         text = tr("Memory estimate per process:") + QStringLiteral("<br>") +
                phases.join(QStringLiteral("<br>"));
@@ -524,8 +524,8 @@ void NewRunForm::retranslateUi() {
     m_deletePresetButton->setToolTip(tr("Delete this preset (only presets you saved)."));
     for (int index = 0; index < m_presetCombo->count() && index < m_presets.size(); ++index) {
         const JobPreset& preset = m_presets.at(index);
-        m_presetCombo->setItemText(
-            index, preset.user ? tr("%1 (yours)").arg(preset.name) : preset.name);
+        m_presetCombo->setItemText(index,
+                                   preset.user ? tr("%1 (yours)").arg(preset.name) : preset.name);
     }
     m_importButton->setText(tr("Import cogvideox-factory Command…"));
     m_modelEdit->setPlaceholderText(tr("A diffusers CogVideoX pipeline folder"));

@@ -18,8 +18,8 @@
 #include <QItemSelectionModel>
 #include <QJsonArray>
 #include <QLabel>
-#include <QMessageBox>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
@@ -308,8 +308,7 @@ void TrainPage::startRun(bool startNow) {
                              ? suggestedRunName()
                              : m_runNameEdit->text().trimmed();
     const TrainingRuns::LaunchResult result =
-        m_runs->launch(m_form->job(), name, m_form->presetName(), startNow,
-                      m_form->launchPlan());
+        m_runs->launch(m_form->job(), name, m_form->presetName(), startNow, m_form->launchPlan());
     if (!result.succeeded()) {
         m_launchMessage->setText(result.error);
         return;

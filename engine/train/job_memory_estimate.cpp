@@ -25,8 +25,8 @@ constexpr std::int64_t kVaeDecodeWindowFrames = 10;
 constexpr std::int64_t kTextEncoderWidths = 12;
 constexpr std::uint64_t kCudaContextBytes = 600ull * 1000 * 1000;
 
-const core::ComponentInventory* find_component(
-    const std::vector<core::ComponentInventory>& components, const std::string& name) {
+const core::ComponentInventory*
+find_component(const std::vector<core::ComponentInventory>& components, const std::string& name) {
     for (const auto& component : components) {
         if (component.name == name) {
             return &component;
@@ -35,9 +35,9 @@ const core::ComponentInventory* find_component(
     return nullptr;
 }
 
-const core::ComponentInventory& require_component(
-    const std::vector<core::ComponentInventory>& components, const std::string& name,
-    const std::string& model) {
+const core::ComponentInventory&
+require_component(const std::vector<core::ComponentInventory>& components, const std::string& name,
+                  const std::string& model) {
     const core::ComponentInventory* component = find_component(components, name);
     if (!component || component->weights.empty()) {
         throw core::Error(core::ErrorCode::BadInput,
@@ -51,10 +51,12 @@ const core::ComponentInventory& require_component(
 // Bytes of optimizer state per trainable parameter on the device.
 std::int64_t optimizer_state_bytes(const std::string& optimizer) {
     static const std::map<std::string, std::int64_t> bytes = {
-        {"adamw", 8}, {"adam", 8},     {"adamw8bit", 2}, // two 8-bit moments
-        {"prodigy", 16},                                 // moments, s and the initial weights
-        {"came", 4},                                     // one moment; factored rows/columns
-        {"adamw-cpu-offload", 0}};                       // kept in host memory
+        {"adamw", 8},
+        {"adam", 8},
+        {"adamw8bit", 2},          // two 8-bit moments
+        {"prodigy", 16},           // moments, s and the initial weights
+        {"came", 4},               // one moment; factored rows/columns
+        {"adamw-cpu-offload", 0}}; // kept in host memory
     const auto found = bytes.find(optimizer);
     return found == bytes.end() ? 8 : found->second;
 }
@@ -145,9 +147,9 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     JobMemoryEstimate estimate;
     estimate.processes = std::max(processes, 1);
     estimate.sequence_parallel =
-        job.parallel.plan == "hybrid" ? static_cast<int>(std::max<std::int64_t>(
-                                            job.parallel.sp_size, 1))
-                                      : 1;
+        job.parallel.plan == "hybrid"
+            ? static_cast<int>(std::max<std::int64_t>(job.parallel.sp_size, 1))
+            : 1;
     estimate.data_parallel = std::max(estimate.processes / estimate.sequence_parallel, 1);
     const std::int64_t bytes = job.precision == "fp32" ? 4 : 2;
     for (const auto& [height, width] : job.dataset.resolution_buckets) {
@@ -188,12 +190,11 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     const std::int64_t state_bytes = optimizer_state_bytes(job.optimizer.name);
     train.parts.push_back({"transformer weights", "", weight_bytes(transformer, bytes)});
     if (job.mode == "lora") {
-        const std::int64_t adapter = config.num_layers *
-                                     static_cast<std::int64_t>(job.lora.targets.size()) *
-                                     std::min(job.lora.rank, config.inner_dim()) * 2 *
-                                     config.inner_dim();
-        train.parts.push_back({"adapter weights and gradients", "",
-                               static_cast<std::uint64_t>(adapter * 8)});
+        const std::int64_t adapter =
+            config.num_layers * static_cast<std::int64_t>(job.lora.targets.size()) *
+            std::min(job.lora.rank, config.inner_dim()) * 2 * config.inner_dim();
+        train.parts.push_back(
+            {"adapter weights and gradients", "", static_cast<std::uint64_t>(adapter * 8)});
         train.parts.push_back(
             {"optimizer state", "", static_cast<std::uint64_t>(adapter * state_bytes / shards)});
     } else {
@@ -211,10 +212,10 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     const std::int64_t tokens = cogvideox::token_count(config, train_shape).total;
     const std::int64_t local_tokens =
         (tokens + estimate.sequence_parallel - 1) / estimate.sequence_parallel;
-    train.parts.push_back({"activations", "",
-                           cogvideox::training_activation_bytes(config, bytes, job.batch_size,
-                                                                local_tokens,
-                                                                job.gradient_checkpointing)});
+    train.parts.push_back(
+        {"activations", "",
+         cogvideox::training_activation_bytes(config, bytes, job.batch_size, local_tokens,
+                                              job.gradient_checkpointing)});
 
     // validation: rank 0 samples with the training state resident and the whole sequence.
     PhaseMemory validation{"validation", {}, job.validation.prompts.empty()};

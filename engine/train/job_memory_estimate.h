@@ -26,7 +26,7 @@ struct MemoryPart {
 struct PhaseMemory {
     std::string phase; // prepare | train | validation
     std::vector<MemoryPart> parts;
-    bool skipped = false; // validation that the job never runs
+    bool skipped = false;        // validation that the job never runs
     std::uint64_t total() const; // what stays plus the largest stage
 };
 

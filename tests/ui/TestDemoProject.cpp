@@ -2,8 +2,8 @@
 // by ctest): the studio creates it, writes the clips, has the engine write the tiny model,
 // imports the clips with their captions and counts caption tokens with the model's tokenizer;
 // a second start reuses all of it; the demo preset then trains on it to an exported adapter,
-// and the wall time from the clean start is printed. With TUNEFRAME_SCREENSHOT_DIR set, the test also saves
-// pictures of the page for the documentation.
+// and the wall time from the clean start is printed. With TUNEFRAME_SCREENSHOT_DIR set, the test
+// also saves pictures of the page for the documentation.
 #include "app/BucketPreviewModel.h"
 #include "app/CaptionTokenCounter.h"
 #include "app/ClipStore.h"

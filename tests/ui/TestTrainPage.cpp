@@ -29,10 +29,10 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
-#include <QJsonArray>
-#include <QLabel>
 #include <QInputDialog>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -411,9 +411,9 @@ void TestTrainPage::twoCpuProcessesTrainUnderLaunch() {
              qPrintable(page()->findChild<QLabel*>(QStringLiteral("launchMessage"))->text()));
     TrainingRuns* runs = m_window->trainingRuns();
     QCOMPARE(runs->launchPlan(runId), LaunchPlan::cpuRanks(2));
-    QCOMPARE(runs->job(runId).value(QStringLiteral("parallel")).toObject().value(
-                 QStringLiteral("plan")),
-             QJsonValue(QStringLiteral("zero2")));
+    QCOMPARE(
+        runs->job(runId).value(QStringLiteral("parallel")).toObject().value(QStringLiteral("plan")),
+        QJsonValue(QStringLiteral("zero2")));
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
     // One stream of steps from `launch`, with both ranks' memory in each.
     const QVector<StepMetrics> metrics = runs->metrics(runId);

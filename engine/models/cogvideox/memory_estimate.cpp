@@ -64,9 +64,8 @@ MemoryEstimate estimate_lora_training_memory(const CogVideoXTransformer3DConfig&
     // gradients and two AdamW moments.
     const std::int64_t adapter_parameters = config.num_layers * 4 * rank * 2 * dim;
     estimate.trainable = static_cast<std::uint64_t>(adapter_parameters * 4 * 4);
-    estimate.activations =
-        training_activation_bytes(config, dtype_bytes, shape.batch,
-                                  token_count(config, shape).total, gradient_checkpointing);
+    estimate.activations = training_activation_bytes(
+        config, dtype_bytes, shape.batch, token_count(config, shape).total, gradient_checkpointing);
     return estimate;
 }
 

@@ -71,9 +71,9 @@ TEST(JobMemoryEstimate, PrepareHoldsOneModelAtATime) {
 
     common::TrainingJob tiled = lora_job();
     tiled.dataset.vae_tiling = true;
-    EXPECT_LT(part(estimate_job_memory(tiled, pipeline_2b(), 1), "prepare",
-                   "VAE encode activations"),
-              part(estimate, "prepare", "VAE encode activations") / 2);
+    EXPECT_LT(
+        part(estimate_job_memory(tiled, pipeline_2b(), 1), "prepare", "VAE encode activations"),
+        part(estimate, "prepare", "VAE encode activations") / 2);
 }
 
 TEST(JobMemoryEstimate, PlansShardStateAndTokens) {
@@ -86,7 +86,8 @@ TEST(JobMemoryEstimate, PlansShardStateAndTokens) {
     zero2.parallel.plan = "zero2";
     const JobMemoryEstimate sharded = estimate_job_memory(zero2, pipeline_2b(), 4);
     EXPECT_EQ(sharded.data_parallel, 4);
-    EXPECT_EQ(part(sharded, "train", "optimizer state") * 4, part(alone, "train", "optimizer state"));
+    EXPECT_EQ(part(sharded, "train", "optimizer state") * 4,
+              part(alone, "train", "optimizer state"));
 
     common::TrainingJob hybrid = lora_job();
     hybrid.parallel.plan = "hybrid";
@@ -121,8 +122,8 @@ TEST(JobMemoryEstimate, ValidationAndTheCpu) {
     job.device = "cpu";
     const JobMemoryEstimate estimate = estimate_job_memory(job, pipeline_2b(), 1);
     EXPECT_TRUE(phase(estimate, "validation").skipped);
-    EXPECT_EQ(estimate.peak(), std::max(phase(estimate, "prepare").total(),
-                                        phase(estimate, "train").total()));
+    EXPECT_EQ(estimate.peak(),
+              std::max(phase(estimate, "prepare").total(), phase(estimate, "train").total()));
     EXPECT_EQ(part(estimate, "train", "CUDA context"), 0u);
     const nlohmann::json json = estimate.to_json();
     EXPECT_EQ(json["phases"].size(), 3u);
