@@ -49,13 +49,13 @@ std::optional<fs::path> run_folder_of(const std::vector<std::string>& command) {
     return std::nullopt;
 }
 
-std::string own_binary() {
+} // namespace
+
+std::string own_executable() {
     std::error_code error;
     const fs::path self = fs::read_symlink("/proc/self/exe", error);
     return error ? std::string("tuneframe-engine") : self.string();
 }
-
-} // namespace
 
 int run_launch(CommandContext& context) {
     Arguments& arguments = context.arguments;
@@ -87,7 +87,7 @@ int run_launch(CommandContext& context) {
         arguments.fail("several nodes need --master-addr (node 0's address, reachable from the "
                        "others) and --master-port.");
     }
-    options.engine = own_binary();
+    options.engine = own_executable();
     const std::optional<fs::path> run = run_folder_of(options.command);
     std::optional<core::PidFile> pid;
     if (run && options.node_rank == 0) {

@@ -3,6 +3,8 @@
 #include "engine/cli/arguments.h"
 #include "engine/core/event_emitter.h"
 
+#include <string>
+
 namespace tuneframe::cli {
 
 // What every subcommand gets: its arguments and the event stream on stdout.
@@ -30,5 +32,9 @@ int run_train(CommandContext& context);
 int run_bench(CommandContext& context);
 int run_launch(CommandContext& context);
 int run_estimate(CommandContext& context);
+int run_sweep(CommandContext& context);
+
+// This executable, for commands that start more of it.
+std::string own_executable();
 
 } // namespace tuneframe::cli

@@ -84,6 +84,11 @@ constexpr Command kCommands[] = {
      "estimate a training job's memory per process for each phase (prepare, train, validation) "
      "from the model's configs and weight headers, without loading weights",
      true, tuneframe::cli::run_estimate},
+    {"sweep", "tuneframe-engine sweep --job FILE --grid FILE [--out DIR] [--plan-only]",
+     "train every combination of a grid of job fields (learning rates x ranks x ...) one after "
+     "another, one run folder each, sharing the job's latent cache; --plan-only writes the "
+     "folders for a cluster scheduler instead",
+     true, tuneframe::cli::run_sweep},
 };
 
 void print_help() {

@@ -856,6 +856,8 @@ struct Trainer::Impl {
         if (last_checkpoint.empty() || CheckpointStore::step_of(last_checkpoint) != state.step) {
             checkpoint();
         }
+        // cogvideox-factory's last memory figure, taken when the run's work is done.
+        emit_memory("after_testing");
         result.steps = state.step;
         result.last_loss = last_loss;
         result.last_checkpoint = last_checkpoint;

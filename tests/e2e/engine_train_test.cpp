@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <csignal>
 #include <cstring>
 
@@ -177,4 +179,51 @@ TEST_F(EngineTrain, AnUnpreparedRunSaysToRunPrepare) {
 }
 
 } // namespace
+TEST_F(EngineTrain, SweepTrainsEachCombinationOnTheSharedCache) {
+    const fs::path base = prepared_run("sweep-base", {{"max_steps", 2}});
+    const fs::path grid = base / "grid.json";
+    core::write_json_file(grid, {{"name", "lrs"}, {"axes", {{"optimizer.lr", {1e-3, 1e-2}}}}});
+    const fs::path out = base.parent_path() / "sweep";
+    const EngineRun planned = run_engine(
+        {"sweep", "--job", job(base), "--grid", grid.string(), "--out", out.string(), "--plan-only"});
+    ASSERT_EQ(planned.exit_code, 0);
+    ASSERT_EQ(planned.of("done").at(0)["summary"]["runs"].size(), 2u);
+    EXPECT_FALSE(fs::exists(out / "lrs-1-lr-1e-3" / "events.jsonl")); // only planned
+
+    const EngineRun sweep =
+        run_engine({"sweep", "--job", job(base), "--grid", grid.string(), "--out", out.string()});
+    ASSERT_EQ(sweep.exit_code, 0);
+    const json runs = sweep.of("done").at(0)["summary"]["runs"];
+    ASSERT_EQ(runs.size(), 2u);
+    EXPECT_EQ(runs[0]["label"], "lr=1e-3");
+    EXPECT_EQ(runs[1]["label"], "lr=0.01");
+    std::vector<double> losses;
+    for (const json& entry : runs) {
+        EXPECT_EQ(entry["status"], "finished");
+        const fs::path folder = entry["folder"].get<std::string>();
+        const json job_json = core::read_json_file(folder / "job.json");
+        // One cache for all: the base prepared it, the sweep's runs only find it.
+        EXPECT_EQ(fs::path(job_json["dataset"]["cache_dir"].get<std::string>()),
+                  fs::path(core::read_json_file(base / "job.json")["dataset"]["cache_dir"]
+                               .get<std::string>()));
+        std::vector<json> events;
+        std::ifstream lines(folder / "events.jsonl");
+        for (std::string line; std::getline(lines, line);) {
+            events.push_back(json::parse(line));
+        }
+        std::vector<std::string> phases;
+        for (const json& event : events) {
+            if (event["type"] == "memory") {
+                phases.push_back(event["phase"]);
+            }
+            if (event["type"] == "step" && event["step"] == 2) {
+                losses.push_back(event["loss"]);
+            }
+        }
+        EXPECT_EQ(phases, (std::vector<std::string>{"before_training", "after_testing"}));
+    }
+    ASSERT_EQ(losses.size(), 2u);
+    EXPECT_NE(losses[0], losses[1]); // the learning rate took effect
+}
+
 } // namespace tuneframe

@@ -1,0 +1,68 @@
+// The sweep grid both programs expand: every combination once, in order, with readable labels,
+// and mistakes named by axis.
+#include "common/sweep_grid.h"
+
+#include <gtest/gtest.h>
+
+namespace tuneframe::common {
+namespace {
+
+using json = nlohmann::json;
+
+TEST(SweepGrid, ExpandsEveryCombinationWithLabels) {
+    const SweepGrid grid = SweepGrid::from_json(
+        json::parse(R"({"name": "lr-by-rank",
+                        "axes": {"optimizer.lr": [1e-4, 0.0003], "lora.rank": [32, 64]}})"),
+        "grid.json");
+    EXPECT_EQ(grid.name, "lr-by-rank");
+    ASSERT_EQ(grid.size(), 4u);
+    const json base = {{"max_steps", 10}, {"lora", {{"alpha", 16}}}};
+    const std::vector<SweepPoint> points = grid.expand(base, "job.json");
+    ASSERT_EQ(points.size(), 4u);
+    // nlohmann keeps object keys sorted: lora.rank comes first, optimizer.lr changes fastest.
+    EXPECT_EQ(points[0].label, "rank=32 lr=1e-4");
+    EXPECT_EQ(points[1].label, "rank=32 lr=3e-4");
+    EXPECT_EQ(points[2].label, "rank=64 lr=1e-4");
+    EXPECT_EQ(points[3].label, "rank=64 lr=3e-4");
+    EXPECT_EQ(points[3].job.lora.rank, 64);
+    EXPECT_DOUBLE_EQ(points[3].job.optimizer.lr, 3e-4);
+    EXPECT_EQ(points[3].job.lora.alpha, 16); // the base stays
+    EXPECT_EQ(points[3].job.max_steps, 10);
+    EXPECT_EQ(points[1].overrides, json::parse(R"({"lora": {"rank": 32},
+                                                    "optimizer": {"lr": 0.0003}})"));
+}
+
+TEST(SweepGrid, ValueTextIsShort) {
+    EXPECT_EQ(sweep_value_text(json(1e-4)), "1e-4");
+    EXPECT_EQ(sweep_value_text(json(2.5e-5)), "2.5e-5");
+    EXPECT_EQ(sweep_value_text(json(0.05)), "0.05");
+    EXPECT_EQ(sweep_value_text(json(500.0)), "500");
+    EXPECT_EQ(sweep_value_text(json(64)), "64");
+    EXPECT_EQ(sweep_value_text(json("cosine")), "cosine");
+    EXPECT_EQ(sweep_field_short_name("lr_schedule.name"), "sched");
+    EXPECT_EQ(sweep_field_short_name("dataset.caption_dropout"), "caption_dropout");
+}
+
+TEST(SweepGrid, MistakesNameTheAxis) {
+    auto error_of = [](const std::string& text) {
+        try {
+            SweepGrid::from_json(json::parse(text), "grid.json").expand(json::object(), "job");
+        } catch (const JobError& error) {
+            return std::string(error.what()) + " | " + error.field();
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(error_of(R"({"axes": {"optimizer.lr": []}})").find("optimizer.lr"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"axes": {}})").find("no axes"), std::string::npos);
+    EXPECT_NE(error_of(R"({"axes": {"optimiser.lr": [1]}})").find("not a job field"),
+              std::string::npos);
+    EXPECT_NE(error_of(R"({"axes": {"optimizer": [1]}})").find("not a job field"),
+              std::string::npos);
+    // A value the job reader refuses is refused with the combination's label.
+    EXPECT_NE(error_of(R"({"axes": {"batch_size": [1, 0]}})").find("batch=0"), std::string::npos);
+    EXPECT_NE(error_of(R"([1, 2])").find("axes"), std::string::npos);
+}
+
+} // namespace
+} // namespace tuneframe::common
