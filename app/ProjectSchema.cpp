@@ -125,6 +125,26 @@ const QList<ProjectSchema::Migration>& ProjectSchema::migrations() {
                          " path TEXT NOT NULL,"
                          " created_utc TEXT NOT NULL"
                          ")")}},
+        // Sweeps (a grid of job fields run as queued runs, each run labelled with its
+        // combination) and the memory phases of each run (before/after validation repeat, so
+        // the step is part of the key).
+        {4,
+         {QStringLiteral("CREATE TABLE sweeps ("
+                         " id INTEGER PRIMARY KEY,"
+                         " name TEXT NOT NULL,"
+                         " grid_json TEXT NOT NULL,"
+                         " created_utc TEXT NOT NULL"
+                         ")"),
+          QStringLiteral("ALTER TABLE runs ADD COLUMN sweep_id INTEGER"
+                         " REFERENCES sweeps (id) ON DELETE SET NULL"),
+          QStringLiteral("ALTER TABLE runs ADD COLUMN sweep_label TEXT NOT NULL DEFAULT ''"),
+          QStringLiteral("CREATE TABLE run_memory ("
+                         " run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+                         " phase TEXT NOT NULL,"
+                         " step INTEGER NOT NULL,"
+                         " memory_json TEXT NOT NULL,"
+                         " PRIMARY KEY (run_id, phase, step)"
+                         ") WITHOUT ROWID")}},
     };
     return list;
 }

@@ -92,6 +92,8 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
         return std::isfinite(run.lastLoss) ? QLocale().toString(run.lastLoss, 'g', 4) : QString();
     case PresetColumn:
         return run.presetName;
+    case SweepColumn:
+        return run.sweepName;
     case CreatedColumn:
         return QLocale().toString(run.createdUtc.toLocalTime(), QLocale::ShortFormat);
     default:
@@ -113,6 +115,8 @@ QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Loss");
     case PresetColumn:
         return tr("Preset");
+    case SweepColumn:
+        return tr("Sweep");
     case CreatedColumn:
         return tr("Started");
     default:

@@ -18,6 +18,7 @@ struct RunHistoryRow {
     qint64 step = 0;
     qint64 maxSteps = 0;
     double lastLoss = std::numeric_limits<double>::quiet_NaN();
+    QString sweepName; // empty: not part of a sweep
 };
 
 // The run history as a table (newest first as given), with the run id under Qt::UserRole on
@@ -32,6 +33,7 @@ public:
         StepColumn,
         LossColumn,
         PresetColumn,
+        SweepColumn,
         CreatedColumn,
         ColumnCount
     };

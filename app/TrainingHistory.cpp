@@ -15,7 +15,8 @@ namespace {
 
 const QString kRunColumns = QStringLiteral(
     "id, folder, name, preset, job_json, state, stage, pid, events_offset, max_steps, "
-    "error_message, error_hint, last_lines, queue_position, created_utc, ended_utc");
+    "error_message, error_hint, last_lines, queue_position, created_utc, ended_utc, sweep_id, "
+    "sweep_label");
 
 TrainingRunRecord runFromQuery(const QSqlQuery& query) {
     TrainingRunRecord run;
@@ -38,6 +39,9 @@ TrainingRunRecord runFromQuery(const QSqlQuery& query) {
     run.createdUtc = QDateTime::fromString(query.value(14).toString(), Qt::ISODateWithMs);
     if (!query.value(15).isNull())
         run.endedUtc = QDateTime::fromString(query.value(15).toString(), Qt::ISODateWithMs);
+    if (!query.value(16).isNull())
+        run.sweepId = query.value(16).toLongLong();
+    run.sweepLabel = query.value(17).toString();
     return run;
 }
 
@@ -77,7 +81,8 @@ qint64 TrainingHistory::addRun(const TrainingRunRecord& run, QString* error) {
     QSqlQuery query(m_project->database());
     query.prepare(
         QStringLiteral("INSERT INTO runs (folder, name, preset, job_json, state, stage, max_steps, "
-                       "queue_position, created_utc) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                       "queue_position, created_utc, sweep_id, sweep_label) VALUES (?, ?, ?, ?, "
+                       "?, ?, ?, ?, ?, ?, COALESCE(?, ''))"));
     query.addBindValue(run.folder);
     query.addBindValue(run.name);
     query.addBindValue(run.presetName);
@@ -87,6 +92,8 @@ qint64 TrainingHistory::addRun(const TrainingRunRecord& run, QString* error) {
     query.addBindValue(run.maxSteps);
     query.addBindValue(run.queuePosition ? QVariant(*run.queuePosition) : QVariant());
     query.addBindValue(run.createdUtc.toUTC().toString(Qt::ISODateWithMs));
+    query.addBindValue(run.sweepId ? QVariant(*run.sweepId) : QVariant());
+    query.addBindValue(run.sweepLabel);
     if (!query.exec()) {
         m_lastError = query.lastError().text();
         if (error)
@@ -175,6 +182,9 @@ bool TrainingHistory::recordEvents(qint64 runId, const QVector<EngineEvent>& eve
     validation.prepare(QStringLiteral(
         "INSERT OR REPLACE INTO run_validations (run_id, step, prompt_index, prompt, path, "
         "seconds) VALUES (?, ?, ?, ?, ?, ?)"));
+    QSqlQuery memory(database);
+    memory.prepare(QStringLiteral(
+        "INSERT OR REPLACE INTO run_memory (run_id, phase, step, memory_json) VALUES (?, ?, ?, ?)"));
     QSqlQuery checkpoint(database);
     checkpoint.prepare(QStringLiteral(
         "INSERT OR REPLACE INTO run_checkpoints (run_id, step, path) VALUES (?, ?, ?)"));
@@ -200,6 +210,15 @@ bool TrainingHistory::recordEvents(qint64 runId, const QVector<EngineEvent>& eve
             ok = validation.exec();
             if (!ok)
                 m_lastError = validation.lastError().text();
+        } else if (event.type == tuneframe::protocol::EventType::Memory) {
+            for (const QVariant& value :
+                 {QVariant(runId), QVariant(event.string(QStringLiteral("phase"))),
+                  QVariant(event.integer(QStringLiteral("step"))),
+                  QVariant(memoryJson(StepMetrics::memoryFromEvent(event)))})
+                memory.addBindValue(value);
+            ok = memory.exec();
+            if (!ok)
+                m_lastError = memory.lastError().text();
         } else if (event.type == tuneframe::protocol::EventType::Checkpoint) {
             checkpoint.addBindValue(runId);
             checkpoint.addBindValue(event.integer(QStringLiteral("step")));
@@ -224,6 +243,60 @@ bool TrainingHistory::recordEvents(qint64 runId, const QVector<EngineEvent>& eve
         return false;
     }
     return true;
+}
+
+QVector<MemoryPhaseRecord> TrainingHistory::memoryPhases(qint64 runId) const {
+    QVector<MemoryPhaseRecord> phases;
+    QSqlQuery query(m_project->database());
+    query.prepare(QStringLiteral("SELECT phase, step, memory_json FROM run_memory WHERE run_id = "
+                                 "? ORDER BY step, phase"));
+    query.addBindValue(runId);
+    if (!query.exec())
+        return phases;
+    while (query.next())
+        phases.append({query.value(0).toString(), query.value(1).toLongLong(),
+                       memoryFromJson(query.value(2).toString())});
+    return phases;
+}
+
+qint64 TrainingHistory::addSweep(const SweepRecord& sweep, QString* error) {
+    QSqlQuery query(m_project->database());
+    query.prepare(
+        QStringLiteral("INSERT INTO sweeps (name, grid_json, created_utc) VALUES (?, ?, ?)"));
+    query.addBindValue(sweep.name);
+    query.addBindValue(QString::fromUtf8(QJsonDocument(sweep.grid).toJson(QJsonDocument::Compact)));
+    query.addBindValue(sweep.createdUtc.toUTC().toString(Qt::ISODateWithMs));
+    if (!query.exec()) {
+        m_lastError = query.lastError().text();
+        if (error)
+            *error = tr("The sweep could not be recorded in the project database: %1")
+                         .arg(m_lastError);
+        return 0;
+    }
+    return query.lastInsertId().toLongLong();
+}
+
+std::optional<SweepRecord> TrainingHistory::sweep(qint64 sweepId) const {
+    QSqlQuery query(m_project->database());
+    query.prepare(QStringLiteral("SELECT id, name, grid_json, created_utc FROM sweeps WHERE id = ?"));
+    query.addBindValue(sweepId);
+    if (!query.exec() || !query.next())
+        return std::nullopt;
+    return SweepRecord{query.value(0).toLongLong(), query.value(1).toString(),
+                       QJsonDocument::fromJson(query.value(2).toString().toUtf8()).object(),
+                       QDateTime::fromString(query.value(3).toString(), Qt::ISODateWithMs)};
+}
+
+QVector<qint64> TrainingHistory::runsOfSweep(qint64 sweepId) const {
+    QVector<qint64> ids;
+    QSqlQuery query(m_project->database());
+    query.prepare(QStringLiteral("SELECT id FROM runs WHERE sweep_id = ? ORDER BY id"));
+    query.addBindValue(sweepId);
+    if (!query.exec())
+        return ids;
+    while (query.next())
+        ids.append(query.value(0).toLongLong());
+    return ids;
 }
 
 QVector<StepMetrics> TrainingHistory::metrics(qint64 runId) const {

@@ -34,6 +34,22 @@ struct TrainingRunRecord {
     std::optional<int> queuePosition;
     QDateTime createdUtc;
     QDateTime endedUtc;
+    std::optional<qint64> sweepId;
+    QString sweepLabel; // the combination: "lr=1e-4 rank=32"
+};
+
+struct SweepRecord {
+    qint64 id = 0;
+    QString name;
+    QJsonObject grid; // common/sweep_grid's JSON
+    QDateTime createdUtc;
+};
+
+// A `memory` event: one phase of a run, every rank's figures.
+struct MemoryPhaseRecord {
+    QString phase; // before_training | before_validation | after_validation | after_testing
+    qint64 step = 0;
+    QVector<DeviceMemorySample> memory;
 };
 
 struct CheckpointRecord {
@@ -48,8 +64,8 @@ struct ExportRecord {
     QString path;
 };
 
-// The run history in project.sqlite (schema 3): runs, their step metrics, validation videos,
-// checkpoints and exports. Events are recorded together with how far events.jsonl has been
+// The run history in project.sqlite (schema 4): runs, their step metrics, memory phases,
+// validation videos, checkpoints and exports, and the sweeps that made runs. Events are recorded together with how far events.jsonl has been
 // read, in one transaction, so after a crash or restart reading resumes exactly there.
 class TrainingHistory {
     Q_DECLARE_TR_FUNCTIONS(TrainingHistory)
@@ -73,6 +89,10 @@ public:
     bool recordEvents(qint64 runId, const QVector<EngineEvent>& events, qint64 eventsOffset,
                       const QString& runFolder);
     QVector<StepMetrics> metrics(qint64 runId) const;
+    QVector<MemoryPhaseRecord> memoryPhases(qint64 runId) const; // in step order
+    qint64 addSweep(const SweepRecord& sweep, QString* error);
+    std::optional<SweepRecord> sweep(qint64 sweepId) const;
+    QVector<qint64> runsOfSweep(qint64 sweepId) const; // in creation order
     QVector<ValidationVideo> validations(qint64 runId) const;
     QVector<CheckpointRecord> checkpoints(qint64 runId) const;
     bool recordExport(qint64 runId, qint64 step, const QString& format, const QString& path);

@@ -5,9 +5,12 @@
 #include "app/EngineRun.h"
 #include "app/Project.h"
 #include "app/ProjectSchema.h"
+#include "app/JobPresets.h"
 #include "app/TrainingHistory.h"
+#include "common/sweep_grid.h"
 #include "common/training_job.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QHash>
@@ -128,6 +131,99 @@ void TrainingRuns::restore() {
 TrainingRuns::LaunchResult TrainingRuns::launch(const QJsonObject& job, const QString& name,
                                                 const QString& presetName, bool startNow,
                                                 const LaunchPlan& plan) {
+    return addRun(job, name, presetName, startNow, plan, std::nullopt, QString());
+}
+
+namespace {
+
+// The grid's combinations over job, or the reason they cannot be made.
+std::vector<tuneframe::common::SweepPoint> expandSweep(const QJsonObject& job,
+                                                       const QJsonObject& grid,
+                                                       tuneframe::common::SweepGrid* parsed,
+                                                       QString* error) {
+    try {
+        *parsed = tuneframe::common::SweepGrid::from_json(toNlohmann(grid), "sweep");
+        return parsed->expand(toNlohmann(job), "job");
+    } catch (const tuneframe::common::JobError& failure) {
+        *error = TrainingRuns::tr("The sweep cannot be used: %1 %2")
+                     .arg(QString::fromStdString(failure.what()),
+                          QString::fromStdString(failure.hint()));
+    } catch (const nlohmann::json::exception& failure) {
+        *error = TrainingRuns::tr("The sweep cannot be used: %1").arg(QString::fromUtf8(failure.what()));
+    }
+    return {};
+}
+
+} // namespace
+
+QStringList TrainingRuns::sweepLabels(const QJsonObject& job, const QJsonObject& grid,
+                                      QString* error) {
+    tuneframe::common::SweepGrid parsed;
+    QString failure;
+    QStringList labels;
+    for (const tuneframe::common::SweepPoint& point : expandSweep(job, grid, &parsed, &failure))
+        labels.append(QString::fromStdString(point.label));
+    if (error)
+        *error = failure;
+    return labels;
+}
+
+TrainingRuns::SweepResult TrainingRuns::launchSweep(const QJsonObject& job, const QJsonObject& grid,
+                                                    const QString& presetName,
+                                                    const LaunchPlan& plan, bool startQueue) {
+    SweepResult result;
+    tuneframe::common::SweepGrid parsed;
+    const std::vector<tuneframe::common::SweepPoint> points =
+        expandSweep(job, grid, &parsed, &result.error);
+    if (points.empty())
+        return result;
+    SweepRecord sweep;
+    sweep.name = QString::fromStdString(parsed.name);
+    sweep.grid = toQt(parsed.to_json());
+    sweep.createdUtc = QDateTime::currentDateTimeUtc();
+    result.sweepId = m_impl->history.addSweep(sweep, &result.error);
+    if (!result.succeeded())
+        return result;
+    for (const tuneframe::common::SweepPoint& point : points) {
+        const QString label = QString::fromStdString(point.label);
+        const LaunchResult run =
+            addRun(JobPresets::merge(job, toQt(point.overrides)),
+                   QStringLiteral("%1 · %2").arg(sweep.name, label), presetName, false, plan,
+                   result.sweepId, label);
+        if (!run.succeeded()) {
+            result.error = run.error;
+            break;
+        }
+        result.runIds.append(run.runId);
+    }
+    emit queueChanged();
+    if (startQueue && result.error.isEmpty())
+        this->startQueue();
+    return result;
+}
+
+std::optional<SweepRecord> TrainingRuns::sweep(qint64 sweepId) const {
+    return m_impl->history.sweep(sweepId);
+}
+
+QVector<qint64> TrainingRuns::runsOfSweep(qint64 sweepId) const {
+    return m_impl->history.runsOfSweep(sweepId);
+}
+
+std::optional<qint64> TrainingRuns::sweepOf(qint64 runId) const {
+    const std::optional<TrainingRunRecord> run = m_impl->history.run(runId);
+    return run ? run->sweepId : std::nullopt;
+}
+
+QVector<MemoryPhaseRecord> TrainingRuns::memoryPhases(qint64 runId) const {
+    return m_impl->history.memoryPhases(runId);
+}
+
+TrainingRuns::LaunchResult TrainingRuns::addRun(const QJsonObject& job, const QString& name,
+                                                const QString& presetName, bool startNow,
+                                                const LaunchPlan& plan,
+                                                std::optional<qint64> sweepId,
+                                                const QString& sweepLabel) {
     LaunchResult result;
     nlohmann::json full;
     try {
@@ -201,6 +297,8 @@ TrainingRuns::LaunchResult TrainingRuns::launch(const QJsonObject& job, const QS
     record.stage = kPrepareCommand;
     record.maxSteps = full.value("max_steps", std::int64_t(0));
     record.createdUtc = now;
+    record.sweepId = sweepId;
+    record.sweepLabel = sweepLabel;
     if (!startNow) {
         const QVector<qint64> queued = m_impl->history.queuedRuns();
         int last = 0;
@@ -414,6 +512,10 @@ RunHistoryRow TrainingRuns::summaryOf(const TrainingRunRecord& run) const {
     row.state = active != m_impl->active.constEnd() ? active->state : run.state;
     row.createdUtc = run.createdUtc;
     row.maxSteps = run.maxSteps;
+    if (run.sweepId) {
+        const std::optional<SweepRecord> sweep = m_impl->history.sweep(*run.sweepId);
+        row.sweepName = sweep ? sweep->name : QString();
+    }
     const QVector<StepMetrics> metrics = m_impl->history.metrics(run.id);
     if (!metrics.isEmpty()) {
         row.step = metrics.constLast().step;
@@ -521,6 +623,9 @@ void TrainingRuns::onEvents(qint64 runId, const QVector<EngineEvent>& events, qi
                 video->runId = runId;
                 emit validationReady(*video);
             }
+            break;
+        case EventType::Memory:
+            emit memoryReported(runId);
             break;
         case EventType::Checkpoint:
             emit checkpointWritten(runId, event.integer(QStringLiteral("step")),

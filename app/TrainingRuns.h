@@ -4,6 +4,7 @@
 #include "app/RunHistoryModel.h"
 #include "app/RunState.h"
 #include "app/StepMetrics.h"
+#include "app/TrainingHistory.h"
 #include "app/ValidationVideo.h"
 #include "common/protocol.h"
 
@@ -18,7 +19,6 @@ class EngineRun;
 class Project;
 struct ActiveRun;
 struct EngineEvent;
-struct TrainingRunRecord;
 
 // A project's training runs, for the pages: it launches runs, follows every run an engine works
 // on, keeps the history in the project database, runs the queue, and reattaches to engines
@@ -70,6 +70,25 @@ public:
     LaunchResult launch(const QJsonObject& job, const QString& name, const QString& presetName,
                         bool startNow, const LaunchPlan& plan = LaunchPlan::singleProcess());
     LaunchPlan launchPlan(qint64 runId) const;
+    struct SweepResult {
+        qint64 sweepId = 0;
+        QVector<qint64> runIds;
+        QString error;
+        bool succeeded() const { return sweepId > 0; }
+    };
+    // grid: common/sweep_grid's JSON ({"name", "axes"}). Every combination becomes a queued
+    // run named "<sweep> · <combination>"; they share the project's latent cache, so only the
+    // first prepares. The queue starts unless startQueue is false.
+    SweepResult launchSweep(const QJsonObject& job, const QJsonObject& grid,
+                            const QString& presetName, const LaunchPlan& plan,
+                            bool startQueue = true);
+    // The labels of a grid's combinations over job, or the reason it cannot be used.
+    static QStringList sweepLabels(const QJsonObject& job, const QJsonObject& grid,
+                                   QString* error);
+    std::optional<SweepRecord> sweep(qint64 sweepId) const;
+    QVector<qint64> runsOfSweep(qint64 sweepId) const;
+    std::optional<qint64> sweepOf(qint64 runId) const;
+    QVector<MemoryPhaseRecord> memoryPhases(qint64 runId) const;
     // Starts the engine again on a stopped or failed run; it resumes from its newest checkpoint.
     bool continueRun(qint64 runId, QString* error);
 
@@ -110,12 +129,16 @@ signals:
                          const QString& unit);
     void validationReady(const ValidationVideo& video);
     void checkpointWritten(qint64 runId, qint64 step, const QString& path);
+    void memoryReported(qint64 runId);
     void runFailed(qint64 runId, const QString& message, const QString& hint,
                    const QStringList& lastLines);
     void queueChanged();
     void adaptersChanged();
 
 private:
+    LaunchResult addRun(const QJsonObject& job, const QString& name, const QString& presetName,
+                        bool startNow, const LaunchPlan& plan, std::optional<qint64> sweepId,
+                        const QString& sweepLabel);
     RunHistoryRow summaryOf(const TrainingRunRecord& run) const;
     ActiveRun* activeRun(qint64 runId);
     void sendTrainCommand(qint64 runId, tuneframe::protocol::CommandType command);

@@ -186,13 +186,8 @@ void RunDashboard::appendStep(const StepMetrics& metrics) {
         addToGraphs(metrics);
     } else {
         m_history.append(metrics);
-        if (std::isfinite(metrics.loss)) {
-            m_emaAccumulator = m_emaAccumulator * m_smoothing + (1.0 - m_smoothing) * metrics.loss;
-            ++m_emaCount;
-            const double debias = 1.0 - std::pow(m_smoothing, m_emaCount);
-            m_lossSmoothed->addData(metrics.step,
-                                    debias > 0 ? m_emaAccumulator / debias : metrics.loss);
-        }
+        if (std::isfinite(metrics.loss))
+            m_lossSmoothed->addData(metrics.step, m_smoother.add(metrics.loss));
         addToGraphs(metrics);
     }
     scheduleReplot();
@@ -229,16 +224,10 @@ void RunDashboard::setComparison(const QString& name, const QVector<StepMetrics>
     m_comparison = history;
     m_comparisonLoss->data()->clear();
     m_comparisonLearningRate->data()->clear();
-    double accumulator = 0;
-    int count = 0;
+    LossSmoother smoother(m_smoothing);
     for (const StepMetrics& metrics : history) {
-        if (std::isfinite(metrics.loss)) {
-            accumulator = accumulator * m_smoothing + (1.0 - m_smoothing) * metrics.loss;
-            ++count;
-            const double debias = 1.0 - std::pow(m_smoothing, count);
-            m_comparisonLoss->addData(metrics.step,
-                                      debias > 0 ? accumulator / debias : metrics.loss);
-        }
+        if (std::isfinite(metrics.loss))
+            m_comparisonLoss->addData(metrics.step, smoother.add(metrics.loss));
         m_comparisonLearningRate->addData(metrics.step, metrics.learningRate);
     }
     m_comparisonLoss->addToLegend();
@@ -260,8 +249,7 @@ void RunDashboard::clearComparison() {
 void RunDashboard::clear() {
     m_runName.clear();
     m_history.clear();
-    m_emaAccumulator = 0;
-    m_emaCount = 0;
+    m_smoother.reset();
     m_followLatest = true;
     for (QCustomPlot* plot : {m_lossPlot, m_learningRatePlot, m_speedPlot, m_memoryPlot}) {
         for (int index = 0; index < plot->graphCount(); ++index) {
@@ -447,8 +435,7 @@ void RunDashboard::nameMemoryGraphs() {
 
 void RunDashboard::rebuildSmoothed() {
     m_lossSmoothed->data()->clear();
-    m_emaAccumulator = 0;
-    m_emaCount = 0;
+    m_smoother = LossSmoother(m_smoothing);
     QVector<double> keys;
     QVector<double> values;
     keys.reserve(m_history.size());
@@ -456,11 +443,8 @@ void RunDashboard::rebuildSmoothed() {
     for (const StepMetrics& metrics : m_history) {
         if (!std::isfinite(metrics.loss))
             continue;
-        m_emaAccumulator = m_emaAccumulator * m_smoothing + (1.0 - m_smoothing) * metrics.loss;
-        ++m_emaCount;
-        const double debias = 1.0 - std::pow(m_smoothing, m_emaCount);
         keys.append(metrics.step);
-        values.append(debias > 0 ? m_emaAccumulator / debias : metrics.loss);
+        values.append(m_smoother.add(metrics.loss));
     }
     m_lossSmoothed->setData(keys, values, true);
 }

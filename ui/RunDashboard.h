@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/LossSmoother.h"
 #include "app/StepMetrics.h"
 
 #include <QVector>
@@ -70,8 +71,7 @@ private:
     QVector<StepMetrics> m_history;
     QVector<StepMetrics> m_comparison;
     double m_smoothing = 0.6;
-    double m_emaAccumulator = 0.0;
-    int m_emaCount = 0;
+    LossSmoother m_smoother;
     int m_replotCount = 0;
     bool m_followLatest = true;
 

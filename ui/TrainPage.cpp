@@ -1,5 +1,9 @@
 #include "ui/TrainPage.h"
 
+#include "ui/MemoryTableWidget.h"
+#include "ui/SweepComparisonDialog.h"
+#include "ui/SweepDialog.h"
+
 #include "app/JobPresets.h"
 #include "app/RunHistoryModel.h"
 #include "app/TrainingRuns.h"
@@ -59,6 +63,8 @@ QWidget* TrainPage::createNewRunPanel() {
     m_trainButton->setDefault(true);
     m_queueButton = new QPushButton(panel);
     m_queueButton->setObjectName(QStringLiteral("addToQueueButton"));
+    m_sweepButton = new QPushButton(panel);
+    m_sweepButton->setObjectName(QStringLiteral("sweepButton"));
     m_launchMessage = new QLabel(panel);
     m_launchMessage->setObjectName(QStringLiteral("launchMessage"));
     m_launchMessage->setWordWrap(true);
@@ -67,6 +73,7 @@ QWidget* TrainPage::createNewRunPanel() {
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_trainButton);
     buttons->addWidget(m_queueButton);
+    buttons->addWidget(m_sweepButton);
     auto* layout = new QVBoxLayout(panel);
     layout->addWidget(m_form);
     layout->addWidget(m_runNameLabel);
@@ -84,6 +91,7 @@ QWidget* TrainPage::createNewRunPanel() {
     });
     connect(m_trainButton, &QPushButton::clicked, this, [this] { launch(true); });
     connect(m_queueButton, &QPushButton::clicked, this, [this] { launch(false); });
+    connect(m_sweepButton, &QPushButton::clicked, this, &TrainPage::openSweepDialog);
 
     auto* scroll = new QScrollArea;
     scroll->setObjectName(QStringLiteral("newRunScroll"));
@@ -98,10 +106,23 @@ QWidget* TrainPage::createRunPanel() {
     m_controlBar = new RunControlBar(panel);
     m_failurePanel = new RunFailurePanel(panel);
     m_dashboard = new RunDashboard(panel);
+    m_memoryTable = new MemoryTableWidget(panel);
+    m_memoryTable->setMaximumHeight(150);
+    m_compareSweepButton = new QPushButton(panel);
+    m_compareSweepButton->setObjectName(QStringLiteral("compareSweepButton"));
+    m_compareSweepButton->hide();
     auto* layout = new QVBoxLayout(panel);
     layout->addWidget(m_controlBar);
     layout->addWidget(m_failurePanel);
     layout->addWidget(m_dashboard, 1);
+    layout->addWidget(m_memoryTable);
+    layout->addWidget(m_compareSweepButton);
+    connect(m_compareSweepButton, &QPushButton::clicked, this, [this] {
+        if (!m_runs)
+            return;
+        if (const std::optional<qint64> sweep = m_runs->sweepOf(m_selectedRunId))
+            openSweepComparison(*sweep);
+    });
 
     connect(m_controlBar, &RunControlBar::stopRequested, this, [this] {
         if (m_runs && m_selectedRunId)
@@ -215,6 +236,10 @@ void TrainPage::setTrainingRuns(TrainingRuns* runs) {
                 m_controlBar->setCanExport(true);
         });
         connect(m_runs, &TrainingRuns::queueChanged, this, &TrainPage::reloadQueue);
+        connect(m_runs, &TrainingRuns::memoryReported, this, [this](qint64 id) {
+            if (id == m_selectedRunId)
+                reloadMemoryTable();
+        });
     }
     reloadHistory();
     reloadQueue();
@@ -256,6 +281,53 @@ RunControlBar* TrainPage::controlBar() const {
     return m_controlBar;
 }
 
+MemoryTableWidget* TrainPage::memoryTable() const {
+    return m_memoryTable;
+}
+
+SweepComparisonDialog* TrainPage::openSweepComparison(qint64 sweepId) {
+    if (!m_runs)
+        return nullptr;
+    if (m_sweepComparison)
+        m_sweepComparison->close();
+    m_sweepComparison = new SweepComparisonDialog(m_runs, sweepId, this);
+    m_sweepComparison->setAttribute(Qt::WA_DeleteOnClose);
+    m_sweepComparison->show();
+    m_sweepComparison->raise();
+    return m_sweepComparison;
+}
+
+void TrainPage::openSweepDialog() {
+    if (!m_runs || !m_form->isValid()) {
+        m_launchMessage->setText(m_form->validationError());
+        return;
+    }
+    auto* dialog = new SweepDialog(m_form->job(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SweepDialog::sweepAccepted, this, [this](const QJsonObject& grid) {
+        const TrainingRuns::SweepResult result = m_runs->launchSweep(
+            m_form->job(), grid, m_form->presetName(), m_form->launchPlan());
+        if (!result.succeeded() || !result.error.isEmpty()) {
+            m_launchMessage->setText(result.error);
+            return;
+        }
+        m_launchMessage->setText(tr("Sweep “%1”: %n run(s) in the queue.", nullptr,
+                                    static_cast<int>(result.runIds.size()))
+                                     .arg(grid.value(QStringLiteral("name")).toString()));
+        reloadHistory();
+        if (!result.runIds.isEmpty())
+            selectRun(result.runIds.first());
+    });
+    dialog->open();
+}
+
+void TrainPage::reloadMemoryTable() {
+    RunMemoryTable table;
+    if (m_runs && m_selectedRunId)
+        table.append(m_runs->summary(m_selectedRunId).name, m_runs->memoryPhases(m_selectedRunId));
+    m_memoryTable->setTable(table);
+}
+
 void TrainPage::retranslateUi() {
     StudioPage::retranslateUi();
     setHeader(tr("Train"), tr("Fine-tune a model on your accepted clips and watch it learn"));
@@ -265,6 +337,9 @@ void TrainPage::retranslateUi() {
     m_trainButton->setToolTip(
         tr("Export the accepted clips, prepare them and start training now."));
     m_queueButton->setText(tr("Add to Queue"));
+    m_sweepButton->setText(tr("Sweep…"));
+    m_sweepButton->setToolTip(tr("Queue a run for every combination of a few settings."));
+    m_compareSweepButton->setText(tr("Compare the Sweep’s Runs…"));
     m_queueButton->setToolTip(tr("Keep this run in the queue; the queue runs one job after "
                                  "another."));
     m_historyTitle->setText(tr("Runs"));
@@ -325,6 +400,7 @@ void TrainPage::updateLaunchButtons() {
     const bool ready = m_runs && m_form->isValid();
     m_trainButton->setEnabled(ready);
     m_queueButton->setEnabled(ready);
+    m_sweepButton->setEnabled(ready);
 }
 
 void TrainPage::reloadHistory() {
@@ -363,6 +439,9 @@ void TrainPage::showSelectedRun() {
     m_failurePanel->clearFailure();
     m_dashboard->clearComparison();
     reloadComparisonChoices();
+    reloadMemoryTable();
+    m_compareSweepButton->setVisible(m_runs && m_selectedRunId &&
+                                     m_runs->sweepOf(m_selectedRunId).has_value());
     if (!m_runs || !m_selectedRunId) {
         m_controlBar->clearRun();
         m_dashboard->clear();

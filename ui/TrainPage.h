@@ -3,8 +3,11 @@
 #include "app/RunState.h"
 #include "ui/StudioPage.h"
 
+#include <QPointer>
+
 #include <memory>
 
+class MemoryTableWidget;
 class NewRunForm;
 class QComboBox;
 class QLabel;
@@ -16,6 +19,7 @@ class RunFailurePanel;
 class RunHistoryModel;
 class RunQueuePanel;
 class RunDashboard;
+class SweepComparisonDialog;
 class TrainingRuns;
 struct StepMetrics;
 
@@ -42,6 +46,9 @@ public:
 
     NewRunForm* newRunForm() const;
     RunDashboard* dashboard() const;
+    MemoryTableWidget* memoryTable() const;
+    // Opens (or raises) the comparison of a sweep's runs.
+    SweepComparisonDialog* openSweepComparison(qint64 sweepId);
     RunControlBar* controlBar() const;
 
 signals:
@@ -76,6 +83,8 @@ private:
     void onExportRequested();
     QString suggestedRunName() const;
     void reloadPresets();
+    void openSweepDialog();
+    void reloadMemoryTable();
 
     TrainingRuns* m_runs = nullptr;
     QString m_defaultModelFolder;
@@ -88,11 +97,15 @@ private:
     QLineEdit* m_runNameEdit = nullptr;
     QPushButton* m_trainButton = nullptr;
     QPushButton* m_queueButton = nullptr;
+    QPushButton* m_sweepButton = nullptr;
     QLabel* m_launchMessage = nullptr;
 
     RunControlBar* m_controlBar = nullptr;
     RunFailurePanel* m_failurePanel = nullptr;
     RunDashboard* m_dashboard = nullptr;
+    MemoryTableWidget* m_memoryTable = nullptr;
+    QPushButton* m_compareSweepButton = nullptr;
+    QPointer<SweepComparisonDialog> m_sweepComparison;
 
     QLabel* m_historyTitle = nullptr;
     RunHistoryModel* m_historyModel = nullptr;

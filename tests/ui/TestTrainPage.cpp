@@ -13,6 +13,7 @@
 #include "media/log_level.h"
 #include "tests/app/DatasetFixture.h"
 #include "tests/app/FactoryCommandLines.h"
+#include "app/RunMemoryTable.h"
 #include "ui/FactoryImportDialog.h"
 #include "ui/GalleryPage.h"
 #include "ui/MainWindow.h"
@@ -22,12 +23,18 @@
 #include "ui/RunExportDialog.h"
 #include "ui/RunFailurePanel.h"
 #include "ui/SamplePage.h"
+#include "ui/SweepDialog.h"
+#include "ui/SweepComparisonDialog.h"
+#include "ui/MemoryTableWidget.h"
 #include "ui/TrainPage.h"
 #include "ui/VideoPlayerWidget.h"
+
+#include <qcustomplot.h>
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QInputDialog>
 #include <QJsonArray>
@@ -66,6 +73,7 @@ private slots:
     void twoCpuProcessesTrainUnderLaunch();
     void memoryEstimateWarnsBeforeLaunch();
     void userPresetIsSavedAndDeleted();
+    void sweepOfFourRunsIsCompared();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
@@ -511,6 +519,67 @@ void TestTrainPage::userPresetIsSavedAndDeleted() {
     QTRY_VERIFY(!QFileInfo::exists(file));
     QVERIFY(form->findChild<QComboBox*>(QStringLiteral("presetCombo"))
                 ->findData(QStringLiteral("user.gull-study-12")) < 0);
+}
+
+void TestTrainPage::sweepOfFourRunsIsCompared() {
+    constexpr int kSteps = 8;
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_tinyPipeline);
+    form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->setValue(kSteps);
+    form->findChild<QSpinBox*>(QStringLiteral("checkpointEverySpin"))->setValue(0);
+    form->findChild<QSpinBox*>(QStringLiteral("validationEverySpin"))->setValue(kSteps);
+    QTRY_VERIFY(form->isValid());
+    page()->findChild<QPushButton*>(QStringLiteral("sweepButton"))->click();
+    SweepDialog* dialog = nullptr;
+    QTRY_VERIFY((dialog = page()->findChild<SweepDialog*>(QStringLiteral("sweepDialog"))));
+    dialog->setSweepName(QStringLiteral("grid"));
+    QVERIFY(dialog->setValues(QStringLiteral("optimizer.lr"), QStringLiteral("1e-3, 0.05")));
+    QVERIFY(dialog->setValues(QStringLiteral("lora.rank"), QStringLiteral("2, 3")));
+    QCOMPARE(dialog->combinationLabels(),
+             QStringList({QStringLiteral("rank=2 lr=1e-3"), QStringLiteral("rank=2 lr=0.05"),
+                          QStringLiteral("rank=3 lr=1e-3"), QStringLiteral("rank=3 lr=0.05")}));
+    QVERIFY(dialog->setValues(QStringLiteral("optimizer.name"), QStringLiteral("sgd")));
+    QVERIFY(!dialog->problem().isEmpty()); // not a choice: said, and OK is off
+    QVERIFY(dialog->setValues(QStringLiteral("optimizer.name"), QString()));
+    QVERIFY(dialog->problem().isEmpty());
+    dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+
+    TrainingRuns* runs = m_window->trainingRuns();
+    const qint64 first = page()->selectedRunId();
+    const std::optional<qint64> sweepId = runs->sweepOf(first);
+    QVERIFY(sweepId);
+    const QVector<qint64> ids = runs->runsOfSweep(*sweepId);
+    QCOMPARE(ids.size(), 4);
+    QCOMPARE(runs->summary(ids.at(1)).name, QStringLiteral("grid · rank=2 lr=0.05"));
+    QCOMPARE(runs->summary(ids.at(1)).sweepName, QStringLiteral("grid"));
+    for (qint64 id : ids)
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(id), RunState::Finished, kEngineTimeoutMs);
+
+    // The run's own memory table: CPU resident memory before training and at the end.
+    page()->selectRun(ids.constLast());
+    const RunMemoryTable& own = page()->memoryTable()->table();
+    QCOMPARE(own.rows().size(), 1);
+    QVERIFY(own.rows().at(0).peakBytes.at(0).value_or(0) > 0);
+    QVERIFY(own.rows().at(0).peakBytes.at(3).value_or(0) > 0);
+    QVERIFY(own.markdown().contains(QStringLiteral("| grid · rank=3 lr=0.05 | 0 |")));
+
+    SweepComparisonDialog* comparison = page()->openSweepComparison(*sweepId);
+    QVERIFY(comparison);
+    QCOMPARE(comparison->summaryTable()->rowCount(), 4);
+    QCOMPARE(comparison->lossPlot()->graphCount(), 4);
+    QSet<double> finalLosses;
+    for (int row = 0; row < 4; ++row) {
+        QCOMPARE(comparison->lossPlot()->graph(row)->dataCount(), kSteps);
+        finalLosses.insert(comparison->summaryTable()->item(row, 3)->data(Qt::UserRole).toDouble());
+    }
+    QCOMPARE(finalLosses.size(), 4); // four distinct curves
+    QCOMPARE(comparison->memoryTable()->table().rows().size(), 4);
+    QTRY_COMPARE(comparison->players().size(), 4);
+    QTRY_VERIFY_WITH_TIMEOUT(!comparison->players().constLast()->currentFrameImage().isNull(),
+                             10000);
+    screenshot(comparison, QStringLiteral("sweep-comparison.png"));
+    comparison->close();
 }
 
 QTEST_MAIN(TestTrainPage)

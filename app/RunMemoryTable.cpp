@@ -1,0 +1,88 @@
+#include "app/RunMemoryTable.h"
+
+#include <QMap>
+
+const QStringList RunMemoryTable::kPhases = {
+    QStringLiteral("before_training"), QStringLiteral("before_validation"),
+    QStringLiteral("after_validation"), QStringLiteral("after_testing")};
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+QString csvField(const QString& text) {
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
+        !text.contains(QLatin1Char('\n')))
+        return text;
+    return QLatin1Char('"') + QString(text).replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
+           QLatin1Char('"');
+}
+
+} // namespace
+
+void RunMemoryTable::append(const QString& run, const QVector<MemoryPhaseRecord>& phases) {
+    QMap<int, Row> byRank;
+    for (const MemoryPhaseRecord& record : phases) {
+        const qsizetype column = kPhases.indexOf(record.phase);
+        if (column < 0)
+            continue;
+        for (const DeviceMemorySample& sample : record.memory) {
+            Row& row = byRank[sample.rank];
+            row.run = run;
+            row.rank = sample.rank;
+            row.peakBytes.resize(kPhases.size());
+            std::optional<qint64>& cell = row.peakBytes[column];
+            cell = qMax(cell.value_or(0), sample.peakBytes);
+        }
+    }
+    for (const Row& row : byRank)
+        m_rows.append(row);
+}
+
+QString RunMemoryTable::phaseTitle(const QString& phase) {
+    if (phase == kPhases.at(0))
+        return tr("Before training");
+    if (phase == kPhases.at(1))
+        return tr("Before validation");
+    if (phase == kPhases.at(2))
+        return tr("After validation");
+    if (phase == kPhases.at(3))
+        return tr("After testing");
+    return phase;
+}
+
+QString RunMemoryTable::cellText(const std::optional<qint64>& bytes) {
+    return bytes ? QString::number(*bytes / kGiB, 'f', 2) : QStringLiteral("–");
+}
+
+QString RunMemoryTable::markdown() const {
+    QStringList header{tr("Run"), tr("Rank")};
+    for (const QString& phase : kPhases)
+        header.append(tr("%1 (GiB)").arg(phaseTitle(phase)));
+    QStringList lines{QStringLiteral("| ") + header.join(QStringLiteral(" | ")) +
+                      QStringLiteral(" |")};
+    lines.append(QStringLiteral("|") + QStringLiteral(" --- |").repeated(header.size()));
+    for (const Row& row : m_rows) {
+        QStringList cells{QString(row.run).replace(QLatin1Char('|'), QStringLiteral("\\|")),
+                          QString::number(row.rank)};
+        for (const std::optional<qint64>& bytes : row.peakBytes)
+            cells.append(cellText(bytes));
+        lines.append(QStringLiteral("| ") + cells.join(QStringLiteral(" | ")) +
+                     QStringLiteral(" |"));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+QString RunMemoryTable::csv() const {
+    QStringList header{QStringLiteral("run"), QStringLiteral("rank")};
+    for (const QString& phase : kPhases)
+        header.append(QStringLiteral("memory_%1_gib").arg(phase));
+    QStringList lines{header.join(QLatin1Char(','))};
+    for (const Row& row : m_rows) {
+        QStringList cells{csvField(row.run), QString::number(row.rank)};
+        for (const std::optional<qint64>& bytes : row.peakBytes)
+            cells.append(bytes ? QString::number(*bytes / kGiB, 'f', 4) : QString());
+        lines.append(cells.join(QLatin1Char(',')));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
