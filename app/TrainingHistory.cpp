@@ -183,8 +183,8 @@ bool TrainingHistory::recordEvents(qint64 runId, const QVector<EngineEvent>& eve
         "INSERT OR REPLACE INTO run_validations (run_id, step, prompt_index, prompt, path, "
         "seconds) VALUES (?, ?, ?, ?, ?, ?)"));
     QSqlQuery memory(database);
-    memory.prepare(QStringLiteral(
-        "INSERT OR REPLACE INTO run_memory (run_id, phase, step, memory_json) VALUES (?, ?, ?, ?)"));
+    memory.prepare(QStringLiteral("INSERT OR REPLACE INTO run_memory (run_id, phase, step, "
+                                  "memory_json) VALUES (?, ?, ?, ?)"));
     QSqlQuery checkpoint(database);
     checkpoint.prepare(QStringLiteral(
         "INSERT OR REPLACE INTO run_checkpoints (run_id, step, path) VALUES (?, ?, ?)"));
@@ -269,8 +269,8 @@ qint64 TrainingHistory::addSweep(const SweepRecord& sweep, QString* error) {
     if (!query.exec()) {
         m_lastError = query.lastError().text();
         if (error)
-            *error = tr("The sweep could not be recorded in the project database: %1")
-                         .arg(m_lastError);
+            *error =
+                tr("The sweep could not be recorded in the project database: %1").arg(m_lastError);
         return 0;
     }
     return query.lastInsertId().toLongLong();
@@ -278,7 +278,8 @@ qint64 TrainingHistory::addSweep(const SweepRecord& sweep, QString* error) {
 
 std::optional<SweepRecord> TrainingHistory::sweep(qint64 sweepId) const {
     QSqlQuery query(m_project->database());
-    query.prepare(QStringLiteral("SELECT id, name, grid_json, created_utc FROM sweeps WHERE id = ?"));
+    query.prepare(
+        QStringLiteral("SELECT id, name, grid_json, created_utc FROM sweeps WHERE id = ?"));
     query.addBindValue(sweepId);
     if (!query.exec() || !query.next())
         return std::nullopt;

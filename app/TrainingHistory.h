@@ -65,8 +65,9 @@ struct ExportRecord {
 };
 
 // The run history in project.sqlite (schema 4): runs, their step metrics, memory phases,
-// validation videos, checkpoints and exports, and the sweeps that made runs. Events are recorded together with how far events.jsonl has been
-// read, in one transaction, so after a crash or restart reading resumes exactly there.
+// validation videos, checkpoints and exports, and the sweeps that made runs. Events are recorded
+// together with how far events.jsonl has been read, in one transaction, so after a crash or restart
+// reading resumes exactly there.
 class TrainingHistory {
     Q_DECLARE_TR_FUNCTIONS(TrainingHistory)
 

@@ -3,9 +3,9 @@
 #include "app/ClipStore.h"
 #include "app/DatasetExporter.h"
 #include "app/EngineRun.h"
+#include "app/JobPresets.h"
 #include "app/Project.h"
 #include "app/ProjectSchema.h"
-#include "app/JobPresets.h"
 #include "app/TrainingHistory.h"
 #include "common/sweep_grid.h"
 #include "common/training_job.h"
@@ -149,7 +149,8 @@ std::vector<tuneframe::common::SweepPoint> expandSweep(const QJsonObject& job,
                      .arg(QString::fromStdString(failure.what()),
                           QString::fromStdString(failure.hint()));
     } catch (const nlohmann::json::exception& failure) {
-        *error = TrainingRuns::tr("The sweep cannot be used: %1").arg(QString::fromUtf8(failure.what()));
+        *error =
+            TrainingRuns::tr("The sweep cannot be used: %1").arg(QString::fromUtf8(failure.what()));
     }
     return {};
 }
@@ -186,10 +187,9 @@ TrainingRuns::SweepResult TrainingRuns::launchSweep(const QJsonObject& job, cons
         return result;
     for (const tuneframe::common::SweepPoint& point : points) {
         const QString label = QString::fromStdString(point.label);
-        const LaunchResult run =
-            addRun(JobPresets::merge(job, toQt(point.overrides)),
-                   QStringLiteral("%1 · %2").arg(sweep.name, label), presetName, false, plan,
-                   result.sweepId, label);
+        const LaunchResult run = addRun(JobPresets::merge(job, toQt(point.overrides)),
+                                        QStringLiteral("%1 · %2").arg(sweep.name, label),
+                                        presetName, false, plan, result.sweepId, label);
         if (!run.succeeded()) {
             result.error = run.error;
             break;

@@ -83,8 +83,7 @@ public:
                             const QString& presetName, const LaunchPlan& plan,
                             bool startQueue = true);
     // The labels of a grid's combinations over job, or the reason it cannot be used.
-    static QStringList sweepLabels(const QJsonObject& job, const QJsonObject& grid,
-                                   QString* error);
+    static QStringList sweepLabels(const QJsonObject& job, const QJsonObject& grid, QString* error);
     std::optional<SweepRecord> sweep(qint64 sweepId) const;
     QVector<qint64> runsOfSweep(qint64 sweepId) const;
     std::optional<qint64> sweepOf(qint64 runId) const;

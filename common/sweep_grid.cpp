@@ -45,12 +45,16 @@ const json* find_field(const json& job, const std::string& field) {
 } // namespace
 
 std::string sweep_field_short_name(const std::string& field) {
-    static const std::map<std::string, std::string> names = {
-        {"optimizer.lr", "lr"},           {"optimizer.name", "opt"},
-        {"optimizer.weight_decay", "wd"}, {"lr_schedule.name", "sched"},
-        {"lr_schedule.warmup_steps", "warmup"}, {"lora.rank", "rank"},
-        {"lora.alpha", "alpha"},          {"max_steps", "steps"},
-        {"batch_size", "batch"},          {"gradient_accumulation", "accum"}};
+    static const std::map<std::string, std::string> names = {{"optimizer.lr", "lr"},
+                                                             {"optimizer.name", "opt"},
+                                                             {"optimizer.weight_decay", "wd"},
+                                                             {"lr_schedule.name", "sched"},
+                                                             {"lr_schedule.warmup_steps", "warmup"},
+                                                             {"lora.rank", "rank"},
+                                                             {"lora.alpha", "alpha"},
+                                                             {"max_steps", "steps"},
+                                                             {"batch_size", "batch"},
+                                                             {"gradient_accumulation", "accum"}};
     const auto found = names.find(field);
     if (found != names.end()) {
         return found->second;

@@ -1972,6 +1972,41 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     </message>
 </context>
 <context>
+    <name>MemoryTableWidget</name>
+    <message>
+        <source>Save the Memory Table as CSV</source>
+        <translation>将内存表保存为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>%1 could not be written: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Peak memory by phase (GiB; on the CPU, the resident set)</source>
+        <translation>各阶段峰值内存（GiB；CPU 上为常驻内存）</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>复制为 Markdown</translation>
+    </message>
+    <message>
+        <source>Save CSV…</source>
+        <translation>保存 CSV…</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>进程号</translation>
+    </message>
+</context>
+<context>
     <name>MetadataTableSource</name>
     <message>
         <source>The CSV file “%1” has no column naming the clips (its header reads: %2). Name that column path, video or file, then import it again.</source>
@@ -2720,6 +2755,41 @@ Step time %6 s, %7 samples/s</source>
         <source>Started</source>
         <translation>开始时间</translation>
     </message>
+    <message>
+        <source>Sweep</source>
+        <translation>参数扫描</translation>
+    </message>
+</context>
+<context>
+    <name>RunMemoryTable</name>
+    <message>
+        <source>Before training</source>
+        <translation>训练前</translation>
+    </message>
+    <message>
+        <source>Before validation</source>
+        <translation>验证前</translation>
+    </message>
+    <message>
+        <source>After validation</source>
+        <translation>验证后</translation>
+    </message>
+    <message>
+        <source>After testing</source>
+        <translation>测试后</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>进程号</translation>
+    </message>
+    <message>
+        <source>%1 (GiB)</source>
+        <translation>%1（GiB）</translation>
+    </message>
 </context>
 <context>
     <name>RunQueuePanel</name>
@@ -2935,6 +3005,120 @@ What to do: %2</source>
     </message>
 </context>
 <context>
+    <name>SweepComparisonDialog</name>
+    <message>
+        <source>Compare Sweep</source>
+        <translation>比较参数扫描</translation>
+    </message>
+    <message>
+        <source>Validation videos of</source>
+        <translation>验证视频：</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Loss (smoothed)</source>
+        <translation>损失（平滑）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sweep “%1”: %n run(s)</source>
+        <translation>
+            <numerusform>参数扫描“%1”：%n 次运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Final loss (smoothed)</source>
+        <translation>最终损失（平滑）</translation>
+    </message>
+    <message>
+        <source>Best loss</source>
+        <translation>最佳损失</translation>
+    </message>
+    <message>
+        <source>Median step time (s)</source>
+        <translation>每步用时中位数（秒）</translation>
+    </message>
+    <message>
+        <source>Peak memory (GiB)</source>
+        <translation>峰值内存（GiB）</translation>
+    </message>
+    <message>
+        <source>Prompt %1: %2</source>
+        <translation>提示词 %1：%2</translation>
+    </message>
+    <message>
+        <source>Step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+</context>
+<context>
+    <name>SweepDialog</name>
+    <message>
+        <source>“%1” is not a choice for %2; write one of %3.</source>
+        <translation>“%1”不是 %2 的可选值；请填写以下之一：%3。</translation>
+    </message>
+    <message>
+        <source>“%1” is not a whole number for %2.</source>
+        <translation>“%1”不是 %2 可用的整数。</translation>
+    </message>
+    <message>
+        <source>“%1” is not a number for %2; write it like 1e-4 or 0.0001.</source>
+        <translation>“%1”不是 %2 可用的数字；请写成 1e-4 或 0.0001 的形式。</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>参数扫描</translation>
+    </message>
+    <message>
+        <source>Each field takes a comma-separated list of values; every combination becomes a run in the queue, named after its values. The runs share one prepared cache.</source>
+        <translation>每个字段填写以逗号分隔的取值；每种组合都会成为队列中的一次运行，并以其取值命名。这些运行共用同一份预处理缓存。</translation>
+    </message>
+    <message>
+        <source>Sweep name</source>
+        <translation>扫描名称</translation>
+    </message>
+    <message>
+        <source>now %1</source>
+        <translation>当前 %1</translation>
+    </message>
+    <message>
+        <source>now %1; choices: %2</source>
+        <translation>当前 %1；可选：%2</translation>
+    </message>
+    <message>
+        <source>Queue Sweep</source>
+        <translation>加入队列</translation>
+    </message>
+    <message>
+        <source>Give values for at least one field.</source>
+        <translation>请至少为一个字段填写取值。</translation>
+    </message>
+    <message>
+        <source>… and %1 more</source>
+        <translation>……另有 %1 个</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s): %1</source>
+        <translation>
+            <numerusform>%n 次运行：%1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>TaskProgressBar</name>
     <message>
         <source>Cancel</source>
@@ -3020,12 +3204,34 @@ What to do: %2</source>
         <source>Start Anyway</source>
         <translation>仍然开始</translation>
     </message>
+    <message numerus="yes">
+        <source>Sweep “%1”: %n run(s) in the queue.</source>
+        <translation>
+            <numerusform>参数扫描“%1”：%n 次运行已加入队列。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Sweep…</source>
+        <translation>参数扫描…</translation>
+    </message>
+    <message>
+        <source>Queue a run for every combination of a few settings.</source>
+        <translation>为若干设置的每种组合各排队一次运行。</translation>
+    </message>
+    <message>
+        <source>Compare the Sweep’s Runs…</source>
+        <translation>比较本次扫描的各运行…</translation>
+    </message>
 </context>
 <context>
     <name>TrainingHistory</name>
     <message>
         <source>The run could not be recorded in the project database: %1</source>
         <translation>无法在项目数据库中记录此运行：%1</translation>
+    </message>
+    <message>
+        <source>The sweep could not be recorded in the project database: %1</source>
+        <translation>无法将参数扫描记录到项目数据库：%1</translation>
     </message>
 </context>
 <context>
@@ -3077,6 +3283,14 @@ What to do: %2</source>
     <message>
         <source>Look at the last lines below, then choose Continue: the run resumes from its newest checkpoint.</source>
         <translation>请查看下面的最后几行输出，然后选择“继续”：运行会从最新的检查点恢复。</translation>
+    </message>
+    <message>
+        <source>The sweep cannot be used: %1 %2</source>
+        <translation>无法使用该参数扫描：%1 %2</translation>
+    </message>
+    <message>
+        <source>The sweep cannot be used: %1</source>
+        <translation>无法使用该参数扫描：%1</translation>
     </message>
 </context>
 <context>

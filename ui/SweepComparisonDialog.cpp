@@ -35,9 +35,9 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 // Distinct hues for up to a dozen runs, then they repeat darker.
 QColor runColor(int index) {
-    static const QColor colors[] = {{61, 126, 234}, {231, 76, 60},  {39, 174, 96},
-                                    {142, 68, 173}, {243, 156, 18}, {22, 160, 133},
-                                    {211, 84, 0},   {52, 73, 94},   {192, 57, 43},
+    static const QColor colors[] = {{61, 126, 234}, {231, 76, 60},   {39, 174, 96},
+                                    {142, 68, 173}, {243, 156, 18},  {22, 160, 133},
+                                    {211, 84, 0},   {52, 73, 94},    {192, 57, 43},
                                     {41, 128, 185}, {127, 140, 141}, {241, 196, 15}};
     constexpr int count = sizeof colors / sizeof colors[0];
     return colors[index % count].darker(100 + 30 * (index / count));
@@ -109,12 +109,12 @@ SweepComparisonDialog::SweepComparisonDialog(TrainingRuns* runs, qint64 sweepId,
     connect(m_runs, &TrainingRuns::memoryReported, this, follow);
     connect(m_runs, &TrainingRuns::validationReady, this,
             [follow](const ValidationVideo& video) { follow(video.runId); });
-    connect(m_promptCombo, &QComboBox::activated, this,
-            [this] { showVideos(m_promptCombo->currentData().toInt(),
-                                m_stepCombo->currentData().toLongLong()); });
-    connect(m_stepCombo, &QComboBox::activated, this,
-            [this] { showVideos(m_promptCombo->currentData().toInt(),
-                                m_stepCombo->currentData().toLongLong()); });
+    connect(m_promptCombo, &QComboBox::activated, this, [this] {
+        showVideos(m_promptCombo->currentData().toInt(), m_stepCombo->currentData().toLongLong());
+    });
+    connect(m_stepCombo, &QComboBox::activated, this, [this] {
+        showVideos(m_promptCombo->currentData().toInt(), m_stepCombo->currentData().toLongLong());
+    });
     retranslateUi();
 }
 
@@ -139,9 +139,12 @@ void SweepComparisonDialog::reload() {
     m_runIds = m_runs->runsOfSweep(m_sweepId);
     m_title->setText(tr("Sweep “%1”: %n run(s)", nullptr, static_cast<int>(m_runIds.size()))
                          .arg(sweep ? sweep->name : QString()));
-    const QStringList header{tr("Run"),           tr("State"),
-                             tr("Steps"),         tr("Final loss (smoothed)"),
-                             tr("Best loss"),     tr("Median step time (s)"),
+    const QStringList header{tr("Run"),
+                             tr("State"),
+                             tr("Steps"),
+                             tr("Final loss (smoothed)"),
+                             tr("Best loss"),
+                             tr("Median step time (s)"),
                              tr("Peak memory (GiB)")};
     m_summary->setSortingEnabled(false);
     m_summary->clear();

@@ -192,7 +192,7 @@ void SweepDialog::retranslateUi() {
     for (Field& field : m_fields) {
         field.label->setText(field.path);
         const QJsonValue current = valueAt(m_job, field.path);
-        const QString now = current.isString() ? current.toString()
+        const QString now = current.isString()   ? current.toString()
                             : current.isDouble() ? QString::number(current.toDouble(), 'g', 6)
                                                  : QString();
         field.edit->setPlaceholderText(

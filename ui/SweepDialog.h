@@ -36,8 +36,8 @@ protected:
 
 private:
     struct Field {
-        QString path;     // "optimizer.lr"
-        bool integer;     // whole numbers only
+        QString path;      // "optimizer.lr"
+        bool integer;      // whole numbers only
         QStringList names; // the choices of a named field; empty for numbers
         QLineEdit* edit = nullptr;
         QLabel* label = nullptr;

@@ -106,16 +106,23 @@ QWidget* TrainPage::createRunPanel() {
     m_controlBar = new RunControlBar(panel);
     m_failurePanel = new RunFailurePanel(panel);
     m_dashboard = new RunDashboard(panel);
-    m_memoryTable = new MemoryTableWidget(panel);
-    m_memoryTable->setMaximumHeight(150);
+    // The plots and the memory table share the height; either can be dragged smaller.
+    auto* plotsAndMemory = new QSplitter(Qt::Vertical, panel);
+    m_memoryTable = new MemoryTableWidget(plotsAndMemory);
+    plotsAndMemory->addWidget(m_dashboard);
+    plotsAndMemory->addWidget(m_memoryTable);
+    plotsAndMemory->setStretchFactor(0, 4);
+    plotsAndMemory->setStretchFactor(1, 1);
+    m_memoryTable->setMinimumHeight(0);
+    m_memoryTable->view()->setMinimumHeight(0);
+    m_memoryTable->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
     m_compareSweepButton = new QPushButton(panel);
     m_compareSweepButton->setObjectName(QStringLiteral("compareSweepButton"));
     m_compareSweepButton->hide();
     auto* layout = new QVBoxLayout(panel);
     layout->addWidget(m_controlBar);
     layout->addWidget(m_failurePanel);
-    layout->addWidget(m_dashboard, 1);
-    layout->addWidget(m_memoryTable);
+    layout->addWidget(plotsAndMemory, 1);
     layout->addWidget(m_compareSweepButton);
     connect(m_compareSweepButton, &QPushButton::clicked, this, [this] {
         if (!m_runs)
@@ -305,8 +312,8 @@ void TrainPage::openSweepDialog() {
     auto* dialog = new SweepDialog(m_form->job(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &SweepDialog::sweepAccepted, this, [this](const QJsonObject& grid) {
-        const TrainingRuns::SweepResult result = m_runs->launchSweep(
-            m_form->job(), grid, m_form->presetName(), m_form->launchPlan());
+        const TrainingRuns::SweepResult result =
+            m_runs->launchSweep(m_form->job(), grid, m_form->presetName(), m_form->launchPlan());
         if (!result.succeeded() || !result.error.isEmpty()) {
             m_launchMessage->setText(result.error);
             return;

@@ -1,10 +1,10 @@
 // `sweep --job FILE --grid FILE [--out DIR] [--plan-only]`: one run folder per combination of
 // the grid, each trained in turn (prepare, then train) by this executable, all sharing the base
 // job's latent cache. --plan-only writes the folders for a scheduler to run (srun, one each).
+#include "common/sweep_grid.h"
 #include "engine/cli/commands.h"
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
-#include "common/sweep_grid.h"
 
 #include <cctype>
 #include <filesystem>
@@ -52,9 +52,8 @@ int run_engine(const std::string& command, const fs::path& job) {
             ::dup2(null, STDOUT_FILENO);
         }
         std::vector<char*> argv = {const_cast<char*>(engine.c_str()),
-                                   const_cast<char*>(command.c_str()),
-                                   const_cast<char*>("--job"), const_cast<char*>(job_text.c_str()),
-                                   nullptr};
+                                   const_cast<char*>(command.c_str()), const_cast<char*>("--job"),
+                                   const_cast<char*>(job_text.c_str()), nullptr};
         ::execv(argv[0], argv.data());
         ::_exit(127);
     }
@@ -103,9 +102,8 @@ int run_sweep(CommandContext& context) {
         job["dataset"]["manifest"] = beside(base_folder, resolved.dataset.manifest).string();
         job["dataset"]["cache_dir"] = cache.string();
         core::write_json_file(folder / "job.json", job);
-        json entry = {{"label", point.label},
-                      {"folder", folder.string()},
-                      {"overrides", point.overrides}};
+        json entry = {
+            {"label", point.label}, {"folder", folder.string()}, {"overrides", point.overrides}};
         if (plan_only) {
             context.events.log("info", "sweep: " + point.label + " -> " + folder.string());
             summary_runs.push_back(entry);

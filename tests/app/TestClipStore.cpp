@@ -201,8 +201,9 @@ void TestClipStore::migrationFromVersion1() {
                                  QStringLiteral("captions"), QStringLiteral("clip_tags"),
                                  QStringLiteral("clips"), QStringLiteral("meta"),
                                  QStringLiteral("run_checkpoints"), QStringLiteral("run_exports"),
-                                 QStringLiteral("run_metrics"), QStringLiteral("run_validations"),
-                                 QStringLiteral("runs"), QStringLiteral("tags")}));
+                                 QStringLiteral("run_memory"), QStringLiteral("run_metrics"),
+                                 QStringLiteral("run_validations"), QStringLiteral("runs"),
+                                 QStringLiteral("sweeps"), QStringLiteral("tags")}));
 
     // The upgraded project takes clips like a new one.
     const QVector<qint64> ids = DatasetFixture::store(*project, {DatasetFixture::syntheticClip(0)});

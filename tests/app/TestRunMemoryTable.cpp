@@ -48,8 +48,7 @@ void TestRunMemoryTable::rowsPerRankWithTheLargestOfEachPhase() {
     QCOMPARE(markdown.at(0), QStringLiteral("| Run | Rank | Before training (GiB) | Before "
                                             "validation (GiB) | After validation (GiB) | After "
                                             "testing (GiB) |"));
-    QCOMPARE(markdown.at(2),
-             QStringLiteral("| lr=1e-4 \\| a | 0 | 10.00 | 25.00 | 30.00 | – |"));
+    QCOMPARE(markdown.at(2), QStringLiteral("| lr=1e-4 \\| a | 0 | 10.00 | 25.00 | 30.00 | – |"));
     const QStringList csv = table.csv().split(QLatin1Char('\n'));
     QCOMPARE(csv.at(0), QStringLiteral("run,rank,memory_before_training_gib,"
                                        "memory_before_validation_gib,memory_after_validation_gib,"

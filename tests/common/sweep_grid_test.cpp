@@ -10,10 +10,9 @@ namespace {
 using json = nlohmann::json;
 
 TEST(SweepGrid, ExpandsEveryCombinationWithLabels) {
-    const SweepGrid grid = SweepGrid::from_json(
-        json::parse(R"({"name": "lr-by-rank",
+    const SweepGrid grid = SweepGrid::from_json(json::parse(R"({"name": "lr-by-rank",
                         "axes": {"optimizer.lr": [1e-4, 0.0003], "lora.rank": [32, 64]}})"),
-        "grid.json");
+                                                "grid.json");
     EXPECT_EQ(grid.name, "lr-by-rank");
     ASSERT_EQ(grid.size(), 4u);
     const json base = {{"max_steps", 10}, {"lora", {{"alpha", 16}}}};

@@ -184,8 +184,8 @@ TEST_F(EngineTrain, SweepTrainsEachCombinationOnTheSharedCache) {
     const fs::path grid = base / "grid.json";
     core::write_json_file(grid, {{"name", "lrs"}, {"axes", {{"optimizer.lr", {1e-3, 1e-2}}}}});
     const fs::path out = base.parent_path() / "sweep";
-    const EngineRun planned = run_engine(
-        {"sweep", "--job", job(base), "--grid", grid.string(), "--out", out.string(), "--plan-only"});
+    const EngineRun planned = run_engine({"sweep", "--job", job(base), "--grid", grid.string(),
+                                          "--out", out.string(), "--plan-only"});
     ASSERT_EQ(planned.exit_code, 0);
     ASSERT_EQ(planned.of("done").at(0)["summary"]["runs"].size(), 2u);
     EXPECT_FALSE(fs::exists(out / "lrs-1-lr-1e-3" / "events.jsonl")); // only planned
