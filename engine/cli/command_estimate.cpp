@@ -2,7 +2,7 @@
 // weights are loaded (the studio's pre-flight check; on a cluster, before asking for GPUs).
 #include "engine/cli/commands.h"
 #include "engine/core/error.h"
-#include "engine/core/json_file.h"
+#include "engine/core/job_file.h"
 #include "engine/train/job_memory_estimate.h"
 
 #include <filesystem>
@@ -19,16 +19,8 @@ int run_estimate(CommandContext& context) {
     if (processes < 1 || processes > 4096) {
         arguments.fail("--processes must be between 1 and 4096.");
     }
-    common::TrainingJob job;
-    try {
-        job = common::TrainingJob::from_json(core::read_json_file(job_file), job_file.string());
-    } catch (const common::JobError& error) {
-        throw core::Error(core::ErrorCode::BadInput, error.what(), error.hint());
-    }
-    fs::path model = job.model;
-    if (model.is_relative()) {
-        model = job_file.parent_path() / model;
-    }
+    common::TrainingJob job = core::read_job_file(job_file);
+    const fs::path model = core::job_relative_path(job_file, job.model);
     job.model = model.string();
     const train::JobMemoryEstimate estimate =
         train::estimate_job_memory(job, core::inventory(model), static_cast<int>(processes));

@@ -4,6 +4,7 @@
 #include "common/sweep_grid.h"
 #include "engine/cli/commands.h"
 #include "engine/core/error.h"
+#include "engine/core/job_file.h"
 #include "engine/core/json_file.h"
 
 #include <cctype>
@@ -28,11 +29,6 @@ std::string folder_name(const std::string& sweep, std::size_t index, const std::
         slug += std::isalnum(u) || c == '.' ? static_cast<char>(std::tolower(u)) : '-';
     }
     return slug;
-}
-
-fs::path beside(const fs::path& folder, const std::string& path) {
-    const fs::path p(path);
-    return p.is_absolute() ? p : (folder / p).lexically_normal();
 }
 
 // Runs `<engine> command --job job` with stdout discarded (the run's events.jsonl has them);
@@ -84,10 +80,10 @@ int run_sweep(CommandContext& context) {
         throw core::Error(core::ErrorCode::BadInput, error.what(), error.hint());
     }
     // Every run reads the base's model and manifest and shares its cache.
-    const common::TrainingJob resolved = common::TrainingJob::from_json(base, job_file.string());
+    const common::TrainingJob resolved = core::read_job_file(job_file);
     const fs::path cache = resolved.dataset.cache_dir.empty()
                                ? (base_folder / ".." / ".." / "cache").lexically_normal()
-                               : beside(base_folder, resolved.dataset.cache_dir);
+                               : core::job_relative_path(job_file, resolved.dataset.cache_dir);
     const fs::path runs = out ? fs::absolute(*out) : base_folder.parent_path();
 
     context.events.phase("sweep");
@@ -98,8 +94,9 @@ int run_sweep(CommandContext& context) {
         const fs::path folder = runs / folder_name(grid.name, i, point.label);
         fs::create_directories(folder);
         json job = point.job.to_json();
-        job["model"] = beside(base_folder, resolved.model).string();
-        job["dataset"]["manifest"] = beside(base_folder, resolved.dataset.manifest).string();
+        job["model"] = core::job_relative_path(job_file, resolved.model).string();
+        job["dataset"]["manifest"] =
+            core::job_relative_path(job_file, resolved.dataset.manifest).string();
         job["dataset"]["cache_dir"] = cache.string();
         core::write_json_file(folder / "job.json", job);
         json entry = {

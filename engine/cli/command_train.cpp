@@ -1,7 +1,7 @@
 // `train --job FILE`: the run folder is the job file's folder.
 #include "engine/cli/commands.h"
 #include "engine/core/error.h"
-#include "engine/core/json_file.h"
+#include "engine/core/job_file.h"
 #include "engine/core/pid_file.h"
 #include "engine/core/runtime_info.h"
 #include "engine/dist/distributed_context.h"
@@ -19,16 +19,8 @@ int run_train(CommandContext& context) {
     const fs::path job_file = fs::absolute(arguments.required_option("--job"));
     arguments.finish();
     const fs::path run = job_file.parent_path();
-    common::TrainingJob job;
-    try {
-        job = common::TrainingJob::from_json(core::read_json_file(job_file), job_file.string());
-    } catch (const common::JobError& error) {
-        throw core::Error(core::ErrorCode::BadInput, error.what(), error.hint());
-    }
-    fs::path model = job.model;
-    if (model.is_relative()) {
-        model = run / model;
-    }
+    const common::TrainingJob job = core::read_job_file(job_file);
+    const fs::path model = core::job_relative_path(job_file, job.model);
     // Under torchrun, srun or `launch` this process is one rank. Rank 0 speaks for the run
     // (events.jsonl, pid, commands) unless `launch` does, which then writes those itself.
     const std::optional<dist::RendezvousEnvironment> environment =

@@ -3,6 +3,7 @@
 #include "common/bucket_assignment.h"
 #include "common/dataset_manifest.h"
 #include "engine/core/error.h"
+#include "engine/core/job_file.h"
 #include "engine/core/json_file.h"
 #include "engine/core/runtime_info.h"
 #include "engine/data/cache_key.h"
@@ -45,14 +46,6 @@ std::string dtype_name(c10::ScalarType dtype) {
         return "fp16";
     default:
         return "fp32";
-    }
-}
-
-common::TrainingJob read_job(const fs::path& job_file) {
-    try {
-        return common::TrainingJob::from_json(core::read_json_file(job_file), job_file.string());
-    } catch (const common::JobError& error) {
-        throw core::Error(core::ErrorCode::BadInput, error.what(), error.hint());
     }
 }
 
@@ -115,7 +108,7 @@ struct Inputs {
 Inputs open_inputs(const fs::path& job_file) {
     Inputs in;
     const fs::path job_path = fs::absolute(job_file).lexically_normal();
-    in.job = read_job(job_path);
+    in.job = core::read_job_file(job_path);
     in.run_folder = job_path.parent_path();
     const common::DatasetSettings& dataset = in.job.dataset;
     if (dataset.manifest.empty()) {
