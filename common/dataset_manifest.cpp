@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -145,6 +146,7 @@ void parse_line(std::string_view line_text, const std::string& file, std::int64_
             reader.issue("image", "must be true or false, not " + image->dump());
         }
     }
+    entry.condition_frame = reader.integer("condition_frame", false);
     if (auto hash = reader.text("hash", false)) {
         entry.hash = std::move(*hash);
     }
@@ -240,6 +242,12 @@ std::vector<ManifestIssue> validate_manifest_entry(const ManifestEntry& entry) {
         issue("trim_in", "is " + std::to_string(entry.trim_in) + ", past the clip's " +
                              std::to_string(entry.frames) + " frames");
     }
+    if (entry.condition_frame && (*entry.condition_frame < 0 ||
+                                  (entry.frames > 0 && *entry.condition_frame >= entry.frames))) {
+        issue("condition_frame",
+              "is " + std::to_string(*entry.condition_frame) + ", not a frame of the clip (0 to " +
+                  std::to_string(std::max<std::int64_t>(entry.frames - 1, 0)) + ")");
+    }
     if (entry.image && entry.frames > 1) {
         issue("frames",
               "is " + std::to_string(entry.frames) + " for an image; an image is 1 frame");
@@ -323,6 +331,9 @@ std::string format_manifest_line(const ManifestEntry& entry) {
     }
     if (entry.fps > 0) {
         line["fps"] = entry.fps;
+    }
+    if (entry.condition_frame) {
+        line["condition_frame"] = *entry.condition_frame;
     }
     try {
         return line.dump();

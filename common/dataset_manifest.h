@@ -11,7 +11,7 @@
 // by the engine's prepare (docs/protocol.md, "Dataset manifest"). This file is the one
 // definition of its fields; both programs compile it.
 //   {"v":1,"path":"clips/a.mp4","caption":"a cat","trim_in":0,"trim_out":49,"image":false,
-//    "hash":"sha256:…","width":720,"height":480,"frames":120,"fps":24.0}
+//    "hash":"sha256:…","width":720,"height":480,"frames":120,"fps":24.0,"condition_frame":12}
 namespace tuneframe::common {
 
 inline constexpr int kManifestVersion = 1;
@@ -27,6 +27,9 @@ struct ManifestEntry {
     int height = 0;
     std::int64_t frames = 0; // frames in the whole file; 0: unknown
     double fps = 0.0;        // 0: unknown (and for images)
+    // Image-to-video: the frame of the file (0-based) whose picture conditions the clip;
+    // nullopt: the first frame used (trim_in).
+    std::optional<std::int64_t> condition_frame;
 };
 
 // One problem with one line: the reader names the file, the 1-based line and the field, and

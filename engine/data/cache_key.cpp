@@ -6,21 +6,26 @@ namespace tuneframe::data {
 namespace {
 
 nlohmann::json latent_inputs(CacheEntryKind kind, const LatentKeyInputs& in) {
-    return {{"kind", to_string(kind)},
-            {"key_version", kCacheKeyVersion},
-            {"source", in.source},
-            {"trim_in", in.trim_in},
-            {"trim_out", in.trim_out ? nlohmann::json(*in.trim_out) : nlohmann::json(nullptr)},
-            {"frame_indices", in.frame_indices},
-            {"frames", in.frames},
-            {"height", in.height},
-            {"width", in.width},
-            {"resize_mode", in.resize_mode},
-            {"crop_x", in.crop_x},
-            {"crop_y", in.crop_y},
-            {"vae", in.vae},
-            {"vae_tiling", in.vae_tiling},
-            {"dtype", in.dtype}};
+    nlohmann::json inputs = {
+        {"kind", to_string(kind)},
+        {"key_version", kCacheKeyVersion},
+        {"source", in.source},
+        {"trim_in", in.trim_in},
+        {"trim_out", in.trim_out ? nlohmann::json(*in.trim_out) : nlohmann::json(nullptr)},
+        {"frame_indices", in.frame_indices},
+        {"frames", in.frames},
+        {"height", in.height},
+        {"width", in.width},
+        {"resize_mode", in.resize_mode},
+        {"crop_x", in.crop_x},
+        {"crop_y", in.crop_y},
+        {"vae", in.vae},
+        {"vae_tiling", in.vae_tiling},
+        {"dtype", in.dtype}};
+    if (kind == CacheEntryKind::Image && in.condition_frame) {
+        inputs["condition_frame"] = *in.condition_frame;
+    }
+    return inputs;
 }
 
 } // namespace

@@ -51,6 +51,9 @@ struct LatentKeyInputs {
     std::string vae; // component_identity() of vae/
     bool vae_tiling = false;
     std::string dtype; // fp32 | bf16 | fp16
+    // The image latent's frame when the user chose one (the clip's first used frame otherwise);
+    // part of image keys only, so video keys and unchosen images keep their keys.
+    std::optional<std::int64_t> condition_frame;
 };
 
 struct PromptKeyInputs {

@@ -171,7 +171,8 @@ private:
     void prepare_clip(const common::ManifestEntry& entry, std::int64_t line);
     bool encode_clip(ClipPreprocessor& clip, const common::BucketAssignment& bucket,
                      const FramePlacement& placement, const CacheKey& video,
-                     const std::optional<CacheKey>& image, const fs::path& file);
+                     const std::optional<CacheKey>& image,
+                     std::optional<std::int64_t> condition_frame, const fs::path& file);
     bool missing(const CacheKey& key);
     void caption_phase();
     void skip(std::int64_t line, const std::string& path, const std::string& reason,
@@ -207,7 +208,8 @@ bool PrepareRun::missing(const CacheKey& key) {
 // Encodes what the cache lacks; false when it had everything.
 bool PrepareRun::encode_clip(ClipPreprocessor& clip, const common::BucketAssignment& bucket,
                              const FramePlacement& placement, const CacheKey& video,
-                             const std::optional<CacheKey>& image, const fs::path& file) {
+                             const std::optional<CacheKey>& image,
+                             std::optional<std::int64_t> condition_frame, const fs::path& file) {
     const bool need_video = missing(video);
     const bool need_image = image && missing(*image);
     if (!need_video && !need_image) {
@@ -234,11 +236,14 @@ bool PrepareRun::encode_clip(ClipPreprocessor& clip, const common::BucketAssignm
         ++summary_.latents_encoded;
     }
     if (need_image) {
-        // The clean first frame, encoded alone as the factory's precompute does; the trainer
-        // adds the image noise augmentation itself.
+        // The clean first frame (or the frame the user chose), encoded alone as the factory's
+        // precompute does; the trainer adds the image noise augmentation itself.
         using torch::indexing::Slice;
-        const at::Tensor first = pixels.index({Slice(), Slice(), Slice(0, 1)});
-        const models::DiagonalGaussianDistribution posterior = vae_->encode(first);
+        const at::Tensor picture = condition_frame
+                                       ? clip.decode({*condition_frame}, placement)
+                                             .to(in_.placement.device, in_.placement.dtype)
+                                       : pixels.index({Slice(), Slice(), Slice(0, 1)});
+        const models::DiagonalGaussianDistribution posterior = vae_->encode(picture);
         cache_.write_moments(*image, {posterior.mean[0], posterior.logvar[0]}, details);
         ++summary_.latents_encoded;
     }
@@ -283,6 +288,7 @@ void PrepareRun::prepare_clip(const common::ManifestEntry& entry, std::int64_t l
         key.vae_tiling = in_.job.dataset.vae_tiling;
         key.dtype = in_.dtype;
         const CacheKey video = CacheKey::video(key);
+        key.condition_frame = entry.condition_frame;
         const std::optional<CacheKey> image =
             in_.image_to_video ? std::optional<CacheKey>(CacheKey::image(key)) : std::nullopt;
 
@@ -297,7 +303,8 @@ void PrepareRun::prepare_clip(const common::ManifestEntry& entry, std::int64_t l
         if (image) {
             planned.sample.image_latent = LatentCache::relative_path(*image).generic_string();
         }
-        planned.encoded = encode_clip(clip, bucket, placement, video, image, file);
+        planned.encoded =
+            encode_clip(clip, bucket, placement, video, image, entry.condition_frame, file);
         planned_.push_back(std::move(planned));
     } catch (const ClipError& error) {
         skip(line, file.string(), error.reason(), error.what());

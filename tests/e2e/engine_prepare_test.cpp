@@ -394,6 +394,69 @@ TEST_F(EnginePrepare, ImageToVideoWritesFirstFrameLatents) {
     EXPECT_EQ(samples, 5);
 }
 
+TEST_F(EnginePrepare, ImageToVideoEncodesTheChosenFrame) {
+    // The same two clips without and with a chosen conditioning frame: one after the bucket's
+    // frames and one before its last (the reader seeks back for it).
+    std::vector<common::ManifestEntry> entries(2);
+    entries[0].path = "clips/a.mp4";
+    entries[0].caption = "a gull glides over the harbour";
+    entries[1].path = "clips/e.mp4";
+    entries[1].caption = "waves on the pier";
+    std::string error;
+    ASSERT_TRUE(common::write_manifest(*project_ / "first.jsonl", entries, &error)) << error;
+    entries[0].condition_frame = 11;
+    entries[1].condition_frame = 3;
+    ASSERT_TRUE(common::write_manifest(*project_ / "chosen.jsonl", entries, &error)) << error;
+    auto i2v_job = [](const std::string& name, const std::string& manifest) {
+        return write_job(name, [&](json& job) {
+            job["model"] = test::tiny_i2v_pipeline().string();
+            job["task"] = "i2v";
+            job["dataset"]["manifest"] = "../../" + manifest;
+        });
+    };
+    const fs::path first = i2v_job("i2v-first", "first.jsonl");
+    const fs::path chosen = i2v_job("i2v-chosen", "chosen.jsonl");
+    ASSERT_EQ(prepare(first).exit_code, 0);
+    const test::ProcessResult result = prepare(chosen);
+    ASSERT_EQ(result.exit_code, 0) << result.err;
+    auto samples = [](const fs::path& job) {
+        std::vector<json> lines;
+        for (const json& line : jsonl(job.parent_path() / "prepared.jsonl")) {
+            if (line["kind"] == "sample") {
+                lines.push_back(line);
+            }
+        }
+        return lines;
+    };
+    const std::vector<json> plain = samples(first);
+    const std::vector<json> picked = samples(chosen);
+    ASSERT_EQ(plain.size(), 2u);
+    ASSERT_EQ(picked.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(picked[i]["latent"], plain[i]["latent"]); // the video is the same
+        ASSERT_NE(picked[i]["image_latent"], plain[i]["image_latent"]);
+        const core::SafetensorsFile a(*project_ / "cache" /
+                                      plain[i]["image_latent"].get<std::string>());
+        const core::SafetensorsFile b(*project_ / "cache" /
+                                      picked[i]["image_latent"].get<std::string>());
+        EXPECT_EQ(a.at("mean").shape, b.at("mean").shape);
+        EXPECT_NE(
+            test::read_bytes(*project_ / "cache" / plain[i]["image_latent"].get<std::string>()),
+            test::read_bytes(*project_ / "cache" / picked[i]["image_latent"].get<std::string>()))
+            << "the chosen frame was not the one encoded";
+    }
+
+    // A frame the clip does not have is named in the manifest check.
+    EXPECT_FALSE(common::write_manifest(*project_ / "wrong.jsonl", {[&] {
+        common::ManifestEntry entry = entries[0];
+        entry.frames = 12;
+        entry.condition_frame = 40;
+        return entry;
+    }()},
+                                        &error));
+    EXPECT_NE(error.find("condition_frame"), std::string::npos) << error;
+}
+
 protocol::ParsedMessage last_event(const test::ProcessResult& result) {
     const auto events = events_of(result.out);
     return events.empty() ? protocol::ParsedMessage{} : events.back();
