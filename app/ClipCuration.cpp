@@ -1,6 +1,7 @@
 #include "app/ClipCuration.h"
 
 #include "app/ClipStore.h"
+#include "app/ConditionImages.h"
 #include "app/ClipTableModel.h"
 #include "app/Project.h"
 
@@ -72,6 +73,17 @@ bool ClipCuration::setTags(qint64 clipId, const QStringList& tags) {
 bool ClipCuration::setTrim(qint64 clipId, qint64 trimIn, std::optional<qint64> trimOut) {
     QString error;
     const bool succeeded = ClipStore(m_project).setTrim(clipId, trimIn, trimOut, &error);
+    return finish(succeeded, error, {clipId});
+}
+
+bool ClipCuration::setConditionFrame(qint64 clipId, std::optional<qint64> frame) {
+    QString error;
+    ClipStore store(m_project);
+    bool succeeded = store.setConditionFrame(clipId, frame, &error);
+    if (succeeded) {
+        if (const std::optional<ClipRecord> clip = store.clip(clipId))
+            succeeded = !ConditionImages::write(m_project, *clip, &error).isEmpty();
+    }
     return finish(succeeded, error, {clipId});
 }
 

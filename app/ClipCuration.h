@@ -32,6 +32,9 @@ public:
     bool setTags(qint64 clipId, const QStringList& tags);
     // trimOut: one past the last frame used; nullopt: to the end.
     bool setTrim(qint64 clipId, qint64 trimIn, std::optional<qint64> trimOut);
+    // Image-to-video: frame (nullopt: the first used) conditions the clip; its picture is
+    // written under the project's conditions/ for validation prompts.
+    bool setConditionFrame(qint64 clipId, std::optional<qint64> frame);
     bool markCaptionsChecked(const QVector<qint64>& clipIds);
 
     bool setCaption(qint64 clipId, const QString& caption);

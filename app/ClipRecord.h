@@ -48,6 +48,8 @@ public:
     QString codec;
     qint64 trimIn = 0;
     std::optional<qint64> trimOut; // one past the last frame used; nullopt: to the end
+    // Image-to-video: the frame whose picture conditions the clip; nullopt: the first used.
+    std::optional<qint64> conditionFrame;
     ClipStatus status = ClipStatus::NeedsReview;
     int rating = 0; // 0 (unrated) to kMaxRating
     ClipProblem problem = ClipProblem::None;

@@ -19,7 +19,7 @@ const QString kSelectClips = QStringLiteral(
     "SELECT c.id, c.path, c.content_hash, c.file_size, c.is_image, c.width, c.height,"
     " c.frame_count, c.fps, c.duration_seconds, c.codec, c.trim_in, c.trim_out, c.status,"
     " c.rating, c.problem, c.problem_detail, c.imported_utc,"
-    " p.text, p.source, p.encoding, p.needs_check"
+    " p.text, p.source, p.encoding, p.needs_check, c.condition_frame"
     " FROM clips c LEFT JOIN captions p ON p.clip_id = c.id");
 
 ClipRecord recordFrom(const QSqlQuery& row) {
@@ -47,6 +47,8 @@ ClipRecord recordFrom(const QSqlQuery& row) {
     clip.captionSource = row.value(19).toString();
     clip.captionEncoding = CaptionDecoder::encodingFromKey(row.value(20).toString());
     clip.captionNeedsCheck = row.value(21).toBool();
+    if (!row.isNull(22))
+        clip.conditionFrame = row.value(22).toLongLong();
     return clip;
 }
 
@@ -401,6 +403,34 @@ bool ClipStore::setTrim(qint64 clipId, qint64 trimIn, std::optional<qint64> trim
                 QStringLiteral("UPDATE clips SET trim_in = ?, trim_out = ? WHERE id = ?"));
             update.addBindValue(trimIn);
             update.addBindValue(nullableFrame(trimOut));
+            update.addBindValue(clipId);
+            if (!update.exec()) {
+                *detail = update.lastError().text();
+                return false;
+            }
+            return true;
+        },
+        error);
+}
+
+bool ClipStore::setConditionFrame(qint64 clipId, std::optional<qint64> frame, QString* error) {
+    const std::optional<ClipRecord> current = clip(clipId);
+    if (!current) {
+        *error = tr("The clip is no longer in the project. Reload the clip list.");
+        return false;
+    }
+    if (frame && (*frame < 0 || (current->frameCount > 0 && *frame >= current->frameCount))) {
+        *error = tr("Frame %1 is not in “%2” (frame count: %3). Choose a frame of the clip.")
+                     .arg(*frame)
+                     .arg(QDir::toNativeSeparators(current->path))
+                     .arg(current->frameCount);
+        return false;
+    }
+    return inTransaction(
+        [&](QSqlDatabase& connection, QString* detail) {
+            QSqlQuery update(connection);
+            update.prepare(QStringLiteral("UPDATE clips SET condition_frame = ? WHERE id = ?"));
+            update.addBindValue(nullableFrame(frame));
             update.addBindValue(clipId);
             if (!update.exec()) {
                 *detail = update.lastError().text();

@@ -52,6 +52,8 @@ public:
     QVector<StoredClip> storeImported(const QVector<ClipRecord>& clips, QString* error);
 
     bool setTrim(qint64 clipId, qint64 trimIn, std::optional<qint64> trimOut, QString* error);
+    // Image-to-video: the frame whose picture conditions the clip (nullopt: the first used).
+    bool setConditionFrame(qint64 clipId, std::optional<qint64> frame, QString* error);
     bool setStatus(const QVector<qint64>& clipIds, ClipStatus status, QString* error);
     bool setRating(const QVector<qint64>& clipIds, int rating, QString* error);
     bool addTags(const QVector<qint64>& clipIds, const QStringList& tags, QString* error);

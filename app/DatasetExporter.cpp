@@ -34,6 +34,8 @@ common::ManifestEntry DatasetExporter::manifestEntry(const ClipRecord& clip, con
     entry.height = clip.height;
     entry.frames = clip.frameCount;
     entry.fps = clip.fps;
+    if (clip.conditionFrame)
+        entry.condition_frame = *clip.conditionFrame;
     return entry;
 }
 

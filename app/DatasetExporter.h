@@ -56,8 +56,11 @@ public:
     // Relative to base when path lies inside it, otherwise absolute; '/' separators.
     static QString portablePath(const QString& path, const QDir& base);
 
-private:
+    // The clips an export with options would write, in order; why others were left out goes
+    // to report.
     static QVector<ClipRecord> selected(const QVector<ClipRecord>& clips, const Options& options,
                                         bool factoryLayout, Report& report);
+
+private:
     static bool writeText(const QString& path, const QByteArray& bytes, Report& report);
 };

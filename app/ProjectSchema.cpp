@@ -126,7 +126,7 @@ const QList<ProjectSchema::Migration>& ProjectSchema::migrations() {
                          " created_utc TEXT NOT NULL"
                          ")")}},
         // Sweeps (a grid of job fields run as queued runs, each run labelled with its
-        // combination) and the memory phases of each run (before/after validation repeat, so
+        // combination), the image-to-video conditioning frame of a clip, and the memory phases of each run (before/after validation repeat, so
         // the step is part of the key).
         {4,
          {QStringLiteral("CREATE TABLE sweeps ("
@@ -138,6 +138,9 @@ const QList<ProjectSchema::Migration>& ProjectSchema::migrations() {
           QStringLiteral("ALTER TABLE runs ADD COLUMN sweep_id INTEGER"
                          " REFERENCES sweeps (id) ON DELETE SET NULL"),
           QStringLiteral("ALTER TABLE runs ADD COLUMN sweep_label TEXT NOT NULL DEFAULT ''"),
+          // Image-to-video: the frame of the file the user chose as the clip's condition
+          // (NULL: the first frame used).
+          QStringLiteral("ALTER TABLE clips ADD COLUMN condition_frame INTEGER"),
           QStringLiteral("CREATE TABLE run_memory ("
                          " run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
                          " phase TEXT NOT NULL,"

@@ -1,6 +1,7 @@
 #include "app/TrainingRuns.h"
 
 #include "app/ClipStore.h"
+#include "app/ConditionImages.h"
 #include "app/DatasetExporter.h"
 #include "app/EngineRun.h"
 #include "app/JobPresets.h"
@@ -21,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 
@@ -213,6 +215,31 @@ QVector<qint64> TrainingRuns::runsOfSweep(qint64 sweepId) const {
 std::optional<qint64> TrainingRuns::sweepOf(qint64 runId) const {
     const std::optional<TrainingRunRecord> run = m_impl->history.run(runId);
     return run ? run->sweepId : std::nullopt;
+}
+
+QStringList TrainingRuns::conditionImages(int count, QString* error) const {
+    QString clipError;
+    const QVector<ClipRecord> all = ClipStore(*m_impl->project).allClips(&clipError);
+    DatasetExporter::Report ignored;
+    QVector<ClipRecord> clips =
+        DatasetExporter::selected(all, DatasetExporter::Options(), false, ignored);
+    std::stable_partition(clips.begin(), clips.end(),
+                          [](const ClipRecord& clip) { return clip.conditionFrame.has_value(); });
+    QStringList paths;
+    for (const ClipRecord& clip : clips) {
+        if (paths.size() >= count)
+            break;
+        QString failure;
+        const QString path = ConditionImages::write(*m_impl->project, clip, &failure);
+        if (path.isEmpty()) {
+            clipError = failure;
+            continue;
+        }
+        paths.append(path);
+    }
+    if (error)
+        *error = clipError;
+    return paths;
 }
 
 QVector<MemoryPhaseRecord> TrainingRuns::memoryPhases(qint64 runId) const {

@@ -88,6 +88,9 @@ public:
     QVector<qint64> runsOfSweep(qint64 sweepId) const;
     std::optional<qint64> sweepOf(qint64 runId) const;
     QVector<MemoryPhaseRecord> memoryPhases(qint64 runId) const;
+    // Pictures for image-to-video validation prompts: the condition frames of the clips a run
+    // would train on, chosen ones first, at most count; written under conditions/ as needed.
+    QStringList conditionImages(int count, QString* error) const;
     // Starts the engine again on a stopped or failed run; it resumes from its newest checkpoint.
     bool continueRun(qint64 runId, QString* error);
 

@@ -71,6 +71,9 @@ ClipInspectorPanel::ClipInspectorPanel(QWidget* parent)
     , m_tokenNote(smallLabel(m_content, QStringLiteral("inspectorTokenNote")))
     , m_captionNote(smallLabel(m_content, QStringLiteral("inspectorCaptionNote")))
     , m_markCheckedButton(new QPushButton(m_content))
+    , m_useFrameButton(new QPushButton(m_content))
+    , m_clearFrameButton(new QPushButton(m_content))
+    , m_conditionLabel(new QLabel(m_content))
     , m_tagsLabel(new QLabel(m_content))
     , m_tagsEdit(new QLineEdit(m_content)) {
     setObjectName(QStringLiteral("clipInspector"));
@@ -99,6 +102,10 @@ ClipInspectorPanel::ClipInspectorPanel(QWidget* parent)
     m_tokenNote->setForegroundRole(QPalette::PlaceholderText);
     m_captionNote->setStyleSheet(QStringLiteral("color: #b07010;"));
     m_markCheckedButton->setObjectName(QStringLiteral("inspectorMarkCheckedButton"));
+    m_useFrameButton->setObjectName(QStringLiteral("useThisFrameButton"));
+    m_clearFrameButton->setObjectName(QStringLiteral("clearConditionFrameButton"));
+    m_conditionLabel->setObjectName(QStringLiteral("conditionFrameLabel"));
+    m_conditionLabel->setForegroundRole(QPalette::PlaceholderText);
     m_tagsEdit->setObjectName(QStringLiteral("inspectorTagsEdit"));
     m_tagsEdit->setClearButtonEnabled(true);
     m_tagsEdit->setCompleter(new QCompleter(new QStringListModel(m_tagsEdit), m_tagsEdit));
@@ -137,6 +144,11 @@ ClipInspectorPanel::ClipInspectorPanel(QWidget* parent)
     layout->addWidget(m_factsLabel);
     layout->addWidget(m_problemLabel);
     layout->addWidget(m_player, 3);
+    auto* conditionRow = new QHBoxLayout;
+    conditionRow->addWidget(m_conditionLabel, 1);
+    conditionRow->addWidget(m_useFrameButton);
+    conditionRow->addWidget(m_clearFrameButton);
+    layout->addLayout(conditionRow);
     layout->addLayout(statusRow);
     layout->addLayout(captionHeader);
     layout->addWidget(m_captionEditor, 2);
@@ -166,6 +178,16 @@ ClipInspectorPanel::ClipInspectorPanel(QWidget* parent)
     connect(m_tagsEdit, &QLineEdit::editingFinished, this, &ClipInspectorPanel::onTagsEdited);
     connect(m_player, &VideoPlayerWidget::trimChanged, this, &ClipInspectorPanel::onTrimChanged);
     connect(m_rating, &RatingWidget::ratingEdited, this, &ClipInspectorPanel::onRatingEdited);
+    connect(m_useFrameButton, &QPushButton::clicked, this, [this] {
+        const int frame = m_player->currentFrameIndex();
+        if (m_curation && m_clipIds.size() == 1 && frame >= 0 &&
+            m_player->clipPath() == m_openPath)
+            m_curation->setConditionFrame(m_clipIds.constFirst(), frame);
+    });
+    connect(m_clearFrameButton, &QPushButton::clicked, this, [this] {
+        if (m_curation && m_clipIds.size() == 1)
+            m_curation->setConditionFrame(m_clipIds.constFirst(), std::nullopt);
+    });
     connect(m_markCheckedButton, &QPushButton::clicked, this, [this] {
         if (m_curation)
             m_curation->markCaptionsChecked(m_clipIds);
@@ -336,6 +358,13 @@ void ClipInspectorPanel::showSingle(const ClipRecord& clip) {
         clip.captionNeedsCheck ? CaptionDecoder::reencodedNote(clip.captionEncoding) : QString());
     m_captionNote->setVisible(clip.captionNeedsCheck);
     m_markCheckedButton->setVisible(clip.captionNeedsCheck);
+    m_useFrameButton->setVisible(!clip.isImage);
+    m_clearFrameButton->setVisible(!clip.isImage && clip.conditionFrame.has_value());
+    m_conditionLabel->setVisible(!clip.isImage);
+    m_conditionLabel->setText(
+        clip.conditionFrame
+            ? tr("Image-to-video condition: frame %1").arg(*clip.conditionFrame)
+            : tr("Image-to-video condition: the first frame used (%1)").arg(clip.trimIn));
 
     m_tagsEdit->setEnabled(true);
     if (!m_tagsEdit->hasFocus() || !m_tagsEdit->isModified()) {
@@ -377,6 +406,9 @@ void ClipInspectorPanel::showSeveral(const QVector<ClipRecord>& clips) {
            "them."));
     m_captionNote->hide();
     m_markCheckedButton->hide();
+    m_useFrameButton->hide();
+    m_clearFrameButton->hide();
+    m_conditionLabel->hide();
     m_tagsEdit->clear();
     m_tagsEdit->setEnabled(false);
     m_tagsEdit->setPlaceholderText(tr("Use Add Tags… in the Dataset menu for several clips"));
@@ -466,5 +498,11 @@ void ClipInspectorPanel::retranslateUi() {
     m_ratingLabel->setText(tr("Rating:"));
     m_captionLabel->setText(tr("&Caption"));
     m_markCheckedButton->setText(tr("Mark as Checked"));
+    m_useFrameButton->setText(tr("Use This Frame"));
+    m_useFrameButton->setToolTip(tr("Condition this clip on the frame on screen when training "
+                                    "an image-to-video model; its picture also serves as a "
+                                    "validation image."));
+    m_clearFrameButton->setText(tr("First Frame"));
+    m_clearFrameButton->setToolTip(tr("Condition on the first frame used again."));
     m_tagsLabel->setText(tr("&Tags:"));
 }

@@ -104,6 +104,9 @@ private:
     QLabel* m_tokenNote;
     QLabel* m_captionNote;
     QPushButton* m_markCheckedButton;
+    QPushButton* m_useFrameButton;
+    QPushButton* m_clearFrameButton;
+    QLabel* m_conditionLabel;
     QLabel* m_tagsLabel;
     QLineEdit* m_tagsEdit;
 };

@@ -2,6 +2,7 @@
 
 #include "ui/FactoryImportDialog.h"
 
+#include "app/ConditionImages.h"
 #include "app/EngineLocator.h"
 #include "app/MemoryEstimator.h"
 
@@ -298,6 +299,11 @@ QString NewRunForm::presetName() const {
 const JobPreset* NewRunForm::currentPreset() const {
     const int index = m_presetCombo->currentIndex();
     return index >= 0 && index < m_presets.size() ? &m_presets.at(index) : nullptr;
+}
+
+void NewRunForm::setConditionImageSource(std::function<QStringList(int)> source) {
+    m_conditionImages = std::move(source);
+    m_validateTimer->start();
 }
 
 void NewRunForm::setUserPresetFolder(const QString& folder) {
@@ -683,6 +689,21 @@ QJsonObject NewRunForm::formValues() const {
     }
     QJsonObject validation{{QStringLiteral("every_steps"), m_validationEverySpin->value()},
                            {QStringLiteral("prompts"), prompts}};
+    // An image-to-video model trains image-to-video; its validation prompts each need a
+    // picture, which the dataset's condition frames give when the preset names none.
+    if (QFileInfo(modelFolder()).isDir()) {
+        const bool i2v = ConditionImages::isImageToVideoModel(modelFolder());
+        values.insert(QStringLiteral("task"), i2v ? QStringLiteral("i2v") : QStringLiteral("t2v"));
+        const QJsonArray named =
+            object(m_presetJob, "validation").value(QStringLiteral("images")).toArray();
+        if (i2v && !prompts.isEmpty() && named.size() < prompts.size() && m_conditionImages) {
+            const QStringList pictures = m_conditionImages(static_cast<int>(prompts.size()));
+            QJsonArray images;
+            for (qsizetype index = 0; !pictures.isEmpty() && index < prompts.size(); ++index)
+                images.append(pictures.at(index % pictures.size()));
+            validation.insert(QStringLiteral("images"), images);
+        }
+    }
     values.insert(QStringLiteral("validation"), validation);
     values.insert(QStringLiteral("trigger_word"), m_triggerEdit->text().trimmed());
     const LaunchPlan plan = launchPlan();

@@ -9,6 +9,7 @@
 #include <QVector>
 #include <QWidget>
 
+#include <functional>
 #include <optional>
 
 class QComboBox;
@@ -34,6 +35,9 @@ public:
     explicit NewRunForm(QWidget* parent = nullptr);
 
     void setPresets(const QVector<JobPreset>& presets);
+    // Gives up to n pictures for image-to-video validation prompts (the dataset's condition
+    // frames); used when the model is image-to-video and the job names too few images.
+    void setConditionImageSource(std::function<QStringList(int)> source);
     // Where "Save as Preset" writes; without one the user cannot save presets.
     void setUserPresetFolder(const QString& folder);
     bool selectPreset(const QString& presetId);
@@ -101,6 +105,7 @@ private:
     QPushButton* m_savePresetButton;
     QPushButton* m_deletePresetButton;
     QString m_userPresetFolder;
+    std::function<QStringList(int)> m_conditionImages;
     QLabel* m_presetDescription;
     QLineEdit* m_modelEdit;
     QPushButton* m_modelBrowse;

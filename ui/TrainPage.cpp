@@ -229,6 +229,10 @@ void TrainPage::setTrainingRuns(TrainingRuns* runs) {
         disconnect(m_runs, nullptr, this, nullptr);
     m_runs = runs;
     m_selectedRunId = 0;
+    m_form->setConditionImageSource([this](int count) {
+        QString ignored; // a clip that cannot be read is left out; the job check says the rest
+        return m_runs ? m_runs->conditionImages(count, &ignored) : QStringList();
+    });
     if (m_runs) {
         connect(m_runs, &TrainingRuns::runAdded, this, [this](qint64 id) {
             m_historyModel->upsertRow(m_runs->summary(id));

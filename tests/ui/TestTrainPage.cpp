@@ -5,8 +5,10 @@
 // with the engine's hint, and a studio that quits mid-run reattaches to the engine. With
 // TUNEFRAME_SCREENSHOT_DIR set, the dashboard and the gallery are saved there as PNG.
 #include "app/ClipStore.h"
+#include "app/ConditionImages.h"
 #include "app/ContentHasher.h"
 #include "app/EngineRun.h"
+#include "app/PlaybackEngine.h"
 #include "app/Project.h"
 #include "app/RunMemoryTable.h"
 #include "app/Settings.h"
@@ -15,6 +17,7 @@
 #include "tests/app/DatasetFixture.h"
 #include "tests/app/FactoryCommandLines.h"
 #include "ui/FactoryImportDialog.h"
+#include "ui/DatasetPage.h"
 #include "ui/GalleryPage.h"
 #include "ui/MainWindow.h"
 #include "ui/MemoryTableWidget.h"
@@ -40,6 +43,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QImage>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -74,6 +78,7 @@ private slots:
     void memoryEstimateWarnsBeforeLaunch();
     void userPresetIsSavedAndDeleted();
     void sweepOfFourRunsIsCompared();
+    void chosenFrameBecomesTheImageToVideoCondition();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
@@ -580,6 +585,50 @@ void TestTrainPage::sweepOfFourRunsIsCompared() {
                              10000);
     screenshot(comparison, QStringLiteral("sweep-comparison.png"));
     comparison->close();
+}
+
+void TestTrainPage::chosenFrameBecomesTheImageToVideoCondition() {
+    constexpr int kFrame = 7;
+    const QString i2vPipeline = qEnvironmentVariable("TUNEFRAME_TINY_I2V_PIPELINE");
+    QVERIFY(QFileInfo(i2vPipeline).isDir());
+    const QVector<ClipRecord> clips = ClipStore(*m_window->project()).allClips();
+    const qint64 clipId = clips.constLast().id;
+
+    // On the Dataset page, the clip player's "Use This Frame".
+    m_window->showPage(MainWindow::Page::Dataset);
+    DatasetPage* dataset = m_window->datasetPage();
+    dataset->selectClips({clipId});
+    auto* player = m_window->findChild<VideoPlayerWidget*>(QStringLiteral("videoPlayer"));
+    QTRY_VERIFY_WITH_TIMEOUT(player->currentFrameIndex() >= 0, 10000);
+    player->engine()->seek(kFrame);
+    QTRY_COMPARE_WITH_TIMEOUT(player->currentFrameIndex(), kFrame, 10000);
+    m_window->findChild<QPushButton*>(QStringLiteral("useThisFrameButton"))->click();
+    std::optional<ClipRecord> chosen;
+    QTRY_VERIFY((chosen = ClipStore(*m_window->project()).clip(clipId)) &&
+                chosen->conditionFrame == kFrame);
+    const QString picture = ConditionImages::pathFor(*m_window->project(), *chosen);
+    QVERIFY(QImage(picture).size() == QSize(DatasetFixture::kWidth, DatasetFixture::kHeight));
+    QTRY_VERIFY(m_window->findChild<QLabel*>(QStringLiteral("conditionFrameLabel"))
+                    ->text()
+                    .contains(QString::number(kFrame)));
+
+    // An image-to-video model: the job trains i2v, validates on the chosen frame, and prepare
+    // encodes that frame for the clip.
+    m_window->showPage(MainWindow::Page::Train);
+    const qint64 runId = launchFromForm(i2vPipeline, 2, 0, 0);
+    QVERIFY2(runId > 0,
+             qPrintable(page()->findChild<QLabel*>(QStringLiteral("launchMessage"))->text()));
+    TrainingRuns* runs = m_window->trainingRuns();
+    const QJsonObject job = runs->job(runId);
+    QCOMPARE(job.value(QStringLiteral("task")).toString(), QStringLiteral("i2v"));
+    const QJsonArray images =
+        job.value(QStringLiteral("validation")).toObject().value(QStringLiteral("images")).toArray();
+    QVERIFY(!images.isEmpty());
+    QCOMPARE(images.at(0).toString(), picture);
+    QFile manifest(QDir(runs->runFolder(runId)).filePath(QStringLiteral("dataset.jsonl")));
+    QVERIFY(manifest.open(QIODevice::ReadOnly));
+    QVERIFY(manifest.readAll().contains("\"condition_frame\":7"));
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
 }
 
 QTEST_MAIN(TestTrainPage)
