@@ -1,8 +1,8 @@
 #include "app/ClipCuration.h"
 
 #include "app/ClipStore.h"
-#include "app/ConditionImages.h"
 #include "app/ClipTableModel.h"
+#include "app/ConditionImages.h"
 #include "app/Project.h"
 
 #include <QSet>

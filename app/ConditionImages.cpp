@@ -28,7 +28,8 @@ qint64 ConditionImages::frameOf(const ClipRecord& clip) {
 
 QString ConditionImages::pathFor(const Project& project, const ClipRecord& clip) {
     return QDir(project.folder())
-        .filePath(QStringLiteral("conditions/clip-%1-frame-%2.png").arg(clip.id).arg(frameOf(clip)));
+        .filePath(
+            QStringLiteral("conditions/clip-%1-frame-%2.png").arg(clip.id).arg(frameOf(clip)));
 }
 
 QString ConditionImages::write(const Project& project, const ClipRecord& clip, QString* error) {
@@ -44,9 +45,10 @@ QString ConditionImages::write(const Project& project, const ClipRecord& clip, Q
             picture = FrameImage::toImage(frames.front());
     } catch (const tuneframe::media::MediaError& failure) {
         if (error)
-            *error = tr("Frame %1 of %2 could not be read: %3")
-                         .arg(frameOf(clip))
-                         .arg(QDir::toNativeSeparators(clip.path), QString::fromUtf8(failure.what()));
+            *error =
+                tr("Frame %1 of %2 could not be read: %3")
+                    .arg(frameOf(clip))
+                    .arg(QDir::toNativeSeparators(clip.path), QString::fromUtf8(failure.what()));
         return QString();
     }
     QSaveFile file(path);

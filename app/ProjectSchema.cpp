@@ -126,8 +126,8 @@ const QList<ProjectSchema::Migration>& ProjectSchema::migrations() {
                          " created_utc TEXT NOT NULL"
                          ")")}},
         // Sweeps (a grid of job fields run as queued runs, each run labelled with its
-        // combination), the image-to-video conditioning frame of a clip, and the memory phases of each run (before/after validation repeat, so
-        // the step is part of the key).
+        // combination), the image-to-video conditioning frame of a clip, and the memory phases of
+        // each run (before/after validation repeat, so the step is part of the key).
         {4,
          {QStringLiteral("CREATE TABLE sweeps ("
                          " id INTEGER PRIMARY KEY,"

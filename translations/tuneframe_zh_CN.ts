@@ -605,6 +605,30 @@ Arrow keys move through the clips; A accepts, R rejects, U marks for review, 1�
         <source>&amp;Tags:</source>
         <translation>标签(&amp;T)：</translation>
     </message>
+    <message>
+        <source>Image-to-video condition: frame %1</source>
+        <translation>图生视频条件：第 %1 帧</translation>
+    </message>
+    <message>
+        <source>Image-to-video condition: the first frame used (%1)</source>
+        <translation>图生视频条件：所用的第一帧（%1）</translation>
+    </message>
+    <message>
+        <source>Use This Frame</source>
+        <translation>使用此帧</translation>
+    </message>
+    <message>
+        <source>Condition this clip on the frame on screen when training an image-to-video model; its picture also serves as a validation image.</source>
+        <translation>训练图生视频模型时，以当前显示的帧作为此片段的条件图像；该图像也用作验证图像。</translation>
+    </message>
+    <message>
+        <source>First Frame</source>
+        <translation>第一帧</translation>
+    </message>
+    <message>
+        <source>Condition on the first frame used again.</source>
+        <translation>重新以所用的第一帧作为条件。</translation>
+    </message>
 </context>
 <context>
     <name>ClipRecord</name>
@@ -702,6 +726,10 @@ Arrow keys move through the clips; A accepts, R rejects, U marks for review, 1�
     <message>
         <source>A rating goes from 0 (unrated) to %1 stars; %2 is out of range.</source>
         <translation>评分范围为 0（未评分）到 %1 星；%2 超出范围。</translation>
+    </message>
+    <message>
+        <source>Frame %1 is not in “%2” (frame count: %3). Choose a frame of the clip.</source>
+        <translation>第 %1 帧不在“%2”中（帧数：%3）。请选择片段中的一帧。</translation>
     </message>
 </context>
 <context>
@@ -810,6 +838,21 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
 
 如果设置了 $TUNEFRAME_CONFIG_DIR，则从该目录读取设置。
 </translation>
+    </message>
+</context>
+<context>
+    <name>ConditionImages</name>
+    <message>
+        <source>Frame %1 of %2 could not be read: %3</source>
+        <translation>无法读取 %2 的第 %1 帧：%3</translation>
+    </message>
+    <message>
+        <source>%1 has no frame %2.</source>
+        <translation>%1 没有第 %2 帧。</translation>
+    </message>
+    <message>
+        <source>%1 could not be written: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>

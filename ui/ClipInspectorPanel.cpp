@@ -180,8 +180,7 @@ ClipInspectorPanel::ClipInspectorPanel(QWidget* parent)
     connect(m_rating, &RatingWidget::ratingEdited, this, &ClipInspectorPanel::onRatingEdited);
     connect(m_useFrameButton, &QPushButton::clicked, this, [this] {
         const int frame = m_player->currentFrameIndex();
-        if (m_curation && m_clipIds.size() == 1 && frame >= 0 &&
-            m_player->clipPath() == m_openPath)
+        if (m_curation && m_clipIds.size() == 1 && frame >= 0 && m_player->clipPath() == m_openPath)
             m_curation->setConditionFrame(m_clipIds.constFirst(), frame);
     });
     connect(m_clearFrameButton, &QPushButton::clicked, this, [this] {

@@ -16,8 +16,8 @@
 #include "media/log_level.h"
 #include "tests/app/DatasetFixture.h"
 #include "tests/app/FactoryCommandLines.h"
-#include "ui/FactoryImportDialog.h"
 #include "ui/DatasetPage.h"
+#include "ui/FactoryImportDialog.h"
 #include "ui/GalleryPage.h"
 #include "ui/MainWindow.h"
 #include "ui/MemoryTableWidget.h"
@@ -39,11 +39,11 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QImage>
 #include <QInputDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
-#include <QImage>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -621,8 +621,10 @@ void TestTrainPage::chosenFrameBecomesTheImageToVideoCondition() {
     TrainingRuns* runs = m_window->trainingRuns();
     const QJsonObject job = runs->job(runId);
     QCOMPARE(job.value(QStringLiteral("task")).toString(), QStringLiteral("i2v"));
-    const QJsonArray images =
-        job.value(QStringLiteral("validation")).toObject().value(QStringLiteral("images")).toArray();
+    const QJsonArray images = job.value(QStringLiteral("validation"))
+                                  .toObject()
+                                  .value(QStringLiteral("images"))
+                                  .toArray();
     QVERIFY(!images.isEmpty());
     QCOMPARE(images.at(0).toString(), picture);
     QFile manifest(QDir(runs->runFolder(runId)).filePath(QStringLiteral("dataset.jsonl")));
