@@ -426,19 +426,7 @@ bool ClipStore::setConditionFrame(qint64 clipId, std::optional<qint64> frame, QS
                      .arg(current->frameCount);
         return false;
     }
-    return inTransaction(
-        [&](QSqlDatabase& connection, QString* detail) {
-            QSqlQuery update(connection);
-            update.prepare(QStringLiteral("UPDATE clips SET condition_frame = ? WHERE id = ?"));
-            update.addBindValue(nullableFrame(frame));
-            update.addBindValue(clipId);
-            if (!update.exec()) {
-                *detail = update.lastError().text();
-                return false;
-            }
-            return true;
-        },
-        error);
+    return updateEach({clipId}, QStringLiteral("condition_frame"), nullableFrame(frame), error);
 }
 
 bool ClipStore::setStatus(const QVector<qint64>& clipIds, ClipStatus status, QString* error) {
