@@ -25,12 +25,15 @@
 #include "ui/NewRunForm.h"
 #include "ui/RunControlBar.h"
 #include "ui/RunExportDialog.h"
+#include "ui/SweepComparisonDialog.h"
+#include "ui/SweepDialog.h"
 #include "ui/TaskProgressBar.h"
 #include "ui/TrainPage.h"
 #include "ui/VideoPlayerWidget.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -38,6 +41,8 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -230,6 +235,33 @@ void TestDemoProject::demoPresetTrainsToAnExportedAdapter() {
           m_buildMs / 1000.0, steps, trainMs / 1000.0, run.elapsed() / 1000.0,
           (m_buildMs + run.elapsed()) / 1000.0);
     dialog->close();
+
+    // A small sweep on the demo project, compared (the picture the docs show).
+    form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->setValue(30);
+    QTRY_VERIFY(form->isValid());
+    page->findChild<QPushButton*>(QStringLiteral("sweepButton"))->click();
+    SweepDialog* sweepDialog = nullptr;
+    QTRY_VERIFY((sweepDialog = page->findChild<SweepDialog*>(QStringLiteral("sweepDialog"))));
+    sweepDialog->setSweepName(QStringLiteral("demo"));
+    QVERIFY(sweepDialog->setValues(QStringLiteral("optimizer.lr"), QStringLiteral("3e-4, 3e-3")));
+    QVERIFY(sweepDialog->setValues(QStringLiteral("lora.rank"), QStringLiteral("4, 16")));
+    QElapsedTimer sweepTimer;
+    sweepTimer.start();
+    sweepDialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+    const std::optional<qint64> sweepId = runs->sweepOf(page->selectedRunId());
+    QVERIFY(sweepId);
+    const QVector<qint64> sweepRuns = runs->runsOfSweep(*sweepId);
+    QCOMPARE(sweepRuns.size(), 4);
+    for (qint64 id : sweepRuns)
+        QTRY_COMPARE_WITH_TIMEOUT(runs->state(id), RunState::Finished, kRunTimeoutMs);
+    qInfo("demo sweep: 4 runs of 30 steps in %.1f s", sweepTimer.elapsed() / 1000.0);
+    SweepComparisonDialog* comparison = page->openSweepComparison(*sweepId);
+    QCOMPARE(comparison->summaryTable()->rowCount(), 4);
+    QTRY_COMPARE(comparison->players().size(), 4);
+    QTRY_VERIFY_WITH_TIMEOUT(!comparison->players().constLast()->currentFrameImage().isNull(),
+                             10000);
+    saveScreenshot(comparison, QStringLiteral("sweep-comparison-demo.png"));
+    comparison->close();
 }
 
 QTEST_MAIN(TestDemoProject)
