@@ -323,9 +323,14 @@ void NewRunForm::saveAsPreset() {
     dialog->setTextValue(base->user ? base->name : tr("%1, my settings").arg(base->name));
     const JobPreset baseCopy = *base;
     connect(dialog, &QInputDialog::textValueSelected, this, [this, baseCopy](const QString& name) {
+        // Validation images are this project's condition frames, not part of the settings.
+        QJsonObject settings = job();
+        QJsonObject validation = object(settings, "validation");
+        validation.remove(QStringLiteral("images"));
+        settings.insert(QStringLiteral("validation"), validation);
         QString error;
         const std::optional<JobPreset> saved =
-            JobPresets::saveUser(m_userPresetFolder, name, baseCopy, job(), &error);
+            JobPresets::saveUser(m_userPresetFolder, name, baseCopy, settings, &error);
         if (!saved) {
             m_errorLabel->setText(error);
             m_errorLabel->setVisible(true);
