@@ -625,7 +625,32 @@ void NewRunForm::onEdited() {
     emit jobChanged();
 }
 
+void NewRunForm::inspectModelAndPictures() {
+    const QString folder = modelFolder();
+    if (folder != m_inspectedFolder) {
+        m_inspectedFolder = folder;
+        m_modelFolderExists = !folder.isEmpty() && QFileInfo(folder).isDir();
+        m_imageToVideo = m_modelFolderExists && ConditionImages::isImageToVideoModel(folder);
+    }
+    const int prompts = static_cast<int>(
+        m_promptsEdit->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts).size());
+    m_conditionPictures = m_imageToVideo && prompts > 0 && m_conditionImages
+                              ? m_conditionImages(prompts)
+                              : QStringList();
+}
+
+void NewRunForm::validateNow() {
+    m_validateTimer->stop();
+    revalidate();
+}
+
+void NewRunForm::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    m_validateTimer->start();
+}
+
 void NewRunForm::revalidate() {
+    inspectModelAndPictures();
     QString error;
     bool numberOk = false;
     QLocale::c().toDouble(m_learningRateEdit->text().trimmed(), &numberOk);
@@ -696,16 +721,16 @@ QJsonObject NewRunForm::formValues() const {
                            {QStringLiteral("prompts"), prompts}};
     // An image-to-video model trains image-to-video; its validation prompts each need a
     // picture, which the dataset's condition frames give when the preset names none.
-    if (QFileInfo(modelFolder()).isDir()) {
-        const bool i2v = ConditionImages::isImageToVideoModel(modelFolder());
-        values.insert(QStringLiteral("task"), i2v ? QStringLiteral("i2v") : QStringLiteral("t2v"));
+    if (m_modelFolderExists && m_inspectedFolder == modelFolder()) {
+        values.insert(QStringLiteral("task"),
+                      m_imageToVideo ? QStringLiteral("i2v") : QStringLiteral("t2v"));
         const QJsonArray named =
             object(m_presetJob, "validation").value(QStringLiteral("images")).toArray();
-        if (i2v && !prompts.isEmpty() && named.size() < prompts.size() && m_conditionImages) {
-            const QStringList pictures = m_conditionImages(static_cast<int>(prompts.size()));
+        if (m_imageToVideo && !prompts.isEmpty() && named.size() < prompts.size() &&
+            !m_conditionPictures.isEmpty()) {
             QJsonArray images;
-            for (qsizetype index = 0; !pictures.isEmpty() && index < prompts.size(); ++index)
-                images.append(pictures.at(index % pictures.size()));
+            for (qsizetype index = 0; index < prompts.size(); ++index)
+                images.append(m_conditionPictures.at(index % m_conditionPictures.size()));
             validation.insert(QStringLiteral("images"), images);
         }
     }

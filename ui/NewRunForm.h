@@ -49,6 +49,8 @@ public:
     // The preset merged with the form's values: what the run will be asked to do.
     QJsonObject job() const;
     bool isValid() const;
+    // Checks the current values at once instead of after the typing pause (before a launch).
+    void validateNow();
     // The device choices: automatic, the CPU, and each GPU NVML lists (a plain CUDA entry
     // when it lists none).
     void setGpus(const GpuInventory::Result& inventory);
@@ -73,6 +75,8 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    // Coming back from the Dataset page: condition frames may have changed there.
+    void showEvent(QShowEvent* event) override;
 
 private:
     void retranslateUi();
@@ -83,6 +87,9 @@ private:
     QVector<int> checkedGpus() const;
     void updateProcessRows();
     void requestEstimate();
+    // Reads the model folder's kind when it changed and asks the source for pictures, so
+    // job() itself does no file or database work.
+    void inspectModelAndPictures();
     const JobPreset* currentPreset() const;
     void saveAsPreset();
     void deleteCurrentPreset();
@@ -106,6 +113,10 @@ private:
     QPushButton* m_deletePresetButton;
     QString m_userPresetFolder;
     std::function<QStringList(int)> m_conditionImages;
+    QString m_inspectedFolder; // the model folder m_imageToVideo describes
+    bool m_modelFolderExists = false;
+    bool m_imageToVideo = false;
+    QStringList m_conditionPictures; // for the validation prompts of an I2V job
     QLabel* m_presetDescription;
     QLineEdit* m_modelEdit;
     QPushButton* m_modelBrowse;

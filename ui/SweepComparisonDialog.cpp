@@ -28,7 +28,8 @@
 
 namespace {
 
-constexpr int kReloadDelayMs = 400;
+// Reloading reads every run's steps from the database: at most this often while they train.
+constexpr int kReloadDelayMs = 1500;
 constexpr double kSmoothing = 0.8;
 constexpr int kMaximumPlayers = 4;
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;

@@ -309,6 +309,7 @@ SweepComparisonDialog* TrainPage::openSweepComparison(qint64 sweepId) {
 }
 
 void TrainPage::openSweepDialog() {
+    m_form->validateNow();
     if (!m_runs || !m_form->isValid()) {
         m_launchMessage->setText(m_form->validationError());
         return;
@@ -367,6 +368,7 @@ void TrainPage::onProjectChanged() {
 void TrainPage::launch(bool startNow) {
     if (!m_runs)
         return;
+    m_form->validateNow();
     if (!m_form->isValid()) {
         m_launchMessage->setText(m_form->validationError());
         return;
