@@ -46,11 +46,12 @@ TEST_F(Gpu, FusedAttentionAgreesWithCpuInBFloat16) {
     at::Tensor q = torch::randn({2, 4, 128, 64});
     at::Tensor k = torch::randn({2, 4, 160, 64});
     at::Tensor v = torch::randn({2, 4, 160, 64});
-    at::Tensor expected = scaled_dot_product_attention(q, k, v);
+    at::Tensor expected = tuneframe::core::scaled_dot_product_attention(q, k, v);
     auto to_gpu = [](const at::Tensor& t) {
         return t.to(torch::kCUDA, torch::kBFloat16);
     };
-    at::Tensor actual = scaled_dot_product_attention(to_gpu(q), to_gpu(k), to_gpu(v));
+    at::Tensor actual =
+        tuneframe::core::scaled_dot_product_attention(to_gpu(q), to_gpu(k), to_gpu(v));
     double bound = 2e-2 * expected.abs().max().item<double>();
     EXPECT_LT((actual.cpu().to(torch::kFloat32) - expected).abs().max().item<double>(), bound);
 }
