@@ -28,8 +28,12 @@ int run_train(CommandContext& context) {
     std::unique_ptr<dist::DistributedContext> distributed;
     if (environment) {
         const bool cpu = job.device == "cpu" || (job.device == "auto" && !core::cuda_usable());
-        distributed = std::make_unique<dist::DistributedContext>(*environment, job.parallel,
-                                                                 cpu ? c10::kCPU : c10::kCUDA, 0);
+        // Each worker's GPU is current before NCCL or the model allocate anything on it;
+        // otherwise every rank of a torchrun or srun node would land on GPU 0.
+        const c10::Device device =
+            cpu ? c10::Device(c10::kCPU) : core::use_cuda_device(environment->local_rank);
+        distributed =
+            std::make_unique<dist::DistributedContext>(*environment, job.parallel, device, 0);
     }
     const bool main_rank = !environment || environment->rank == 0;
     const bool owns_run_files = main_rank && !(environment && environment->under_launch);

@@ -2,6 +2,7 @@
 
 #ifdef TUNEFRAME_TORCH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAGuard.h>
 #include <cuda_runtime_api.h>
 #endif
 
@@ -48,6 +49,8 @@ MemoryStats memory_stats(c10::Device device) {
         stats.peak = device_stats.allocated_bytes[kAggregate].peak;
         std::size_t free = 0;
         std::size_t total = 0;
+        // cudaMemGetInfo answers for the current device, which need not be `device`.
+        const c10::cuda::CUDAGuard guard(static_cast<c10::DeviceIndex>(index));
         if (cudaMemGetInfo(&free, &total) == cudaSuccess) {
             stats.total = static_cast<std::int64_t>(total);
         }

@@ -8,7 +8,10 @@
 #ifdef TUNEFRAME_TORCH_CUDA
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAFunctions.h>
 #endif
+
+#include "engine/core/error.h"
 
 #include <fstream>
 #include <string>
@@ -70,6 +73,22 @@ std::string cuda_runtime_version() {
 
 bool cuda_usable() {
     return torch::cuda::is_available();
+}
+
+c10::Device use_cuda_device(int local_rank) {
+    const auto count = static_cast<int>(torch::cuda::device_count());
+    if (local_rank < 0 || local_rank >= count) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "This worker's LOCAL_RANK is " + std::to_string(local_rank) + " but " +
+                              std::to_string(count) + " GPU(s) are visible to it.",
+                          "Start one worker per visible GPU (CUDA_VISIBLE_DEVICES), or as many "
+                          "workers per node as --nproc-per-node / --ntasks-per-node says.");
+    }
+    const c10::Device device(c10::kCUDA, static_cast<c10::DeviceIndex>(local_rank));
+#ifdef TUNEFRAME_TORCH_CUDA
+    c10::cuda::set_device(device.index());
+#endif
+    return device;
 }
 
 void release_cached_device_memory() {

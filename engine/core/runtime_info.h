@@ -1,5 +1,6 @@
 #pragma once
 
+#include <c10/core/Device.h>
 #include <nlohmann/json.hpp>
 
 namespace tuneframe::core {
@@ -10,6 +11,12 @@ nlohmann::json runtime_info();
 
 // Whether this build can use CUDA at all (a CUDA LibTorch and a visible device).
 bool cuda_usable();
+
+// Makes GPU `local_rank` this process's current device, before anything is allocated on it, so
+// that NCCL, the caching allocator and every kernel of this worker use its own GPU (one worker
+// per GPU, as torchrun, srun and `launch` start them). A rank without its GPU is a BadInput
+// error naming the count.
+c10::Device use_cuda_device(int local_rank);
 
 // Hands the CUDA caching allocator's unused blocks back to the driver, so that after one model
 // component is dropped the next one can use its memory (and nvidia-smi shows the truth). A no-op

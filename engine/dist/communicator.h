@@ -1,6 +1,7 @@
 #pragma once
 
 #include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
 
 #include <chrono>
 #include <cstdint>
@@ -16,6 +17,7 @@ struct CollectiveCounts {
     std::int64_t all_reduce = 0;
     std::int64_t broadcast = 0;
     std::int64_t all_gather = 0;
+    std::int64_t reduce = 0;
     std::int64_t reduce_scatter = 0;
     std::int64_t all_to_all = 0;
     std::int64_t barrier = 0;
@@ -33,6 +35,11 @@ public:
 // Gloo in LibTorch 1.13 has no reduce-scatter nor flat all-gather: they are emulated there
 // (all-reduce then keep a slice; list all-gather then concatenate) and native on NCCL. Every
 // failure, including a timeout, is a core::Error of code Distributed that names the collective.
+//
+// A group works on one device (NCCL: this rank's GPU; Gloo: the CPU) and every collective
+// refuses a tensor anywhere else with an Internal error naming the call. NCCL would refuse a CPU
+// tensor too, but only at run time on a GPU machine; checking here makes the same mistake fail
+// on the CPU ranks of the test suite.
 class Communicator {
 public:
     virtual ~Communicator() = default;
@@ -40,10 +47,14 @@ public:
     virtual int rank() const = 0;
     virtual int size() const = 0;
     virtual std::string backend() const = 0; // "gloo" or "nccl"
+    // Where the tensors handed to this group must live.
+    virtual c10::Device device() const = 0;
 
     // Sums `tensor` over the ranks in place.
     virtual void all_reduce(at::Tensor& tensor) = 0;
     virtual std::unique_ptr<PendingCollective> all_reduce_async(at::Tensor& tensor) = 0;
+    // Sums `tensor` over the ranks into rank `root`'s copy (the others' are left undefined).
+    virtual std::unique_ptr<PendingCollective> reduce_async(at::Tensor& tensor, int root) = 0;
     virtual void broadcast(at::Tensor& tensor, int root) = 0;
     // Every rank's `tensor` concatenated along dim 0, in rank order (equal shapes).
     virtual at::Tensor all_gather(const at::Tensor& tensor) = 0;
@@ -59,7 +70,19 @@ public:
     const CollectiveCounts& counts() const { return counts_; }
 
 protected:
+    // Throws the Internal error described above when `tensor` is not on device().
+    void check_device(const at::Tensor& tensor, const char* collective) const;
+
     CollectiveCounts counts_;
 };
+
+// Small host values through a group, for bookkeeping (losses, counters, memory figures): they
+// travel as a tensor on the group's device and come back to the host, so a caller can never hand
+// NCCL a CPU tensor by accident.
+std::vector<double> all_reduce_values(Communicator& group, const std::vector<double>& values);
+// Every rank's `values` (equal lengths), rank after rank.
+std::vector<std::int64_t> all_gather_values(Communicator& group,
+                                            const std::vector<std::int64_t>& values);
+std::int64_t broadcast_value(Communicator& group, std::int64_t value, int root);
 
 } // namespace tuneframe::dist

@@ -17,9 +17,15 @@ public:
     // Meets the other ranks and builds the groups for `parallel`. `heads`: the transformer's
     // attention heads, which sequence parallelism splits (a clear error when they do not
     // divide).
+    // `device`: this rank's (cuda:LOCAL_RANK, made current before, or the CPU).
     DistributedContext(const RendezvousEnvironment& environment,
-                       const common::ParallelSettings& parallel, c10::DeviceType device,
+                       const common::ParallelSettings& parallel, c10::Device device,
                        std::int64_t heads);
+    // A context over a group already made (tests: an in-process recording group), without
+    // sequence parallelism.
+    DistributedContext(const RendezvousEnvironment& environment,
+                       const common::ParallelSettings& parallel,
+                       std::unique_ptr<Communicator> world);
 
     int rank() const { return rank_; }
     int world_size() const { return world_size_; }
@@ -29,7 +35,7 @@ public:
     int sp_rank() const { return rank_ % sp_size_; }
     int sp_size() const { return sp_size_; }
     const std::string& plan() const { return plan_; }
-    const RendezvousEnvironment& environment() const { return rendezvous_.environment(); }
+    const RendezvousEnvironment& environment() const { return environment_; }
 
     Communicator& world() { return *world_; }
     // The ranks sharing one sample's tokens; null without sequence parallelism.
@@ -42,7 +48,8 @@ private:
     int world_size_;
     int sp_size_;
     std::string plan_;
-    Rendezvous rendezvous_;
+    RendezvousEnvironment environment_;
+    std::unique_ptr<Rendezvous> rendezvous_;
     std::unique_ptr<Communicator> world_;
     std::unique_ptr<Communicator> sequence_;
 };

@@ -1,16 +1,18 @@
 #include "engine/dist/rendezvous.h"
 
 #include "engine/core/error.h"
+#include "engine/dist/c10d_version.h"
 
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #ifdef TUNEFRAME_HAVE_GLOO
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #endif
 #ifdef USE_C10D_NCCL
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
-#include <torch/torch.h>
+#include <ATen/ops/cat.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/empty_like.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -18,13 +20,7 @@
 namespace tuneframe::dist {
 namespace {
 
-// LibTorch 2 split the process group into a front and per-device backends; the backend has
-// the collectives we call, with the same signatures.
-#if TORCH_VERSION_MAJOR >= 2
-using Group = c10d::Backend;
-#else
-using Group = c10d::ProcessGroup;
-#endif
+using Group = C10dGroup;
 
 std::string seconds_text(std::chrono::milliseconds ms) {
     return std::to_string(ms.count() / 1000) + " s";
@@ -33,15 +29,17 @@ std::string seconds_text(std::chrono::milliseconds ms) {
 class C10dCommunicator : public Communicator {
 public:
     C10dCommunicator(c10::intrusive_ptr<Group> group, std::string backend, std::string name,
-                     std::chrono::milliseconds timeout)
+                     c10::Device device, std::chrono::milliseconds timeout)
         : group_(std::move(group))
         , backend_(std::move(backend))
         , name_(std::move(name))
+        , device_(device)
         , timeout_(timeout) {}
 
     int rank() const override { return group_->getRank(); }
     int size() const override { return group_->getSize(); }
     std::string backend() const override { return backend_; }
+    c10::Device device() const override { return device_; }
 
     void all_reduce(at::Tensor& tensor) override { all_reduce_async(tensor)->wait(); }
 
@@ -52,6 +50,17 @@ public:
         std::vector<at::Tensor> tensors{tensor};
         auto work = guarded("all_reduce", [&] { return group_->allreduce(tensors); });
         return std::make_unique<GuardedWork>(this, "all_reduce", work);
+    }
+
+    std::unique_ptr<PendingCollective> reduce_async(at::Tensor& tensor, int root) override {
+        check_contiguous(tensor, "reduce");
+        ++counts_.reduce;
+        counts_.bytes += bytes(tensor);
+        std::vector<at::Tensor> tensors{tensor};
+        c10d::ReduceOptions options;
+        options.rootRank = root;
+        auto work = guarded("reduce", [&] { return group_->reduce(tensors, options); });
+        return std::make_unique<GuardedWork>(this, "reduce", work);
     }
 
     void broadcast(at::Tensor& tensor, int root) override {
@@ -66,6 +75,7 @@ public:
     }
 
     at::Tensor all_gather(const at::Tensor& tensor) override {
+        check_device(tensor, "all_gather");
         at::Tensor input = tensor.contiguous();
         ++counts_.all_gather;
         counts_.bytes += bytes(input);
@@ -90,6 +100,7 @@ public:
     at::Tensor reduce_scatter(const at::Tensor& flat) override {
         TORCH_CHECK(flat.dim() == 1 && flat.numel() % size() == 0,
                     "reduce_scatter wants a 1-D tensor whose length is a multiple of the ranks");
+        check_device(flat, "reduce_scatter");
         const std::int64_t chunk = flat.numel() / size();
         ++counts_.reduce_scatter;
         counts_.bytes += bytes(flat);
@@ -111,6 +122,7 @@ public:
 
     at::Tensor all_to_all(const at::Tensor& input, const std::vector<std::int64_t>& send_rows,
                           const std::vector<std::int64_t>& receive_rows) override {
+        check_device(input, "all_to_all");
         at::Tensor in = input.contiguous();
         std::int64_t rows = 0;
         for (std::int64_t r : receive_rows) {
@@ -155,7 +167,8 @@ private:
         return tensor.numel() * static_cast<std::int64_t>(tensor.element_size());
     }
 
-    static void check_contiguous(const at::Tensor& tensor, const char* what) {
+    void check_contiguous(const at::Tensor& tensor, const char* what) const {
+        check_device(tensor, what);
         TORCH_CHECK(tensor.is_contiguous(), what, " needs a contiguous tensor");
     }
 
@@ -192,11 +205,56 @@ private:
     c10::intrusive_ptr<Group> group_;
     std::string backend_;
     std::string name_;
+    c10::Device device_;
     std::chrono::milliseconds timeout_;
 };
 
 bool loopback(const std::string& address) {
     return address == "127.0.0.1" || address == "localhost" || address == "::1";
+}
+
+// torchrun's agent serves the store on MASTER_PORT and every worker, rank 0 too, is its client;
+// keys live under the restart attempt as torch.distributed keeps them, so a restarted worker
+// group never reads its predecessor's.
+c10::intrusive_ptr<c10d::Store> open_store(const RendezvousEnvironment& environment,
+                                           std::chrono::milliseconds timeout) {
+    c10d::TCPStoreOptions options;
+    options.port = static_cast<std::uint16_t>(environment.master_port);
+    options.isServer = environment.rank == 0 && !environment.agent_store;
+    options.numWorkers = static_cast<std::size_t>(environment.world_size);
+    // Every rank counts itself in (a client only adds to the count); the server waits for all.
+    options.waitWorkers = true;
+    options.timeout = timeout;
+    c10::intrusive_ptr<c10d::Store> store;
+    try {
+        store = c10::make_intrusive<c10d::TCPStore>(environment.master_addr, options);
+    } catch (const std::exception& error) {
+        if (!mentions_libuv(error.what())) {
+            throw;
+        }
+        use_classic_tcp_server(options);
+        store = c10::make_intrusive<c10d::TCPStore>(environment.master_addr, options);
+    }
+    if (environment.agent_store) {
+        return c10::make_intrusive<c10d::PrefixStore>(
+            "/worker/attempt_" + std::to_string(environment.restart_count), store);
+    }
+    return store;
+}
+
+std::string store_failure(const RendezvousEnvironment& environment, const std::string& cause,
+                          std::chrono::milliseconds timeout) {
+    const std::string where =
+        environment.master_addr + ":" + std::to_string(environment.master_port);
+    const std::string who = "Rank " + std::to_string(environment.rank) + " of " +
+                            std::to_string(environment.world_size);
+    if (environment.rank == 0 && !environment.agent_store) {
+        return who + " could not serve the rendezvous store on " + where +
+               " or meet the other ranks there within " + seconds_text(timeout) + ": " + cause;
+    }
+    return who + " could not reach the rendezvous store on " + where + " (served by " +
+           (environment.agent_store ? "torchrun's agent" : "rank 0") + ") within " +
+           seconds_text(timeout) + ": " + cause;
 }
 
 } // namespace
@@ -210,43 +268,35 @@ Rendezvous::Rendezvous(RendezvousEnvironment environment, std::chrono::milliseco
     : environment_(std::move(environment))
     , collective_timeout_(collective_timeout)
     , impl_(std::make_unique<Impl>()) {
-    c10d::TCPStoreOptions options;
-    options.port = static_cast<std::uint16_t>(environment_.master_port);
-    options.isServer = environment_.rank == 0;
-    options.numWorkers = static_cast<std::size_t>(environment_.world_size);
-    options.waitWorkers = true;
-    options.timeout = connect_timeout;
     try {
-        impl_->store = c10::make_intrusive<c10d::TCPStore>(environment_.master_addr, options);
+        impl_->store = open_store(environment_, connect_timeout);
     } catch (const std::exception& error) {
-        throw core::Error(
-            core::ErrorCode::Distributed,
-            "Rank " + std::to_string(environment_.rank) + " of " +
-                std::to_string(environment_.world_size) + " could not meet the others at " +
-                environment_.master_addr + ":" + std::to_string(environment_.master_port) +
-                " within " + seconds_text(connect_timeout) + ": " + error.what(),
-            "Check that every rank was started with the same MASTER_ADDR and MASTER_PORT, that "
-            "the port is free on rank 0's machine and reachable from the others.");
+        throw core::Error(core::ErrorCode::Distributed,
+                          store_failure(environment_, error.what(), connect_timeout),
+                          "Check that every rank was started with the same MASTER_ADDR and "
+                          "MASTER_PORT, that the port is free on rank 0's machine (or served by "
+                          "torchrun's agent) and reachable from the others.");
     }
 }
 
 Rendezvous::~Rendezvous() = default;
 
-std::unique_ptr<Communicator>
-Rendezvous::group(const std::string& name, const std::vector<int>& ranks, c10::DeviceType device) {
+std::unique_ptr<Communicator> Rendezvous::group(const std::string& name,
+                                                const std::vector<int>& ranks, c10::Device device) {
     const auto found = std::find(ranks.begin(), ranks.end(), environment_.rank);
     TORCH_CHECK(found != ranks.end(), "rank ", environment_.rank, " is not in group ", name);
     const int group_rank = static_cast<int>(found - ranks.begin());
     const int group_size = static_cast<int>(ranks.size());
     auto store = c10::make_intrusive<c10d::PrefixStore>(name + "/", impl_->store);
     try {
-        if (device == c10::kCUDA) {
+        if (device.is_cuda()) {
 #ifdef USE_C10D_NCCL
             auto options = c10d::ProcessGroupNCCL::Options::create();
             options->timeout = collective_timeout_;
             auto group =
                 c10::make_intrusive<c10d::ProcessGroupNCCL>(store, group_rank, group_size, options);
-            return std::make_unique<C10dCommunicator>(group, "nccl", name, collective_timeout_);
+            return std::make_unique<C10dCommunicator>(group, "nccl", name, device,
+                                                      collective_timeout_);
 #else
             throw core::Error(core::ErrorCode::Unsupported,
                               "This engine's LibTorch has no NCCL, so CUDA ranks cannot talk.",
@@ -268,7 +318,8 @@ Rendezvous::group(const std::string& name, const std::vector<int>& ranks, c10::D
         options->threads = 2;
         auto group =
             c10::make_intrusive<c10d::ProcessGroupGloo>(store, group_rank, group_size, options);
-        return std::make_unique<C10dCommunicator>(group, "gloo", name, collective_timeout_);
+        return std::make_unique<C10dCommunicator>(group, "gloo", name, c10::Device(c10::kCPU),
+                                                  collective_timeout_);
 #else
         throw core::Error(core::ErrorCode::Unsupported,
                           "This engine was built without Gloo, so CPU ranks cannot talk.",

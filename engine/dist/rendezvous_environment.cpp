@@ -74,6 +74,9 @@ RendezvousEnvironment::read(const RendezvousEnvironment::Getter& get) {
         env.local_world_size = parse_int(get, "LOCAL_WORLD_SIZE", 1, env.world_size);
         env.master_addr = get("MASTER_ADDR").value_or("127.0.0.1");
         env.master_port = parse_int(get, "MASTER_PORT", 1, 29500);
+        const std::string agent = get("TORCHELASTIC_USE_AGENT_STORE").value_or("");
+        env.agent_store = agent == "True" || agent == "true" || agent == "1";
+        env.restart_count = parse_int(get, "TORCHELASTIC_RESTART_COUNT", 0, 0);
     } else if (get("SLURM_PROCID") && get("SLURM_NTASKS")) {
         env.source = "slurm";
         env.rank = parse_int(get, "SLURM_PROCID", 0);

@@ -19,7 +19,11 @@ struct RendezvousEnvironment {
     std::string master_addr = "127.0.0.1";
     int master_port = 29500;
     bool under_launch = false; // started by `tuneframe-engine launch` (it owns events.jsonl)
-    std::string source;        // "torchrun", "launch" or "slurm", for messages
+    // torchrun's agent already serves the store on MASTER_PORT (TORCHELASTIC_USE_AGENT_STORE):
+    // every rank connects as a client, under the agent's restart attempt.
+    bool agent_store = false;
+    int restart_count = 0; // TORCHELASTIC_RESTART_COUNT
+    std::string source;    // "torchrun", "launch" or "slurm", for messages
 
     // Reads the environment through `get` (getenv in the engine, a map in tests). nullopt when
     // none of the schemes is present, which is a single-process run. Inconsistent values are a

@@ -1,10 +1,13 @@
 // The pieces of distributed training that need no second process: reading torchrun's and
-// SLURM's variables, the plan's layout checks and the distributed bucket sampler.
+// SLURM's variables, the plan's layout checks, the distributed bucket sampler and the
+// communicator's device rule.
 #include "engine/core/error.h"
 #include "engine/dist/distributed_context.h"
 #include "engine/dist/rendezvous_environment.h"
 #include "engine/train/distributed_bucket_sampler.h"
+#include "tests/engine/dist/recording_communicator.h"
 
+#include <ATen/ops/zeros.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -136,6 +139,63 @@ TEST(DistributedBucketSampler, RanksSplitTheGlobalBatchesOfOneRank) {
     }
     EXPECT_EQ(first.epoch(3), a); // deterministic
     EXPECT_NE(first.epoch(4), a); // and reshuffled per epoch
+}
+
+} // namespace
+} // namespace tuneframe
+
+namespace tuneframe {
+namespace {
+
+// NCCL refuses CPU tensors only on a GPU machine; the communicator's own check makes the same
+// mistake fail here, naming the collective and both devices.
+TEST(Communicator, RefusesATensorOffItsDevice) {
+    test::RecordingCommunicator group{c10::Device(c10::kMeta)};
+    at::Tensor host = at::zeros({3});
+    try {
+        group.all_reduce(host);
+        FAIL() << "a CPU tensor was accepted by a group on meta";
+    } catch (const core::Error& error) {
+        EXPECT_EQ(error.code(), core::ErrorCode::Internal);
+        const std::string message = error.what();
+        EXPECT_NE(message.find("all_reduce"), std::string::npos) << message;
+        EXPECT_NE(message.find("cpu"), std::string::npos) << message;
+        EXPECT_NE(message.find("meta"), std::string::npos) << message;
+    }
+    at::Tensor there = at::zeros({3}, at::TensorOptions().device(c10::kMeta));
+    EXPECT_NO_THROW(group.all_reduce(there));
+}
+
+// The bookkeeping helpers build their tensors on the group's device, whatever it is.
+TEST(Communicator, HostValuesTravelOnTheGroupsDevice) {
+    test::RecordingCommunicator group{c10::Device(c10::kMeta),
+                                      {"all_reduce", "all_gather", "broadcast"}};
+    EXPECT_THROW(dist::all_reduce_values(group, {1.0, 2.0}), test::RecordingCommunicator::Stopped);
+    EXPECT_THROW(dist::all_gather_values(group, {1, 2, 3}), test::RecordingCommunicator::Stopped);
+    EXPECT_THROW(dist::broadcast_value(group, 7, 0), test::RecordingCommunicator::Stopped);
+    ASSERT_EQ(group.calls().size(), 3u);
+    for (const auto& call : group.calls()) {
+        EXPECT_EQ(call.device, c10::Device(c10::kMeta)) << call.collective;
+    }
+    // On the CPU they come back with their values.
+    test::RecordingCommunicator cpu{c10::Device(c10::kCPU)};
+    EXPECT_EQ(dist::all_reduce_values(cpu, {1.5, 2.5}), (std::vector<double>{1.5, 2.5}));
+    EXPECT_EQ(dist::all_gather_values(cpu, {4, 5}), (std::vector<std::int64_t>{4, 5}));
+    EXPECT_EQ(dist::broadcast_value(cpu, 9, 0), 9);
+}
+
+TEST(RendezvousEnvironment, TorchrunsAgentStoreIsJoinedAsAClient) {
+    const auto env = read({{"RANK", "0"},
+                           {"WORLD_SIZE", "2"},
+                           {"MASTER_PORT", "29611"},
+                           {"TORCHELASTIC_USE_AGENT_STORE", "True"},
+                           {"TORCHELASTIC_RESTART_COUNT", "3"}});
+    ASSERT_TRUE(env);
+    EXPECT_TRUE(env->agent_store);
+    EXPECT_EQ(env->restart_count, 3);
+    const auto plain = read({{"RANK", "0"}, {"WORLD_SIZE", "2"}});
+    ASSERT_TRUE(plain);
+    EXPECT_FALSE(plain->agent_store);
 }
 
 } // namespace
