@@ -92,8 +92,11 @@ struct ValidationSettings {
 };
 
 struct ParallelSettings {
-    std::string plan = "ddp"; // ddp | zero2 | hybrid
+    std::string plan = "ddp"; // ddp | zero1 | zero2 | hybrid
     std::int64_t sp_size = 1; // sequence-parallel ranks (hybrid)
+    // Gradients travel in buckets of about this size while backward runs (DDP's bucket_cap_mb,
+    // DeepSpeed's reduce_bucket_size); ZeRO-2 holds at most its shard plus one bucket.
+    double bucket_mb = 25;
     double timeout_s = 1800; // collectives that take longer fail (cogvideox-factory's nccl_timeout)
 };
 

@@ -1,6 +1,7 @@
 #include "engine/dist/bucketed_all_reduce.h"
 
-#include <torch/torch.h>
+#include <ATen/core/grad_mode.h>
+#include <ATen/ops/zeros.h>
 
 namespace tuneframe::dist {
 
@@ -127,6 +128,17 @@ void BucketedAllReduce::finish() {
             } else {
                 parameter.mutable_grad() = average;
             }
+        }
+    }
+    held_bytes_ = 0;
+    for (const Bucket& bucket : buckets_) {
+        held_bytes_ +=
+            bucket.buffer.numel() * static_cast<std::int64_t>(bucket.buffer.element_size());
+    }
+    for (const auto& [name, parameter] : parameters_) {
+        if (parameter.grad().defined()) {
+            held_bytes_ += parameter.grad().numel() *
+                           static_cast<std::int64_t>(parameter.grad().element_size());
         }
     }
     armed_ = false;

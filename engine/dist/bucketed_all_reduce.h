@@ -35,6 +35,9 @@ public:
     void finish();
 
     std::size_t bucket_count() const { return buckets_.size(); }
+    // Gradient bytes held when the last finish() returned: every parameter's .grad and the
+    // buckets (this plan keeps both, the price of overlapping the exchange with backward).
+    std::int64_t held_bytes() const { return held_bytes_; }
 
 private:
     struct Bucket {
@@ -58,6 +61,7 @@ private:
     std::vector<unsigned> hooks_;
     std::size_t next_to_start_ = 0;
     bool armed_ = false;
+    std::int64_t held_bytes_ = 0;
     std::mutex mutex_;
 };
 

@@ -1,12 +1,14 @@
-# engine/dist: rendezvous, process groups, data-parallel and ZeRO-2 gradients, sequence
+# engine/dist: rendezvous, process groups, data-parallel and ZeRO-1/2 gradients, sequence
 # parallelism and the `launch` supervisor. Sources join the engine library.
 target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/all_to_all_token_exchange.cpp
     ${CMAKE_CURRENT_LIST_DIR}/bucketed_all_reduce.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/communicator.cpp
     ${CMAKE_CURRENT_LIST_DIR}/distributed_context.cpp
     ${CMAKE_CURRENT_LIST_DIR}/launch_supervisor.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rendezvous.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rendezvous_environment.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/zero_gradient_reducer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/zero_sharding.cpp
 )
 # LibTorch's Gloo process group needs Gloo's headers (Debian: libgloo-dev). Without them CPU

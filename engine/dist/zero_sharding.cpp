@@ -1,13 +1,17 @@
 #include "engine/dist/zero_sharding.h"
 
-#include <torch/torch.h>
+#include <ATen/core/grad_mode.h>
+
+#include <ATen/ops/zeros.h>
+
+#include <algorithm>
 
 namespace tuneframe::dist {
 
-ZeroSharding::ZeroSharding(Communicator& group, core::NamedTensors parameters, double divisor)
+ZeroSharding::ZeroSharding(Communicator& group, core::NamedTensors parameters,
+                           std::int64_t chunk_bytes)
     : group_(group)
-    , parameters_(std::move(parameters))
-    , divisor_(divisor) {
+    , parameters_(std::move(parameters)) {
     std::int64_t total = 0;
     for (const auto& [name, parameter] : parameters_) {
         total += parameter.numel();
@@ -30,9 +34,12 @@ ZeroSharding::ZeroSharding(Communicator& group, core::NamedTensors parameters, d
     for (std::int64_t size : shard_size) {
         shard_numel_ = std::max(shard_numel_, size);
     }
+    // Gloo's bf16 support is partial: CPU ranks gather in float32, NCCL in the parameters' type.
     if (!parameters_.empty() && group_.backend() == "nccl") {
         wire_type_ = parameters_.front().second.scalar_type();
     }
+    chunk_numel_ = std::max<std::int64_t>(
+        1, chunk_bytes / static_cast<std::int64_t>(c10::elementSize(wire_type_)));
 }
 
 core::NamedTensors ZeroSharding::owned() const {
@@ -54,68 +61,59 @@ bool ZeroSharding::owns(const std::string& name) const {
     return false;
 }
 
-at::Tensor ZeroSharding::flat_gradients() const {
-    const at::TensorOptions options =
-        parameters_.front().second.options().dtype(wire_type_).requires_grad(false);
-    at::Tensor flat = at::zeros({shard_numel_ * group_.size()}, options);
-    for (std::size_t k = 0; k < parameters_.size(); ++k) {
-        const at::Tensor& parameter = parameters_[k].second;
-        const at::Tensor source = parameter.grad();
-        if (!source.defined()) {
-            continue;
-        }
-        flat.narrow(0, owner_[k] * shard_numel_ + shard_offset_[k], parameter.numel())
-            .copy_(source.reshape({-1}));
+std::int64_t ZeroSharding::owned_bytes() const {
+    std::int64_t bytes = 0;
+    for (const auto& [name, parameter] : owned()) {
+        bytes += parameter.numel() * static_cast<std::int64_t>(parameter.element_size());
     }
-    return flat;
+    return bytes;
 }
 
-void ZeroSharding::reduce_scatter_gradients() {
-    if (parameters_.empty()) {
-        return;
-    }
-    at::NoGradGuard no_grad;
-    const at::Tensor mine = group_.reduce_scatter(flat_gradients()).div_(divisor_);
+void ZeroSharding::drop_unowned_gradients() {
     for (std::size_t k = 0; k < parameters_.size(); ++k) {
-        at::Tensor& parameter = parameters_[k].second;
         if (owner_[k] != group_.rank()) {
-            parameter.mutable_grad() = at::Tensor(); // not ours: the memory goes back
-            continue;
-        }
-        at::Tensor gradient = mine.narrow(0, shard_offset_[k], parameter.numel())
-                                  .view_as(parameter)
-                                  .to(parameter.scalar_type());
-        if (parameter.grad().defined()) {
-            parameter.mutable_grad().copy_(gradient);
-        } else {
-            parameter.mutable_grad() = gradient.clone();
+            parameters_[k].second.mutable_grad() = at::Tensor();
         }
     }
 }
 
 void ZeroSharding::all_gather_parameters() {
-    if (parameters_.empty()) {
+    if (parameters_.empty() || group_.size() == 1) {
         return;
     }
     at::NoGradGuard no_grad;
-    at::Tensor mine =
-        at::zeros({shard_numel_}, parameters_.front().second.options().dtype(wire_type_));
-    for (std::size_t k = 0; k < parameters_.size(); ++k) {
-        if (owner_[k] == group_.rank()) {
-            const at::Tensor& parameter = parameters_[k].second;
-            mine.narrow(0, shard_offset_[k], parameter.numel())
-                .copy_(parameter.detach().reshape({-1}));
+    const at::TensorOptions options =
+        parameters_.front().second.options().dtype(wire_type_).requires_grad(false);
+    // Elements [begin, end) of every shard travel together; a parameter takes part in each
+    // chunk its run overlaps.
+    for (std::int64_t begin = 0; begin < shard_numel_; begin += chunk_numel_) {
+        const std::int64_t end = std::min(shard_numel_, begin + chunk_numel_);
+        const auto overlap = [&](std::size_t k) {
+            const std::int64_t first = std::max(begin, shard_offset_[k]);
+            const std::int64_t last =
+                std::min(end, shard_offset_[k] + parameters_[k].second.numel());
+            return std::make_pair(first, last);
+        };
+        at::Tensor mine = at::zeros({end - begin}, options);
+        for (std::size_t k = 0; k < parameters_.size(); ++k) {
+            const auto [first, last] = overlap(k);
+            if (owner_[k] == group_.rank() && first < last) {
+                mine.narrow(0, first - begin, last - first)
+                    .copy_(parameters_[k].second.detach().reshape({-1}).narrow(
+                        0, first - shard_offset_[k], last - first));
+            }
         }
-    }
-    const at::Tensor everyone = group_.all_gather(mine);
-    for (std::size_t k = 0; k < parameters_.size(); ++k) {
-        if (owner_[k] == group_.rank()) {
-            continue;
+        const at::Tensor everyone = group_.all_gather(mine);
+        for (std::size_t k = 0; k < parameters_.size(); ++k) {
+            const auto [first, last] = overlap(k);
+            if (owner_[k] == group_.rank() || first >= last) {
+                continue;
+            }
+            at::Tensor flat = parameters_[k].second.detach().view({-1});
+            flat.narrow(0, first - shard_offset_[k], last - first)
+                .copy_(
+                    everyone.narrow(0, owner_[k] * (end - begin) + (first - begin), last - first));
         }
-        at::Tensor& parameter = parameters_[k].second;
-        parameter.copy_(
-            everyone.narrow(0, owner_[k] * shard_numel_ + shard_offset_[k], parameter.numel())
-                .view_as(parameter));
     }
 }
 

@@ -9,6 +9,7 @@
 #include "engine/dist/all_to_all_token_exchange.h"
 #include "engine/dist/bucketed_all_reduce.h"
 #include "engine/dist/distributed_context.h"
+#include "engine/dist/zero_gradient_reducer.h"
 #include "engine/dist/zero_sharding.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
@@ -52,33 +53,33 @@ c10::ScalarType precision_dtype(const std::string& precision) {
     return precision == "fp16" ? c10::kHalf : c10::kFloat;
 }
 
-// One GPU per rank: a distributed run's "auto" and "cuda" mean cuda:LOCAL_RANK.
-c10::Device job_device(const std::string& device, const dist::DistributedContext* dist) {
-    const auto local = static_cast<c10::DeviceIndex>(dist ? dist->environment().local_rank : 0);
-    if (device == "auto") {
-        return core::cuda_usable() ? c10::Device(c10::kCUDA, local) : c10::Device(c10::kCPU);
+// One device per rank: a distributed run's model lives where its groups work (cuda:LOCAL_RANK
+// under NCCL), so every collective's tensors are already there.
+c10::Device job_device(const std::string& device, dist::DistributedContext* dist) {
+    if (dist) {
+        return dist->world().device();
     }
-    if (device == "cuda" && dist) {
-        return c10::Device(c10::kCUDA, local);
+    if (device == "auto") {
+        return core::cuda_usable() ? c10::Device(c10::kCUDA, 0) : c10::Device(c10::kCPU);
     }
     return models::parse_device(device);
 }
 
-// The state keys of `owned` parameters ("<name>.<key>") and the optimizer-wide ones.
-StateTensors owned_state(const std::map<std::string, at::Tensor>& all,
-                         const NamedParameters& owned) {
-    std::set<std::string> names;
+bool sharded_plan(const std::string& plan) {
+    return plan == "zero1" || plan == "zero2";
+}
+
+// Whether a state key belongs to one of `owned`'s parameters ("<name>.<key>") or to the
+// optimizer as a whole: what a rank reads from a checkpoint.
+StateFilter owned_state_filter(const NamedParameters& owned) {
+    auto names = std::make_shared<std::set<std::string>>();
     for (const auto& [name, parameter] : owned) {
-        names.insert(name);
+        names->insert(name);
     }
-    StateTensors mine;
-    for (const auto& [key, tensor] : all) {
+    return [names](const std::string& key) {
         const std::size_t dot = key.rfind('.');
-        if (dot == std::string::npos || names.count(key.substr(0, dot))) {
-            mine.emplace(key, tensor);
-        }
-    }
-    return mine;
+        return dot == std::string::npos || names->count(key.substr(0, dot)) > 0;
+    };
 }
 
 OptimizerOptions optimizer_options(const common::OptimizerSettings& o) {
@@ -104,6 +105,7 @@ std::string job_fingerprint(const common::TrainingJob& job) {
     for (const char* key : {"checkpoints", "validation", "device", "max_steps", "epochs"}) {
         numbers.erase(key);
     }
+    numbers["parallel"].erase("bucket_mb"); // how gradients travel, not what they are
     numbers["dataset"].erase("manifest");
     numbers["dataset"].erase("cache_dir");
     return fnv1a_hex(numbers.dump());
@@ -119,6 +121,7 @@ struct Trainer::Impl {
     dist::DistributedContext* dist;
     std::unique_ptr<dist::BucketedAllReduce> all_reduce;
     std::unique_ptr<dist::ZeroSharding> sharding;
+    std::unique_ptr<dist::ZeroGradientReducer> zero_reducer;
     NamedParameters trainable; // every trainable parameter (the optimizer may own a shard)
     dist::CollectiveCounts reported_counts;
 
@@ -166,29 +169,44 @@ struct Trainer::Impl {
         }
     }
 
+    // The most gradient bytes this rank held during the last step, as its plan counts them.
+    std::int64_t gradient_bytes() const {
+        if (zero_reducer) {
+            return zero_reducer->peak_bytes();
+        }
+        if (all_reduce) {
+            return all_reduce->held_bytes();
+        }
+        std::int64_t bytes = 0;
+        for (const auto& [name, parameter] : trainable) {
+            if (parameter.grad().defined()) {
+                bytes += parameter.grad().numel() *
+                         static_cast<std::int64_t>(parameter.grad().element_size());
+            }
+        }
+        return bytes;
+    }
+
     // Every rank's memory, as the `mem` array of step and memory events (a collective).
-    nlohmann::json memory_of_ranks() {
+    nlohmann::json memory_of_ranks(std::int64_t gradients = 0) {
+        constexpr std::size_t kFields = 6;
         const core::MemoryStats own = core::memory_stats(device);
         const StateBytes state_bytes = optimizer ? optimizer->state_bytes() : StateBytes{};
-        at::Tensor mine =
-            at::tensor(std::vector<std::int64_t>{own.allocated, own.reserved, own.peak, own.total,
-                                                 state_bytes.total()},
-                       at::kLong);
+        std::vector<std::int64_t> values{own.allocated, own.reserved,        own.peak,
+                                         own.total,     state_bytes.total(), gradients};
         if (dist) {
-            mine = dist->world().all_gather(mine.view({1, -1}));
+            values = dist::all_gather_values(dist->world(), values);
         }
-        mine = mine.view({-1, 5});
         nlohmann::json ranks = nlohmann::json::array();
-        for (std::int64_t r = 0; r < mine.size(0); ++r) {
-            const auto value = [&](std::int64_t i) {
-                return mine[r][i].item<std::int64_t>();
-            };
+        for (std::size_t r = 0; r < values.size() / kFields; ++r) {
+            const std::int64_t* value = values.data() + r * kFields;
             ranks.push_back({{"rank", r},
-                             {"allocated", value(0)},
-                             {"reserved", value(1)},
-                             {"peak", value(2)},
-                             {"total", value(3)},
-                             {"optimizer_state", value(4)}});
+                             {"allocated", value[0]},
+                             {"reserved", value[1]},
+                             {"peak", value[2]},
+                             {"total", value[3]},
+                             {"optimizer_state", value[4]},
+                             {"gradients", value[5]}});
         }
         return ranks;
     }
@@ -287,20 +305,31 @@ struct Trainer::Impl {
                 std::make_shared<dist::AllToAllTokenExchange>(*dist->sequence_group()));
         }
         const double replicas = dist->dp_size();
-        if (job.parallel.plan == "zero2") {
+        const auto bucket_bytes = static_cast<std::int64_t>(job.parallel.bucket_mb * (1 << 20));
+        if (sharded_plan(job.parallel.plan)) {
             if (job.optimizer.name == "prodigy") {
                 throw core::Error(core::ErrorCode::BadInput,
                                   "Prodigy estimates one step size from all parameters together, "
-                                  "which ZeRO-2's per-rank shards cannot do.",
+                                  "which the per-rank shards of " +
+                                      job.parallel.plan + " cannot do.",
                                   "Use parallel.plan \"ddp\" with Prodigy, or another optimizer "
-                                  "with zero2.");
+                                  "with " +
+                                      job.parallel.plan + ".");
             }
-            sharding = std::make_unique<dist::ZeroSharding>(dist->world(), trainable, replicas);
+            sharding = std::make_unique<dist::ZeroSharding>(dist->world(), trainable, bucket_bytes);
+            if (job.parallel.plan == "zero2") {
+                zero_reducer = std::make_unique<dist::ZeroGradientReducer>(
+                    dist->world(), trainable, sharding->owners(), replicas, bucket_bytes);
+            } else {
+                all_reduce = std::make_unique<dist::BucketedAllReduce>(dist->world(), trainable,
+                                                                       replicas, bucket_bytes);
+            }
             return sharding->owned();
         }
         // ddp, and hybrid: the sequence-parallel ranks of a sample hold partial gradients of
         // it, so the sum over all ranks divided by the data-parallel replicas is the average.
-        all_reduce = std::make_unique<dist::BucketedAllReduce>(dist->world(), trainable, replicas);
+        all_reduce = std::make_unique<dist::BucketedAllReduce>(dist->world(), trainable, replicas,
+                                                               bucket_bytes);
         return trainable;
     }
 
@@ -336,7 +365,8 @@ struct Trainer::Impl {
         state.job_fingerprint = job_fingerprint(job);
         state.dataset_fingerprint = dataset->fingerprint();
         state.loss_scale = job.precision == "fp16" ? 65536.0 : 1.0;
-        std::optional<LoadedCheckpoint> loaded = store.load_newest();
+        std::optional<LoadedCheckpoint> loaded =
+            store.load_newest(owned_state_filter(optimizer->parameters()));
         if (!loaded) {
             return;
         }
@@ -353,7 +383,7 @@ struct Trainer::Impl {
             }
             parameter.copy_(it->second);
         }
-        optimizer->load_state_tensors(owned_state(loaded->optimizer, optimizer->parameters()));
+        optimizer->load_state_tensors(loaded->optimizer);
         const std::string job_print = state.job_fingerprint;
         const std::string data_print = state.dataset_fingerprint;
         state = loaded->state;
@@ -486,12 +516,16 @@ struct Trainer::Impl {
         return true;
     }
 
-    // Exchanges the gradients of the step's last backward as the plan says.
+    // Exchanges the gradients of the step as the plan says: ddp and zero1 average them all
+    // (zero1 then keeps only its own), zero2 has reduced each backward's already.
     void synchronize_gradients() {
         if (all_reduce) {
             all_reduce->finish();
-        } else if (sharding) {
-            sharding->reduce_scatter_gradients();
+            if (sharding) {
+                sharding->drop_unowned_gradients();
+            }
+        } else if (zero_reducer) {
+            zero_reducer->publish();
         }
     }
 
@@ -504,12 +538,10 @@ struct Trainer::Impl {
         if (!dist) {
             return totals;
         }
-        at::Tensor values = at::tensor(std::vector<double>(totals.begin(), totals.end()),
-                                       at::TensorOptions(at::kDouble));
-        dist->world().all_reduce(values);
+        const std::vector<double> sums =
+            dist::all_reduce_values(dist->world(), {totals.begin(), totals.end()});
         const double sp = dist->sp_size();
-        totals = {values[0].item<double>() / sp, values[1].item<double>() / sp,
-                  values[2].item<double>() / sp, values[3].item<double>()};
+        totals = {sums[0] / sp, sums[1] / sp, sums[2] / sp, sums[3]};
         return totals;
     }
 
@@ -519,7 +551,8 @@ struct Trainer::Impl {
             return clip_grad_norm(optimizer->parameters(), max_norm);
         }
         return clip_grad_norm(optimizer->parameters(), max_norm, [this](const at::Tensor& local) {
-            at::Tensor total = local.to(torch::kCPU, torch::kFloat).reshape({1}).contiguous();
+            at::Tensor total =
+                local.to(dist->world().device(), torch::kFloat).reshape({1}).contiguous();
             dist->world().all_reduce(total);
             return total.reshape({});
         });
@@ -551,8 +584,14 @@ struct Trainer::Impl {
             if (all_reduce && micro + 1 == job.gradient_accumulation) {
                 all_reduce->arm();
             }
+            if (zero_reducer) {
+                zero_reducer->begin_backward();
+            }
             (loss.loss * (state.loss_scale / static_cast<double>(job.gradient_accumulation)))
                 .backward();
+            if (zero_reducer) {
+                zero_reducer->end_backward();
+            }
             local_samples += static_cast<std::int64_t>(indices.size());
             local_tokens += tokens_of(batch);
         }
@@ -614,9 +653,9 @@ struct Trainer::Impl {
         return c;
     }
 
-    // Rank 0 writes the checkpoint while the others wait. Under ZeRO-2 each rank first stages
-    // its own optimizer shard next to it, and rank 0 moves the shards in before the checkpoint
-    // becomes visible, so it is still all or nothing.
+    // Rank 0 writes the checkpoint while the others wait. Under ZeRO-1/2 each rank first stages
+    // its own optimizer shard next to it, and rank 0 moves the shards in (with their index)
+    // before the checkpoint becomes visible, so it is still all or nothing.
     void checkpoint() {
         CheckpointContents c = contents();
         if (sharding) {
@@ -734,11 +773,8 @@ struct Trainer::Impl {
         if (!dist) {
             return command;
         }
-        at::Tensor code = at::tensor(
-            std::vector<std::int64_t>{command ? static_cast<std::int64_t>(*command) : -1},
-            at::kLong);
-        dist->world().broadcast(code, 0);
-        const std::int64_t shared = code.item<std::int64_t>();
+        const std::int64_t shared = dist::broadcast_value(
+            dist->world(), command ? static_cast<std::int64_t>(*command) : -1, 0);
         if (shared < 0) {
             return std::nullopt;
         }
@@ -821,12 +857,15 @@ struct Trainer::Impl {
             std::int64_t samples = 0;
             std::int64_t tokens = 0;
             const double lr = schedule->lr(state.step);
+            if (zero_reducer) {
+                zero_reducer->reset_peak();
+            }
             if (!train_step(loss, grad_norm, samples, tokens)) {
                 continue;
             }
             last_loss = loss;
             const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
-            const nlohmann::json mem = memory_of_ranks();
+            const nlohmann::json mem = memory_of_ranks(gradient_bytes());
             nlohmann::json comm = dist ? communication_since_last_step() : nlohmann::json();
             if (main_rank()) {
                 nlohmann::json step_event = {

@@ -3,8 +3,11 @@
 #include "engine/core/atomic_file.h"
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
+#include "engine/core/safetensors_file.h"
+#include "engine/core/tensor_io.h"
 
 #include <algorithm>
+#include <set>
 #include <unistd.h>
 
 namespace tuneframe::train {
@@ -13,12 +16,45 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kStateFile = "trainer_state.json";
+constexpr const char* kOptimizerIndex = "optimizer.index.json";
 constexpr int kStateVersion = 1;
+constexpr int kIndexVersion = 1;
 
 core::Error io_error(const std::string& what, const fs::path& path, const std::exception& cause) {
     return core::Error(core::ErrorCode::Io,
                        "Could not " + what + " '" + path.string() + "': " + cause.what(),
                        "Check free disk space and permissions of the run folder.");
+}
+
+// Which shard holds each state tensor, read from the shards' headers only. A key every rank
+// writes (optimizer-wide values) is taken from the first shard.
+nlohmann::json optimizer_index(const std::vector<fs::path>& shards) {
+    nlohmann::json tensors = nlohmann::json::object();
+    for (const fs::path& shard : shards) {
+        const core::SafetensorsFile file(shard);
+        for (const core::TensorInfo& tensor : file.tensors()) {
+            if (!tensors.contains(tensor.name)) {
+                tensors[tensor.name] = shard.filename().string();
+            }
+        }
+    }
+    return {{"v", kIndexVersion}, {"shards", shards.size()}, {"tensors", tensors}};
+}
+
+// `wanted` of one file's tensors, each copied out of the mapping.
+void read_wanted(const fs::path& path, const StateFilter& wanted,
+                 std::map<std::string, at::Tensor>& into) {
+    const core::SafetensorsFile file(path);
+    for (const core::TensorInfo& tensor : file.tensors()) {
+        if ((!wanted || wanted(tensor.name)) && !into.count(tensor.name)) {
+            into[tensor.name] = core::read_tensor(file, tensor);
+        }
+    }
+}
+
+bool is_shard(const fs::path& path) {
+    return path.filename().string().rfind("optimizer-rank-", 0) == 0 &&
+           path.extension() == ".safetensors";
 }
 
 } // namespace
@@ -84,8 +120,13 @@ fs::path CheckpointStore::save(const CheckpointContents& contents) {
         if (contents.optimizer_shards.empty()) {
             core::write_tensors(temporary / "optimizer.safetensors", contents.optimizer);
         }
+        std::vector<fs::path> shards;
         for (const fs::path& shard : contents.optimizer_shards) {
-            fs::rename(shard, temporary / shard.filename());
+            shards.push_back(temporary / shard.filename());
+            fs::rename(shard, shards.back());
+        }
+        if (!shards.empty()) {
+            core::write_json_file(temporary / kOptimizerIndex, optimizer_index(shards));
         }
         core::write_json_file(temporary / "job.json", contents.job);
         // The state goes last: its presence marks the checkpoint complete.
@@ -121,40 +162,59 @@ std::vector<fs::path> CheckpointStore::list() const {
     return found;
 }
 
-LoadedCheckpoint CheckpointStore::load(const fs::path& folder) const {
+LoadedCheckpoint CheckpointStore::load(const fs::path& folder, const StateFilter& wanted) const {
     LoadedCheckpoint loaded;
     loaded.folder = folder;
     const fs::path state_file = folder / kStateFile;
     loaded.state = TrainerState::from_json(core::read_json_file(state_file), state_file.string());
     loaded.trainable = core::read_tensors(folder / "trainable.safetensors");
-    // State keys name their parameter, so shards from any number of ranks merge into one map.
-    if (!fs::exists(folder / "optimizer.safetensors")) {
-        bool sharded = false;
-        for (const auto& entry : fs::directory_iterator(folder)) {
-            sharded = sharded || entry.path().filename().string().rfind("optimizer-rank-", 0) == 0;
+    std::vector<fs::path> files;
+    if (fs::exists(folder / kOptimizerIndex)) {
+        const fs::path index_file = folder / kOptimizerIndex;
+        const nlohmann::json index = core::read_json_file(index_file);
+        try {
+            std::set<std::string> needed;
+            for (const auto& [key, file] : index.at("tensors").items()) {
+                if (!wanted || wanted(key)) {
+                    needed.insert(file.get<std::string>());
+                }
+            }
+            for (const std::string& name : needed) {
+                files.push_back(folder / fs::path(name).filename());
+            }
+        } catch (const nlohmann::json::exception& error) {
+            throw core::Error(core::ErrorCode::BadInput,
+                              "'" + index_file.string() +
+                                  "' is not an optimizer index: " + error.what(),
+                              "Delete this checkpoint folder; the run resumes from an older one.");
         }
-        if (!sharded) {
+    } else if (fs::exists(folder / "optimizer.safetensors")) {
+        files.push_back(folder / "optimizer.safetensors");
+    } else {
+        // A sharded checkpoint from before the index: every shard.
+        for (const auto& entry : fs::directory_iterator(folder)) {
+            if (is_shard(entry.path())) {
+                files.push_back(entry.path());
+            }
+        }
+        std::sort(files.begin(), files.end());
+        if (files.empty()) {
             core::read_tensors(folder / "optimizer.safetensors"); // says which file is missing
         }
     }
-    for (const auto& entry : fs::directory_iterator(folder)) {
-        const std::string name = entry.path().filename().string();
-        if (name == "optimizer.safetensors" ||
-            (name.rfind("optimizer-rank-", 0) == 0 && entry.path().extension() == ".safetensors")) {
-            for (auto& [key, tensor] : core::read_tensors(entry.path())) {
-                loaded.optimizer[key] = tensor;
-            }
-        }
+    for (const fs::path& file : files) {
+        read_wanted(file, wanted, loaded.optimizer);
+        loaded.optimizer_files_read.push_back(file);
     }
     return loaded;
 }
 
-std::optional<LoadedCheckpoint> CheckpointStore::load_newest() const {
+std::optional<LoadedCheckpoint> CheckpointStore::load_newest(const StateFilter& wanted) const {
     const std::vector<fs::path> checkpoints = list();
     if (checkpoints.empty()) {
         return std::nullopt;
     }
-    return load(checkpoints.front());
+    return load(checkpoints.front(), wanted);
 }
 
 void CheckpointStore::prune(std::int64_t keep) const {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -34,8 +35,8 @@ struct CheckpointContents {
     TrainerState state;
     core::NamedTensors trainable; // adapter or transformer parameters, by their model names
     core::NamedTensors optimizer; // Optimizer::state_tensors()
-    // ZeRO-2: every rank's state, written by each rank beside the checkpoint; moved in instead
-    // of `optimizer` when set.
+    // ZeRO-1/2: every rank's state, written by each rank beside the checkpoint; moved in
+    // instead of `optimizer` when set, with an index naming the file of every state tensor.
     std::vector<std::filesystem::path> optimizer_shards;
     nlohmann::json job;
     std::map<std::string, std::string> trainable_metadata; // e.g. rank, alpha, targets
@@ -45,11 +46,18 @@ struct LoadedCheckpoint {
     std::filesystem::path folder;
     TrainerState state;
     std::map<std::string, at::Tensor> trainable;
-    std::map<std::string, at::Tensor> optimizer; // all ranks' shards merged
+    std::map<std::string, at::Tensor> optimizer; // the wanted state, from whichever shards
+    std::vector<std::filesystem::path> optimizer_files_read;
 };
 
-// `<run>/checkpoints/step-N/`: trainable.safetensors, optimizer.safetensors (or, from a ZeRO-2
-// run, optimizer-rank-R-of-N.safetensors per rank), trainer_state.json and job.json. A checkpoint
+// Which optimizer state tensors a loader needs (a ZeRO rank: those of its own parameters);
+// empty means all.
+using StateFilter = std::function<bool(const std::string& key)>;
+
+// `<run>/checkpoints/step-N/`: trainable.safetensors, optimizer.safetensors (or, from a ZeRO-1/2
+// run, optimizer-rank-R-of-N.safetensors per rank and optimizer.index.json, which names the file
+// of each state tensor, so a rank of any later world size opens only the shards holding its
+// parameters' state and reads only those tensors), trainer_state.json and job.json. A checkpoint
 // is written into a temporary folder, every file fsynced, then the folder renamed into place, so a
 // crash leaves either a whole checkpoint or none; only folders named step-N holding
 // trainer_state.json count.
@@ -60,8 +68,9 @@ public:
     std::filesystem::path save(const CheckpointContents& contents);
     // Newest first.
     std::vector<std::filesystem::path> list() const;
-    std::optional<LoadedCheckpoint> load_newest() const;
-    LoadedCheckpoint load(const std::filesystem::path& folder) const;
+    std::optional<LoadedCheckpoint> load_newest(const StateFilter& wanted = {}) const;
+    LoadedCheckpoint load(const std::filesystem::path& folder,
+                          const StateFilter& wanted = {}) const;
     // Removes all but the newest `keep`.
     void prune(std::int64_t keep) const;
 

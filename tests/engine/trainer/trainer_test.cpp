@@ -147,6 +147,39 @@ TEST(Trainer, ResumingFromACheckpointEndsWithTheSameAdapterBits) {
     EXPECT_TRUE(resumed_log);
 }
 
+// A ZeRO checkpoint's shards come with an index, so a rank of any later world size opens only
+// the shards that hold its parameters' state.
+TEST(CheckpointStore, ARankReadsOnlyTheShardsHoldingItsState) {
+    test::TemporaryDirectory dir;
+    CheckpointStore store(dir / "run");
+    const fs::path staging = dir / "staging";
+    fs::create_directories(staging);
+    core::write_tensors(
+        staging / "optimizer-rank-0-of-2.safetensors",
+        {{"a.weight.exp_avg", torch::ones({2})}, {"a.weight.exp_avg_sq", torch::ones({2}) * 2}});
+    core::write_tensors(staging / "optimizer-rank-1-of-2.safetensors",
+                        {{"b.weight.exp_avg", torch::ones({3}) * 3}});
+    CheckpointContents contents;
+    contents.state.step = 3;
+    contents.trainable = {{"a.weight", torch::zeros({2})}, {"b.weight", torch::zeros({3})}};
+    contents.optimizer_shards = {staging / "optimizer-rank-0-of-2.safetensors",
+                                 staging / "optimizer-rank-1-of-2.safetensors"};
+    contents.job = nlohmann::json::object();
+    const fs::path folder = store.save(contents);
+    EXPECT_TRUE(fs::exists(folder / "optimizer.index.json"));
+
+    const LoadedCheckpoint mine =
+        store.load(folder, [](const std::string& key) { return key.rfind("b.weight.", 0) == 0; });
+    ASSERT_EQ(mine.optimizer.size(), 1u);
+    EXPECT_TRUE(mine.optimizer.at("b.weight.exp_avg").equal(torch::ones({3}) * 3));
+    ASSERT_EQ(mine.optimizer_files_read.size(), 1u);
+    EXPECT_EQ(mine.optimizer_files_read.front().filename(), "optimizer-rank-1-of-2.safetensors");
+
+    const LoadedCheckpoint all = store.load(folder);
+    EXPECT_EQ(all.optimizer.size(), 3u);
+    EXPECT_EQ(all.optimizer_files_read.size(), 2u);
+}
+
 TEST(Trainer, TrainingLowersTheLossOnAFixedBatch) {
     test::TemporaryDirectory dir;
     const TrainResult result = train(dir / "run", 60, nullptr, 1e-2);
