@@ -185,22 +185,33 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     // train: what every process holds during a step.
     PhaseMemory train{"train", {}, false};
     runtime(train);
-    const bool zero2 = job.parallel.plan == "zero2";
-    const std::int64_t shards = zero2 ? estimate.data_parallel : 1;
+    const bool distributed = estimate.data_parallel * estimate.sequence_parallel > 1;
+    const bool zero2 = distributed && job.parallel.plan == "zero2";
+    const bool sharded = distributed && (zero2 || job.parallel.plan == "zero1");
+    const std::int64_t shards = sharded ? estimate.data_parallel : 1;
+    const auto bucket = static_cast<std::int64_t>(job.parallel.bucket_mb * (1 << 20));
+    // What a plan keeps of `gradient_bytes` at its peak: one process has them once; ddp and
+    // zero1 have them and as much again in the all-reduce buckets; zero2 its shard, summed in
+    // float32, and the bucket in flight.
+    const auto gradients = [&](std::int64_t elements, std::int64_t gradient_bytes) {
+        if (zero2) {
+            return static_cast<std::uint64_t>(elements * 4 / shards + bucket);
+        }
+        return static_cast<std::uint64_t>(gradient_bytes * (distributed ? 2 : 1));
+    };
     const std::int64_t state_bytes = optimizer_state_bytes(job.optimizer.name);
     train.parts.push_back({"transformer weights", "", weight_bytes(transformer, bytes)});
     if (job.mode == "lora") {
         const std::int64_t adapter =
             config.num_layers * static_cast<std::int64_t>(job.lora.targets.size()) *
             std::min(job.lora.rank, config.inner_dim()) * 2 * config.inner_dim();
-        train.parts.push_back(
-            {"adapter weights and gradients", "", static_cast<std::uint64_t>(adapter * 8)});
+        train.parts.push_back({"adapter weights", "", static_cast<std::uint64_t>(adapter * 4)});
+        train.parts.push_back({"gradients", "", gradients(adapter, adapter * 4)});
         train.parts.push_back(
             {"optimizer state", "", static_cast<std::uint64_t>(adapter * state_bytes / shards)});
     } else {
         const std::int64_t parameters = transformer.parameters;
-        // Gradients exist whole until the reduce-scatter, even under zero2.
-        train.parts.push_back({"gradients", "", static_cast<std::uint64_t>(parameters * bytes)});
+        train.parts.push_back({"gradients", "", gradients(parameters, parameters * bytes)});
         const bool offloaded = job.optimizer.name == "adamw-cpu-offload";
         const std::int64_t master = bytes < 4 && !offloaded ? 4 : 0;
         train.parts.push_back(

@@ -89,6 +89,20 @@ TEST(JobMemoryEstimate, PlansShardStateAndTokens) {
     EXPECT_EQ(part(sharded, "train", "optimizer state") * 4,
               part(alone, "train", "optimizer state"));
 
+    // The gradients follow the plan: ddp keeps them whole plus their buckets, zero1 shards only
+    // the optimizer state, zero2 keeps its float32 shard and one bucket.
+    common::TrainingJob ddp = lora_job();
+    const std::uint64_t adapter = 30ull * 4 * 128 * 2 * 1920 * 4;
+    EXPECT_EQ(part(alone, "train", "gradients"), adapter);
+    EXPECT_EQ(part(estimate_job_memory(ddp, pipeline_2b(), 4), "train", "gradients"), 2 * adapter);
+    common::TrainingJob zero1 = lora_job();
+    zero1.parallel.plan = "zero1";
+    const JobMemoryEstimate state_only = estimate_job_memory(zero1, pipeline_2b(), 4);
+    EXPECT_EQ(part(state_only, "train", "gradients"), 2 * adapter);
+    EXPECT_EQ(part(state_only, "train", "optimizer state"),
+              part(sharded, "train", "optimizer state"));
+    EXPECT_EQ(part(sharded, "train", "gradients"), adapter / 4 + (25ull << 20));
+
     common::TrainingJob hybrid = lora_job();
     hybrid.parallel.plan = "hybrid";
     hybrid.parallel.sp_size = 2;
