@@ -2358,6 +2358,10 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>数据并行（DDP）</translation>
     </message>
     <message>
+        <source>ZeRO-1 (optimizer state sharded)</source>
+        <translation>ZeRO-1（分片优化器状态）</translation>
+    </message>
+    <message>
         <source>ZeRO-2 (optimizer state and gradients sharded)</source>
         <translation>ZeRO-2（分片优化器状态与梯度）</translation>
     </message>

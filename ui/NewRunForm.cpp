@@ -41,7 +41,7 @@ const QStringList kPrecisions = {QStringLiteral("bf16"), QStringLiteral("fp16"),
                                  QStringLiteral("fp32")};
 const QStringList kDevices = {QStringLiteral("auto"), QStringLiteral("cpu"),
                               QStringLiteral("cuda")};
-const QStringList kPlans = {QStringLiteral("ddp"), QStringLiteral("zero2"),
+const QStringList kPlans = {QStringLiteral("ddp"), QStringLiteral("zero1"), QStringLiteral("zero2"),
                             QStringLiteral("hybrid")};
 // The device entry that trains on the GPUs ticked in the list, one worker each.
 const QString kSeveralGpus = QStringLiteral("several-gpus");
@@ -568,8 +568,9 @@ void NewRunForm::retranslateUi() {
                                   "way several GPUs would; each process gets a share of the "
                                   "cores."));
     m_planCombo->setItemText(0, tr("Data parallel (DDP)"));
-    m_planCombo->setItemText(1, tr("ZeRO-2 (optimizer state and gradients sharded)"));
-    m_planCombo->setItemText(2, tr("Hybrid (sequence parallel inside data parallel)"));
+    m_planCombo->setItemText(1, tr("ZeRO-1 (optimizer state sharded)"));
+    m_planCombo->setItemText(2, tr("ZeRO-2 (optimizer state and gradients sharded)"));
+    m_planCombo->setItemText(3, tr("Hybrid (sequence parallel inside data parallel)"));
     m_spSizeSpin->setToolTip(tr("Processes that share one video's tokens. The model's attention "
                                 "heads and the process count must both divide by it."));
     m_deviceNote->setText(m_gpus.gpus.isEmpty() ? m_gpus.problem : QString());
