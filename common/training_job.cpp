@@ -294,7 +294,7 @@ void read_validation(Fields f, ValidationSettings& v) {
 void read_parallel(Fields f, ParallelSettings& p) {
     f.choose("plan", p.plan, {"ddp", "zero1", "zero2", "hybrid"});
     f.read("sp_size", p.sp_size, 1);
-    f.read("bucket_mb", p.bucket_mb, 0.001, 4096.0);
+    f.read("bucket_mb", p.bucket_mb, 1.0 / 8192, 4096.0);
     f.read("timeout_s", p.timeout_s, 0.0, 86400.0 * 7, false);
     if (p.plan != "hybrid" && p.sp_size != 1) {
         f.fail(f.name("sp_size"), "is set but the plan is not \"hybrid\"",

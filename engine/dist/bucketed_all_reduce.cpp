@@ -1,5 +1,7 @@
 #include "engine/dist/bucketed_all_reduce.h"
 
+#include "engine/dist/gradient_buckets.h"
+
 #include <ATen/core/grad_mode.h>
 #include <ATen/ops/zeros.h>
 
@@ -15,25 +17,23 @@ BucketedAllReduce::BucketedAllReduce(Communicator& group, core::NamedTensors par
     slot_of_.resize(count);
     received_.assign(count, false);
     const bool native_type = group_.backend() == "nccl";
-    std::int64_t filled = 0;
-    for (std::size_t k = count; k-- > 0;) {
-        const at::Tensor& parameter = parameters_[k].second;
+    std::vector<std::int64_t> bytes;
+    for (const auto& [name, parameter] : parameters_) {
         const c10::ScalarType type = native_type ? parameter.scalar_type() : at::kFloat;
-        const std::int64_t bytes = parameter.numel() * c10::elementSize(type);
-        if (buckets_.empty() ||
-            (filled + bytes > bucket_bytes && !buckets_.back().members.empty())) {
-            buckets_.emplace_back();
-            filled = 0;
+        bytes.push_back(parameter.numel() * static_cast<std::int64_t>(c10::elementSize(type)));
+    }
+    for (const std::vector<std::size_t>& members :
+         group_into_buckets(reverse_registration_order(count), bytes, bucket_bytes)) {
+        Bucket& bucket = buckets_.emplace_back();
+        for (std::size_t k : members) {
+            bucket_of_[k] = buckets_.size() - 1;
+            slot_of_[k] = bucket.members.size();
+            bucket.offsets.push_back(bucket.members.empty()
+                                         ? 0
+                                         : bucket.offsets.back() +
+                                               parameters_[bucket.members.back()].second.numel());
+            bucket.members.push_back(k);
         }
-        Bucket& bucket = buckets_.back();
-        bucket_of_[k] = buckets_.size() - 1;
-        slot_of_[k] = bucket.members.size();
-        bucket.offsets.push_back(bucket.members.empty()
-                                     ? 0
-                                     : bucket.offsets.back() +
-                                           parameters_[bucket.members.back()].second.numel());
-        bucket.members.push_back(k);
-        filled += bytes;
     }
     for (Bucket& bucket : buckets_) {
         const at::Tensor& first = parameters_[bucket.members.front()].second;

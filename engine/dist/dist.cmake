@@ -5,6 +5,7 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/bucketed_all_reduce.cpp
     ${CMAKE_CURRENT_LIST_DIR}/communicator.cpp
     ${CMAKE_CURRENT_LIST_DIR}/distributed_context.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/gradient_buckets.cpp
     ${CMAKE_CURRENT_LIST_DIR}/launch_supervisor.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rendezvous.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rendezvous_environment.cpp

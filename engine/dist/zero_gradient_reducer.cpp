@@ -1,6 +1,9 @@
 #include "engine/dist/zero_gradient_reducer.h"
 
+#include "engine/dist/gradient_buckets.h"
+
 #include <ATen/core/grad_mode.h>
+#include <ATen/ops/tensor.h>
 #include <ATen/ops/zeros.h>
 #include <ATen/ops/zeros_like.h>
 #include <torch/csrc/autograd/function.h>
@@ -63,27 +66,8 @@ ZeroGradientReducer::ZeroGradientReducer(Communicator& group, core::NamedTensors
     if (count > 0 && group_.backend() == "nccl") {
         wire_type_ = parameters_.front().second.scalar_type();
     }
-    const auto element = static_cast<std::int64_t>(c10::elementSize(wire_type_));
-    // Reverse registration order is roughly the order backward produces the gradients in.
-    std::int64_t filled = 0;
-    for (std::size_t k = count; k-- > 0;) {
-        const std::int64_t bytes = parameters_[k].second.numel() * element;
-        if (buckets_.empty() ||
-            (filled + bytes > bucket_bytes && !buckets_.back().members.empty())) {
-            buckets_.emplace_back();
-            filled = 0;
-        }
-        Bucket& bucket = buckets_.back();
-        bucket_of_[k] = buckets_.size() - 1;
-        slot_of_[k] = bucket.members.size();
-        bucket.offsets.push_back(bucket.numel);
-        bucket.members.push_back(k);
-        bucket.numel += parameters_[k].second.numel();
-        filled += bytes;
-    }
-    for (const Bucket& bucket : buckets_) {
-        largest_bucket_bytes_ = std::max(largest_bucket_bytes_, bucket.numel * element);
-    }
+    bucket_bytes_ = bucket_bytes;
+    build_buckets(reverse_registration_order(count));
     hook_target_ = std::make_shared<HookTarget>();
     hook_target_->accumulated = [this](std::size_t index) {
         on_accumulated(index);
@@ -97,6 +81,42 @@ ZeroGradientReducer::ZeroGradientReducer(Communicator& group, core::NamedTensors
 }
 
 ZeroGradientReducer::~ZeroGradientReducer() = default;
+
+void ZeroGradientReducer::build_buckets(const std::vector<std::size_t>& order) {
+    const auto element = static_cast<std::int64_t>(c10::elementSize(wire_type_));
+    std::vector<std::int64_t> bytes;
+    for (const auto& [name, parameter] : parameters_) {
+        bytes.push_back(parameter.numel() * element);
+    }
+    buckets_.clear();
+    largest_bucket_bytes_ = 0;
+    for (const std::vector<std::size_t>& members :
+         group_into_buckets(order, bytes, bucket_bytes_)) {
+        Bucket& bucket = buckets_.emplace_back();
+        for (std::size_t k : members) {
+            bucket_of_[k] = buckets_.size() - 1;
+            slot_of_[k] = bucket.members.size();
+            bucket.offsets.push_back(bucket.numel);
+            bucket.members.push_back(k);
+            bucket.numel += parameters_[k].second.numel();
+        }
+        largest_bucket_bytes_ = std::max(largest_bucket_bytes_, bucket.numel * element);
+    }
+}
+
+// Backward interleaves parameters (a block's q, k and v adapters get their gradients side by
+// side), so buckets made from registration order fill several at once, each holding a buffer.
+// After the first backward they are made again in the order the gradients really came, as DDP
+// rebuilds its buckets; rank 0's order is used everywhere so the collectives still match.
+void ZeroGradientReducer::rebuild_buckets_in_arrival_order() {
+    std::vector<std::int64_t> order(arrival_.begin(), arrival_.end());
+    at::Tensor shared = at::tensor(order, at::kLong).to(group_.device());
+    group_.broadcast(shared, 0);
+    shared = shared.cpu();
+    const std::int64_t* data = shared.data_ptr<std::int64_t>();
+    build_buckets(std::vector<std::size_t>(data, data + shared.numel()));
+    rebuilt_ = true;
+}
 
 void ZeroGradientReducer::begin_backward() {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -131,6 +151,9 @@ void ZeroGradientReducer::place(std::size_t index, const at::Tensor& gradient) {
         .copy_(gradient.reshape({-1}));
     parameter.mutable_grad() = at::Tensor();
     received_[index] = true;
+    if (!rebuilt_) {
+        arrival_.push_back(index);
+    }
     ++bucket.ready;
     measure();
     launch_ready();
@@ -202,6 +225,9 @@ void ZeroGradientReducer::end_backward() {
     }
     retire_in_flight();
     armed_ = false;
+    if (!rebuilt_) {
+        rebuild_buckets_in_arrival_order();
+    }
 }
 
 void ZeroGradientReducer::publish() {

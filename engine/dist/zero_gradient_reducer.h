@@ -12,11 +12,11 @@ namespace tuneframe::dist {
 
 // ZeRO-2's gradients, as DeepSpeed stage 2 and ColossalAI's low-level ZeRO exchange them: while
 // backward runs, each parameter's gradient is moved into a bucket (about `bucket_bytes`, filled
-// in backward order) the moment autograd has accumulated it, and the parameter's own .grad is
-// dropped at once. A full bucket is reduced to the ranks that own its parameters (one reduce per
-// owner's run, which is the reduce-scatter restricted to the bucket), and only the owners keep
-// the sum. So a rank holds the sums of its own parameters (about P/N) plus the bucket in flight,
-// never the whole model's gradients.
+// in the order the first backward produced them) the moment autograd has accumulated it, and the
+// parameter's own .grad is dropped at once. A full bucket is reduced to the ranks that own its
+// parameters (one reduce per owner's run, which is the reduce-scatter restricted to the bucket),
+// and only the owners keep the sum. So a rank holds the sums of its own parameters (about P/N) plus
+// the bucket in flight, never the whole model's gradients.
 //
 // Every micro-batch of a gradient-accumulation step is reduced this way; the owners add the
 // results up, and publish() hands them to their parameters as .grad, averaged.
@@ -56,6 +56,8 @@ private:
     };
     struct HookTarget;
 
+    void build_buckets(const std::vector<std::size_t>& order);
+    void rebuild_buckets_in_arrival_order();
     void on_accumulated(std::size_t index);
     void place(std::size_t index, const at::Tensor& gradient);
     void launch_ready();
@@ -79,6 +81,9 @@ private:
     bool armed_ = false;
     std::int64_t peak_bytes_ = 0;
     std::int64_t largest_bucket_bytes_ = 0;
+    std::int64_t bucket_bytes_ = 0;
+    std::vector<std::size_t> arrival_; // the first backward's order
+    bool rebuilt_ = false;
     std::shared_ptr<HookTarget> hook_target_;
     std::vector<std::shared_ptr<void>> accumulators_; // keep the hooked autograd nodes alive
     mutable std::mutex mutex_;

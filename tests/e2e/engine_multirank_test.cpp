@@ -202,12 +202,16 @@ TEST_F(EngineMultirank, ZeroTwoKeepsAGradientShardAndEqualsOneRank) {
     EXPECT_NEAR(rank0 + rank1, whole, whole * 1e-6);
     EXPECT_LT(rank0, 0.6 * whole);
     EXPECT_LT(rank1, 0.6 * whole);
-    // The most gradient bytes a rank held in any step: its half of P plus one bucket — where
-    // ddp holds P in .grad and P again in its buckets.
+    // The most gradient bytes a rank held in a step: its half of P plus one bucket — where ddp
+    // holds P in .grad and P again in its buckets. Not in the first step, whose buckets follow
+    // registration order and fill several at once until they are rebuilt in arrival order.
     const std::int64_t p = adapter_bytes(zero, 4);
     const auto bucket = static_cast<std::int64_t>(kBucketMb * (1 << 20));
     ASSERT_GT(p, 4 * bucket);
     for (const json& step : steps) {
+        if (step["step"] == 1) {
+            continue;
+        }
         for (const json& rank : step["mem"]) {
             const auto held = rank["gradients"].get<std::int64_t>();
             EXPECT_GT(held, 0);
