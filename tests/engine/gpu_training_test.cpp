@@ -134,7 +134,7 @@ protected:
             torch::NoGradGuard no_grad;
             for (const auto& [name, parameter] : trainable) {
                 parameter.mutable_grad() =
-                    gradients->at(name).to(parameter.device(), parameter.scalar_type());
+                    gradients->at(name).to(parameter.device(), parameter.scalar_type()).clone();
             }
         }
         OptimizerOptions options;
@@ -151,8 +151,9 @@ protected:
                 for (const auto& [name, parameter] : trainable) {
                     const at::Tensor& source =
                         gradients ? gradients->at(name) : result.gradients[name];
+                    // A copy: clipping scales gradients in place.
                     parameter.mutable_grad() =
-                        source.to(parameter.device(), parameter.scalar_type());
+                        source.to(parameter.device(), parameter.scalar_type()).clone();
                 }
             }
             const GradNorm norm = clip_grad_norm(trainable, 1.0);
