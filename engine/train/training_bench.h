@@ -31,8 +31,10 @@ struct BenchSpec {
 // `2b-49x480x720` and `5b-49x480x720` (the real architectures, bf16, rank 64).
 BenchSpec bench_shape(const std::string& name);
 
-// Runs the benchmark; the JSON holds median_step_s, tokens_per_s, peak_memory_bytes,
-// trainable_parameters, the shape, and mfu on GPUs whose peak throughput is known.
+// Runs the benchmark; the JSON holds median_step_s and every timed step (steps_s, as the
+// reference script reports them), tokens_per_s, peak_memory_bytes (CUDA: the allocator's peak
+// allocated bytes, as torch.cuda.max_memory_allocated), trainable_parameters, the shape, and
+// mfu on GPUs whose peak throughput is known.
 nlohmann::json run_bench(const BenchSpec& spec);
 
 } // namespace tuneframe::train
