@@ -1,0 +1,195 @@
+"""Collects what bench/gpu/run.sh left in its output folder into gpu-proof.json and prints the
+comparison table. Exit status 0 only when the gpu tests passed and every model has both figures.
+
+Inputs in OUT_DIR: host.json (host_check.py), run.json (the run's settings), ctest-gpu.log,
+ours-<model>.json / ref-<model>.json (one JSON object each) or ours-<model>.err / ref-<model>.err.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import sys
+
+GIB = 2**30
+CTEST_LINE = re.compile(r"Test\s+#\d+:\s+(\S+)\s+\.*\s*(\*+)?\s*(Passed|Failed|Skipped|Not Run|Timeout|Exception|\w+)")
+
+
+def read_json(path):
+    try:
+        with open(path, encoding="utf-8") as stream:
+            return json.load(stream)
+    except (OSError, ValueError):
+        return None
+
+
+def tail(path, lines=6):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as stream:
+            text = stream.read().strip().splitlines()
+    except OSError:
+        return "no output"
+    return "\n".join(text[-lines:]) if text else "no output"
+
+
+def ctest_summary(path):
+    results = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as stream:
+            for line in stream:
+                match = CTEST_LINE.search(line)
+                if match:
+                    results[match.group(1)] = match.group(3).lower().replace(" ", "_")
+    except OSError:
+        return None
+    counts = {}
+    for status in results.values():
+        counts[status] = counts.get(status, 0) + 1
+    return {"tests": results, "counts": counts}
+
+
+def ratio(ours, reference):
+    if ours is None or reference is None or reference <= 0:
+        return None
+    return ours / reference
+
+
+def model_row(out_dir, model):
+    row = {"model": model}
+    ours = read_json(os.path.join(out_dir, f"ours-{model}.json"))
+    if ours is not None:
+        row["ours"] = ours
+        row["ours_step_s"] = ours.get("median_step_s")
+        peak = ours.get("peak_memory_bytes")
+        row["ours_peak_gib"] = peak / GIB if isinstance(peak, (int, float)) else None
+    else:
+        row["ours_error"] = tail(os.path.join(out_dir, f"ours-{model}.err"))
+    reference = read_json(os.path.join(out_dir, f"ref-{model}.json"))
+    if reference is not None:
+        row["reference"] = reference
+        row["reference_step_s"] = reference.get("median_step_s")
+        row["reference_peak_gib"] = reference.get("peak_mem_gib")
+    elif os.path.exists(os.path.join(out_dir, f"ref-{model}.skipped")):
+        row["reference_skipped"] = tail(os.path.join(out_dir, f"ref-{model}.skipped"), 1)
+    else:
+        row["reference_error"] = tail(os.path.join(out_dir, f"ref-{model}.err"))
+    row["step_ratio"] = ratio(row.get("ours_step_s"), row.get("reference_step_s"))
+    row["peak_ratio"] = ratio(row.get("ours_peak_gib"), row.get("reference_peak_gib"))
+    return row
+
+
+def cell(value, digits):
+    if value is None:
+        return "n/a"
+    return f"{value:.{digits}f}"
+
+
+def table(rows, run):
+    lines = [
+        "| model | ours s/step | reference s/step | ratio | ours peak GiB | reference peak GiB | ratio |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        ours_failed = "ours_error" in row
+        reference_failed = "reference_error" in row
+        lines.append(
+            "| {} | {} | {} | {} | {} | {} | {} |".format(
+                row["model"] + (" (cpu dry run)" if run.get("mode") == "cpu-dry-run" else ""),
+                "failed" if ours_failed else cell(row.get("ours_step_s"), 2),
+                "failed" if reference_failed else cell(row.get("reference_step_s"), 2),
+                cell(row.get("step_ratio"), 2),
+                "failed" if ours_failed else cell(row.get("ours_peak_gib"), 2),
+                "failed" if reference_failed else cell(row.get("reference_peak_gib"), 2),
+                cell(row.get("peak_ratio"), 2),
+            )
+        )
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out_dir")
+    args = parser.parse_args()
+    out_dir = args.out_dir
+    run = read_json(os.path.join(out_dir, "run.json")) or {}
+    host = read_json(os.path.join(out_dir, "host.json")) or {}
+    tests = ctest_summary(os.path.join(out_dir, "ctest-gpu.log"))
+    rows = [model_row(out_dir, model) for model in run.get("models", [])]
+
+    dry_run = run.get("mode") == "cpu-dry-run"
+    problems = []
+    if run.get("tests") == "skipped":
+        problems.append("the gpu tests were not run (--skip-tests)")
+    elif tests is None or not tests["tests"]:
+        problems.append("no gpu test results (see ctest-gpu.log)")
+    else:
+        bad = [name for name, status in tests["tests"].items() if status not in ("passed", "skipped")]
+        skipped = [name for name, status in tests["tests"].items() if status == "skipped"]
+        if bad:
+            problems.append("gpu tests failed: " + ", ".join(sorted(bad)))
+        if skipped and not dry_run and not run.get("allow_skipped_tests"):
+            problems.append("gpu tests skipped on a GPU host: " + ", ".join(sorted(skipped)))
+    for row in rows:
+        if "ours_error" in row:
+            problems.append(f"{row['model']}: tuneframe-engine bench failed")
+        if "reference_error" in row:
+            problems.append(f"{row['model']}: ref_lora_step.py failed")
+
+    proof = {
+        "schema": "tuneframe-gpu-proof/1",
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "ok": not problems,
+        "problems": problems,
+        "run": run,
+        "host": host,
+        "tests": tests,
+        "models": rows,
+    }
+    with open(os.path.join(out_dir, "gpu-proof.json"), "w", encoding="utf-8") as stream:
+        json.dump(proof, stream, indent=2)
+        stream.write("\n")
+
+    shape = run.get("shape", {})
+    device = host.get("device_name") or ("CPU" if dry_run else "unknown device")
+    print()
+    torch = (
+        "torch {} (CUDA {})".format(host["torch"], host.get("torch_cuda") or "none")
+        if "torch" in host
+        else "LibTorch at " + run.get("torch_prefix", "?")
+    )
+    print(
+        "GPU proof: {}, {}, {} x {} x {}, LoRA r{}, {}, {}, median of {} steps".format(
+            device,
+            torch,
+            shape.get("frames"),
+            shape.get("height"),
+            shape.get("width"),
+            shape.get("rank"),
+            "gradient checkpointing" if shape.get("checkpointing") else "no checkpointing",
+            shape.get("dtype"),
+            run.get("steps"),
+        )
+    )
+    if tests is not None:
+        counts = tests["counts"]
+        print("gpu tests: " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items())))
+    print()
+    print(table(rows, run))
+    print()
+    print("ratio = ours / reference (below 1: ours is faster or smaller)")
+    for row in rows:
+        for key in ("ours_error", "reference_error"):
+            if key in row:
+                side = "tuneframe-engine bench" if key == "ours_error" else "ref_lora_step.py"
+                print(f"\n{row['model']}, {side} failed; its last lines:\n{row[key]}")
+        if "reference_skipped" in row:
+            print(f"{row['model']}: reference not run: {row['reference_skipped']}")
+    print(f"\nfigures: {os.path.join(out_dir, 'gpu-proof.json')}")
+    if problems:
+        print("\nNOT a proof yet:\n  - " + "\n  - ".join(problems), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
