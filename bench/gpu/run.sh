@@ -168,7 +168,8 @@ with --cpu-dry-run"
     done
     [[ -n $nvcc ]] || missing "the CUDA toolkit's nvcc (LibTorch's CMake config looks for it)" \
         "put the toolkit's bin/ on PATH or set CUDA_HOME"
-    export CUDACXX=$nvcc PATH=$(dirname "$nvcc"):$PATH
+    nvcc_dir=$(dirname "$nvcc")
+    export CUDACXX=$nvcc PATH=$nvcc_dir:$PATH
     # The arch of the GPU in the host, so LibTorch's CMake need not probe for it.
     export TORCH_CUDA_ARCH_LIST=${TORCH_CUDA_ARCH_LIST:-$(fact capability)}
     echo "GPU: $(fact device_name) (compute $(fact capability)), torch $(fact torch), CUDA \

@@ -260,7 +260,7 @@ TEST_F(EngineGpu, AWorldSizeOneNcclRunTrainsCheckpointsAndResumesToTheSameAdapte
     const fs::path straight = prepared_run(root.path(), "straight", 4);
     const EngineRun whole = launch_on_gpu_0(straight);
     ASSERT_EQ(whole.exit_code, 0) << whole.err;
-    expect_cuda_steps(whole, 1, 4);
+    ASSERT_NO_FATAL_FAILURE(expect_cuda_steps(whole, 1, 4));
     ASSERT_EQ(whole.of("done").size(), 1u);
     EXPECT_EQ(whole.of("done").front()["status"], "finished");
     for (int step : {2, 4}) {
@@ -274,16 +274,17 @@ TEST_F(EngineGpu, AWorldSizeOneNcclRunTrainsCheckpointsAndResumesToTheSameAdapte
     const fs::path resumed = prepared_run(root.path(), "resumed", 2);
     const EngineRun first = launch_on_gpu_0(resumed);
     ASSERT_EQ(first.exit_code, 0) << first.err;
-    expect_cuda_steps(first, 1, 2);
+    ASSERT_NO_FATAL_FAILURE(expect_cuda_steps(first, 1, 2));
     core::write_json_file(resumed / "job.json", training_job(resumed, root / "cache", 4));
     const EngineRun second = launch_on_gpu_0(resumed);
     ASSERT_EQ(second.exit_code, 0) << second.err;
-    expect_cuda_steps(second, 3, 4);
+    ASSERT_NO_FATAL_FAILURE(expect_cuda_steps(second, 3, 4));
     bool resumed_log = false;
     for (const json& log : second.of("log")) {
         resumed_log |= log.value("message", "").rfind("Resumed from", 0) == 0;
     }
     EXPECT_TRUE(resumed_log);
+    ASSERT_EQ(second.of("done").size(), 1u);
     EXPECT_EQ(second.of("done").front()["status"], "finished");
 
     // What two steps moved the adapter is the scale: a resume that lost the optimizer's moments
@@ -398,7 +399,7 @@ std::vector<std::string> sample_arguments(const fs::path& golden_case) {
     return arguments;
 }
 
-void expect_finished_on_cuda(const EngineRun& run) {
+void expect_finished(const EngineRun& run) {
     ASSERT_EQ(run.exit_code, 0) << run.err;
     ASSERT_FALSE(run.events.empty());
     EXPECT_EQ(run.events.front()["type"], "hello");
@@ -423,7 +424,7 @@ TEST_F(EngineGpu, TextToVideoSampleInBf16MatchesTheGoldenPipeline) {
         arguments.push_back(argument);
     }
     const EngineRun run = run_engine(arguments);
-    expect_finished_on_cuda(run);
+    ASSERT_NO_FATAL_FAILURE(expect_finished(run));
     expect_golden(golden_case, dir / "out.safetensors",
                   {{"prompt_embeds", 1},
                    {"negative_prompt_embeds", 1},
@@ -466,7 +467,7 @@ TEST_F(EngineGpu, ImageToVideoSampleInBf16MatchesTheGoldenPipeline) {
         arguments.push_back(argument);
     }
     const EngineRun run = run_engine(arguments);
-    expect_finished_on_cuda(run);
+    ASSERT_NO_FATAL_FAILURE(expect_finished(run));
     expect_golden(golden_case, dir / "out.safetensors",
                   {{"prompt_embeds", 1},
                    {"negative_prompt_embeds", 1},
