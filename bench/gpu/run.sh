@@ -304,11 +304,11 @@ EOF
 last_json_line() { grep -E '^\{' "$1" | tail -n 1 || true; }
 for model in $run_models; do
     if [[ $dry_run == 1 ]]; then
-        ours=(bench --arch cogvideox-tiny --frames $frames --height $height --width $width
-            --rank $rank --checkpointing --steps $((steps + 1)) --device cpu --dtype $dtype)
+        ours=(bench --arch cogvideox-tiny --frames "$frames" --height "$height" --width "$width"
+            --rank "$rank" --checkpointing --steps $((steps + 1)) --device cpu --dtype "$dtype")
     else
-        ours=(bench --shape "$model-49x480x720" --rank $rank --checkpointing
-            --steps $((steps + 1)) --device cuda --dtype $dtype)
+        ours=(bench --shape "$model-49x480x720" --rank "$rank" --checkpointing
+            --steps $((steps + 1)) --device cuda --dtype "$dtype")
     fi
     echo "ours $model: tuneframe-engine ${ours[*]}"
     if timeout 3600 "$engine" "${ours[@]}" >"$out/ours-$model.out" 2>"$out/ours-$model.err"; then
