@@ -10,6 +10,8 @@ extern "C" {
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace tuneframe::media::test {
 namespace {
 
