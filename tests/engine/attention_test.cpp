@@ -32,7 +32,7 @@ TEST_P(Attention, MatchesTheDefinition) {
     at::Tensor q = torch::randn({s.batch, s.heads, s.query_length, s.head_dim});
     at::Tensor k = torch::randn({s.batch, s.heads, s.key_length, s.head_dim});
     at::Tensor v = torch::randn({s.batch, s.heads, s.key_length, s.head_dim});
-    at::Tensor out = scaled_dot_product_attention(q, k, v);
+    at::Tensor out = core::scaled_dot_product_attention(q, k, v);
     EXPECT_EQ(out.sizes(), q.sizes());
     EXPECT_LT((out.to(torch::kFloat64) - reference_attention(q, k, v, c10::nullopt))
                   .abs()
@@ -50,14 +50,14 @@ TEST_P(Attention, AppliesAnAdditiveMask) {
     // Hide the last key from every query, as padding masks do.
     at::Tensor mask = torch::zeros({s.batch, 1, 1, s.key_length});
     mask.index_put_({torch::indexing::Slice(), 0, 0, s.key_length - 1}, -1e9);
-    at::Tensor out = scaled_dot_product_attention(q, k, v, mask);
+    at::Tensor out = core::scaled_dot_product_attention(q, k, v, mask);
     EXPECT_LT(
         (out.to(torch::kFloat64) - reference_attention(q, k, v, mask)).abs().max().item<double>(),
         1e-5);
     using torch::indexing::Slice;
-    at::Tensor without_last =
-        scaled_dot_product_attention(q, k.index({Slice(), Slice(), Slice(0, s.key_length - 1)}),
-                                     v.index({Slice(), Slice(), Slice(0, s.key_length - 1)}));
+    at::Tensor without_last = core::scaled_dot_product_attention(
+        q, k.index({Slice(), Slice(), Slice(0, s.key_length - 1)}),
+        v.index({Slice(), Slice(), Slice(0, s.key_length - 1)}));
     EXPECT_LT((out - without_last).abs().max().item<double>(), 1e-5);
 }
 
