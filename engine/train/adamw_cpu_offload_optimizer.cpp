@@ -1,6 +1,7 @@
 #include "engine/train/adamw_cpu_offload_optimizer.h"
 
 #include "engine/core/error.h"
+#include "engine/core/grad_mode.h"
 
 #include <ATen/ATen.h>
 
@@ -145,7 +146,7 @@ void AdamWCpuOffloadOptimizer::update_on_host(std::size_t index, const at::Tenso
 }
 
 void AdamWCpuOffloadOptimizer::step() {
-    at::NoGradGuard no_grad;
+    core::NoGradGuard no_grad;
     AdamHyperParameters hyper = hyper_;
     hyper.lr = lr();
     std::vector<std::size_t> pending;
@@ -171,7 +172,7 @@ void AdamWCpuOffloadOptimizer::step() {
     UpdateChannel channel;
     std::exception_ptr worker_error;
     std::thread worker([&] {
-        at::NoGradGuard worker_no_grad;
+        core::NoGradGuard worker_no_grad;
         try {
             std::size_t index = 0;
             at::Tensor gradient;

@@ -1,5 +1,7 @@
 #include "engine/train/clip_grad_norm.h"
 
+#include "engine/core/grad_mode.h"
+
 #include <ATen/ATen.h>
 
 #include <cmath>
@@ -17,7 +19,7 @@ GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm,
     if (!(max_norm > 0)) {
         throw_bad_option("max_grad_norm", max_norm, "a number > 0", "cogvideox-factory uses 1.0.");
     }
-    at::NoGradGuard no_grad;
+    core::NoGradGuard no_grad;
     std::vector<at::Tensor> gradients;
     for (const auto& entry : parameters) {
         if (entry.second.grad().defined()) {

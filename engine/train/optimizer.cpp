@@ -1,6 +1,7 @@
 #include "engine/train/optimizer.h"
 
 #include "engine/core/error.h"
+#include "engine/core/grad_mode.h"
 
 #include <ATen/ATen.h>
 
@@ -92,7 +93,7 @@ Optimizer::Optimizer(std::string name, NamedParameters parameters, double lr,
 Optimizer::~Optimizer() = default;
 
 void Optimizer::zero_grad(bool set_to_none) {
-    at::NoGradGuard no_grad;
+    core::NoGradGuard no_grad;
     for (const auto& entry : parameters_) {
         at::Tensor& gradient = entry.second.mutable_grad();
         if (!gradient.defined()) {
@@ -159,7 +160,7 @@ void Optimizer::load_state_tensors(const StateTensors& tensors) {
         }
     }
 
-    at::NoGradGuard no_grad;
+    core::NoGradGuard no_grad;
     std::vector<StateTensors> next(parameters_.size());
     for (std::size_t i = 0; i < parameters_.size(); ++i) {
         if (loaded[i].empty()) {
@@ -289,7 +290,7 @@ at::Tensor Optimizer::float_gradient(std::size_t index) const {
 }
 
 void Optimizer::for_each_gradient(const GradientVisitor& visit, bool write_back_result) {
-    at::NoGradGuard no_grad;
+    core::NoGradGuard no_grad;
     for (std::size_t i = 0; i < parameters_.size(); ++i) {
         const at::Tensor gradient = float_gradient(i);
         if (!gradient.defined()) {
