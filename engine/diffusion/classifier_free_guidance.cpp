@@ -1,5 +1,7 @@
 #include "engine/diffusion/classifier_free_guidance.h"
 
+#include <ATen/TensorOperators.h>
+
 #include <cmath>
 
 namespace tuneframe::diffusion {
