@@ -2,7 +2,7 @@
 
 #include "engine/dist/gradient_buckets.h"
 
-#include <ATen/core/grad_mode.h>
+#include "engine/core/grad_mode.h"
 #include <ATen/ops/zeros.h>
 
 namespace tuneframe::dist {
@@ -71,7 +71,7 @@ void BucketedAllReduce::on_gradient(std::size_t index, const at::Tensor& gradien
     if (!armed_ || received_[index]) {
         return;
     }
-    at::NoGradGuard no_grad;
+    core::NoGradGuard no_grad;
     const at::Tensor& parameter = parameters_[index].second;
     Bucket& bucket = buckets_[bucket_of_[index]];
     at::Tensor slot = bucket.buffer.narrow(0, bucket.offsets[slot_of_[index]], parameter.numel())
@@ -95,7 +95,7 @@ void BucketedAllReduce::start_ready_buckets() {
 
 void BucketedAllReduce::finish() {
     std::lock_guard<std::mutex> lock(mutex_);
-    at::NoGradGuard no_grad;
+    core::NoGradGuard no_grad;
     // A parameter backward did not reach contributes what it holds (or zeros), so every rank
     // still sends every bucket.
     for (std::size_t k = 0; k < parameters_.size(); ++k) {

@@ -2,7 +2,7 @@
 
 #include "engine/dist/gradient_buckets.h"
 
-#include <ATen/core/grad_mode.h>
+#include "engine/core/grad_mode.h"
 #include <ATen/ops/tensor.h>
 #include <ATen/ops/zeros.h>
 #include <ATen/ops/zeros_like.h>
@@ -134,7 +134,7 @@ void ZeroGradientReducer::on_accumulated(std::size_t index) {
     if (!armed_ || received_[index] || !parameter.grad().defined()) {
         return;
     }
-    at::NoGradGuard no_grad;
+    core::NoGradGuard no_grad;
     place(index, parameter.grad());
 }
 
@@ -216,7 +216,7 @@ void ZeroGradientReducer::retire_in_flight() {
 
 void ZeroGradientReducer::end_backward() {
     std::lock_guard<std::mutex> lock(mutex_);
-    at::NoGradGuard no_grad;
+    core::NoGradGuard no_grad;
     for (std::size_t k = 0; k < parameters_.size(); ++k) {
         if (!received_[k]) {
             const at::Tensor& parameter = parameters_[k].second;
@@ -232,7 +232,7 @@ void ZeroGradientReducer::end_backward() {
 
 void ZeroGradientReducer::publish() {
     std::lock_guard<std::mutex> lock(mutex_);
-    at::NoGradGuard no_grad;
+    core::NoGradGuard no_grad;
     for (std::size_t k = 0; k < parameters_.size(); ++k) {
         at::Tensor& parameter = parameters_[k].second;
         if (owner_[k] != group_.rank() || !sums_[k].defined()) {

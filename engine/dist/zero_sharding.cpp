@@ -1,6 +1,6 @@
 #include "engine/dist/zero_sharding.h"
 
-#include <ATen/core/grad_mode.h>
+#include "engine/core/grad_mode.h"
 
 #include <ATen/ops/zeros.h>
 
@@ -81,7 +81,7 @@ void ZeroSharding::all_gather_parameters() {
     if (parameters_.empty() || group_.size() == 1) {
         return;
     }
-    at::NoGradGuard no_grad;
+    core::NoGradGuard no_grad;
     const at::TensorOptions options =
         parameters_.front().second.options().dtype(wire_type_).requires_grad(false);
     // Elements [begin, end) of every shard travel together; a parameter takes part in each
