@@ -140,6 +140,7 @@ struct Trainer::Impl {
     std::vector<std::vector<std::int64_t>> epoch_batches;
     std::int64_t loaded_epoch = -1;
     double last_loss = 0;
+    std::int64_t step_gradient_bytes = 0;
     fs::path last_checkpoint;
 
     Impl(common::TrainingJob job_, fs::path model_, fs::path run_,
@@ -169,7 +170,8 @@ struct Trainer::Impl {
         }
     }
 
-    // The most gradient bytes this rank held during the last step, as its plan counts them.
+    // The most gradient bytes this rank held during the step, as its plan counts them; asked
+    // once its gradients are exchanged, before the optimizer lets them go.
     std::int64_t gradient_bytes() const {
         if (zero_reducer) {
             return zero_reducer->peak_bytes();
@@ -596,6 +598,7 @@ struct Trainer::Impl {
             local_tokens += tokens_of(batch);
         }
         synchronize_gradients();
+        step_gradient_bytes = gradient_bytes();
         const auto totals =
             step_totals(loss_sum / static_cast<double>(job.gradient_accumulation), local_samples,
                         local_tokens, job.precision != "fp16" || gradients_finite());
@@ -865,7 +868,7 @@ struct Trainer::Impl {
             }
             last_loss = loss;
             const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
-            const nlohmann::json mem = memory_of_ranks(gradient_bytes());
+            const nlohmann::json mem = memory_of_ranks(step_gradient_bytes);
             nlohmann::json comm = dist ? communication_since_last_step() : nlohmann::json();
             if (main_rank()) {
                 nlohmann::json step_event = {

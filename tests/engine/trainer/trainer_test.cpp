@@ -139,6 +139,8 @@ TEST(Trainer, ResumingFromACheckpointEndsWithTheSameAdapterBits) {
             ++step_events;
             EXPECT_TRUE(std::isfinite(event["loss"].get<double>()));
             EXPECT_GT(event["mem"][0]["peak"].get<std::int64_t>(), 0);
+            // One process holds every adapter gradient once: 16 tensors of 4 x 32 floats.
+            EXPECT_EQ(event["mem"][0]["gradients"].get<std::int64_t>(), 16 * 4 * 32 * 4);
         }
         resumed_log |=
             event["type"] == "log" && event["message"].get<std::string>().find("Resumed from") == 0;
