@@ -247,10 +247,10 @@ TEST_F(EnginePrepare, EncodesReusesAndSkipsBadClips) {
         EXPECT_EQ(latent.at("mean").shape, (std::vector<std::int64_t>{channels, 3, h, w})) << name;
         EXPECT_EQ(latent.at("logvar").shape, latent.at("mean").shape) << name;
         EXPECT_EQ(latent.at("mean").dtype, core::DType::F32);
-        EXPECT_EQ(latent.metadata().at("source"), sample["path"]);
+        EXPECT_EQ(latent.metadata().at("source"), sample["path"].get<std::string>());
         const core::SafetensorsFile prompt(cache / sample["prompt"].get<std::string>());
         EXPECT_EQ(prompt.at("prompt_embeds").shape, (std::vector<std::int64_t>{64, 32})) << name;
-        EXPECT_EQ(prompt.metadata().at("caption"), sample["caption"]);
+        EXPECT_EQ(prompt.metadata().at("caption"), sample["caption"].get<std::string>());
     }
 
     // Again: everything comes from the cache and no entry is written.
