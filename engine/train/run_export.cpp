@@ -1,5 +1,6 @@
 #include "engine/train/run_export.h"
 
+#include "common/remove_tree.h"
 #include "common/training_job.h"
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
@@ -231,7 +232,7 @@ ExportResult export_run(const ExportRequest& request,
     result.tolerance = dtype == c10::kFloat ? 1e-4 * (1 + scale) : 2e-2 * (1 + scale);
     if (!(result.max_abs_diff <= result.tolerance)) {
         std::error_code ignored;
-        fs::remove_all(result.path, ignored);
+        remove_tree(result.path, ignored);
         throw core::Error(core::ErrorCode::Internal,
                           "The " + std::string(export_format_name(request.format)) +
                               " export of step " + std::to_string(result.step) +

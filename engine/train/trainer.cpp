@@ -1,5 +1,6 @@
 #include "engine/train/trainer.h"
 
+#include "common/remove_tree.h"
 #include "engine/core/error.h"
 #include "engine/core/memory_stats.h"
 #include "engine/core/runtime_info.h"
@@ -682,7 +683,7 @@ struct Trainer::Impl {
             store.prune(job.checkpoints.keep);
             if (sharding) {
                 std::error_code ignored;
-                fs::remove_all(c.optimizer_shards.front().parent_path(), ignored);
+                remove_tree(c.optimizer_shards.front().parent_path(), ignored);
             }
             events.emit(protocol::EventType::Checkpoint,
                         {{"step", state.step}, {"path", last_checkpoint.string()}});

@@ -1,5 +1,6 @@
 #include "engine/train/training_checkpoint.h"
 
+#include "common/remove_tree.h"
 #include "engine/core/atomic_file.h"
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
@@ -113,7 +114,7 @@ fs::path CheckpointStore::save(const CheckpointContents& contents) {
                                           std::to_string(::getpid()));
     try {
         fs::create_directories(folder_);
-        fs::remove_all(temporary);
+        remove_tree(temporary);
         fs::create_directories(temporary);
         core::write_tensors(temporary / "trainable.safetensors", contents.trainable,
                             contents.trainable_metadata);
@@ -133,16 +134,16 @@ fs::path CheckpointStore::save(const CheckpointContents& contents) {
         core::write_json_file(temporary / kStateFile, contents.state.to_json());
         core::sync_directory(temporary);
         if (fs::exists(target)) {
-            fs::remove_all(target); // a `checkpoint` command at a step that already has one
+            remove_tree(target); // a `checkpoint` command at a step that already has one
         }
         fs::rename(temporary, target);
         core::sync_directory(folder_);
     } catch (const core::Error&) {
-        fs::remove_all(temporary);
+        remove_tree(temporary);
         throw;
     } catch (const std::exception& error) {
         std::error_code ignored;
-        fs::remove_all(temporary, ignored);
+        remove_tree(temporary, ignored);
         throw io_error("write the checkpoint", target, error);
     }
     return target;
@@ -222,7 +223,7 @@ void CheckpointStore::prune(std::int64_t keep) const {
     for (std::size_t i = static_cast<std::size_t>(std::max<std::int64_t>(keep, 1));
          i < checkpoints.size(); ++i) {
         std::error_code ignored;
-        fs::remove_all(checkpoints[i], ignored);
+        remove_tree(checkpoints[i], ignored);
     }
 }
 

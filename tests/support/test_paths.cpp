@@ -1,5 +1,7 @@
 #include "tests/support/test_paths.h"
 
+#include "common/remove_tree.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -34,7 +36,7 @@ TemporaryDirectory::TemporaryDirectory() {
 
 TemporaryDirectory::~TemporaryDirectory() {
     std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
+    remove_tree(path_, ignored);
 }
 
 void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
