@@ -15,6 +15,10 @@ namespace {
 
 thread_local bool skip_init = false;
 
+bool reduced_precision(torch::Dtype dtype) {
+    return dtype == torch::kBFloat16 || dtype == torch::kHalf;
+}
+
 } // namespace
 
 SkipInitGuard::SkipInitGuard()
@@ -62,14 +66,26 @@ at::Tensor LoRALinearImpl::forward(const at::Tensor& input) {
     if (!has_adapter() || merged_) {
         return result;
     }
-    // As PEFT: the adapter runs in its own dtype (float32) on an upcast input, and the sum is
-    // cast back to the base layer's output dtype.
-    at::Tensor x = input.to(lora_A->weight.scalar_type());
+    at::Tensor x = input;
     if (dropout_ > 0 && is_training()) {
         x = torch::dropout(x, dropout_, /*train=*/true);
     }
-    at::Tensor update = lora_B->forward(lora_A->forward(x)) * scaling();
-    return (result + update).to(result.scalar_type());
+    const torch::Dtype adapter_dtype = lora_A->weight.scalar_type();
+    if (x.scalar_type() == adapter_dtype || !reduced_precision(x.scalar_type())) {
+        // Full precision: the adapter runs in its own dtype on an upcast input and the sum is
+        // cast back to the base layer's output dtype, as PEFT does without autocast.
+        x = x.to(adapter_dtype);
+        at::Tensor update = lora_B->forward(lora_A->forward(x)) * scaling();
+        return (result + update).to(result.scalar_type());
+    }
+    // bf16/fp16 activations: the float32 weights are masters, cast down for the product as
+    // PEFT under autocast does, so the adapter costs two tensor-core matmuls instead of an
+    // fp32 copy of every input and fp32 products. The casts are in the graph, so gradients
+    // still reach the float32 weights.
+    const torch::Dtype compute = x.scalar_type();
+    at::Tensor down = torch::nn::functional::linear(x, lora_A->weight.to(compute));
+    at::Tensor update = torch::nn::functional::linear(down, lora_B->weight.to(compute));
+    return result.add(update, scaling());
 }
 
 void LoRALinearImpl::add_adapter(const LoRAAdapterOptions& options) {

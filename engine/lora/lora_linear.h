@@ -24,7 +24,8 @@ struct LoRAAdapterOptions {
 
 // A Linear layer that can carry one LoRA adapter: y = W x + b + weight * (alpha / r) * B A x,
 // with A [r, in] and B [out, r] (nn::Linear layers without bias) kept in float32 over a base
-// that may be bf16 or fp16.
+// that may be bf16 or fp16. On bf16/fp16 inputs the adapter computes in the input's dtype from
+// its float32 masters (PEFT under autocast); on float32 inputs it is float32 throughout.
 //
 // The base is nn::Linear's parameters, `weight` [out, in] and `bias` [out], registered on this
 // module and initialised exactly as nn::Linear does (same calls, same order), so

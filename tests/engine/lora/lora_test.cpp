@@ -102,7 +102,7 @@ TEST(LoRALinear, StartsAsTheBaseLayer) {
     EXPECT_NEAR(gaussian->lora_A->weight.std().item<double>(), 1.0 / 8.0, 0.01);
 }
 
-TEST(LoRALinear, KeepsFloat32AdaptersOverABf16Base) {
+TEST(LoRALinear, KeepsFloat32MastersAndComputesInBf16OverABf16Base) {
     torch::manual_seed(13);
     LoRALinear layer(16, 8);
     layer->add_adapter({4, 8});
@@ -117,13 +117,25 @@ TEST(LoRALinear, KeepsFloat32AdaptersOverABf16Base) {
     const at::Tensor x = torch::randn({5, 16}).to(torch::kBFloat16);
     const at::Tensor out = layer->forward(x);
     EXPECT_EQ(out.scalar_type(), torch::kBFloat16);
-    // PEFT: base in bf16, adapter in float32 on the upcast input, sum cast back.
-    const at::Tensor base = torch::nn::functional::linear(x, layer->weight, layer->bias);
-    const at::Tensor update =
+    // PEFT under autocast: the float32 masters cast to bf16 for two bf16 products.
+    namespace F = torch::nn::functional;
+    const at::Tensor base = F::linear(x, layer->weight, layer->bias);
+    const at::Tensor down = F::linear(x, layer->lora_A->weight.to(torch::kBFloat16));
+    const at::Tensor update = F::linear(down, layer->lora_B->weight.to(torch::kBFloat16));
+    EXPECT_TRUE(torch::equal(out, base.add(update, 2.0)));
+    // ... which stays within bf16 rounding of the float32 adapter on the upcast input.
+    const at::Tensor exact =
+        base.to(torch::kFloat32) +
         torch::matmul(torch::matmul(x.to(torch::kFloat32), layer->lora_A->weight.t()),
                       layer->lora_B->weight.t()) *
-        2.0;
-    EXPECT_TRUE(torch::equal(out, (base + update).to(torch::kBFloat16)));
+            2.0;
+    EXPECT_LT((out.to(torch::kFloat32) - exact).abs().max().item<double>(),
+              3e-2 * exact.abs().max().item<double>());
+    // Gradients reach the float32 masters through the casts.
+    out.to(torch::kFloat32).sum().backward();
+    ASSERT_TRUE(layer->lora_A->weight.grad().defined());
+    EXPECT_EQ(layer->lora_A->weight.grad().scalar_type(), torch::kFloat32);
+    EXPECT_GT(layer->lora_A->weight.grad().abs().sum().item<double>(), 0.0);
 }
 
 TEST(LoRALinear, MergesAndUnmerges) {
