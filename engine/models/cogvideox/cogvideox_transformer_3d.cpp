@@ -124,6 +124,27 @@ std::optional<RotaryEmbedding> CogVideoXTransformer3DModelImpl::rotary_embedding
                                                 latent_width);
 }
 
+std::optional<RotaryEmbedding> CogVideoXTransformer3DModelImpl::rotary_tables_on(
+    const CogVideoXTransformerInputs& inputs, const c10::Device& device, std::int64_t latent_frames,
+    std::int64_t latent_height, std::int64_t latent_width) {
+    // Moved once per forward (given) or built once per latent shape (computed), so no block
+    // copies them from the host again, nor does a checkpointed block when it recomputes.
+    if (inputs.image_rotary_emb) {
+        return RotaryEmbedding{inputs.image_rotary_emb->cos.to(device),
+                               inputs.image_rotary_emb->sin.to(device)};
+    }
+    if (!config_.use_rotary_positional_embeddings) {
+        return std::nullopt;
+    }
+    const std::vector<std::int64_t> grid{latent_frames, latent_height, latent_width};
+    if (!rotary_cache_ || rotary_cache_->grid != grid || rotary_cache_->device != device) {
+        RotaryEmbedding tables = *rotary_embeddings(latent_frames, latent_height, latent_width);
+        rotary_cache_ = CachedRotary{grid, device,
+                                     RotaryEmbedding{tables.cos.to(device), tables.sin.to(device)}};
+    }
+    return rotary_cache_->tables;
+}
+
 void CogVideoXTransformer3DModelImpl::check_inputs(const CogVideoXTransformerInputs& in) const {
     const std::string hint = "Check the input tensors against the model's config.json.";
     if (!in.hidden_states.defined() || in.hidden_states.dim() != 5 ||
@@ -237,10 +258,8 @@ at::Tensor CogVideoXTransformer3DModelImpl::forward(const CogVideoXTransformerIn
     at::Tensor encoder = tokens.index({Slice(), Slice(0, text_length)});
     at::Tensor hidden = tokens.index({Slice(), Slice(text_length)});
 
-    std::optional<RotaryEmbedding> rotary = inputs.image_rotary_emb;
-    if (!rotary) {
-        rotary = rotary_embeddings(shape[1], shape[3], shape[4]);
-    }
+    std::optional<RotaryEmbedding> rotary =
+        rotary_tables_on(inputs, hidden_states.device(), shape[1], shape[3], shape[4]);
     std::optional<SequenceSplit> split;
     std::vector<std::int64_t> video_parts;
     if (token_exchange_ && token_exchange_->size() > 1) {

@@ -94,10 +94,21 @@ private:
                                                 const std::optional<RotaryEmbedding>& rotary,
                                                 const std::optional<SequenceSplit>& split);
     at::Tensor unpatchify(const at::Tensor& tokens, const at::IntArrayRef& input_shape) const;
+    std::optional<RotaryEmbedding> rotary_tables_on(const CogVideoXTransformerInputs& inputs,
+                                                    const c10::Device& device,
+                                                    std::int64_t latent_frames,
+                                                    std::int64_t latent_height,
+                                                    std::int64_t latent_width);
 
     CogVideoXTransformer3DConfig config_;
     std::vector<CogVideoXBlock> blocks_;
     bool gradient_checkpointing_ = false;
+    struct CachedRotary {
+        std::vector<std::int64_t> grid;
+        c10::Device device{c10::kCPU};
+        RotaryEmbedding tables;
+    };
+    std::optional<CachedRotary> rotary_cache_;
     std::shared_ptr<TokenExchange> token_exchange_;
 };
 TORCH_MODULE(CogVideoXTransformer3DModel);

@@ -238,12 +238,31 @@ at::Tensor CogVideoXPatchEmbedImpl::positional_embedding(std::int64_t text_lengt
     return {};
 }
 
+at::Tensor CogVideoXPatchEmbedImpl::sincos_table_for(std::int64_t text_length, std::int64_t frames,
+                                                     std::int64_t height, std::int64_t width,
+                                                     const at::TensorOptions& target) {
+    std::vector<std::int64_t> grid{text_length, frames, height, width};
+    if (!sincos_cache_ || sincos_cache_->grid != grid || sincos_cache_->device != target.device() ||
+        sincos_cache_->dtype != c10::typeMetaToScalarType(target.dtype())) {
+        at::Tensor table = sincos_table(text_length, frames, height, width).to(target);
+        sincos_cache_ = CachedTable{std::move(grid), target.device(),
+                                    c10::typeMetaToScalarType(target.dtype()), std::move(table)};
+    }
+    return sincos_cache_->table;
+}
+
 at::Tensor CogVideoXPatchEmbedImpl::forward(const at::Tensor& text_embeds,
                                             const at::Tensor& image_embeds) {
     at::Tensor text = text_proj->forward(text_embeds);
     at::Tensor embeds = torch::cat({text, patchify(image_embeds)}, 1).contiguous();
-    at::Tensor table = positional_embedding(text_embeds.size(1), image_embeds.size(1),
-                                            image_embeds.size(3), image_embeds.size(4));
+    const std::int64_t text_length = text_embeds.size(1);
+    const std::int64_t frames = image_embeds.size(1);
+    const std::int64_t height = image_embeds.size(3);
+    const std::int64_t width = image_embeds.size(4);
+    if (config_.uses_sincos_positions() && !config_.use_learned_positional_embeddings) {
+        return embeds + sincos_table_for(text_length, frames, height, width, embeds.options());
+    }
+    at::Tensor table = positional_embedding(text_length, frames, height, width);
     if (table.defined()) {
         embeds = embeds + table.to(embeds.device(), embeds.scalar_type());
     }

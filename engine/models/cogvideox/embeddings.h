@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 // Ports of diffusers' models/embeddings.py pieces CogVideoX uses, and of the pipeline's
 // rotary-table preparation (pipeline_cogvideox.py), which callers need without a pipeline.
@@ -63,8 +64,19 @@ private:
     at::Tensor patchify(const at::Tensor& image_embeds);
     at::Tensor sincos_table(std::int64_t text_length, std::int64_t frames, std::int64_t height,
                             std::int64_t width) const;
+    // The sin-cos table on the embeddings' device and dtype, built (in float64, as the
+    // reference) only when the token grid, device or dtype changes, not every step.
+    at::Tensor sincos_table_for(std::int64_t text_length, std::int64_t frames, std::int64_t height,
+                                std::int64_t width, const at::TensorOptions& target);
 
     CogVideoXTransformer3DConfig config_;
+    struct CachedTable {
+        std::vector<std::int64_t> grid;
+        c10::Device device{c10::kCPU};
+        c10::ScalarType dtype = c10::ScalarType::Float;
+        at::Tensor table;
+    };
+    std::optional<CachedTable> sincos_cache_;
 };
 TORCH_MODULE(CogVideoXPatchEmbed);
 
