@@ -35,6 +35,8 @@ int run_bench(CommandContext& context) {
     spec.optimizer = arguments.option("--optimizer").value_or(spec.optimizer);
     spec.device = arguments.option("--device").value_or(spec.device);
     spec.precision = arguments.option("--dtype").value_or(spec.precision);
+    spec.attention = arguments.option("--attention").value_or(spec.attention);
+    spec.profile_path = arguments.option("--profile").value_or("");
     if (arguments.flag("--checkpointing")) {
         spec.checkpointing = true;
     }

@@ -63,9 +63,12 @@ constexpr Command kCommands[] = {
     {"bench",
      "tuneframe-engine bench (--shape bench-cpu|2b-49x480x720|5b-49x480x720 | --arch NAME) "
      "[--frames F --height H --width W] [--rank R] [--optimizer O] [--checkpointing | "
-     "--no-checkpointing] [--steps N] [--device cpu|cuda] [--dtype fp32|bf16]",
+     "--no-checkpointing] [--steps N] [--device cpu|cuda] [--dtype fp32|bf16] "
+     "[--attention auto|flash|efficient|cudnn|math] [--profile TRACE.json]",
      "time LoRA training steps of a transformer built in memory with random weights and print "
-     "one JSON line: median step time, tokens/s, peak memory (and MFU on known GPUs)",
+     "one JSON line: median step time and its forward/backward/optimizer phases, tokens/s, "
+     "peak memory overall and by phase (and MFU on known GPUs); --profile writes a Chrome "
+     "trace of one more step (LibTorch 2.x)",
      false, tuneframe::cli::run_bench},
     {"export",
      "tuneframe-engine export --run DIR --format diffusers|comfyui|merged [--step N] --out PATH",

@@ -1,5 +1,8 @@
 #include "engine/core/attention.h"
 
+#include "engine/core/error.h"
+
+#include <ATen/Context.h>
 #include <torch/torch.h>
 #include <torch/version.h>
 
@@ -17,6 +20,29 @@ at::Tensor scaled_dot_product_attention(const at::Tensor& query, const at::Tenso
 #else
     return std::get<0>(at::_scaled_dot_product_attention(query, key, value, attention_mask));
 #endif
+}
+
+void select_attention_backend(const std::string& name) {
+    if (name == "auto") {
+        return;
+    }
+#if TORCH_VERSION_MAJOR >= 2
+    const bool known = name == "flash" || name == "efficient" || name == "cudnn" || name == "math";
+    if (known) {
+        at::Context& context = at::globalContext();
+        context.setSDPUseFlash(name == "flash");
+        context.setSDPUseMemEfficient(name == "efficient");
+        context.setSDPUseCuDNN(name == "cudnn");
+        context.setSDPUseMath(name == "math");
+        return;
+    }
+#else
+    if (name == "math") {
+        return; // the only implementation 1.13 has
+    }
+#endif
+    throw Error(ErrorCode::Usage, "Unknown attention backend '" + name + "'.",
+                "Use auto, flash, efficient, cudnn or math (LibTorch 1.13: auto or math).");
 }
 
 } // namespace tuneframe::core

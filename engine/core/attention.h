@@ -3,6 +3,7 @@
 #include <ATen/Tensor.h>
 
 #include <optional>
+#include <string>
 
 namespace tuneframe::core {
 
@@ -15,5 +16,12 @@ namespace tuneframe::core {
 at::Tensor scaled_dot_product_attention(const at::Tensor& query, const at::Tensor& key,
                                         const at::Tensor& value,
                                         const std::optional<at::Tensor>& mask = std::nullopt);
+
+// Which of LibTorch's fused attention kernels the process may use on CUDA, as
+// torch.backends.cuda.enable_*_sdp does (a process-wide LibTorch setting): "auto" leaves
+// LibTorch's own choice; "flash", "efficient" or "cudnn" allow that kernel alone, so a shape it
+// cannot run fails instead of silently falling back; "math" the unfused implementation. LibTorch
+// 1.13 only has "auto" and "math"; cuDNN attention needs 2.x.
+void select_attention_backend(const std::string& name);
 
 } // namespace tuneframe::core

@@ -7,8 +7,10 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/distributed_bucket_sampler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/job_memory_estimate.cpp
     ${CMAKE_CURRENT_LIST_DIR}/keyed_generator.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/kineto_trace.cpp
     ${CMAKE_CURRENT_LIST_DIR}/prepared_training_dataset.cpp
     ${CMAKE_CURRENT_LIST_DIR}/run_export.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/step_phase_clock.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/training_bench.cpp
     ${CMAKE_CURRENT_LIST_DIR}/training_checkpoint.cpp

@@ -1,5 +1,6 @@
 #include "engine/train/training_bench.h"
 
+#include "engine/core/attention.h"
 #include "engine/core/error.h"
 #include "engine/core/memory_stats.h"
 #include "engine/core/runtime_info.h"
@@ -10,12 +11,15 @@
 #include "engine/models/t5/module_weights.h"
 #include "engine/train/clip_grad_norm.h"
 #include "engine/train/diffusion_loss.h"
+#include "engine/train/kineto_trace.h"
 #include "engine/train/optimizer_factory.h"
+#include "engine/train/step_phase_clock.h"
 
 #include <torch/torch.h>
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 
 #ifdef TUNEFRAME_TORCH_CUDA
 #include <ATen/cuda/CUDAContext.h>
@@ -109,6 +113,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
     if (spec.steps < 2) {
         throw core::Error(core::ErrorCode::Usage, "bench needs at least 2 steps (one warm-up).");
     }
+    core::select_attention_backend(spec.attention);
     torch::manual_seed(0);
     cogvideox::CogVideoXTransformer3DModel model(spec.transformer, dtype);
     model->to(device);
@@ -158,19 +163,54 @@ nlohmann::json run_bench(const BenchSpec& spec) {
                                       (w / spec.transformer.patch_size);
 
     std::vector<double> times;
-    core::reset_peak_memory(device);
-    for (std::int64_t step = 0; step < spec.steps; ++step) {
-        const auto started = std::chrono::steady_clock::now();
+    std::map<std::string, std::vector<double>> phase_times;
+    std::map<std::string, std::int64_t> phase_peaks;
+    StepPhaseClock clock(device);
+    // Each phase's peak is read after the phase and reset before the next, which costs a host
+    // sync per phase: only on the steps after the timed ones, never inside them.
+    auto step_once = [&](bool peaks) {
+        auto phase_end = [&](const std::string& phase) {
+            clock.mark(phase);
+            if (peaks) {
+                synchronize(device);
+                phase_peaks[phase] = std::max(phase_peaks[phase], core::memory_stats(device).peak);
+                core::reset_peak_memory(device);
+            }
+        };
+        clock.start();
         const DiffusionLoss loss = diffusion_loss(model, schedule, batch);
+        phase_end("forward");
         loss.loss.backward();
+        phase_end("backward");
         clip_grad_norm(trainable, 1.0);
         optimizer->step();
         optimizer->zero_grad();
+        phase_end("optimizer");
         synchronize(device);
+    };
+    core::reset_peak_memory(device);
+    for (std::int64_t step = 0; step < spec.steps; ++step) {
+        const auto started = std::chrono::steady_clock::now();
+        step_once(false);
         if (step > 0) {
             times.push_back(
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+            for (const auto& [phase, seconds] : clock.phases()) {
+                phase_times[phase].push_back(seconds);
+            }
         }
+    }
+    const std::int64_t peak_bytes = core::memory_stats(device).peak;
+    core::reset_peak_memory(device);
+    step_once(true);
+    if (!spec.profile_path.empty()) {
+        KinetoTrace trace(device.is_cuda());
+        step_once(false);
+        trace.save(spec.profile_path);
+    }
+    nlohmann::json phases_s = nlohmann::json::object();
+    for (const auto& [phase, seconds] : phase_times) {
+        phases_s[phase] = median(seconds);
     }
     const double step_s = median(times);
     const double tokens = static_cast<double>(video_tokens + spec.text_tokens);
@@ -190,7 +230,10 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         {"steps_s", times},
         {"median_step_s", step_s},
         {"tokens_per_s", tokens / step_s},
-        {"peak_memory_bytes", core::memory_stats(device).peak},
+        {"phases_s", phases_s},
+        {"peak_memory_bytes", peak_bytes},
+        {"phase_peak_bytes", phase_peaks},
+        {"attention", spec.attention},
     };
     if (const double peak = peak_flops(device); peak > 0) {
         // forward + backward (2x) + the recomputed forward under checkpointing

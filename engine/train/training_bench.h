@@ -24,6 +24,9 @@ struct BenchSpec {
     std::int64_t steps = 5; // the first is a warm-up and not counted
     std::string device = "auto";
     std::string precision = "bf16";
+    std::string attention = "auto"; // core::select_attention_backend
+    // Where to write a Chrome trace of one extra step after the timed ones; empty: none.
+    std::string profile_path;
 };
 
 // Named shapes: `bench-cpu` (ARCHITECTURE.md: a 2b-style transformer with 8 heads of 64, 4
@@ -32,9 +35,11 @@ struct BenchSpec {
 BenchSpec bench_shape(const std::string& name);
 
 // Runs the benchmark; the JSON holds median_step_s and every timed step (steps_s, as the
-// reference script reports them), tokens_per_s, peak_memory_bytes (CUDA: the allocator's peak
-// allocated bytes, as torch.cuda.max_memory_allocated), trainable_parameters, the shape, and
-// mfu on GPUs whose peak throughput is known.
+// reference script reports them), the median seconds of each phase (`phases_s`: forward,
+// backward, optimizer), tokens_per_s, peak_memory_bytes (CUDA: the allocator's peak allocated
+// bytes, as torch.cuda.max_memory_allocated) and the peak of each phase over the timed steps
+// (`phase_peak_bytes`), trainable_parameters, the shape, and mfu on GPUs whose peak throughput
+// is known.
 nlohmann::json run_bench(const BenchSpec& spec);
 
 } // namespace tuneframe::train

@@ -1,0 +1,58 @@
+// `bench` on the CPU with the tiny architecture: the JSON it prints and its refusals.
+#include "engine/core/error.h"
+#include "engine/models/cogvideox/architectures.h"
+#include "engine/train/training_bench.h"
+
+#include <gtest/gtest.h>
+
+namespace tuneframe::train {
+namespace {
+
+BenchSpec tiny_spec() {
+    BenchSpec spec;
+    spec.name = "cogvideox-tiny";
+    spec.transformer = models::cogvideox::find_architecture("cogvideox-tiny").transformer;
+    spec.frames = 9;
+    spec.height = 48;
+    spec.width = 64;
+    spec.rank = 4;
+    spec.steps = 3;
+    spec.device = "cpu";
+    spec.precision = "fp32";
+    return spec;
+}
+
+TEST(TrainingBench, ReportsEachPhaseInSecondsWithinTheStepsItTimed) {
+    const nlohmann::json result = run_bench(tiny_spec());
+    ASSERT_EQ(result["steps_s"].size(), 2U);
+    double steps_total = 0;
+    for (const auto& seconds : result["steps_s"]) {
+        steps_total += seconds.get<double>();
+    }
+    double phases_total = 0;
+    for (const char* phase : {"forward", "backward", "optimizer"}) {
+        ASSERT_TRUE(result["phases_s"].contains(phase)) << result.dump();
+        const double seconds = result["phases_s"][phase].get<double>();
+        EXPECT_GT(seconds, 0.0) << phase;
+        phases_total += seconds;
+        EXPECT_GT(result["phase_peak_bytes"][phase].get<std::int64_t>(), 0) << phase;
+    }
+    // Medians of parts of the timed steps: in seconds, never more than the steps themselves.
+    EXPECT_LT(phases_total, steps_total);
+    EXPECT_EQ(result["attention"], "auto");
+}
+
+TEST(TrainingBench, RefusesAnUnknownAttentionBackendByName) {
+    BenchSpec spec = tiny_spec();
+    spec.attention = "fastest";
+    try {
+        run_bench(spec);
+        FAIL() << "expected a usage error";
+    } catch (const core::Error& error) {
+        EXPECT_EQ(error.code(), core::ErrorCode::Usage);
+        EXPECT_NE(std::string(error.what()).find("'fastest'"), std::string::npos) << error.what();
+    }
+}
+
+} // namespace
+} // namespace tuneframe::train
