@@ -1,5 +1,6 @@
 // The VAE and T5 on CUDA: bf16/fp16 against the fp32 golden, and a real-size tiled decode
 // within a third of a 24 GB card. Skipped without a CUDA device.
+#include "engine/core/memory_stats.h"
 #include "engine/core/runtime_info.h"
 #include "engine/core/tensor_io.h"
 #include "engine/models/cogvideox/autoencoder_kl_cogvideox_init.h"
@@ -66,16 +67,16 @@ TEST_F(VaeT5Gpu, Fp16T5KeepsWoInFp32AndMatchesTheGolden) {
 
 TEST_F(VaeT5Gpu, RealSizeTiledDecodeOf49x480x720FitsInAThirdOfA24GbCard) {
     constexpr double kBudget = 8.0 * (1 << 30);
-    double total = 0;
-    for (const auto& device : core::runtime_info()["devices"]) {
-        if (device["type"] == "cuda" && device["index"] == 0) {
-            total = device["total_memory"].get<double>();
-        }
-    }
+    // The driver's own count (cudaMemGetInfo), not the runtime's device properties.
+    const auto total =
+        static_cast<double>(core::memory_stats(torch::Device(torch::kCUDA, 0)).total);
     if (total <= kBudget) {
-        GTEST_SKIP() << "the device has no more than 8 GiB";
+        GTEST_SKIP() << "the device has no more than 8 GiB (" << total << " bytes)";
     }
 #ifdef TUNEFRAME_TORCH_CUDA
+    // LibTorch's allocator is set up by the first CUDA allocation; before that (this test run
+    // alone) setMemoryFraction refuses the device ("Invalid device argument").
+    (void)torch::empty({1}, torch::kCUDA);
     // Allocations beyond the budget fail with an out-of-memory error instead of succeeding.
     c10::cuda::CUDACachingAllocator::setMemoryFraction(kBudget / total, 0);
 #endif
