@@ -1,6 +1,7 @@
 #include "engine/train/training_bench.h"
 
 #include "engine/core/attention.h"
+#include "engine/core/cpu_allocation_tracker.h"
 #include "engine/core/error.h"
 #include "engine/core/memory_stats.h"
 #include "engine/core/runtime_info.h"
@@ -8,6 +9,7 @@
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
+#include "engine/models/cogvideox/memory_estimate.h"
 #include "engine/models/t5/module_weights.h"
 #include "engine/train/clip_grad_norm.h"
 #include "engine/train/diffusion_loss.h"
@@ -20,6 +22,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <optional>
 
 #ifdef TUNEFRAME_TORCH_CUDA
 #include <ATen/cuda/CUDAContext.h>
@@ -72,6 +75,21 @@ void synchronize(const c10::Device& device) {
     (void)device;
 }
 
+// What the job memory estimate predicts for this step (weights, adapter state, activations).
+std::int64_t estimate_bytes(const BenchSpec& spec, c10::ScalarType dtype) {
+    cogvideox::VideoShape shape;
+    shape.frames = spec.frames;
+    shape.height = spec.height;
+    shape.width = spec.width;
+    // The bench's text length, which need not be the model's max_text_seq_length.
+    cogvideox::CogVideoXTransformer3DConfig config = spec.transformer;
+    config.max_text_seq_length = spec.text_tokens;
+    const auto estimate = cogvideox::estimate_lora_training_memory(
+        config, static_cast<std::int64_t>(c10::elementSize(dtype)), shape, spec.rank,
+        spec.checkpointing);
+    return static_cast<std::int64_t>(estimate.total());
+}
+
 } // namespace
 
 BenchSpec bench_shape(const std::string& name) {
@@ -114,6 +132,22 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         throw core::Error(core::ErrorCode::Usage, "bench needs at least 2 steps (one warm-up).");
     }
     core::select_attention_backend(spec.attention);
+    // On the CPU the peak of live tensor bytes, the figure the memory estimate predicts (the
+    // resident set also holds the program and the allocator's slack).
+    std::optional<core::CpuAllocationTracker> cpu_tensors;
+    if (device.is_cpu()) {
+        cpu_tensors.emplace();
+    }
+    auto tensor_peak = [&] {
+        return cpu_tensors ? cpu_tensors->peak_bytes() : core::memory_stats(device).peak;
+    };
+    auto reset_tensor_peak = [&] {
+        if (cpu_tensors) {
+            cpu_tensors->reset_peak();
+        } else {
+            core::reset_peak_memory(device);
+        }
+    };
     torch::manual_seed(0);
     cogvideox::CogVideoXTransformer3DModel model(spec.transformer, dtype);
     model->to(device);
@@ -173,8 +207,8 @@ nlohmann::json run_bench(const BenchSpec& spec) {
             clock.mark(phase);
             if (peaks) {
                 synchronize(device);
-                phase_peaks[phase] = std::max(phase_peaks[phase], core::memory_stats(device).peak);
-                core::reset_peak_memory(device);
+                phase_peaks[phase] = std::max(phase_peaks[phase], tensor_peak());
+                reset_tensor_peak();
             }
         };
         clock.start();
@@ -189,6 +223,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         synchronize(device);
     };
     core::reset_peak_memory(device);
+    reset_tensor_peak();
     for (std::int64_t step = 0; step < spec.steps; ++step) {
         const auto started = std::chrono::steady_clock::now();
         step_once(false);
@@ -201,7 +236,8 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         }
     }
     const std::int64_t peak_bytes = core::memory_stats(device).peak;
-    core::reset_peak_memory(device);
+    const std::int64_t peak_tensor_bytes = tensor_peak();
+    reset_tensor_peak();
     step_once(true);
     if (!spec.profile_path.empty()) {
         KinetoTrace trace(device.is_cuda());
@@ -232,6 +268,8 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         {"tokens_per_s", tokens / step_s},
         {"phases_s", phases_s},
         {"peak_memory_bytes", peak_bytes},
+        {"peak_tensor_bytes", peak_tensor_bytes},
+        {"estimate_bytes", estimate_bytes(spec, dtype)},
         {"phase_peak_bytes", phase_peaks},
         {"attention", spec.attention},
     };

@@ -37,9 +37,11 @@ BenchSpec bench_shape(const std::string& name);
 // Runs the benchmark; the JSON holds median_step_s and every timed step (steps_s, as the
 // reference script reports them), the median seconds of each phase (`phases_s`: forward,
 // backward, optimizer), tokens_per_s, peak_memory_bytes (CUDA: the allocator's peak allocated
-// bytes, as torch.cuda.max_memory_allocated) and the peak of each phase over the timed steps
-// (`phase_peak_bytes`), trainable_parameters, the shape, and mfu on GPUs whose peak throughput
-// is known.
+// bytes, as torch.cuda.max_memory_allocated; CPU: the resident set's peak), peak_tensor_bytes
+// (the peak of live tensor bytes: CUDA's allocated bytes, on the CPU counted by
+// core::CpuAllocationTracker), the peak of each phase in those terms (`phase_peak_bytes`),
+// estimate_bytes (what the job memory estimate predicts for this step),
+// trainable_parameters, the shape, and mfu on GPUs whose peak throughput is known.
 nlohmann::json run_bench(const BenchSpec& spec);
 
 } // namespace tuneframe::train

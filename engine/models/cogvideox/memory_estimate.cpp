@@ -1,15 +1,45 @@
 #include "engine/models/cogvideox/memory_estimate.h"
 
+#include <torch/version.h>
+
 namespace tuneframe::models::cogvideox {
 namespace {
+
+// The constants below were fitted to measured peaks (bench/RESULTS.md, "Calibrating the
+// memory estimate"): on an H100 with LibTorch 2.11, `bench` 2b and 5b at 49 x 480 x 720 (bf16,
+// checkpointing) peak at 7.08 and 17.85 GiB against 7.15 and 18.27 estimated (+1%, +2%); on the
+// CPU with LibTorch 1.13 (fp32, live tensor bytes), bench-cpu and the tiny model.
+
+// LibTorch 2.x runs attention fused (flash, cuDNN or memory-efficient on CUDA, flash on the
+// CPU), which never holds a [B, heads, N, N] matrix; 1.13's math path does.
+constexpr bool kFusedAttention = TORCH_VERSION_MAJOR >= 2;
+// Score-sized matrices alive at the peak of an unfused attention's backward: the saved
+// probabilities and the gradients of probabilities and scores while softmax's backward runs.
+// Fitted on bench-cpu (1276 tokens, 8 heads, fp32): its peak less the fused estimate is 2.27
+// of them.
+constexpr double kUnfusedBackwardMatrices = 2.3;
+// ... and in a forward that keeps nothing: the scores and the probabilities.
+constexpr double kUnfusedForwardMatrices = 2.0;
+
+std::uint64_t score_matrix_bytes(const CogVideoXTransformer3DConfig& config,
+                                 std::int64_t dtype_bytes, std::int64_t batch,
+                                 std::int64_t tokens) {
+    return static_cast<std::uint64_t>(batch * config.num_attention_heads * tokens * tokens *
+                                      dtype_bytes);
+}
 
 // Widths of [tokens, D] tensors alive at the peak of one block's forward: the two residual
 // streams, a norm output, q/k/v, the attention output and the 4D-wide feed-forward hidden
 // before and after GELU.
 constexpr std::int64_t kForwardWidths = 14;
 // Widths a block keeps for its backward (inputs of every matmul and norm, the GELU input,
-// float32 rotary intermediates, the attention output).
-constexpr std::int64_t kSavedWidths = 26;
+// float32 rotary intermediates, the attention output), and the widths of gradients and
+// temporaries of the one block being back-propagated. Fitted together: with checkpointing the
+// recomputed block holds both (26, which the H100 figures above confirm); without it, the CPU
+// runs of bench-cpu and the tiny model give 14 per block plus 12 (bench-cpu: 26 per block had
+// said 647 MiB against 546 measured).
+constexpr std::int64_t kSavedWidths = 14;
+constexpr std::int64_t kBackwardWorkingWidths = 12;
 
 } // namespace
 
@@ -28,20 +58,35 @@ TokenCount token_count(const CogVideoXTransformer3DConfig& config, const VideoSh
 std::uint64_t forward_activation_bytes(const CogVideoXTransformer3DConfig& config,
                                        std::int64_t dtype_bytes, std::int64_t batch,
                                        std::int64_t tokens) {
-    return static_cast<std::uint64_t>(batch * tokens * config.inner_dim() * dtype_bytes *
-                                      kForwardWidths);
+    const auto widths = static_cast<std::uint64_t>(batch * tokens * config.inner_dim() *
+                                                   dtype_bytes * kForwardWidths);
+    if (kFusedAttention) {
+        return widths;
+    }
+    return widths + static_cast<std::uint64_t>(kUnfusedForwardMatrices *
+                                               static_cast<double>(score_matrix_bytes(
+                                                   config, dtype_bytes, batch, tokens)));
 }
 
 std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& config,
                                         std::int64_t dtype_bytes, std::int64_t batch,
                                         std::int64_t tokens, bool gradient_checkpointing) {
     const std::int64_t token_bytes = batch * tokens * config.inner_dim() * dtype_bytes;
-    const std::int64_t block = kSavedWidths * token_bytes; // one [B, N, D] times the widths
     // With checkpointing every block keeps only its inputs, and one block at a time is
     // recomputed with its full set.
-    return static_cast<std::uint64_t>(gradient_checkpointing
-                                          ? config.num_layers * token_bytes + block
-                                          : config.num_layers * block);
+    const std::int64_t kept_per_block = gradient_checkpointing ? 1 : kSavedWidths;
+    const std::int64_t working =
+        (gradient_checkpointing ? kSavedWidths : 0) + kBackwardWorkingWidths;
+    const auto widths =
+        static_cast<std::uint64_t>((config.num_layers * kept_per_block + working) * token_bytes);
+    if (kFusedAttention) {
+        return widths;
+    }
+    // Without checkpointing every block also keeps its probabilities for backward.
+    const double matrices =
+        kUnfusedBackwardMatrices + (gradient_checkpointing ? 0.0 : config.num_layers - 1.0);
+    return widths + static_cast<std::uint64_t>(matrices * static_cast<double>(score_matrix_bytes(
+                                                              config, dtype_bytes, batch, tokens)));
 }
 
 MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& config,

@@ -42,6 +42,34 @@ TEST(TrainingBench, ReportsEachPhaseInSecondsWithinTheStepsItTimed) {
     EXPECT_EQ(result["attention"], "auto");
 }
 
+// The memory estimate (engine/models/cogvideox/memory_estimate.cpp, whose constants were fitted
+// on these runs and on an H100) against the live tensor bytes the step reached on this CPU.
+void expect_estimate_within(const BenchSpec& spec, double tolerance) {
+    const nlohmann::json result = run_bench(spec);
+    const auto measured = static_cast<double>(result["peak_tensor_bytes"].get<std::int64_t>());
+    const auto estimated = static_cast<double>(result["estimate_bytes"].get<std::int64_t>());
+    ASSERT_GT(measured, 0.0);
+    EXPECT_NEAR(estimated / measured, 1.0, tolerance)
+        << spec.name << (spec.checkpointing ? " with" : " without") << " checkpointing: estimated "
+        << estimated << " bytes, measured " << measured;
+}
+
+TEST(TrainingBench, MemoryEstimateIsWithin15PercentOfTheMeasuredPeak) {
+    BenchSpec tiny = tiny_spec();
+    expect_estimate_within(tiny, 0.15);
+    tiny.checkpointing = false;
+    expect_estimate_within(tiny, 0.15);
+    BenchSpec larger = tiny_spec();
+    larger.frames = 25;
+    larger.height = 96;
+    larger.width = 128;
+    larger.rank = 8;
+    expect_estimate_within(larger, 0.15);
+    BenchSpec bench_cpu = bench_shape("bench-cpu");
+    bench_cpu.steps = 2;
+    expect_estimate_within(bench_cpu, 0.15);
+}
+
 TEST(TrainingBench, RefusesAnUnknownAttentionBackendByName) {
     BenchSpec spec = tiny_spec();
     spec.attention = "fastest";
