@@ -57,7 +57,6 @@ GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm,
         gradient.mul_(clamped.to(gradient.device()));
     }
     result.tensor = total;
-    result.value = total.item<double>();
     return result;
 }
 

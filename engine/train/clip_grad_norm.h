@@ -2,13 +2,17 @@
 
 #include "engine/train/optimizer.h"
 
+#include <ATen/core/Tensor.h>
+
 #include <functional>
 
 namespace tuneframe::train {
 
 struct GradNorm {
-    double value = 0;  // the total norm before clipping
     at::Tensor tensor; // the same as torch returns it: 0-d float32 on the first gradient's device
+    // The total norm before clipping, read back to the host: on a GPU this waits for the step,
+    // so a trainer reads it once the step is queued, not inside it.
+    double value() const { return tensor.item<double>(); }
 };
 
 // torch.nn.utils.clip_grad_norm_ (torch 1.13, 2-norm; max_norm may be +infinity, which only

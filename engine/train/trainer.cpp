@@ -561,11 +561,76 @@ struct Trainer::Impl {
         });
     }
 
+    // The step's losses, read back to the host once: summed over the micro-batches in double as
+    // they always were, then over the replicas. A non-finite loss stops the run on every rank
+    // (each sees the sum), naming this rank's batch when it was this rank's.
+    std::array<double, 4> account_step(const std::vector<at::Tensor>& micro_losses,
+                                       const std::vector<std::string>& batch_shapes,
+                                       std::int64_t local_samples, std::int64_t local_tokens,
+                                       bool finite, double& loss_out, std::int64_t& samples,
+                                       std::int64_t& tokens) {
+        const at::Tensor host = at::cat(micro_losses).to(torch::kCPU, torch::kDouble);
+        double loss_sum = 0;
+        std::string bad_batch;
+        for (std::int64_t i = 0; i < host.size(0); ++i) {
+            const double value = host[i].item<double>();
+            if (!std::isfinite(value) && bad_batch.empty()) {
+                bad_batch = " (batch of " + batch_shapes[static_cast<std::size_t>(i)] + ")";
+            }
+            loss_sum += value;
+        }
+        const auto totals = step_totals(loss_sum / static_cast<double>(job.gradient_accumulation),
+                                        local_samples, local_tokens, finite);
+        if (!std::isfinite(totals[0])) {
+            throw core::Error(core::ErrorCode::Nan,
+                              "The loss became " + std::to_string(totals[0]) + " at step " +
+                                  std::to_string(state.step + 1) +
+                                  (bad_batch.empty() ? " on another rank" : bad_batch) + ".",
+                              "Lower optimizer.lr, keep max_grad_norm at 1.0, or use bf16 or "
+                              "fp32 precision; the run resumes from its last checkpoint.");
+        }
+        const double replicas = dist ? dist->dp_size() : 1;
+        loss_out = totals[0] / replicas;
+        samples += static_cast<std::int64_t>(totals[1]);
+        tokens += static_cast<std::int64_t>(totals[2]);
+        state.samples_seen += static_cast<std::int64_t>(totals[1]);
+        return totals;
+    }
+
+    // Unscales fp16 gradients, or skips the step when they overflowed (returns false).
+    bool fp16_gradients_usable(double overflowed_ranks) {
+        if (overflowed_ranks > 0) {
+            state.loss_scale /= 2;
+            state.good_steps = 0;
+            optimizer->zero_grad();
+            for (auto& [name, parameter] : trainable) {
+                parameter.mutable_grad() = at::Tensor();
+            }
+            log("warning", "fp16 gradients overflowed; the loss scale is now " +
+                               std::to_string(state.loss_scale) + " and the step is repeated.");
+            return false;
+        }
+        torch::NoGradGuard no_grad;
+        for (const auto& [name, parameter] : optimizer->parameters()) {
+            if (parameter.grad().defined()) {
+                parameter.mutable_grad().div_(state.loss_scale);
+            }
+        }
+        if (++state.good_steps >= 2000) {
+            state.loss_scale *= 2;
+            state.good_steps = 0;
+        }
+        return true;
+    }
+
     // One optimizer step over `gradient_accumulation` batches. Returns false when an fp16 step
-    // overflowed and was skipped.
+    // overflowed and was skipped. Nothing is read back to the host until the optimizer step is
+    // queued (the loss and the gradient norm stay on the device until then), except under fp16,
+    // whose overflow check must come first.
     bool train_step(double& loss_out, double& grad_norm_out, std::int64_t& samples,
                     std::int64_t& tokens) {
-        double loss_sum = 0;
+        std::vector<at::Tensor> micro_losses;
+        std::vector<std::string> batch_shapes;
         std::int64_t local_samples = 0;
         std::int64_t local_tokens = 0;
         for (std::int64_t micro = 0; micro < job.gradient_accumulation; ++micro) {
@@ -574,16 +639,8 @@ struct Trainer::Impl {
                 static_cast<std::uint64_t>(state.step * job.gradient_accumulation + micro);
             const DiffusionBatch batch = make_batch(indices, draw);
             const DiffusionLoss loss = diffusion_loss(transformer, *noise_schedule, batch);
-            const double value = loss.loss.item<double>();
-            if (!std::isfinite(value)) {
-                throw core::Error(core::ErrorCode::Nan,
-                                  "The loss became " + std::to_string(value) + " at step " +
-                                      std::to_string(state.step + 1) + " (batch of " +
-                                      shape_text(batch.latents) + ").",
-                                  "Lower optimizer.lr, keep max_grad_norm at 1.0, or use bf16 or "
-                                  "fp32 precision; the run resumes from its last checkpoint.");
-            }
-            loss_sum += value;
+            micro_losses.push_back(loss.loss.detach().reshape({1}));
+            batch_shapes.push_back(shape_text(batch.latents));
             if (all_reduce && micro + 1 == job.gradient_accumulation) {
                 all_reduce->arm();
             }
@@ -600,44 +657,27 @@ struct Trainer::Impl {
         }
         synchronize_gradients();
         step_gradient_bytes = gradient_bytes();
-        const auto totals =
-            step_totals(loss_sum / static_cast<double>(job.gradient_accumulation), local_samples,
-                        local_tokens, job.precision != "fp16" || gradients_finite());
-        const double replicas = dist ? dist->dp_size() : 1;
-        loss_out = totals[0] / replicas;
-        samples += static_cast<std::int64_t>(totals[1]);
-        tokens += static_cast<std::int64_t>(totals[2]);
-        state.samples_seen += static_cast<std::int64_t>(totals[1]);
-        if (job.precision == "fp16") {
-            if (totals[3] > 0) {
-                state.loss_scale /= 2;
-                state.good_steps = 0;
-                optimizer->zero_grad();
-                for (auto& [name, parameter] : trainable) {
-                    parameter.mutable_grad() = at::Tensor();
-                }
-                log("warning", "fp16 gradients overflowed; the loss scale is now " +
-                                   std::to_string(state.loss_scale) + " and the step is repeated.");
+        const bool fp16 = job.precision == "fp16";
+        if (fp16) {
+            const auto totals =
+                account_step(micro_losses, batch_shapes, local_samples, local_tokens,
+                             gradients_finite(), loss_out, samples, tokens);
+            if (!fp16_gradients_usable(totals[3])) {
                 return false;
             }
-            torch::NoGradGuard no_grad;
-            for (const auto& [name, parameter] : optimizer->parameters()) {
-                if (parameter.grad().defined()) {
-                    parameter.mutable_grad().div_(state.loss_scale);
-                }
-            }
-            if (++state.good_steps >= 2000) {
-                state.loss_scale *= 2;
-                state.good_steps = 0;
-            }
         }
-        grad_norm_out = clip_gradients().value;
+        const at::Tensor grad_norm = clip_gradients().tensor;
         optimizer->set_lr(schedule->lr(state.step));
         optimizer->step();
         optimizer->zero_grad();
         if (sharding) {
             sharding->all_gather_parameters();
         }
+        if (!fp16) {
+            account_step(micro_losses, batch_shapes, local_samples, local_tokens, true, loss_out,
+                         samples, tokens);
+        }
+        grad_norm_out = grad_norm.item<double>();
         ++state.step;
         return true;
     }

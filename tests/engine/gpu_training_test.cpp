@@ -158,7 +158,7 @@ protected:
             }
             const GradNorm norm = clip_grad_norm(trainable, 1.0);
             if (i == 0) {
-                result.grad_norm = norm.value;
+                result.grad_norm = norm.value();
             }
             optimizer->step();
             optimizer->zero_grad();

@@ -351,18 +351,18 @@ TEST(ClipGradNorm, ClipsOnlyAboveTheLimit) {
     params[0].second.mutable_grad() = torch::tensor({3.0f, 0.0f});
     params[1].second.mutable_grad() = torch::tensor({4.0f});
     GradNorm norm = clip_grad_norm(params, 10.0);
-    EXPECT_FLOAT_EQ(norm.value, 5.0);
+    EXPECT_FLOAT_EQ(norm.value(), 5.0);
     EXPECT_TRUE(torch::equal(params[0].second.grad(), torch::tensor({3.0f, 0.0f})));
     norm = clip_grad_norm(params, 1.0);
-    EXPECT_FLOAT_EQ(norm.value, 5.0);
+    EXPECT_FLOAT_EQ(norm.value(), 5.0);
     EXPECT_NEAR(params[1].second.grad()[0].item<float>(), 0.8, 1e-6);
-    EXPECT_NEAR(clip_grad_norm(params, 1.0).value, 1.0, 1e-5);
+    EXPECT_NEAR(clip_grad_norm(params, 1.0).value(), 1.0, 1e-5);
     // A job's max_grad_norm 0 (no clipping) measures with an infinite limit.
-    EXPECT_NEAR(clip_grad_norm(params, INFINITY).value, 1.0, 1e-5);
+    EXPECT_NEAR(clip_grad_norm(params, INFINITY).value(), 1.0, 1e-5);
     EXPECT_NEAR(params[1].second.grad()[0].item<float>(), 0.8, 1e-6);
 
     NamedParameters none{{"a", make_parameter(torch::zeros({2}))}};
-    EXPECT_EQ(clip_grad_norm(none, 1.0).value, 0.0);
+    EXPECT_EQ(clip_grad_norm(none, 1.0).value(), 0.0);
     EXPECT_NE(error_of([&] { clip_grad_norm(none, 0.0); }).find("max_grad_norm"),
               std::string::npos);
 }
@@ -373,7 +373,7 @@ TEST(ClipGradNorm, Bf16GradientsAreMeasuredInFloat32) {
     const GradNorm norm = clip_grad_norm(params, 1.0);
     EXPECT_EQ(norm.tensor.scalar_type(), at::kFloat);
     // bf16(0.1) = 0.10009765625; sqrt(1000) * that, without bf16's rounding of the sum.
-    EXPECT_NEAR(norm.value, std::sqrt(1000.0) * 0.10009765625, 1e-5);
+    EXPECT_NEAR(norm.value(), std::sqrt(1000.0) * 0.10009765625, 1e-5);
     EXPECT_EQ(params[0].second.grad().scalar_type(), at::kBFloat16);
     EXPECT_NEAR(params[0].second.grad().to(at::kFloat).norm().item<double>(), 1.0, 1e-2);
 }

@@ -215,6 +215,43 @@ TEST(Trainer, TrainingLowersTheLossOnAFixedBatch) {
     EXPECT_LT(after, before * 0.9) << "before " << before << ", after " << after;
 }
 
+// A sample whose latents are NaN: the step that draws it must stop the run, naming the step and
+// the batch, although the loss is read back only once the optimizer step is queued.
+class DatasetWithANanSample : public MemoryDataset {
+public:
+    TrainingExample load(std::int64_t index) const override {
+        TrainingExample example = MemoryDataset::load(index);
+        if (index == 3) {
+            example.latent_mean = torch::full_like(example.latent_mean, NAN);
+        }
+        return example;
+    }
+};
+
+TEST(Trainer, ANonFiniteLossStopsTheRunNamingTheStepAndBatch) {
+    test::TemporaryDirectory dir;
+    const fs::path run = dir / "run";
+    fs::create_directories(run);
+    const int fd = ::open((run / "events.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    core::EventEmitter events(fd);
+    Trainer trainer(small_job(4, 1e-3), test::tiny_pipeline(), run,
+                    std::make_unique<DatasetWithANanSample>(), events, nullptr);
+    try {
+        trainer.run();
+        FAIL() << "expected the run to stop on the NaN loss";
+    } catch (const core::Error& error) {
+        EXPECT_EQ(error.code(), core::ErrorCode::Nan);
+        const std::string message = error.what();
+        EXPECT_NE(message.find("The loss became "), std::string::npos) << message;
+        EXPECT_NE(message.find("nan at step "), std::string::npos) << message; // or -nan
+        EXPECT_NE(message.find("(batch of [2, "), std::string::npos) << message;
+    }
+    ::close(fd);
+    // Every sample is drawn within the first two steps, before the first checkpoint (step 2)
+    // could hold weights that saw it.
+    EXPECT_FALSE(fs::exists(run / "checkpoints" / "step-2"));
+}
+
 TEST(Trainer, AStopOnTheControlSocketCheckpointsAndEnds) {
     test::TemporaryDirectory dir;
     const fs::path run = dir / "run";
