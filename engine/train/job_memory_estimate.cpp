@@ -223,10 +223,10 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     const std::int64_t tokens = cogvideox::token_count(config, train_shape).total;
     const std::int64_t local_tokens =
         (tokens + estimate.sequence_parallel - 1) / estimate.sequence_parallel;
-    train.parts.push_back(
-        {"activations", "",
-         cogvideox::training_activation_bytes(config, bytes, job.batch_size, local_tokens,
-                                              job.gradient_checkpointing)});
+    train.parts.push_back({"activations", "",
+                           cogvideox::training_activation_bytes(
+                               config, bytes, job.batch_size, local_tokens,
+                               job.gradient_checkpointing, estimate.sequence_parallel)});
 
     // validation: rank 0 samples with the training state resident and the whole sequence.
     PhaseMemory validation{"validation", {}, job.validation.prompts.empty()};

@@ -70,7 +70,8 @@ std::uint64_t forward_activation_bytes(const CogVideoXTransformer3DConfig& confi
 
 std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& config,
                                         std::int64_t dtype_bytes, std::int64_t batch,
-                                        std::int64_t tokens, bool gradient_checkpointing) {
+                                        std::int64_t tokens, bool gradient_checkpointing,
+                                        std::int64_t sequence_parallel) {
     const std::int64_t token_bytes = batch * tokens * config.inner_dim() * dtype_bytes;
     // With checkpointing every block keeps only its inputs, and one block at a time is
     // recomputed with its full set.
@@ -82,11 +83,14 @@ std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& conf
     if (kFusedAttention) {
         return widths;
     }
-    // Without checkpointing every block also keeps its probabilities for backward.
+    // Without checkpointing every block also keeps its probabilities for backward. Split
+    // sequences attend over the whole sequence with 1/sp of the heads (Ulysses), so `tokens`
+    // (this rank's) squared counts sp times.
     const double matrices =
         kUnfusedBackwardMatrices + (gradient_checkpointing ? 0.0 : config.num_layers - 1.0);
-    return widths + static_cast<std::uint64_t>(matrices * static_cast<double>(score_matrix_bytes(
-                                                              config, dtype_bytes, batch, tokens)));
+    return widths + static_cast<std::uint64_t>(matrices * static_cast<double>(sequence_parallel) *
+                                               static_cast<double>(score_matrix_bytes(
+                                                   config, dtype_bytes, batch, tokens)));
 }
 
 MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& config,

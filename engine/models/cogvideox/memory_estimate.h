@@ -36,10 +36,12 @@ std::uint64_t forward_activation_bytes(const CogVideoXTransformer3DConfig& confi
                                        std::int64_t dtype_bytes, std::int64_t batch,
                                        std::int64_t tokens);
 // Activations a training step keeps for backward (all blocks, or only block inputs plus one
-// recomputed block with checkpointing); `tokens` per sequence on this process.
+// recomputed block with checkpointing); `tokens` per sequence on this process, which holds
+// 1/sequence_parallel of each sequence.
 std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& config,
                                         std::int64_t dtype_bytes, std::int64_t batch,
-                                        std::int64_t tokens, bool gradient_checkpointing);
+                                        std::int64_t tokens, bool gradient_checkpointing,
+                                        std::int64_t sequence_parallel = 1);
 
 // One denoising forward with classifier-free guidance (batch doubled), fused attention.
 MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& config,
