@@ -2,9 +2,14 @@
 
 #include <QMap>
 
+// cogvideox-factory's four phases first, then the stages of a validation pass (the engine
+// reports each stage's own peak: the text encoder's, image-to-video's image encoding, the
+// transformer's denoising and the VAE's decode), so the table shows which one sets the peak.
 const QStringList RunMemoryTable::kPhases = {
-    QStringLiteral("before_training"), QStringLiteral("before_validation"),
-    QStringLiteral("after_validation"), QStringLiteral("after_testing")};
+    QStringLiteral("before_training"),    QStringLiteral("before_validation"),
+    QStringLiteral("after_validation"),   QStringLiteral("after_testing"),
+    QStringLiteral("validation_text"),    QStringLiteral("validation_image"),
+    QStringLiteral("validation_denoise"), QStringLiteral("validation_decode")};
 
 namespace {
 
@@ -48,6 +53,14 @@ QString RunMemoryTable::phaseTitle(const QString& phase) {
         return tr("After validation");
     if (phase == kPhases.at(3))
         return tr("After testing");
+    if (phase == kPhases.at(4))
+        return tr("Validation: text encoder");
+    if (phase == kPhases.at(5))
+        return tr("Validation: image");
+    if (phase == kPhases.at(6))
+        return tr("Validation: denoising");
+    if (phase == kPhases.at(7))
+        return tr("Validation: VAE decode");
     return phase;
 }
 

@@ -2826,6 +2826,22 @@ Step time %6 s, %7 samples/s</source>
         <translation>测试后</translation>
     </message>
     <message>
+        <source>Validation: text encoder</source>
+        <translation>验证：文本编码器</translation>
+    </message>
+    <message>
+        <source>Validation: image</source>
+        <translation>验证：图像编码</translation>
+    </message>
+    <message>
+        <source>Validation: denoising</source>
+        <translation>验证：去噪</translation>
+    </message>
+    <message>
+        <source>Validation: VAE decode</source>
+        <translation>验证：VAE 解码</translation>
+    </message>
+    <message>
         <source>Run</source>
         <translation>运行</translation>
     </message>

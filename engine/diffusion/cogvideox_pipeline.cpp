@@ -35,6 +35,12 @@ void record(SampleResult& result, bool wanted, const std::string& name, const at
     }
 }
 
+void report(const SampleProgress& progress, const char* stage, int done, int total) {
+    if (progress) {
+        progress(stage, done, total);
+    }
+}
+
 // One of the two schedulers, stepping the way the pipeline steps it.
 class Sampler {
 public:
@@ -151,7 +157,8 @@ cogvideox::CogVideoXTransformer3DModel CogVideoXPipeline::transformer() {
 }
 
 at::Tensor CogVideoXPipeline::image_latents(const SampleRequest& request, const Geometry& g,
-                                            SeededNoise& noise, SampleResult& result) const {
+                                            SeededNoise& noise, SampleResult& result,
+                                            models::AutoencoderKLCogVideoX& vae) const {
     const at::Tensor& image = request.image;
     if (!image.defined() || image.dim() != 4 || image.size(0) != 1 || image.size(1) != 3 ||
         image.size(2) != g.height || image.size(3) != g.width) {
@@ -163,8 +170,6 @@ at::Tensor CogVideoXPipeline::image_latents(const SampleRequest& request, const 
     const auto dtype = options_.placement.dtype;
     const auto device = options_.placement.device;
     const auto& vae_config = folder_.vae_config;
-    models::AutoencoderKLCogVideoX vae =
-        models::load_autoencoder_kl_cogvideox(folder_.vae, options_.placement);
     at::Tensor sample;
     {
         torch::NoGradGuard no_grad;
@@ -182,8 +187,6 @@ at::Tensor CogVideoXPipeline::image_latents(const SampleRequest& request, const 
             sample = posterior.sample(noise.generator());
         }
     }
-    vae = models::AutoencoderKLCogVideoX{nullptr};
-    core::release_cached_device_memory();
 
     at::Tensor latents = sample.to(dtype).permute({0, 2, 1, 3, 4}); // [1, 1, C, h, w]
     latents = vae_config.invert_scale_latents ? (1.0 / vae_config.scaling_factor) * latents
@@ -201,25 +204,121 @@ at::Tensor CogVideoXPipeline::image_latents(const SampleRequest& request, const 
     return latents;
 }
 
-at::Tensor CogVideoXPipeline::decode(const at::Tensor& latents) const {
+models::AutoencoderKLCogVideoX CogVideoXPipeline::load_vae() const {
     models::AutoencoderKLCogVideoX vae =
         models::load_autoencoder_kl_cogvideox(folder_.vae, options_.placement);
     if (options_.vae_tiling) {
         vae->enable_tiling();
     }
     vae->enable_slicing(options_.vae_slicing);
+    return vae;
+}
+
+at::Tensor CogVideoXPipeline::decode(const at::Tensor& latents,
+                                     models::AutoencoderKLCogVideoX& vae) const {
     torch::NoGradGuard no_grad;
     const at::Tensor scaled =
         (1.0 / folder_.vae_config.scaling_factor) * latents.permute({0, 2, 1, 3, 4});
-    at::Tensor decoded = vae->decode(scaled);
-    vae = models::AutoencoderKLCogVideoX{nullptr};
-    core::release_cached_device_memory();
-    return decoded;
+    return vae->decode(scaled);
 }
+
+// One request between the stages of generate_all.
+struct CogVideoXPipeline::Pending {
+    SampleRequest request;
+    Geometry g;
+    SampleResult result;
+    std::unique_ptr<SeededNoise> noise; // each request draws from its own seed, in its order
+    at::Tensor prompt_embeds;
+    at::Tensor negative_embeds;
+    at::Tensor condition; // image-to-video: the first frame's latents
+    at::Tensor latents;
+    bool guided() const { return request.guidance > 1.0; }
+};
 
 SampleResult CogVideoXPipeline::generate(const SampleRequest& request,
                                          const SampleProgress& progress) {
-    const Geometry g = geometry(request);
+    return std::move(generate_all({request}, progress).front());
+}
+
+std::vector<SampleResult>
+CogVideoXPipeline::generate_all(const std::vector<SampleRequest>& requests,
+                                const SampleProgress& progress, const StageHook& stages) {
+    std::vector<Pending> pending;
+    pending.reserve(requests.size());
+    for (const SampleRequest& request : requests) {
+        pending.push_back(prepare_request(request));
+    }
+    const bool image_to_video = folder_.image_to_video();
+    auto announce = [&](const char* stage, std::vector<std::string> on_device) {
+        if (stages) {
+            stages(stage, on_device);
+        }
+    };
+    // Only the component at work is on the device (diffusers' enable_model_cpu_offload): a
+    // borrowed transformer waits on the host while T5 and the VAE run, the VAE (loaded once for
+    // every request) while the transformer does.
+    const bool offload = options_.offload_idle && borrowed_;
+    const c10::Device host(c10::kCPU);
+    if (offload) {
+        borrowed_->to(host);
+    }
+
+    announce("text", {"text_encoder"});
+    encode_prompts(pending, progress);
+
+    models::AutoencoderKLCogVideoX vae{nullptr};
+    if (image_to_video) {
+        vae = load_vae();
+        announce("image", {"vae"});
+        for (Pending& p : pending) {
+            // The image's posterior draw comes before the initial noise, as in diffusers.
+            p.condition = image_latents(p.request, p.g, *p.noise, p.result, vae);
+        }
+        if (offload) {
+            vae->to(host);
+        } else {
+            vae = models::AutoencoderKLCogVideoX{nullptr};
+        }
+        core::release_cached_device_memory();
+    }
+
+    if (offload) {
+        borrowed_->to(options_.placement.device);
+    }
+    announce("denoise", {"transformer"});
+    {
+        auto model = transformer();
+        for (Pending& p : pending) {
+            denoise(p, model, progress);
+        }
+    }
+    if (offload) {
+        borrowed_->to(host);
+    }
+    core::release_cached_device_memory();
+
+    if (vae) {
+        vae->to(options_.placement.device);
+    } else {
+        vae = load_vae();
+    }
+    announce("decode", {"vae"});
+    std::vector<SampleResult> results;
+    for (Pending& p : pending) {
+        results.push_back(finish(p, vae, progress));
+    }
+    vae = models::AutoencoderKLCogVideoX{nullptr};
+    core::release_cached_device_memory();
+    if (offload) {
+        borrowed_->to(options_.placement.device);
+    }
+    return results;
+}
+
+CogVideoXPipeline::Pending CogVideoXPipeline::prepare_request(const SampleRequest& request) const {
+    Pending p;
+    p.request = request;
+    p.g = geometry(request);
     const bool image_to_video = folder_.image_to_video();
     if (image_to_video != request.image.defined()) {
         bad_request(image_to_video ? "'" + folder_.root.string() +
@@ -230,42 +329,45 @@ SampleResult CogVideoXPipeline::generate(const SampleRequest& request,
                     image_to_video ? "Pass --image with the first frame."
                                    : "Leave out --image, or use an image-to-video model.");
     }
-    auto report = [&](const char* stage, int done, int total) {
-        if (progress) {
-            progress(stage, done, total);
+    p.result.sampler = request.sampler.value_or(folder_.default_sampler);
+    p.noise = std::make_unique<SeededNoise>(request.seed);
+    return p;
+}
+
+void CogVideoXPipeline::encode_prompts(std::vector<Pending>& pending,
+                                       const SampleProgress& progress) const {
+    PromptEncoder encoder(folder_.tokenizer, folder_.text_encoder, options_.placement);
+    for (Pending& p : pending) {
+        const int total = p.guided() ? 2 : 1;
+        report(progress, "encode_prompt", 0, total);
+        p.prompt_embeds = encoder.encode(p.request.prompt, p.g.text_length);
+        if (p.guided()) {
+            p.negative_embeds = encoder.encode(p.request.negative_prompt, p.g.text_length);
         }
-    };
+        const bool keep = p.request.record_tensors;
+        record(p.result, keep, "prompt_embeds", p.prompt_embeds);
+        if (p.guided()) {
+            record(p.result, keep, "negative_prompt_embeds", p.negative_embeds);
+        }
+        report(progress, "encode_prompt", total, total);
+    }
+    encoder.release();
+}
+
+void CogVideoXPipeline::denoise(Pending& p, cogvideox::CogVideoXTransformer3DModel& model,
+                                const SampleProgress& progress) const {
     const auto dtype = options_.placement.dtype;
     const auto device = options_.placement.device;
-    const bool guided = request.guidance > 1.0;
+    const SampleRequest& request = p.request;
+    const Geometry& g = p.g;
+    const bool guided = p.guided();
     const bool keep = request.record_tensors;
-    SampleResult result;
-    result.sampler = request.sampler.value_or(folder_.default_sampler);
-    SeededNoise noise(request.seed);
-
-    report("encode_prompt", 0, guided ? 2 : 1);
-    at::Tensor prompt_embeds;
-    at::Tensor negative_embeds;
-    {
-        PromptEncoder encoder(folder_.tokenizer, folder_.text_encoder, options_.placement);
-        prompt_embeds = encoder.encode(request.prompt, g.text_length);
-        if (guided) {
-            negative_embeds = encoder.encode(request.negative_prompt, g.text_length);
-        }
-        encoder.release();
-    }
-    record(result, keep, "prompt_embeds", prompt_embeds);
-    if (guided) {
-        record(result, keep, "negative_prompt_embeds", negative_embeds);
-    }
-    report("encode_prompt", guided ? 2 : 1, guided ? 2 : 1);
+    SampleResult& result = p.result;
+    SeededNoise& noise = *p.noise;
 
     Sampler sampler(result.sampler, folder_.scheduler_config);
     const std::vector<std::int64_t> timesteps = sampler.set_timesteps(request.steps);
     record(result, keep, "timesteps", torch::tensor(timesteps, torch::kLong));
-
-    // The image's posterior draw comes before the initial noise, as in diffusers.
-    at::Tensor condition = image_to_video ? image_latents(request, g, noise, result) : at::Tensor();
     const std::vector<std::int64_t> latent_shape = {
         1, g.latent_frames, folder_.vae_config.latent_channels, g.latent_height, g.latent_width};
     at::Tensor latents;
@@ -280,9 +382,8 @@ SampleResult CogVideoXPipeline::generate(const SampleRequest& request,
         latents = noise.randn(latent_shape, dtype, device);
     }
 
-    auto model = transformer();
     const at::Tensor encoder_states =
-        guided ? torch::cat({negative_embeds, prompt_embeds}) : prompt_embeds;
+        guided ? torch::cat({p.negative_embeds, p.prompt_embeds}) : p.prompt_embeds;
     const std::int64_t batch = guided ? 2 : 1;
     cogvideox::CogVideoXTransformerInputs inputs;
     inputs.encoder_hidden_states = encoder_states;
@@ -296,9 +397,9 @@ SampleResult CogVideoXPipeline::generate(const SampleRequest& request,
         inputs.ofs = torch::full({1}, 2.0, latents.options());
     }
     const at::Tensor condition_input =
-        condition.defined() && guided ? torch::cat({condition, condition}) : condition;
+        p.condition.defined() && guided ? torch::cat({p.condition, p.condition}) : p.condition;
     const int steps = static_cast<int>(timesteps.size());
-    report("denoise", 0, steps);
+    report(progress, "denoise", 0, steps);
     for (int i = 0; i < steps; ++i) {
         torch::NoGradGuard no_grad;
         at::Tensor input = guided ? torch::cat({latents, latents}) : latents;
@@ -318,16 +419,18 @@ SampleResult CogVideoXPipeline::generate(const SampleRequest& request,
         }
         latents = sampler.step(prediction, static_cast<std::size_t>(i), latents, noise).to(dtype);
         record(result, keep, "step" + std::to_string(i) + ".latents", latents);
-        report("denoise", i + 1, steps);
+        report(progress, "denoise", i + 1, steps);
     }
     record(result, keep, "final_latents", latents);
-    if (!borrowed_) {
-        model = cogvideox::CogVideoXTransformer3DModel{nullptr};
-        core::release_cached_device_memory();
-    }
+    p.latents = latents;
+}
 
-    report("decode", 0, 1);
-    const at::Tensor decoded = decode(latents.index({Slice(), Slice(g.padding_frames)}));
+SampleResult CogVideoXPipeline::finish(Pending& p, models::AutoencoderKLCogVideoX& vae,
+                                       const SampleProgress& progress) const {
+    report(progress, "decode", 0, 1);
+    SampleResult& result = p.result;
+    const bool keep = p.request.record_tensors;
+    const at::Tensor decoded = decode(p.latents.index({Slice(), Slice(p.g.padding_frames)}), vae);
     record(result, keep, "decoded_raw", decoded);
     result.video = (decoded.to(torch::kFloat) / 2.0 + 0.5)
                        .clamp(0.0, 1.0)
@@ -336,8 +439,8 @@ SampleResult CogVideoXPipeline::generate(const SampleRequest& request,
                        .contiguous();
     record(result, keep, "video", result.video);
     result.frames = result.video.size(1);
-    report("decode", 1, 1);
-    return result;
+    report(progress, "decode", 1, 1);
+    return std::move(result);
 }
 
 } // namespace tuneframe::diffusion

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/diffusion/pipeline_folder.h"
+#include "engine/models/cogvideox/autoencoder_kl_cogvideox.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
 #include "engine/models/t5/module_weights.h"
 
@@ -12,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tuneframe::diffusion {
 
@@ -54,17 +56,25 @@ struct PipelineOptions {
     double lora_weight = 1.0; // diffusers' set_adapters weight: scale = weight * alpha / rank
     bool vae_tiling = false;
     bool vae_slicing = false;
+    // diffusers' enable_model_cpu_offload for a borrowed transformer: it waits on the host
+    // while T5 and the VAE run, and the VAE on the host while it denoises (validation during
+    // training, where the transformer is resident anyway).
+    bool offload_idle = false;
 };
 
 // Where a sampling call is: `stage` is "encode_prompt", "denoise" or "decode"; during "denoise"
 // done/total count steps.
 using SampleProgress = std::function<void(const char* stage, int done, int total)>;
+// Called as each stage of generate_all begins ("text", "image" for image-to-video, "denoise",
+// "decode") with the components then on the compute device.
+using StageHook = std::function<void(const char* stage, const std::vector<std::string>& on_device)>;
 
 // CogVideoXPipeline and CogVideoXImageToVideoPipeline (diffusers 0.32) in one: text (and image)
 // to video with classifier-free guidance, DDIM or DPM steps, and the VAE decode, reproducing the
 // reference's numbers and its random draws for a seed. Components are loaded onto the device
 // one after the other (T5, transformer, VAE) and each is dropped before the next is loaded, so
-// the peak is the largest component rather than their sum.
+// the peak is the largest component rather than their sum. Several requests go through each
+// stage together, so T5 and the VAE are loaded once for all of them.
 class CogVideoXPipeline {
 public:
     CogVideoXPipeline(PipelineFolder folder, PipelineOptions options);
@@ -74,17 +84,30 @@ public:
     void use_transformer(models::cogvideox::CogVideoXTransformer3DModel transformer);
 
     SampleResult generate(const SampleRequest& request, const SampleProgress& progress = {});
+    // The same videos as one generate() per request, with each component loaded once.
+    std::vector<SampleResult> generate_all(const std::vector<SampleRequest>& requests,
+                                           const SampleProgress& progress = {},
+                                           const StageHook& stages = {});
 
     const PipelineFolder& folder() const { return folder_; }
     const PipelineOptions& options() const { return options_; }
 
 private:
     struct Geometry; // sizes derived from a request
+    struct Pending;  // a request between stages
     Geometry geometry(const SampleRequest& request) const;
+    Pending prepare_request(const SampleRequest& request) const;
+    void encode_prompts(std::vector<Pending>& pending, const SampleProgress& progress) const;
     at::Tensor image_latents(const SampleRequest& request, const Geometry& geometry,
-                             SeededNoise& noise, SampleResult& result) const;
+                             SeededNoise& noise, SampleResult& result,
+                             models::AutoencoderKLCogVideoX& vae) const;
+    void denoise(Pending& pending, models::cogvideox::CogVideoXTransformer3DModel& model,
+                 const SampleProgress& progress) const;
+    SampleResult finish(Pending& pending, models::AutoencoderKLCogVideoX& vae,
+                        const SampleProgress& progress) const;
     models::cogvideox::CogVideoXTransformer3DModel transformer();
-    at::Tensor decode(const at::Tensor& latents) const;
+    models::AutoencoderKLCogVideoX load_vae() const;
+    at::Tensor decode(const at::Tensor& latents, models::AutoencoderKLCogVideoX& vae) const;
 
     PipelineFolder folder_;
     PipelineOptions options_;

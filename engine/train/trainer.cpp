@@ -142,6 +142,9 @@ struct Trainer::Impl {
     std::int64_t loaded_epoch = -1;
     double last_loss = 0;
     std::int64_t step_gradient_bytes = 0;
+    // The highest allocator peak before a validation stage reset it (memory events report the
+    // peak since training began).
+    std::int64_t peak_before_reset = 0;
     fs::path last_checkpoint;
 
     Impl(common::TrainingJob job_, fs::path model_, fs::path run_,
@@ -193,7 +196,9 @@ struct Trainer::Impl {
     // Every rank's memory, as the `mem` array of step and memory events (a collective).
     nlohmann::json memory_of_ranks(std::int64_t gradients = 0) {
         constexpr std::size_t kFields = 6;
-        const core::MemoryStats own = core::memory_stats(device);
+        core::MemoryStats own = core::memory_stats(device);
+        // The allocator's peak is reset for each validation stage; peaks before that count.
+        own.peak = std::max(own.peak, peak_before_reset);
         const StateBytes state_bytes = optimizer ? optimizer->state_bytes() : StateBytes{};
         std::vector<std::int64_t> values{own.allocated, own.reserved,        own.peak,
                                          own.total,     state_bytes.total(), gradients};
@@ -226,6 +231,22 @@ struct Trainer::Impl {
                                {"broadcast", now.broadcast - then.broadcast}};
         reported_counts = now;
         return comm;
+    }
+
+    // Rank 0's memory alone, for the stages of a validation only rank 0 runs: `peak` is the
+    // stage's own, counted from its start.
+    void emit_stage_memory(const std::string& phase) {
+        const core::MemoryStats own = core::memory_stats(device);
+        const StateBytes state_bytes = optimizer ? optimizer->state_bytes() : StateBytes{};
+        nlohmann::json mem = nlohmann::json::array({{{"rank", 0},
+                                                     {"allocated", own.allocated},
+                                                     {"reserved", own.reserved},
+                                                     {"peak", own.peak},
+                                                     {"total", own.total},
+                                                     {"optimizer_state", state_bytes.total()},
+                                                     {"gradients", 0}}});
+        events.emit(protocol::EventType::Memory,
+                    {{"phase", phase}, {"step", state.step}, {"mem", mem}});
     }
 
     void emit_memory(const char* phase) {
@@ -762,34 +783,41 @@ struct Trainer::Impl {
         options.placement = {dtype, device};
         options.vae_tiling = job.dataset.vae_tiling;
         options.vae_slicing = job.dataset.vae_slicing;
+        // On a GPU the transformer waits on the host while T5 and the VAE work.
+        options.offload_idle = device.is_cuda();
         diffusion::CogVideoXPipeline sampler_pipeline(pipeline, options);
         sampler_pipeline.use_transformer(transformer);
         const fs::path folder = run_folder / "validation" / ("step-" + std::to_string(state.step));
         fs::create_directories(folder);
         const auto& v = job.validation;
+        std::vector<diffusion::SampleRequest> requests;
         for (std::size_t i = 0; i < v.prompts.size(); ++i) {
-            const auto started = Clock::now();
-            diffusion::SampleRequest request;
-            request.prompt = v.prompts[i];
-            request.frames = v.frames;
-            request.height = v.height;
-            request.width = v.width;
-            request.steps = static_cast<int>(v.steps);
-            request.guidance = v.guidance;
-            request.dynamic_cfg = v.dynamic_cfg;
-            request.sampler = diffusion::parse_sampler(v.sampler);
-            request.seed = v.seed;
-            if (job.task == "i2v") {
-                const std::int64_t spatial = pipeline.spatial_scale();
-                request.image = core::read_image_file(
-                    v.images[i],
-                    v.height > 0 ? v.height : pipeline.transformer_config.sample_height * spatial,
-                    v.width > 0 ? v.width : pipeline.transformer_config.sample_width * spatial);
+            requests.push_back(validation_request(i));
+        }
+        // Each stage's memory (T5, image, denoise, decode) as its own phase of the table.
+        std::string open_stage;
+        auto close_stage = [&] {
+            if (!open_stage.empty()) {
+                emit_stage_memory("validation_" + open_stage);
             }
-            const diffusion::SampleResult result = sampler_pipeline.generate(request);
+        };
+        auto stages = [&](const char* stage, const std::vector<std::string>&) {
+            close_stage();
+            peak_before_reset = std::max(peak_before_reset, core::memory_stats(device).peak);
+            core::reset_peak_memory(device);
+            open_stage = stage;
+        };
+        const auto started = Clock::now();
+        const std::vector<diffusion::SampleResult> results =
+            sampler_pipeline.generate_all(requests, {}, stages);
+        close_stage();
+        peak_before_reset = std::max(peak_before_reset, core::memory_stats(device).peak);
+        // The prompts share every stage, so each is given an even share of the pass.
+        const double seconds = std::chrono::duration<double>(Clock::now() - started).count() /
+                               static_cast<double>(results.size());
+        for (std::size_t i = 0; i < results.size(); ++i) {
             const fs::path video = folder / (std::to_string(i) + ".mp4");
-            core::write_video_file(result.video[0], video, pipeline.default_fps());
-            const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+            core::write_video_file(results[i].video[0], video, pipeline.default_fps());
             events.emit(protocol::EventType::Validation, {{"step", state.step},
                                                           {"prompt_index", i},
                                                           {"prompt", v.prompts[i]},
@@ -797,6 +825,28 @@ struct Trainer::Impl {
                                                           {"seconds", seconds}});
         }
         transformer->train();
+    }
+
+    diffusion::SampleRequest validation_request(std::size_t i) const {
+        const auto& v = job.validation;
+        diffusion::SampleRequest request;
+        request.prompt = v.prompts[i];
+        request.frames = v.frames;
+        request.height = v.height;
+        request.width = v.width;
+        request.steps = static_cast<int>(v.steps);
+        request.guidance = v.guidance;
+        request.dynamic_cfg = v.dynamic_cfg;
+        request.sampler = diffusion::parse_sampler(v.sampler);
+        request.seed = v.seed;
+        if (job.task == "i2v") {
+            const std::int64_t spatial = pipeline.spatial_scale();
+            request.image = core::read_image_file(
+                v.images[i],
+                v.height > 0 ? v.height : pipeline.transformer_config.sample_height * spatial,
+                v.width > 0 ? v.width : pipeline.transformer_config.sample_width * spatial);
+        }
+        return request;
     }
 
     // The next command, the same on every rank: rank 0 reads it and broadcasts it, so a stop

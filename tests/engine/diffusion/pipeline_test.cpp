@@ -4,10 +4,13 @@
 #include "engine/diffusion/classifier_free_guidance.h"
 #include "engine/diffusion/cogvideox_pipeline.h"
 #include "engine/models/cogvideox/init_model.h"
+#include "engine/models/cogvideox/transformer_checkpoint.h"
 #include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
+
+#include <algorithm>
 
 namespace tuneframe::diffusion {
 namespace {
@@ -136,6 +139,92 @@ TEST_F(TinyPipeline, RejectsSizesTheModelCannotMake) {
     r = small_request();
     r.image = torch::rand({1, 3, 32, 48});
     expect_bad(r, "text-to-video model");
+}
+
+// What generate_all's stage hook and progress saw, in order: "stage:NAME[on the device]" and
+// "STAGE DONE/TOTAL".
+struct StageLog {
+    std::vector<std::string> lines;
+    SampleProgress progress() {
+        return [this](const char* stage, int done, int total) {
+            lines.push_back(std::string(stage) + " " + std::to_string(done) + "/" +
+                            std::to_string(total));
+        };
+    }
+    StageHook stages() {
+        return [this](const char* stage, const std::vector<std::string>& on_device) {
+            std::string line = std::string("stage:") + stage + "[";
+            for (const std::string& name : on_device) {
+                line += name;
+            }
+            lines.push_back(line + "]");
+        };
+    }
+};
+
+TEST_F(TinyPipeline, SeveralRequestsShareEachStageAndGiveTheVideosOfOneCallEach) {
+    SampleRequest first = small_request();
+    first.steps = 2;
+    SampleRequest second = small_request();
+    second.prompt = "a blue square slides to the left";
+    second.seed = 7;
+    second.steps = 2;
+    second.sampler = SamplerKind::Dpm;
+    const at::Tensor alone_first = pipeline().generate(first).video;
+    const at::Tensor alone_second = pipeline().generate(second).video;
+
+    StageLog log;
+    PipelineOptions options;
+    options.offload_idle = true; // ignored without a borrowed transformer
+    CogVideoXPipeline shared(PipelineFolder::open(directory_->path() / "tiny"), options);
+    const std::vector<SampleResult> results =
+        shared.generate_all({first, second}, log.progress(), log.stages());
+
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_TRUE(results[0].video.equal(alone_first));
+    EXPECT_TRUE(results[1].video.equal(alone_second));
+    // T5 encodes both prompts (each with its negative) in one stage, the transformer denoises
+    // both, then the VAE decodes both: each component is loaded once.
+    const std::vector<std::string> expected = {"stage:text[text_encoder]",
+                                               "encode_prompt 0/2",
+                                               "encode_prompt 2/2",
+                                               "encode_prompt 0/2",
+                                               "encode_prompt 2/2",
+                                               "stage:denoise[transformer]",
+                                               "denoise 0/2",
+                                               "denoise 1/2",
+                                               "denoise 2/2",
+                                               "denoise 0/2",
+                                               "denoise 1/2",
+                                               "denoise 2/2",
+                                               "stage:decode[vae]",
+                                               "decode 0/1",
+                                               "decode 1/1",
+                                               "decode 0/1",
+                                               "decode 1/1"};
+    EXPECT_EQ(log.lines, expected);
+}
+
+TEST_F(TinyPipeline, ABorrowedTransformerIsOnTheDeviceOnlyWhileItDenoises) {
+    const PipelineFolder folder = PipelineFolder::open(directory_->path() / "tiny");
+    models::cogvideox::TransformerLoadOptions load;
+    auto transformer = models::cogvideox::load_cogvideox_transformer(folder.transformer, load);
+    transformer->eval();
+    PipelineOptions options;
+    options.offload_idle = true;
+    CogVideoXPipeline borrowing(folder, options);
+    borrowing.use_transformer(transformer);
+    std::vector<std::string> seen;
+    const SampleRequest r = small_request();
+    const std::vector<SampleResult> results = borrowing.generate_all(
+        {r}, {}, [&](const char* stage, const std::vector<std::string>& on_device) {
+            seen.push_back(stage);
+            const bool transformer_there =
+                std::find(on_device.begin(), on_device.end(), "transformer") != on_device.end();
+            EXPECT_EQ(transformer_there, std::string(stage) == "denoise") << stage;
+        });
+    EXPECT_EQ(seen, (std::vector<std::string>{"text", "denoise", "decode"}));
+    EXPECT_TRUE(results[0].video.equal(pipeline().generate(r).video));
 }
 
 TEST_F(TinyPipeline, AMissingComponentIsNamed) {

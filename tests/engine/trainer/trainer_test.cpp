@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <fcntl.h>
 #include <fstream>
 #include <sys/socket.h>
@@ -250,6 +251,41 @@ TEST(Trainer, ANonFiniteLossStopsTheRunNamingTheStepAndBatch) {
     // Every sample is drawn within the first two steps, before the first checkpoint (step 2)
     // could hold weights that saw it.
     EXPECT_FALSE(fs::exists(run / "checkpoints" / "step-2"));
+}
+
+TEST(Trainer, ValidationReportsTheMemoryOfEachStageForAllPromptsAtOnce) {
+    test::TemporaryDirectory dir;
+    const fs::path run = dir / "run";
+    fs::create_directories(run);
+    nlohmann::json json = small_job(2, 1e-3).to_json();
+    json["validation"] = {{"every_steps", 2}, {"prompts", {"a red ball", "a blue square"}},
+                          {"steps", 2},       {"frames", 9},
+                          {"height", 32},     {"width", 48}};
+    const int fd = ::open((run / "events.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    core::EventEmitter events(fd);
+    Trainer trainer(common::TrainingJob::from_json(json, "test job"), test::tiny_pipeline(), run,
+                    std::make_unique<MemoryDataset>(), events, nullptr);
+    trainer.run();
+    ::close(fd);
+    std::vector<std::string> phases;
+    std::vector<std::string> videos;
+    for (const nlohmann::json& event : read_events(run / "events.jsonl")) {
+        if (event.value("type", "") == "memory") {
+            phases.push_back(event["phase"]);
+        } else if (event.value("type", "") == "validation") {
+            videos.push_back(event["video"]);
+        }
+    }
+    // One stage each for T5, the transformer and the VAE, whatever the number of prompts.
+    const std::vector<std::string> validation = {"before_validation", "validation_text",
+                                                 "validation_denoise", "validation_decode",
+                                                 "after_validation"};
+    const auto at = std::search(phases.begin(), phases.end(), validation.begin(), validation.end());
+    EXPECT_NE(at, phases.end()) << nlohmann::json(phases).dump();
+    ASSERT_EQ(videos.size(), 2u);
+    for (const std::string& video : videos) {
+        EXPECT_GT(fs::file_size(video), 0u) << video;
+    }
 }
 
 TEST(Trainer, AStopOnTheControlSocketCheckpointsAndEnds) {
