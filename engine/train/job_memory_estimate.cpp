@@ -230,10 +230,17 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
 
     // validation: rank 0 samples with the training state resident and the whole sequence.
     PhaseMemory validation{"validation", {}, job.validation.prompts.empty()};
-    for (const MemoryPart& part : train.parts) {
-        if (part.name != "activations") {
-            validation.parts.push_back(part);
+    // On a GPU the trainer's pipeline moves the transformer to the host while T5 and the VAE
+    // run (CogVideoXPipeline's offload_idle), so its weights count in the denoising stage only.
+    const bool offloads_transformer = job.device != "cpu";
+    for (MemoryPart part : train.parts) {
+        if (part.name == "activations") {
+            continue;
         }
+        if (offloads_transformer && part.name == "transformer weights") {
+            part.stage = "denoise";
+        }
+        validation.parts.push_back(part);
     }
     // Each VAE level but the last halves the frame, as the pipeline's spatial scale says.
     std::int64_t spatial = 8;

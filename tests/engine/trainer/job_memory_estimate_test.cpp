@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+
 namespace tuneframe::train {
 namespace {
 
@@ -128,6 +131,29 @@ TEST(JobMemoryEstimate, FullFineTuneAndOffloading) {
               phase(estimate_job_memory(lora_job(), pipeline_2b(), 1), "train").total());
     full.optimizer.name = "adamw-cpu-offload";
     EXPECT_EQ(part(estimate_job_memory(full, pipeline_2b(), 1), "train", "optimizer state"), 0u);
+}
+
+TEST(JobMemoryEstimate, OnAGpuValidationHoldsTheTransformerOnlyWhileItDenoises) {
+    common::TrainingJob job = lora_job();
+    job.device = "cuda";
+    const PhaseMemory validation = phase(estimate_job_memory(job, pipeline_2b(), 1), "validation");
+    std::uint64_t resident = 0;
+    std::map<std::string, std::uint64_t> stages;
+    for (const MemoryPart& p : validation.parts) {
+        (p.stage.empty() ? resident : stages[p.stage]) += p.bytes;
+        if (p.name == "transformer weights") {
+            EXPECT_EQ(p.stage, "denoise");
+        }
+    }
+    EXPECT_EQ(validation.total(),
+              resident + std::max({stages["text"], stages["denoise"], stages["vae"]}));
+    job.device = "cpu";
+    const PhaseMemory on_cpu = phase(estimate_job_memory(job, pipeline_2b(), 1), "validation");
+    for (const MemoryPart& p : on_cpu.parts) {
+        if (p.name == "transformer weights") {
+            EXPECT_EQ(p.stage, ""); // nothing moves off the CPU: resident throughout
+        }
+    }
 }
 
 TEST(JobMemoryEstimate, ValidationAndTheCpu) {
