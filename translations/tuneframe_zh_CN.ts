@@ -3282,6 +3282,13 @@ What to do: %2</source>
     </message>
 </context>
 <context>
+    <name>TrainingPreferences</name>
+    <message>
+        <source>Could not save the training settings in “%1”: %2. Check that the project folder is writable and the disk is not full.</source>
+        <translation>无法将训练设置保存到“%1”：%2。请检查项目文件夹是否可写，以及磁盘是否已满。</translation>
+    </message>
+</context>
+<context>
     <name>TrainingRuns</name>
     <message>
         <source>The training settings cannot be used: %1 %2</source>

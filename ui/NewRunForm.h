@@ -60,6 +60,13 @@ public:
     LaunchPlan launchPlan() const;
     // Settings from elsewhere (an imported cogvideox-factory command) over the current preset.
     void applyOverrides(const QJsonObject& job);
+    // What the project keeps of the form: the job without its model folder and validation
+    // images (the project's condition frames are read again), the model folder and the CPU
+    // process count.
+    QJsonObject formState() const;
+    // The preset (when it still exists) with a formState() over it; an empty state leaves the
+    // preset as it is, an empty model folder leaves the current one.
+    void restoreFormState(const QString& presetId, const QJsonObject& state);
     QString validationError() const;
     // The engine's estimate for the current settings, once it has answered.
     std::optional<MemoryEstimate> memoryEstimate() const;
@@ -133,6 +140,8 @@ private:
     QPlainTextEdit* m_promptsEdit;
     QLineEdit* m_triggerEdit;
     QComboBox* m_deviceCombo;
+    // A GPU the preset or restored form names before NVML has listed it; setGpus selects it.
+    QString m_wantedDevice;
     QLabel* m_deviceNote;
     QListWidget* m_gpuList;
     QSpinBox* m_cpuRanksSpin;

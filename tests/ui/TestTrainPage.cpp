@@ -12,6 +12,7 @@
 #include "app/Project.h"
 #include "app/RunMemoryTable.h"
 #include "app/Settings.h"
+#include "app/TrainingPreferences.h"
 #include "app/TrainingRuns.h"
 #include "media/log_level.h"
 #include "tests/app/DatasetFixture.h"
@@ -79,6 +80,7 @@ private slots:
     void userPresetIsSavedAndDeleted();
     void sweepOfFourRunsIsCompared();
     void chosenFrameBecomesTheImageToVideoCondition();
+    void projectKeepsTheFormAcrossARestart();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
@@ -89,6 +91,8 @@ private:
     QString brokenModel(QTemporaryDir& folder) const;
     RunState stateOf(qint64 runId) const { return m_window->trainingRuns()->state(runId); }
     void screenshot(QWidget* widget, const QString& name) const;
+    // Selects all of the field's text and types text over it, as a user would.
+    static void typeInto(QWidget* field, const QString& text);
 
     QTemporaryDir m_media;
     QTemporaryDir m_config;
@@ -631,6 +635,72 @@ void TestTrainPage::chosenFrameBecomesTheImageToVideoCondition() {
     QVERIFY(manifest.open(QIODevice::ReadOnly));
     QVERIFY(manifest.readAll().contains("\"condition_frame\":7"));
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
+}
+
+void TestTrainPage::typeInto(QWidget* field, const QString& text) {
+    QVERIFY2(field->isVisible() && field->isEnabled(), qPrintable(field->objectName()));
+    field->setFocus();
+    QTest::keyClick(field, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(field, text);
+}
+
+void TestTrainPage::projectKeepsTheFormAcrossARestart() {
+    const QString preset = QStringLiteral("cogvideox-tiny.lora.cpu");
+    NewRunForm* form = page()->newRunForm();
+    auto* presets = form->findChild<QComboBox*>(QStringLiteral("presetCombo"));
+    QVERIFY(presets->isVisible() && presets->isEnabled());
+    presets->setFocus();
+    QTest::keyClick(presets, Qt::Key_Home);
+    for (int index = 0; index < presets->count() && form->presetId() != preset; ++index)
+        QTest::keyClick(presets, Qt::Key_Down);
+    QCOMPARE(form->presetId(), preset);
+    // A second model folder, so the restored one cannot be the project's default.
+    QTemporaryDir otherModel;
+    QVERIFY(otherModel.isValid());
+    typeInto(form->findChild<QLineEdit*>(QStringLiteral("modelFolderEdit")),
+             QDir::toNativeSeparators(otherModel.path()));
+    typeInto(form->findChild<QSpinBox*>(QStringLiteral("rankSpin")), QStringLiteral("12"));
+    typeInto(form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin")), QStringLiteral("77"));
+    typeInto(form->findChild<QLineEdit*>(QStringLiteral("learningRateEdit")),
+             QStringLiteral("0.0003"));
+    typeInto(form->findChild<QPlainTextEdit*>(QStringLiteral("validationPromptsEdit")),
+             QStringLiteral("a red ball rolls across a floor"));
+    form->validateNow();
+    const QJsonObject typed = form->job();
+    QCOMPARE(typed.value(QStringLiteral("max_steps")).toInt(), 77);
+
+    // The studio closes and opens the project again: the same preset and values.
+    m_window.reset();
+    {
+        // In the project itself, not in the studio's settings.
+        Project::Result opened = Project::open(m_projectFolder);
+        QVERIFY(opened.succeeded());
+        QCOMPARE(TrainingPreferences(*opened.project).presetId(), preset);
+    }
+    m_window = newWindow();
+    QVERIFY(m_window->openProject(m_projectFolder));
+    m_window->showPage(MainWindow::Page::Train);
+    form = page()->newRunForm();
+    QCOMPARE(form->presetId(), preset);
+    QCOMPARE(form->modelFolder(), QDir::fromNativeSeparators(otherModel.path()));
+    QCOMPARE(form->findChild<QSpinBox*>(QStringLiteral("rankSpin"))->value(), 12);
+    QCOMPARE(form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->value(), 77);
+    QCOMPARE(form->findChild<QLineEdit*>(QStringLiteral("learningRateEdit"))->text(),
+             QStringLiteral("0.0003"));
+    QCOMPARE(
+        form->findChild<QPlainTextEdit*>(QStringLiteral("validationPromptsEdit"))->toPlainText(),
+        QStringLiteral("a red ball rolls across a floor"));
+    form->validateNow();
+    QCOMPARE(form->job(), typed);
+
+    // Another project opened in the same window shows its own form, not this one.
+    const QString otherFolder = m_projects.filePath(QStringLiteral("other-project"));
+    QVERIFY(DatasetFixture::createProject(otherFolder));
+    QVERIFY(m_window->openProject(otherFolder));
+    QVERIFY(form->modelFolder() != QDir::fromNativeSeparators(otherModel.path()));
+    QVERIFY(m_window->openProject(m_projectFolder));
+    QCOMPARE(form->modelFolder(), QDir::fromNativeSeparators(otherModel.path()));
+    QCOMPARE(form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->value(), 77);
 }
 
 QTEST_MAIN(TestTrainPage)
