@@ -202,6 +202,8 @@ NewRunForm::NewRunForm(QWidget* parent)
         auto* dialog = new FactoryImportDialog(this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &FactoryImportDialog::importAccepted, this, &NewRunForm::applyOverrides);
+        connect(dialog, &FactoryImportDialog::datasetImportRequested, this,
+                &NewRunForm::datasetImportRequested);
         dialog->open();
     });
     for (QSpinBox* box : {m_rankSpin, m_alphaSpin, m_stepsSpin, m_batchSpin, m_checkpointSpin,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/FactoryDatasetSource.h"
 #include "app/GpuInventory.h"
 #include "app/JobPresets.h"
 #include "app/LaunchPlan.h"
@@ -79,6 +80,8 @@ signals:
     void memoryEstimateChanged();
     // A user preset was saved (selectId: the new one) or deleted (selectId empty).
     void userPresetsChanged(const QString& selectId);
+    // An imported cogvideox-factory command named its dataset; the project should import it.
+    void datasetImportRequested(const FactoryDataset& dataset);
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -101,6 +101,7 @@ QWidget* TrainPage::createNewRunPanel() {
 
     connect(m_form, &NewRunForm::validityChanged, this, &TrainPage::updateLaunchButtons);
     connect(m_form, &NewRunForm::jobChanged, this, &TrainPage::onFormChanged);
+    connect(m_form, &NewRunForm::datasetImportRequested, this, &TrainPage::datasetImportRequested);
     reloadPresets();
     connect(m_form, &NewRunForm::userPresetsChanged, this, [this](const QString& selectId) {
         reloadPresets();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/FactoryDatasetSource.h"
 #include "app/RunState.h"
 #include "ui/StudioPage.h"
 
@@ -57,6 +58,8 @@ signals:
     // A new run began (or was queued); MainWindow may want to show it elsewhere too.
     void runLaunched(qint64 runId);
     void statusMessage(const QString& message);
+    // The form's imported cogvideox-factory command named its dataset.
+    void datasetImportRequested(const FactoryDataset& dataset);
 
 protected:
     void retranslateUi() override;

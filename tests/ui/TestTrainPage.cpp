@@ -55,6 +55,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 
@@ -81,6 +82,7 @@ private slots:
     void sweepOfFourRunsIsCompared();
     void chosenFrameBecomesTheImageToVideoCondition();
     void projectKeepsTheFormAcrossARestart();
+    void factoryCommandImportsItsDataset();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
@@ -701,6 +703,70 @@ void TestTrainPage::projectKeepsTheFormAcrossARestart() {
     QVERIFY(m_window->openProject(m_projectFolder));
     QCOMPARE(form->modelFolder(), QDir::fromNativeSeparators(otherModel.path()));
     QCOMPARE(form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->value(), 77);
+}
+
+void TestTrainPage::factoryCommandImportsItsDataset() {
+    // A project of its own, so the clips added here reach no other test's runs.
+    const QString projectFolder = m_projects.filePath(QStringLiteral("factory-dataset"));
+    QVERIFY(DatasetFixture::createProject(projectFolder));
+    QVERIFY(m_window->openProject(projectFolder));
+    m_window->showPage(MainWindow::Page::Train);
+    // The factory's layout under other file names: --caption_column and --video_column name
+    // line files in --data_root, clip paths relative to it.
+    QTemporaryDir data;
+    QVERIFY(data.isValid());
+    QVERIFY(QDir(data.path()).mkpath(QStringLiteral("videos")));
+    for (int index = 0; index < 2; ++index) {
+        const QString error = DatasetFixture::writeVideo(
+            data.filePath(QStringLiteral("videos/%1.mp4").arg(index)), 9, 40 + index);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+    QVERIFY(DatasetFixture::writeBytes(data.filePath(QStringLiteral("captions.txt")),
+                                       "a red ball rolls\na blue square spins\n"));
+    QVERIFY(DatasetFixture::writeBytes(data.filePath(QStringLiteral("clips.txt")),
+                                       "videos/0.mp4\nvideos/1.mp4\n"));
+
+    NewRunForm* form = page()->newRunForm();
+    auto* importButton =
+        form->findChild<QPushButton*>(QStringLiteral("importFactoryCommandButton"));
+    QVERIFY(importButton->isVisible() && importButton->isEnabled());
+    QTest::mouseClick(importButton, Qt::LeftButton);
+    FactoryImportDialog* dialog = nullptr;
+    QTRY_VERIFY(
+        (dialog = form->findChild<FactoryImportDialog*>(QStringLiteral("factoryImportDialog"))));
+    auto* command = dialog->findChild<QPlainTextEdit*>(QStringLiteral("factoryCommandEdit"));
+    QVERIFY(command->isVisible());
+    QTest::keyClicks(command,
+                     QStringLiteral("accelerate launch training/cogvideox_text_to_video_lora.py "
+                                    "--data_root %1 --caption_column captions.txt "
+                                    "--video_column clips.txt --optimizer adam --use_8bit")
+                         .arg(data.path()));
+    QVERIFY(dialog->findChild<QPlainTextEdit*>(QStringLiteral("factoryMappedList"))
+                ->toPlainText()
+                .contains(QStringLiteral("the clips to import")));
+    auto* apply = dialog->findChild<QPushButton*>(QStringLiteral("factoryApplyButton"));
+    QVERIFY(apply->isVisible() && apply->isEnabled());
+    QTest::mouseClick(apply, Qt::LeftButton);
+
+    QCOMPARE(form->job()
+                 .value(QStringLiteral("optimizer"))
+                 .toObject()
+                 .value(QStringLiteral("name"))
+                 .toString(),
+             QStringLiteral("adamw8bit"));
+    // The clips arrive on the Dataset page, which shows the import.
+    QVERIFY(m_window->datasetPage()->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->datasetPage()->isImporting(), kEngineTimeoutMs);
+    QVector<ClipRecord> clips = ClipStore(*m_window->project()).allClips();
+    QCOMPARE(clips.size(), 2);
+    std::sort(clips.begin(), clips.end(),
+              [](const ClipRecord& a, const ClipRecord& b) { return a.path < b.path; });
+    QCOMPARE(clips.at(0).path, QDir(data.path()).filePath(QStringLiteral("videos/0.mp4")));
+    QCOMPARE(clips.at(0).caption, QStringLiteral("a red ball rolls"));
+    QCOMPARE(clips.at(1).caption, QStringLiteral("a blue square spins"));
+
+    QVERIFY(m_window->openProject(m_projectFolder));
+    m_window->showPage(MainWindow::Page::Train);
 }
 
 QTEST_MAIN(TestTrainPage)
