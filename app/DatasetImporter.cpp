@@ -56,7 +56,12 @@ ImportPlan DatasetImporter::plan(const QStringList& paths,
 ImportReport DatasetImporter::run(const QStringList& paths,
                                   const std::atomic<bool>& cancelRequested,
                                   const ProgressCallback& progress) {
-    const ImportPlan planned = plan(paths, &cancelRequested);
+    return run(plan(paths, &cancelRequested), cancelRequested, progress);
+}
+
+ImportReport DatasetImporter::run(const ImportPlan& planned,
+                                  const std::atomic<bool>& cancelRequested,
+                                  const ProgressCallback& progress) {
     ImportReport report;
     report.errors = planned.errors;
     report.notes = planned.notes;

@@ -32,6 +32,9 @@ public:
     ImportPlan plan(const QStringList& paths, const std::atomic<bool>* cancelRequested) const;
     ImportReport run(const QStringList& paths, const std::atomic<bool>& cancelRequested,
                      const ProgressCallback& progress = {});
+    // Imports what a source listed by itself (a cogvideox-factory command's dataset, say).
+    ImportReport run(const ImportPlan& planned, const std::atomic<bool>& cancelRequested,
+                     const ProgressCallback& progress = {});
 
 private:
     // Stores and empties batch; false when the database refused it.

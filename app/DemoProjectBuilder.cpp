@@ -12,6 +12,7 @@
 const QString DemoProjectBuilder::kClipsFolderName = QStringLiteral("demo-clips");
 const QString DemoProjectBuilder::kModelsFolderName = QStringLiteral("models");
 const QString DemoProjectBuilder::kModelArchitecture = QStringLiteral("cogvideox-tiny");
+const QString DemoProjectBuilder::kTrainingPresetId = QStringLiteral("cogvideox-tiny.lora.cpu");
 
 namespace {
 

@@ -26,6 +26,8 @@ public:
     static const QString kClipsFolderName;
     static const QString kModelsFolderName;
     static const QString kModelArchitecture;
+    // The preset the demo project's Train page opens on: it trains the tiny model on a CPU.
+    static const QString kTrainingPresetId;
     // The engine's stderr lines quoted when it fails: its error and hint, with some context.
     static constexpr int kEngineLinesQuoted = 8;
 

@@ -6,6 +6,7 @@
 #include "app/DemoProjectBuilder.h"
 #include "app/ImportRunner.h"
 #include "app/Project.h"
+#include "app/TrainingPreferences.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -56,6 +57,14 @@ std::shared_ptr<Project> DemoProjectController::start() {
         QString error;
         // The demo captions start with the catalog's trigger word; "Insert trigger word" offers it.
         DatasetPreferences(*m_project).setTriggerWord(DemoClipCatalog::kTriggerWord, &error);
+    }
+    // The Train page opens on the preset that trains the tiny model on a CPU; the GPU presets
+    // would prepare 480x720 clips for minutes and then refuse the tiny model. Demo projects
+    // made before the project kept its form get it too; a preset the user chose stays.
+    TrainingPreferences training(*m_project);
+    if (training.presetId().isEmpty()) {
+        QString error;
+        training.setPresetId(DemoProjectBuilder::kTrainingPresetId, &error);
     }
 
     if (DemoProjectBuilder::isCompleteModel(modelFolder()) && hasAllClipFiles()) {

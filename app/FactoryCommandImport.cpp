@@ -172,9 +172,7 @@ FactoryCommandImport::Result FactoryCommandImport::parse(const QString& commandL
     QString separator = QStringLiteral(":::");
     QString prompts;
     QString images;
-    bool use8bit = false;
-    bool cpuOffload = false;
-    QString optimizer;
+    OptimizerFlags optimizer;
     using Setter = std::function<bool(const QString&)>;
     auto number = [&result](const QString& path) -> Setter {
         return [&result, path](const QString& text) {
@@ -300,18 +298,26 @@ FactoryCommandImport::Result FactoryCommandImport::parse(const QString& commandL
             setPath(result.job, QStringLiteral("precision"), precision);
             result.mapped.append(tr("%1 → %2").arg(describe(flag), QStringLiteral("precision")));
         } else if (flag.name == QLatin1String("optimizer")) {
-            optimizer = value.toLower();
-            result.mapped.append(
-                tr("%1 → %2").arg(describe(flag), QStringLiteral("optimizer.name")));
+            optimizer.name = value.toLower();
         } else if (flag.name == QLatin1String("use_8bit_bnb") ||
                    flag.name == QLatin1String("use_8bit")) {
-            use8bit = true;
-            result.mapped.append(
-                tr("%1 → %2").arg(describe(flag), QStringLiteral("optimizer.name")));
+            optimizer.use8bit = true;
         } else if (flag.name == QLatin1String("use_cpu_offload_optimizer")) {
-            cpuOffload = true;
-            result.mapped.append(
-                tr("%1 → %2").arg(describe(flag), QStringLiteral("optimizer.name")));
+            optimizer.cpuOffload = true;
+        } else if (flag.name == QLatin1String("use_torchao")) {
+            optimizer.torchao = true;
+        } else if (flag.name == QLatin1String("data_root") && flag.values.size() == 1) {
+            result.dataset.root = value;
+            result.mapped.append(tr("%1 → the clips to import").arg(describe(flag)));
+        } else if (flag.name == QLatin1String("dataset_file") && flag.values.size() == 1) {
+            result.dataset.datasetFile = value;
+            result.mapped.append(tr("%1 → the clips to import").arg(describe(flag)));
+        } else if (flag.name == QLatin1String("caption_column") && flag.values.size() == 1) {
+            result.dataset.captionColumn = value;
+            result.mapped.append(tr("%1 → the clips to import").arg(describe(flag)));
+        } else if (flag.name == QLatin1String("video_column") && flag.values.size() == 1) {
+            result.dataset.videoColumn = value;
+            result.mapped.append(tr("%1 → the clips to import").arg(describe(flag)));
         } else if (flag.name == QLatin1String("validation_prompt")) {
             prompts = flag.values.join(QLatin1Char(' '));
         } else if (flag.name == QLatin1String("validation_images")) {
@@ -345,14 +351,15 @@ FactoryCommandImport::Result FactoryCommandImport::parse(const QString& commandL
                     .arg(heights.join(QLatin1Char(' ')), widths.join(QLatin1Char(' '))));
         }
     }
-    if (!optimizer.isEmpty() || use8bit || cpuOffload) {
-        QString name = optimizer.isEmpty() ? QStringLiteral("adamw") : optimizer;
-        if (cpuOffload && name == QLatin1String("adamw"))
-            name = QStringLiteral("adamw-cpu-offload");
-        else if (use8bit && name == QLatin1String("adamw"))
-            name = QStringLiteral("adamw8bit");
-        setPath(result.job, QStringLiteral("optimizer.name"), name);
-    }
+    optimizer.weightDecay = result.job.value(QStringLiteral("optimizer"))
+                                .toObject()
+                                .value(QStringLiteral("weight_decay"))
+                                .toDouble(optimizer.weightDecay);
+    if (!optimizer.name.isEmpty() || optimizer.use8bit || optimizer.cpuOffload)
+        mapOptimizer(optimizer, result);
+    // torchao only changes which 8-bit optimizer the factory builds.
+    if (optimizer.torchao && !optimizer.use8bit)
+        result.notUnderstood.append(QStringLiteral("--use_torchao"));
     if (!prompts.isEmpty()) {
         QJsonArray list;
         for (const QString& prompt : prompts.split(separator)) {
@@ -374,4 +381,54 @@ FactoryCommandImport::Result FactoryCommandImport::parse(const QString& commandL
                                 static_cast<int>(list.size())));
     }
     return result;
+}
+
+void FactoryCommandImport::mapOptimizer(const OptimizerFlags& flags, Result& result) {
+    // cogvideox-factory's get_optimizer (training/utils.py): --optimizer defaults to adam;
+    // --use_8bit takes bitsandbytes' Adam8bit or AdamW8bit (torchao's with --use_torchao);
+    // --use_cpu_offload_optimizer wraps torch's Adam or AdamW in torchao's CPUOffloadOptimizer.
+    const QString name = flags.name.isEmpty() ? QStringLiteral("adam") : flags.name;
+    const bool adamFamily = name == QLatin1String("adam") || name == QLatin1String("adamw");
+    QString engineName = name;
+    // Adam adds its weight decay to the gradient; Tuneframe's 8-bit and CPU-offloaded
+    // optimizers decay the weights as AdamW does. bitsandbytes' Adam8bit already does that, so
+    // only torch's and torchao's Adam change meaning, and only with a weight decay.
+    bool decayBecomesDecoupled = false;
+    if (adamFamily && flags.cpuOffload) {
+        engineName = QStringLiteral("adamw-cpu-offload");
+        decayBecomesDecoupled = name == QLatin1String("adam") && flags.weightDecay != 0.0;
+    } else if (adamFamily && flags.use8bit) {
+        engineName = QStringLiteral("adamw8bit");
+        decayBecomesDecoupled =
+            name == QLatin1String("adam") && flags.torchao && flags.weightDecay != 0.0;
+    }
+    setPath(result.job, QStringLiteral("optimizer.name"), engineName);
+
+    QStringList given;
+    if (!flags.name.isEmpty())
+        given.append(QStringLiteral("--optimizer ") + flags.name);
+    if (flags.use8bit && adamFamily)
+        given.append(QStringLiteral("--use_8bit"));
+    if (flags.cpuOffload && adamFamily)
+        given.append(QStringLiteral("--use_cpu_offload_optimizer"));
+    if (given.isEmpty())
+        given.append(tr("the factory's default optimizer (adam)"));
+    QString line =
+        tr("%1 → %2 = %3")
+            .arg(given.join(QStringLiteral(", ")), QStringLiteral("optimizer.name"), engineName);
+    if (decayBecomesDecoupled)
+        line += QLatin1Char(' ') +
+                tr("(its weight decay now shrinks the weights as AdamW does, instead of being "
+                   "added to the gradient as Adam does: Tuneframe's 8-bit and CPU-offloaded "
+                   "optimizers are AdamW)");
+    else if (flags.use8bit && flags.cpuOffload && adamFamily)
+        line += QLatin1Char(' ') + tr("(the CPU-offloaded optimizer keeps its state in 32 bits)");
+    result.mapped.append(line);
+
+    if (flags.use8bit && !adamFamily)
+        result.notUnderstood.append(
+            tr("--use_8bit (the factory allows 8-bit states only with adam and adamw)"));
+    if (flags.cpuOffload && !adamFamily)
+        result.notUnderstood.append(
+            tr("--use_cpu_offload_optimizer (Tuneframe offloads only adam and adamw to the CPU)"));
 }

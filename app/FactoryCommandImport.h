@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/FactoryDatasetSource.h"
+
 #include <QCoreApplication>
 #include <QJsonObject>
 #include <QStringList>
@@ -19,9 +21,23 @@ public:
         QStringList notUnderstood; // "--report_to wandb"
         QString script;            // the training script named, if any
         QString error;             // set when nothing could be read
+        // --data_root and the flags that say how to read it; empty when the command names none
+        // (or names them through shell variables).
+        FactoryDataset dataset;
     };
 
     static Result parse(const QString& commandLine);
     // POSIX-shell words: quotes, backslash escapes, backslash-newline continuations.
     static QStringList shellWords(const QString& text, QString* error);
+
+private:
+    // What the factory's optimizer flags choose, in the engine's optimizer names.
+    struct OptimizerFlags {
+        QString name; // --optimizer, lower case; empty when not given
+        bool use8bit = false;
+        bool cpuOffload = false;
+        bool torchao = false;
+        double weightDecay = 1e-4; // the factory's default
+    };
+    static void mapOptimizer(const OptimizerFlags& flags, Result& result);
 };

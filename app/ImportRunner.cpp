@@ -21,12 +21,20 @@ ImportRunner::~ImportRunner() {
 }
 
 bool ImportRunner::start(const QStringList& paths) {
+    return startOnWorker([paths](ImportWorker* worker) { worker->run(paths); });
+}
+
+bool ImportRunner::startFactoryDataset(const FactoryDataset& dataset) {
+    return startOnWorker([dataset](ImportWorker* worker) { worker->runFactoryDataset(dataset); });
+}
+
+bool ImportRunner::startOnWorker(const std::function<void(ImportWorker*)>& work) {
     if (m_running)
         return false;
     m_running = true;
     m_worker->clearCancel();
     ImportWorker* worker = m_worker;
-    QMetaObject::invokeMethod(m_worker, [worker, paths] { worker->run(paths); });
+    QMetaObject::invokeMethod(m_worker, [worker, work] { work(worker); });
     return true;
 }
 

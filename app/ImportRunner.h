@@ -1,11 +1,14 @@
 #pragma once
 
+#include "app/FactoryDatasetSource.h"
 #include "app/ImportReport.h"
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
 #include <QThread>
+
+#include <functional>
 
 class ImportWorker;
 class Project;
@@ -22,6 +25,7 @@ public:
 
     // Returns false, doing nothing, while an import runs.
     bool start(const QStringList& paths);
+    bool startFactoryDataset(const FactoryDataset& dataset);
     void cancel();
     bool isRunning() const;
 
@@ -30,6 +34,8 @@ signals:
     void finished(const ImportReport& report);
 
 private:
+    // Queues work on the worker's thread unless an import runs.
+    bool startOnWorker(const std::function<void(ImportWorker*)>& work);
     void onWorkerFinished(const ImportReport& report);
 
     QThread m_thread;

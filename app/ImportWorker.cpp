@@ -1,8 +1,8 @@
 #include "app/ImportWorker.h"
 
-#include "app/DatasetImporter.h"
-
 #include <QElapsedTimer>
+
+#include <memory>
 
 ImportWorker::ImportWorker(const Project& project)
     : m_project(project) {}
@@ -16,15 +16,24 @@ void ImportWorker::clearCancel() {
 }
 
 void ImportWorker::run(const QStringList& paths) {
-    QElapsedTimer sinceProgress;
-    sinceProgress.start();
     DatasetImporter importer(m_project);
-    const ImportReport report =
-        importer.run(paths, m_cancelRequested, [&](int done, int total, const QString& path) {
-            if (done == 0 || done == total || sinceProgress.elapsed() >= kProgressIntervalMs) {
-                sinceProgress.restart();
-                emit progressed(done, total, path);
-            }
-        });
-    emit finished(report);
+    emit finished(importer.run(paths, m_cancelRequested, throttledProgress()));
+}
+
+void ImportWorker::runFactoryDataset(const FactoryDataset& dataset) {
+    ImportPlan plan;
+    FactoryDatasetSource::add(dataset, plan);
+    DatasetImporter importer(m_project);
+    emit finished(importer.run(plan, m_cancelRequested, throttledProgress()));
+}
+
+DatasetImporter::ProgressCallback ImportWorker::throttledProgress() {
+    auto sinceProgress = std::make_shared<QElapsedTimer>();
+    sinceProgress->start();
+    return [this, sinceProgress](int done, int total, const QString& path) {
+        if (done == 0 || done == total || sinceProgress->elapsed() >= kProgressIntervalMs) {
+            sinceProgress->restart();
+            emit progressed(done, total, path);
+        }
+    };
 }

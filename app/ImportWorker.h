@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/DatasetImporter.h"
+#include "app/FactoryDatasetSource.h"
 #include "app/ImportReport.h"
 
 #include <QObject>
@@ -27,12 +29,17 @@ public:
 
     // Call on the worker's thread (queued).
     void run(const QStringList& paths);
+    // The clips a cogvideox-factory command names; its files are read here, off the UI thread.
+    void runFactoryDataset(const FactoryDataset& dataset);
 
 signals:
     void progressed(int done, int total, const QString& currentPath);
     void finished(const ImportReport& report);
 
 private:
+    // Posts progress at most every kProgressIntervalMs, and always the first and last.
+    DatasetImporter::ProgressCallback throttledProgress();
+
     const Project& m_project;
     std::atomic<bool> m_cancelRequested{false};
 };

@@ -1506,6 +1506,61 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
             <numerusform>--validation_images（%n 张图片）→ validation.images</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 → the clips to import</source>
+        <translation>%1 → 要导入的片段</translation>
+    </message>
+    <message>
+        <source>the factory&apos;s default optimizer (adam)</source>
+        <translation>cogvideox-factory 的默认优化器（adam）</translation>
+    </message>
+    <message>
+        <source>%1 → %2 = %3</source>
+        <translation>%1 → %2 = %3</translation>
+    </message>
+    <message>
+        <source>(its weight decay now shrinks the weights as AdamW does, instead of being added to the gradient as Adam does: Tuneframe&apos;s 8-bit and CPU-offloaded optimizers are AdamW)</source>
+        <translation>（权重衰减现在像 AdamW 那样直接缩小权重，而不是像 Adam 那样加到梯度上：Tuneframe 的 8 位和 CPU 卸载优化器都是 AdamW）</translation>
+    </message>
+    <message>
+        <source>(the CPU-offloaded optimizer keeps its state in 32 bits)</source>
+        <translation>（卸载到 CPU 的优化器以 32 位保存其状态）</translation>
+    </message>
+    <message>
+        <source>--use_8bit (the factory allows 8-bit states only with adam and adamw)</source>
+        <translation>--use_8bit（cogvideox-factory 只允许 adam 和 adamw 使用 8 位状态）</translation>
+    </message>
+    <message>
+        <source>--use_cpu_offload_optimizer (Tuneframe offloads only adam and adamw to the CPU)</source>
+        <translation>--use_cpu_offload_optimizer（Tuneframe 只能将 adam 和 adamw 卸载到 CPU）</translation>
+    </message>
+</context>
+<context>
+    <name>FactoryDatasetSource</name>
+    <message>
+        <source>The command names no --data_root, so Tuneframe cannot tell where the clips are. Add --data_root with the dataset folder.</source>
+        <translation>命令中没有 --data_root，Tuneframe 无法知道片段在哪里。请加上 --data_root 并指定数据集文件夹。</translation>
+    </message>
+    <message>
+        <source>The dataset folder “%1” (--data_root) does not exist. Copy the dataset to this computer and correct the path in the command.</source>
+        <translation>数据集文件夹“%1”（--data_root）不存在。请将数据集复制到这台计算机，并改正命令中的路径。</translation>
+    </message>
+    <message>
+        <source>%1 Without --dataset_file, --caption_column and --video_column name line files in the --data_root folder.</source>
+        <translation>%1 没有 --dataset_file 时，--caption_column 和 --video_column 指的是 --data_root 文件夹中每行一项的文本文件。</translation>
+    </message>
+    <message>
+        <source>“%1” lists %2 videos but “%3” holds %4 captions, so Tuneframe cannot tell which caption belongs to which video and imported nothing from them. Give both files one line per clip, in the same order, then import the command again.</source>
+        <translation>“%1”列出了 %2 个视频，而“%3”中有 %4 条描述，Tuneframe 无法判断哪条描述属于哪个视频，因此没有从中导入任何内容。请让两个文件每个片段各占一行、顺序一致，然后重新导入该命令。</translation>
+    </message>
+    <message>
+        <source>The CSV file “%1” has no column “%2” (its header reads: %3). Correct --video_column and --caption_column in the command to the file&apos;s column names.</source>
+        <translation>CSV 文件“%1”中没有“%2”列（其表头为：%3）。请将命令中的 --video_column 和 --caption_column 改为该文件的列名。</translation>
+    </message>
+    <message>
+        <source>Line %1 of “%2” names no file, so it was not imported.</source>
+        <translation>“%2”的第 %1 行没有指明文件，因此未导入。</translation>
+    </message>
 </context>
 <context>
     <name>FactoryImportDialog</name>
@@ -1934,6 +1989,10 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Sample</source>
         <translation>采样</translation>
+    </message>
+    <message>
+        <source>The clips in %1 (--data_root) were not imported: another import is running. Import the command again when it has finished.</source>
+        <translation>%1（--data_root）中的片段未导入：另一个导入正在进行。请在它完成后重新导入该命令。</translation>
     </message>
 </context>
 <context>
@@ -3295,6 +3354,13 @@ What to do: %2</source>
     <message>
         <source>The sweep could not be recorded in the project database: %1</source>
         <translation>无法将参数扫描记录到项目数据库：%1</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingPreferences</name>
+    <message>
+        <source>Could not save the training settings in “%1”: %2. Check that the project folder is writable and the disk is not full.</source>
+        <translation>无法将训练设置保存到“%1”：%2。请检查项目文件夹是否可写，以及磁盘是否已满。</translation>
     </message>
 </context>
 <context>

@@ -76,6 +76,16 @@ bool ClipImportPanel::importPaths(const QStringList& paths) {
     return true;
 }
 
+bool ClipImportPanel::importFactoryDataset(const FactoryDataset& dataset) {
+    if (!m_runner || dataset.isEmpty() || m_runner->isRunning())
+        return false;
+    m_summaryBar->hide();
+    m_progress->start(tr("Looking for clips…"));
+    m_runner->startFactoryDataset(dataset);
+    emit importStarted();
+    return true;
+}
+
 bool ClipImportPanel::isImporting() const {
     return m_runner && m_runner->isRunning();
 }

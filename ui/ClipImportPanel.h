@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/FactoryDatasetSource.h"
 #include "app/ImportReport.h"
 
 #include <QPointer>
@@ -30,6 +31,7 @@ public:
 
     // False, doing nothing, without a project or while an import runs.
     bool importPaths(const QStringList& paths);
+    bool importFactoryDataset(const FactoryDataset& dataset);
     bool isImporting() const;
     void cancel();
     void chooseFolder();

@@ -350,6 +350,10 @@ bool DatasetPage::importPaths(const QStringList& paths) {
     return m_importPanel->importPaths(paths);
 }
 
+bool DatasetPage::importFactoryDataset(const FactoryDataset& dataset) {
+    return m_importPanel->importFactoryDataset(dataset);
+}
+
 bool DatasetPage::isImporting() const {
     return m_importPanel->isImporting();
 }

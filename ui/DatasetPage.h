@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/FactoryDatasetSource.h"
 #include "app/ImportReport.h"
 #include "ui/StudioPage.h"
 
@@ -52,6 +53,8 @@ public:
     // Imports files and folders in the background. False, doing nothing, without a project or
     // while an import runs.
     bool importPaths(const QStringList& paths);
+    // The clips and captions a cogvideox-factory command names (--data_root and its columns).
+    bool importFactoryDataset(const FactoryDataset& dataset);
     bool isImporting() const;
     void cancelImport();
     // Reads the clips again after something else added some (the demo project's setup), and

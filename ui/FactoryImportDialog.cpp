@@ -41,6 +41,8 @@ FactoryImportDialog::FactoryImportDialog(QWidget* parent)
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
         emit importAccepted(m_result.job);
+        if (!m_result.dataset.root.isEmpty())
+            emit datasetImportRequested(m_result.dataset);
         accept();
     });
     retranslateUi();

@@ -22,6 +22,8 @@ public:
 
 signals:
     void importAccepted(const QJsonObject& job);
+    // The command names its dataset (--data_root and how to read it): import those clips too.
+    void datasetImportRequested(const FactoryDataset& dataset);
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -67,6 +67,8 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     connect(m_trainPage, &TrainPage::statusMessage, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
+    connect(m_trainPage, &TrainPage::datasetImportRequested, this,
+            &MainWindow::onFactoryDatasetRequested);
 
     connect(m_settings, &Settings::themeChanged, this, &MainWindow::updateSettingsActions);
     connect(m_settings, &Settings::languageChanged, this, &MainWindow::updateSettingsActions);
@@ -291,6 +293,17 @@ void MainWindow::onAboutTriggered() {
                    "error in training never takes your project with it.</p>"
                    "<p>Built with Qt %2.</p>")
                     .arg(ApplicationInfo::version(), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::onFactoryDatasetRequested(const FactoryDataset& dataset) {
+    if (m_datasetPage->importFactoryDataset(dataset)) {
+        showPage(Page::Dataset);
+        return;
+    }
+    statusBar()->showMessage(tr("The clips in %1 (--data_root) were not imported: another import "
+                                "is running. Import the command again when it has finished.")
+                                 .arg(QDir::toNativeSeparators(dataset.root)),
+                             15000);
 }
 
 void MainWindow::onOpenDemoProjectTriggered() {

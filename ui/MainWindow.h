@@ -7,6 +7,7 @@
 
 class DatasetPage;
 class DemoProjectController;
+struct FactoryDataset;
 class GalleryPage;
 class LanguageController;
 class Project;
@@ -78,6 +79,8 @@ private slots:
     void onRecentProjectTriggered();
     void onAboutTriggered();
     void onOpenDemoProjectTriggered();
+    // The import's progress and report live on the Dataset page, so it is shown.
+    void onFactoryDatasetRequested(const FactoryDataset& dataset);
     void onNavigationRowChanged(int row);
     void onSettingsWriteFailed(const QString& message);
 

@@ -202,6 +202,8 @@ NewRunForm::NewRunForm(QWidget* parent)
         auto* dialog = new FactoryImportDialog(this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &FactoryImportDialog::importAccepted, this, &NewRunForm::applyOverrides);
+        connect(dialog, &FactoryImportDialog::datasetImportRequested, this,
+                &NewRunForm::datasetImportRequested);
         dialog->open();
     });
     for (QSpinBox* box : {m_rankSpin, m_alphaSpin, m_stepsSpin, m_batchSpin, m_checkpointSpin,
@@ -232,7 +234,9 @@ void NewRunForm::refreshGpus() {
 
 void NewRunForm::setGpus(const GpuInventory::Result& inventory) {
     m_gpus = inventory;
-    const QString current = m_deviceCombo->currentData().toString();
+    const QString current =
+        m_wantedDevice.isEmpty() ? m_deviceCombo->currentData().toString() : m_wantedDevice;
+    m_wantedDevice.clear();
     {
         const QSignalBlocker blocker(m_deviceCombo);
         while (m_deviceCombo->count() > 2)
@@ -510,6 +514,30 @@ void NewRunForm::applyOverrides(const QJsonObject& job) {
     setModelFolder(model);
 }
 
+QJsonObject NewRunForm::formState() const {
+    QJsonObject settings = job();
+    settings.remove(QStringLiteral("model"));
+    QJsonObject validation = object(settings, "validation");
+    validation.remove(QStringLiteral("images"));
+    settings.insert(QStringLiteral("validation"), validation);
+    return QJsonObject{{QStringLiteral("job"), settings},
+                       {QStringLiteral("model"), modelFolder()},
+                       {QStringLiteral("cpu_processes"), m_cpuRanksSpin->value()}};
+}
+
+void NewRunForm::restoreFormState(const QString& presetId, const QJsonObject& state) {
+    if (!presetId.isEmpty())
+        selectPreset(presetId);
+    const QJsonObject settings = object(state, "job");
+    if (!settings.isEmpty())
+        applyOverrides(settings);
+    const QString model = state.value(QStringLiteral("model")).toString();
+    if (!model.isEmpty())
+        setModelFolder(model);
+    if (state.contains(QStringLiteral("cpu_processes")))
+        m_cpuRanksSpin->setValue(state.value(QStringLiteral("cpu_processes")).toInt(1));
+}
+
 void NewRunForm::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange)
         retranslateUi();
@@ -609,8 +637,10 @@ void NewRunForm::applyPreset(const JobPreset& preset) {
         prompts.append(prompt.toString());
     m_promptsEdit->setPlainText(prompts.join(QLatin1Char('\n')));
     m_triggerEdit->setText(preset.job.value(QStringLiteral("trigger_word")).toString());
-    setComboValue(m_deviceCombo,
-                  preset.job.value(QStringLiteral("device")).toString(QStringLiteral("auto")));
+    const QString device =
+        preset.job.value(QStringLiteral("device")).toString(QStringLiteral("auto"));
+    setComboValue(m_deviceCombo, device);
+    m_wantedDevice = m_deviceCombo->currentData().toString() == device ? QString() : device;
     const QJsonObject parallel = object(preset.job, "parallel");
     setComboValue(m_planCombo, parallel.value(QStringLiteral("plan")).toString(kPlans.first()));
     m_spSizeSpin->setValue(parallel.value(QStringLiteral("sp_size")).toInt(1));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/FactoryDatasetSource.h"
 #include "app/GpuInventory.h"
 #include "app/JobPresets.h"
 #include "app/LaunchPlan.h"
@@ -60,6 +61,13 @@ public:
     LaunchPlan launchPlan() const;
     // Settings from elsewhere (an imported cogvideox-factory command) over the current preset.
     void applyOverrides(const QJsonObject& job);
+    // What the project keeps of the form: the job without its model folder and validation
+    // images (the project's condition frames are read again), the model folder and the CPU
+    // process count.
+    QJsonObject formState() const;
+    // The preset (when it still exists) with a formState() over it; an empty state leaves the
+    // preset as it is, an empty model folder leaves the current one.
+    void restoreFormState(const QString& presetId, const QJsonObject& state);
     QString validationError() const;
     // The engine's estimate for the current settings, once it has answered.
     std::optional<MemoryEstimate> memoryEstimate() const;
@@ -72,6 +80,8 @@ signals:
     void memoryEstimateChanged();
     // A user preset was saved (selectId: the new one) or deleted (selectId empty).
     void userPresetsChanged(const QString& selectId);
+    // An imported cogvideox-factory command named its dataset; the project should import it.
+    void datasetImportRequested(const FactoryDataset& dataset);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -133,6 +143,8 @@ private:
     QPlainTextEdit* m_promptsEdit;
     QLineEdit* m_triggerEdit;
     QComboBox* m_deviceCombo;
+    // A GPU the preset or restored form names before NVML has listed it; setGpus selects it.
+    QString m_wantedDevice;
     QLabel* m_deviceNote;
     QListWidget* m_gpuList;
     QSpinBox* m_cpuRanksSpin;

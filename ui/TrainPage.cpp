@@ -5,7 +5,9 @@
 #include "ui/SweepDialog.h"
 
 #include "app/JobPresets.h"
+#include "app/Project.h"
 #include "app/RunHistoryModel.h"
+#include "app/TrainingPreferences.h"
 #include "app/TrainingRuns.h"
 #include "ui/NewRunForm.h"
 #include "ui/RunControlBar.h"
@@ -17,6 +19,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -28,11 +31,23 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
+namespace {
+
+// Long enough that typing a number is one write, short enough that a crash loses little.
+constexpr int kSaveFormDelayMs = 500;
+
+} // namespace
+
 TrainPage::TrainPage(QWidget* parent)
-    : StudioPage(parent) {
+    : StudioPage(parent)
+    , m_saveFormTimer(new QTimer(this)) {
     setObjectName(QStringLiteral("trainPage"));
+    m_saveFormTimer->setSingleShot(true);
+    m_saveFormTimer->setInterval(kSaveFormDelayMs);
+    connect(m_saveFormTimer, &QTimer::timeout, this, &TrainPage::saveForm);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setObjectName(QStringLiteral("trainSplitter"));
     splitter->addWidget(createNewRunPanel());
@@ -50,7 +65,9 @@ TrainPage::TrainPage(QWidget* parent)
     updateLaunchButtons();
 }
 
-TrainPage::~TrainPage() = default;
+TrainPage::~TrainPage() {
+    saveForm();
+}
 
 QWidget* TrainPage::createNewRunPanel() {
     auto* panel = new QWidget;
@@ -83,6 +100,8 @@ QWidget* TrainPage::createNewRunPanel() {
     layout->addStretch(1);
 
     connect(m_form, &NewRunForm::validityChanged, this, &TrainPage::updateLaunchButtons);
+    connect(m_form, &NewRunForm::jobChanged, this, &TrainPage::onFormChanged);
+    connect(m_form, &NewRunForm::datasetImportRequested, this, &TrainPage::datasetImportRequested);
     reloadPresets();
     connect(m_form, &NewRunForm::userPresetsChanged, this, [this](const QString& selectId) {
         reloadPresets();
@@ -225,6 +244,9 @@ QWidget* TrainPage::createHistoryPanel() {
 void TrainPage::setTrainingRuns(TrainingRuns* runs) {
     if (m_runs == runs)
         return;
+    // MainWindow lets go of the runs before it changes the project: the form still belongs
+    // to the project it was filled for.
+    saveForm();
     if (m_runs)
         disconnect(m_runs, nullptr, this, nullptr);
     m_runs = runs;
@@ -252,6 +274,8 @@ void TrainPage::setTrainingRuns(TrainingRuns* runs) {
                 reloadMemoryTable();
         });
     }
+    if (m_runs)
+        restoreForm();
     reloadHistory();
     reloadQueue();
     if (m_historyModel->rowCount() > 0)
@@ -263,8 +287,46 @@ void TrainPage::setTrainingRuns(TrainingRuns* runs) {
 
 void TrainPage::setDefaultModelFolder(const QString& folder) {
     m_defaultModelFolder = folder;
-    if (!folder.isEmpty())
+    const QString current = m_form->modelFolder();
+    if (!folder.isEmpty() && (current.isEmpty() || !QFileInfo(current).isDir()))
         m_form->setModelFolder(folder);
+}
+
+void TrainPage::restoreForm() {
+    const std::shared_ptr<Project> current = project();
+    if (!current)
+        return;
+    const TrainingPreferences preferences(*current);
+    m_restoringForm = true;
+    // The folder the project's form names when it is still there, else the project's default;
+    // never the previous project's.
+    m_form->setModelFolder(m_defaultModelFolder);
+    QJsonObject state = preferences.formState();
+    if (!QFileInfo(state.value(QStringLiteral("model")).toString()).isDir())
+        state.remove(QStringLiteral("model"));
+    m_form->restoreFormState(preferences.presetId(), state);
+    m_restoringForm = false;
+    m_formChanged = false;
+    m_saveFormTimer->stop();
+}
+
+void TrainPage::onFormChanged() {
+    // Only edits made while a project is open belong to it; restoring is not an edit.
+    if (m_restoringForm || !m_runs)
+        return;
+    m_formChanged = true;
+    m_saveFormTimer->start();
+}
+
+void TrainPage::saveForm() {
+    m_saveFormTimer->stop();
+    const std::shared_ptr<Project> current = project();
+    if (!m_formChanged || !current)
+        return;
+    m_formChanged = false;
+    QString error;
+    if (!TrainingPreferences(*current).save(m_form->presetId(), m_form->formState(), &error))
+        m_launchMessage->setText(error);
 }
 
 void TrainPage::selectRun(qint64 runId) {

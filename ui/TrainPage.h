@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/FactoryDatasetSource.h"
 #include "app/RunState.h"
 #include "ui/StudioPage.h"
 
@@ -14,6 +15,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QTableView;
+class QTimer;
 class RunControlBar;
 class RunFailurePanel;
 class RunHistoryModel;
@@ -36,7 +38,8 @@ public:
     // The project's runs; null while no project is open. The page does not own them.
     void setTrainingRuns(TrainingRuns* runs);
     // The pipeline folder a new run starts from unless the user picks another (the demo
-    // project's tiny model, or the one the project used last).
+    // project's tiny model, or the one the project used last). A folder the project's own
+    // form names stays.
     void setDefaultModelFolder(const QString& folder);
     void setEnginePath(const QString& enginePath);
     // The user's own presets (saved from the form) live here, beside the shipped ones.
@@ -55,6 +58,8 @@ signals:
     // A new run began (or was queued); MainWindow may want to show it elsewhere too.
     void runLaunched(qint64 runId);
     void statusMessage(const QString& message);
+    // The form's imported cogvideox-factory command named its dataset.
+    void datasetImportRequested(const FactoryDataset& dataset);
 
 protected:
     void retranslateUi() override;
@@ -85,12 +90,21 @@ private:
     void reloadPresets();
     void openSweepDialog();
     void reloadMemoryTable();
+    // The form as the project left it (TrainingPreferences), and back into the project.
+    void restoreForm();
+    void onFormChanged();
+    void saveForm();
 
     TrainingRuns* m_runs = nullptr;
     QString m_defaultModelFolder;
     QString m_enginePath;
     QString m_userPresetFolder;
     qint64 m_selectedRunId = 0;
+    // Form edits reach the project a moment after the typing stops, and at once when the
+    // project changes or the page goes.
+    QTimer* m_saveFormTimer = nullptr;
+    bool m_formChanged = false;
+    bool m_restoringForm = false;
 
     NewRunForm* m_form = nullptr;
     QLabel* m_runNameLabel = nullptr;

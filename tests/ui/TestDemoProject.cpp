@@ -1,14 +1,15 @@
 // The embedded demo project, end to end with the real tuneframe-engine (TUNEFRAME_ENGINE, set
 // by ctest): the studio creates it, writes the clips, has the engine write the tiny model,
 // imports the clips with their captions and counts caption tokens with the model's tokenizer;
-// a second start reuses all of it; the demo preset then trains on it to an exported adapter,
-// and the wall time from the clean start is printed. With TUNEFRAME_SCREENSHOT_DIR set, the test
-// also saves pictures of the page for the documentation.
+// a second start reuses all of it; the Train page opens on the CPU demo preset, whose first Train
+// then trains to an exported adapter, and the wall time from the clean start is printed. With
+// TUNEFRAME_SCREENSHOT_DIR set, the test also saves pictures of the page for the documentation.
 #include "app/BucketPreviewModel.h"
 #include "app/CaptionTokenCounter.h"
 #include "app/ClipStore.h"
 #include "app/ClipTableModel.h"
 #include "app/DemoClipCatalog.h"
+#include "app/DemoProjectBuilder.h"
 #include "app/DemoProjectController.h"
 #include "app/PlaybackEngine.h"
 #include "app/Project.h"
@@ -33,6 +34,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -55,6 +57,7 @@ private slots:
     void initTestCase();
     void firstStartBuildsEightCaptionedClips();
     void secondStartReusesTheDemoProject();
+    void trainPageOpensOnTheCpuDemoPreset();
     void demoPresetTrainsToAnExportedAdapter();
 
 private:
@@ -190,6 +193,25 @@ void TestDemoProject::secondStartReusesTheDemoProject() {
     QTRY_COMPARE(window->datasetPage()->clipModel()->rowCount(), 8);
 }
 
+void TestDemoProject::trainPageOpensOnTheCpuDemoPreset() {
+    Settings settings(m_root.filePath(QStringLiteral("config")));
+    std::unique_ptr<MainWindow> window = newWindow(settings);
+    QSignalSpy ready(window.get(), &MainWindow::demoProjectReady);
+    QVERIFY(window->openDemoProject(m_demoFolder));
+    QVERIFY(ready.wait(10000));
+    window->showPage(MainWindow::Page::Train);
+    // The GPU presets would prepare 480x720 clips for minutes and then refuse the tiny model.
+    auto* presets = window->trainPage()->findChild<QComboBox*>(QStringLiteral("presetCombo"));
+    QVERIFY(presets && presets->isVisible());
+    QCOMPARE(presets->currentData().toString(), DemoProjectBuilder::kTrainingPresetId);
+    QCOMPARE(presets->currentText(), QStringLiteral("CogVideoX tiny (demo) · LoRA · CPU demo"));
+    NewRunForm* form = window->trainPage()->newRunForm();
+    QCOMPARE(QFileInfo(form->modelFolder()).canonicalFilePath(),
+             QFileInfo(QDir(m_demoFolder).filePath(QStringLiteral("models/cogvideox-tiny")))
+                 .canonicalFilePath());
+    QTRY_VERIFY_WITH_TIMEOUT(form->isValid(), 5000);
+}
+
 void TestDemoProject::demoPresetTrainsToAnExportedAdapter() {
     constexpr int kRunTimeoutMs = 600000;
     Settings settings(m_root.filePath(QStringLiteral("config")));
@@ -200,7 +222,8 @@ void TestDemoProject::demoPresetTrainsToAnExportedAdapter() {
     window->showPage(MainWindow::Page::Train);
     TrainPage* page = window->trainPage();
     NewRunForm* form = page->newRunForm();
-    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    // The demo opens on its CPU preset: the first Train needs no change to the form.
+    QCOMPARE(form->presetId(), DemoProjectBuilder::kTrainingPresetId);
     // The demo project's own model is the default.
     QCOMPARE(QFileInfo(form->modelFolder()).canonicalFilePath(),
              QFileInfo(QDir(m_demoFolder).filePath(QStringLiteral("models/cogvideox-tiny")))
@@ -209,7 +232,9 @@ void TestDemoProject::demoPresetTrainsToAnExportedAdapter() {
 
     QElapsedTimer run;
     run.start();
-    page->findChild<QPushButton*>(QStringLiteral("trainButton"))->click();
+    auto* train = page->findChild<QPushButton*>(QStringLiteral("trainButton"));
+    QVERIFY(train->isVisible() && train->isEnabled());
+    QTest::mouseClick(train, Qt::LeftButton);
     const qint64 runId = page->selectedRunId();
     QVERIFY(runId > 0);
     TrainingRuns* runs = window->trainingRuns();

@@ -12,6 +12,7 @@
 #include "app/Project.h"
 #include "app/RunMemoryTable.h"
 #include "app/Settings.h"
+#include "app/TrainingPreferences.h"
 #include "app/TrainingRuns.h"
 #include "media/log_level.h"
 #include "tests/app/DatasetFixture.h"
@@ -54,6 +55,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 
@@ -79,6 +81,8 @@ private slots:
     void userPresetIsSavedAndDeleted();
     void sweepOfFourRunsIsCompared();
     void chosenFrameBecomesTheImageToVideoCondition();
+    void projectKeepsTheFormAcrossARestart();
+    void factoryCommandImportsItsDataset();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
@@ -89,6 +93,8 @@ private:
     QString brokenModel(QTemporaryDir& folder) const;
     RunState stateOf(qint64 runId) const { return m_window->trainingRuns()->state(runId); }
     void screenshot(QWidget* widget, const QString& name) const;
+    // Selects all of the field's text and types text over it, as a user would.
+    static void typeInto(QWidget* field, const QString& text);
 
     QTemporaryDir m_media;
     QTemporaryDir m_config;
@@ -631,6 +637,136 @@ void TestTrainPage::chosenFrameBecomesTheImageToVideoCondition() {
     QVERIFY(manifest.open(QIODevice::ReadOnly));
     QVERIFY(manifest.readAll().contains("\"condition_frame\":7"));
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
+}
+
+void TestTrainPage::typeInto(QWidget* field, const QString& text) {
+    QVERIFY2(field->isVisible() && field->isEnabled(), qPrintable(field->objectName()));
+    field->setFocus();
+    QTest::keyClick(field, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(field, text);
+}
+
+void TestTrainPage::projectKeepsTheFormAcrossARestart() {
+    const QString preset = QStringLiteral("cogvideox-tiny.lora.cpu");
+    NewRunForm* form = page()->newRunForm();
+    auto* presets = form->findChild<QComboBox*>(QStringLiteral("presetCombo"));
+    QVERIFY(presets->isVisible() && presets->isEnabled());
+    presets->setFocus();
+    QTest::keyClick(presets, Qt::Key_Home);
+    for (int index = 0; index < presets->count() && form->presetId() != preset; ++index)
+        QTest::keyClick(presets, Qt::Key_Down);
+    QCOMPARE(form->presetId(), preset);
+    // A second model folder, so the restored one cannot be the project's default.
+    QTemporaryDir otherModel;
+    QVERIFY(otherModel.isValid());
+    typeInto(form->findChild<QLineEdit*>(QStringLiteral("modelFolderEdit")),
+             QDir::toNativeSeparators(otherModel.path()));
+    typeInto(form->findChild<QSpinBox*>(QStringLiteral("rankSpin")), QStringLiteral("12"));
+    typeInto(form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin")), QStringLiteral("77"));
+    typeInto(form->findChild<QLineEdit*>(QStringLiteral("learningRateEdit")),
+             QStringLiteral("0.0003"));
+    typeInto(form->findChild<QPlainTextEdit*>(QStringLiteral("validationPromptsEdit")),
+             QStringLiteral("a red ball rolls across a floor"));
+    form->validateNow();
+    const QJsonObject typed = form->job();
+    QCOMPARE(typed.value(QStringLiteral("max_steps")).toInt(), 77);
+
+    // The studio closes and opens the project again: the same preset and values.
+    m_window.reset();
+    {
+        // In the project itself, not in the studio's settings.
+        Project::Result opened = Project::open(m_projectFolder);
+        QVERIFY(opened.succeeded());
+        QCOMPARE(TrainingPreferences(*opened.project).presetId(), preset);
+    }
+    m_window = newWindow();
+    QVERIFY(m_window->openProject(m_projectFolder));
+    m_window->showPage(MainWindow::Page::Train);
+    form = page()->newRunForm();
+    QCOMPARE(form->presetId(), preset);
+    QCOMPARE(form->modelFolder(), QDir::fromNativeSeparators(otherModel.path()));
+    QCOMPARE(form->findChild<QSpinBox*>(QStringLiteral("rankSpin"))->value(), 12);
+    QCOMPARE(form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->value(), 77);
+    QCOMPARE(form->findChild<QLineEdit*>(QStringLiteral("learningRateEdit"))->text(),
+             QStringLiteral("0.0003"));
+    QCOMPARE(
+        form->findChild<QPlainTextEdit*>(QStringLiteral("validationPromptsEdit"))->toPlainText(),
+        QStringLiteral("a red ball rolls across a floor"));
+    form->validateNow();
+    QCOMPARE(form->job(), typed);
+
+    // Another project opened in the same window shows its own form, not this one.
+    const QString otherFolder = m_projects.filePath(QStringLiteral("other-project"));
+    QVERIFY(DatasetFixture::createProject(otherFolder));
+    QVERIFY(m_window->openProject(otherFolder));
+    QVERIFY(form->modelFolder() != QDir::fromNativeSeparators(otherModel.path()));
+    QVERIFY(m_window->openProject(m_projectFolder));
+    QCOMPARE(form->modelFolder(), QDir::fromNativeSeparators(otherModel.path()));
+    QCOMPARE(form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->value(), 77);
+}
+
+void TestTrainPage::factoryCommandImportsItsDataset() {
+    // A project of its own, so the clips added here reach no other test's runs.
+    const QString projectFolder = m_projects.filePath(QStringLiteral("factory-dataset"));
+    QVERIFY(DatasetFixture::createProject(projectFolder));
+    QVERIFY(m_window->openProject(projectFolder));
+    m_window->showPage(MainWindow::Page::Train);
+    // The factory's layout under other file names: --caption_column and --video_column name
+    // line files in --data_root, clip paths relative to it.
+    QTemporaryDir data;
+    QVERIFY(data.isValid());
+    QVERIFY(QDir(data.path()).mkpath(QStringLiteral("videos")));
+    for (int index = 0; index < 2; ++index) {
+        const QString error = DatasetFixture::writeVideo(
+            data.filePath(QStringLiteral("videos/%1.mp4").arg(index)), 9, 40 + index);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+    QVERIFY(DatasetFixture::writeBytes(data.filePath(QStringLiteral("captions.txt")),
+                                       "a red ball rolls\na blue square spins\n"));
+    QVERIFY(DatasetFixture::writeBytes(data.filePath(QStringLiteral("clips.txt")),
+                                       "videos/0.mp4\nvideos/1.mp4\n"));
+
+    NewRunForm* form = page()->newRunForm();
+    auto* importButton =
+        form->findChild<QPushButton*>(QStringLiteral("importFactoryCommandButton"));
+    QVERIFY(importButton->isVisible() && importButton->isEnabled());
+    QTest::mouseClick(importButton, Qt::LeftButton);
+    FactoryImportDialog* dialog = nullptr;
+    QTRY_VERIFY(
+        (dialog = form->findChild<FactoryImportDialog*>(QStringLiteral("factoryImportDialog"))));
+    auto* command = dialog->findChild<QPlainTextEdit*>(QStringLiteral("factoryCommandEdit"));
+    QVERIFY(command->isVisible());
+    QTest::keyClicks(command,
+                     QStringLiteral("accelerate launch training/cogvideox_text_to_video_lora.py "
+                                    "--data_root %1 --caption_column captions.txt "
+                                    "--video_column clips.txt --optimizer adam --use_8bit")
+                         .arg(data.path()));
+    QVERIFY(dialog->findChild<QPlainTextEdit*>(QStringLiteral("factoryMappedList"))
+                ->toPlainText()
+                .contains(QStringLiteral("the clips to import")));
+    auto* apply = dialog->findChild<QPushButton*>(QStringLiteral("factoryApplyButton"));
+    QVERIFY(apply->isVisible() && apply->isEnabled());
+    QTest::mouseClick(apply, Qt::LeftButton);
+
+    QCOMPARE(form->job()
+                 .value(QStringLiteral("optimizer"))
+                 .toObject()
+                 .value(QStringLiteral("name"))
+                 .toString(),
+             QStringLiteral("adamw8bit"));
+    // The clips arrive on the Dataset page, which shows the import.
+    QVERIFY(m_window->datasetPage()->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->datasetPage()->isImporting(), kEngineTimeoutMs);
+    QVector<ClipRecord> clips = ClipStore(*m_window->project()).allClips();
+    QCOMPARE(clips.size(), 2);
+    std::sort(clips.begin(), clips.end(),
+              [](const ClipRecord& a, const ClipRecord& b) { return a.path < b.path; });
+    QCOMPARE(clips.at(0).path, QDir(data.path()).filePath(QStringLiteral("videos/0.mp4")));
+    QCOMPARE(clips.at(0).caption, QStringLiteral("a red ball rolls"));
+    QCOMPARE(clips.at(1).caption, QStringLiteral("a blue square spins"));
+
+    QVERIFY(m_window->openProject(m_projectFolder));
+    m_window->showPage(MainWindow::Page::Train);
 }
 
 QTEST_MAIN(TestTrainPage)
