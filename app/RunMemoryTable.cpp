@@ -2,6 +2,8 @@
 
 #include <QMap>
 
+#include <iterator>
+
 // cogvideox-factory's four phases first, then the stages of a validation pass (the engine
 // reports each stage's own peak: the text encoder's, image-to-video's image encoding, the
 // transformer's denoising and the VAE's decode), so the table shows which one sets the peak.
@@ -45,23 +47,15 @@ void RunMemoryTable::append(const QString& run, const QVector<MemoryPhaseRecord>
 }
 
 QString RunMemoryTable::phaseTitle(const QString& phase) {
-    if (phase == kPhases.at(0))
-        return tr("Before training");
-    if (phase == kPhases.at(1))
-        return tr("Before validation");
-    if (phase == kPhases.at(2))
-        return tr("After validation");
-    if (phase == kPhases.at(3))
-        return tr("After testing");
-    if (phase == kPhases.at(4))
-        return tr("Validation: text encoder");
-    if (phase == kPhases.at(5))
-        return tr("Validation: image");
-    if (phase == kPhases.at(6))
-        return tr("Validation: denoising");
-    if (phase == kPhases.at(7))
-        return tr("Validation: VAE decode");
-    return phase;
+    // In kPhases' order.
+    static const char* const kTitles[] = {
+        QT_TR_NOOP("Before training"),          QT_TR_NOOP("Before validation"),
+        QT_TR_NOOP("After validation"),         QT_TR_NOOP("After testing"),
+        QT_TR_NOOP("Validation: text encoder"), QT_TR_NOOP("Validation: image"),
+        QT_TR_NOOP("Validation: denoising"),    QT_TR_NOOP("Validation: VAE decode")};
+    static_assert(std::size(kTitles) == 8);
+    const qsizetype index = kPhases.indexOf(phase);
+    return index < 0 ? phase : tr(kTitles[index]);
 }
 
 QString RunMemoryTable::cellText(const std::optional<qint64>& bytes) {
