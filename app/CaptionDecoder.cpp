@@ -1,7 +1,7 @@
 #include "app/CaptionDecoder.h"
 
-#include <QDir>
-#include <QFile>
+#include "app/UserFile.h"
+
 #include <QStringDecoder>
 
 namespace {
@@ -128,21 +128,13 @@ bool CaptionDecoder::looksLikeGb18030(const QByteArray& bytes) {
     return highPairs > asciiPairs;
 }
 
-bool CaptionDecoder::readFile(const QString& path, Result* result, QString* errorMessage) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *errorMessage = tr("Could not read “%1” (%2). Check that the file exists and that you may "
-                           "read it.")
-                            .arg(QDir::toNativeSeparators(path), file.errorString());
+bool CaptionDecoder::readFile(const QString& path, Result* result, QString* errorMessage,
+                              const std::atomic<bool>* cancelRequested) {
+    const UserFile::ReadResult read = UserFile::readAll(path, cancelRequested);
+    *errorMessage = read.errorMessage;
+    if (!read.succeeded())
         return false;
-    }
-    const QByteArray bytes = file.readAll();
-    if (file.error() != QFileDevice::NoError) {
-        *errorMessage = tr("Could not read “%1” to the end (%2). Copy the file again.")
-                            .arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
-    *result = decode(bytes);
+    *result = decode(read.bytes);
     return true;
 }
 

@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
+
 // Turns the bytes of a caption file (a .txt next to a clip, prompt.txt, a CSV or JSONL file)
 // into text. A byte order mark decides when there is one; otherwise valid UTF-8 is UTF-8, and
 // anything else is a guess between GB18030 and Windows-1252 (Latin-1 with typographic quotes)
@@ -32,9 +34,11 @@ public:
     };
 
     static Result decode(const QByteArray& bytes);
-    // Reads and decodes a whole file. On failure returns false with *errorMessage naming the
-    // file and what to check.
-    static bool readFile(const QString& path, Result* result, QString* errorMessage);
+    // Reads and decodes a whole file, only when it is a regular file (UserFile), within
+    // UserFile's deadline. On failure returns false with *errorMessage naming the file and what
+    // to check; when cancelled, false with *errorMessage empty.
+    static bool readFile(const QString& path, Result* result, QString* errorMessage,
+                         const std::atomic<bool>* cancelRequested = nullptr);
     // text split at line breaks (\n, \r\n), without the empty lines after the last one.
     static QStringList lines(const QString& text);
     // A caption as stored: line breaks as \n, no surrounding white space.

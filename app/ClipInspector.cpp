@@ -1,6 +1,7 @@
 #include "app/ClipInspector.h"
 
 #include "app/ContentHasher.h"
+#include "app/UserFile.h"
 #include "media/probe.h"
 #include "media/video_reader.h"
 
@@ -89,6 +90,12 @@ std::optional<ClipRecord> ClipInspector::inspect(const QString& path,
     }
     if (info.isDir()) {
         flag(clip, ClipProblem::NotAVideo, QStringLiteral("a folder, not a file"));
+        return clip;
+    }
+    // The plan already left special files out; this catches one swapped in since.
+    const UserFile::Kind kind = UserFile::kindOf(path);
+    if (kind != UserFile::Kind::Regular) {
+        flag(clip, ClipProblem::NotAVideo, UserFile::refusalReason(path, kind));
         return clip;
     }
     const ContentHasher::Result hash = ContentHasher::hashFile(path, cancelRequested);

@@ -20,13 +20,13 @@ ImportRunner::~ImportRunner() {
     delete m_worker;
 }
 
-bool ImportRunner::start(const QStringList& paths) {
+bool ImportRunner::start(const QStringList& paths, const ImportOptions& options) {
     if (m_running)
         return false;
     m_running = true;
     m_worker->clearCancel();
     ImportWorker* worker = m_worker;
-    QMetaObject::invokeMethod(m_worker, [worker, paths] { worker->run(paths); });
+    QMetaObject::invokeMethod(m_worker, [worker, paths, options] { worker->run(paths, options); });
     return true;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/ImportOptions.h"
 #include "app/ImportReport.h"
 
 #include <QObject>
@@ -21,7 +22,7 @@ public:
     ~ImportRunner() override;
 
     // Returns false, doing nothing, while an import runs.
-    bool start(const QStringList& paths);
+    bool start(const QStringList& paths, const ImportOptions& options = {});
     void cancel();
     bool isRunning() const;
 

@@ -15,12 +15,12 @@ void ImportWorker::clearCancel() {
     m_cancelRequested.store(false);
 }
 
-void ImportWorker::run(const QStringList& paths) {
+void ImportWorker::run(const QStringList& paths, const ImportOptions& options) {
     QElapsedTimer sinceProgress;
     sinceProgress.start();
     DatasetImporter importer(m_project);
-    const ImportReport report =
-        importer.run(paths, m_cancelRequested, [&](int done, int total, const QString& path) {
+    const ImportReport report = importer.run(
+        paths, options, m_cancelRequested, [&](int done, int total, const QString& path) {
             if (done == 0 || done == total || sinceProgress.elapsed() >= kProgressIntervalMs) {
                 sinceProgress.restart();
                 emit progressed(done, total, path);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/ImportOptions.h"
 #include "app/ImportReport.h"
 
 #include <QObject>
@@ -20,13 +21,13 @@ public:
 
     explicit ImportWorker(const Project& project);
 
-    // Thread-safe: the import stops after the file it is on, keeping what was stored.
+    // Thread-safe: the import stops within the chunk it is reading, keeping what was stored.
     void requestCancel();
     // Thread-safe: forgets a cancel request, before the next run() is queued.
     void clearCancel();
 
     // Call on the worker's thread (queued).
-    void run(const QStringList& paths);
+    void run(const QStringList& paths, const ImportOptions& options);
 
 signals:
     void progressed(int done, int total, const QString& currentPath);
