@@ -239,6 +239,10 @@
         <source>Re-encoded from %1. Check that the caption reads correctly, then mark it as checked.</source>
         <translation>已从 %1 转换编码。请检查描述是否显示正确，然后将其标记为已检查。</translation>
     </message>
+    <message>
+        <source>This caption&apos;s bytes are not text in any encoding Tuneframe knows, so they were kept as they are: each byte outside plain ASCII is shown as \xNN. Retype the caption, then mark it as checked.</source>
+        <translation>此描述的字节不是 Tuneframe 所知任何编码的文本，因此按原样保留：每个非 ASCII 字节显示为 \xNN。请重新输入描述，然后将其标记为已检查。</translation>
+    </message>
 </context>
 <context>
     <name>CaptionHistory</name>
@@ -459,10 +463,6 @@
         <translation>正在查找片段…</translation>
     </message>
     <message>
-        <source>Cancelling after the current file…</source>
-        <translation>将在当前文件完成后取消…</translation>
-    </message>
-    <message>
         <source>Import a Folder of Clips</source>
         <translation>导入片段文件夹</translation>
     </message>
@@ -489,6 +489,10 @@
     <message>
         <source>Show details…</source>
         <translation>显示详细信息…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
     </message>
 </context>
 <context>

@@ -84,7 +84,7 @@ void ClipImportPanel::cancel() {
     if (!isImporting())
         return;
     m_runner->cancel();
-    m_progress->setProgress(0, 0, tr("Cancelling after the current file…"));
+    m_progress->setProgress(0, 0, tr("Cancelling…"));
 }
 
 void ClipImportPanel::chooseFolder() {

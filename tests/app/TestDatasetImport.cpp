@@ -21,6 +21,7 @@ private slots:
     void initTestCase();
     void init();
     void folderWithCaptionsInEveryEncoding();
+    void undecodableCaptionIsKeptAsBytesAndFlagged();
     void badFilesAreFlaggedWithTheirReason();
     void leftOverFilesAreNamedInTheNotes();
     void importingTwiceChangesNothing();
@@ -179,6 +180,30 @@ void TestDatasetImport::folderWithCaptionsInEveryEncoding() {
     QVERIFY(uncaptioned.id != 0);
     QVERIFY(!uncaptioned.hasCaption());
     QVERIFY(uncaptioned.captionSource.isEmpty());
+}
+
+void TestDatasetImport::undecodableCaptionIsKeptAsBytesAndFlagged() {
+    video(QStringLiteral("odd/clip.mp4"), 5, ++m_seed);
+    video(QStringLiteral("odd/korean.mp4"), 5, ++m_seed);
+    const QByteArray bytes("surf \x81\x8d\x90\x9d at dusk");
+    QVERIFY(DatasetFixture::writeBytes(path(QStringLiteral("odd/clip.txt")), bytes));
+    QVERIFY(DatasetFixture::writeBytes(path(QStringLiteral("odd/korean.txt")),
+                                       QByteArray("\xc7\xd8\xc1\xfa\xb3\xe8 \xc7\xd8\xba\xaf"
+                                                  "\xc0\xbb \xb0\xed\xbe\xe7\xc0\xcc")));
+    const ImportReport report = import({path(QStringLiteral("odd"))});
+    QCOMPARE(report.added, 2);
+    QCOMPARE(report.captionsToCheck, 2);
+
+    // Stored as they came, flagged, and read back from the database as such.
+    const ClipRecord clip = clipNamed(QStringLiteral("clip.mp4"));
+    QCOMPARE(clip.captionEncoding, CaptionDecoder::Encoding::Undecoded);
+    QVERIFY(clip.captionNeedsCheck);
+    QCOMPARE(CaptionDecoder::bytesFromEscaped(clip.caption), bytes);
+    QVERIFY(!clip.caption.contains(QChar::ReplacementCharacter));
+    const ClipRecord korean = clipNamed(QStringLiteral("korean.mp4"));
+    QCOMPARE(korean.caption, QStringLiteral("해질녘 해변을 고양이"));
+    QCOMPARE(korean.captionEncoding, CaptionDecoder::Encoding::EucKr);
+    QVERIFY(korean.captionNeedsCheck);
 }
 
 void TestDatasetImport::badFilesAreFlaggedWithTheirReason() {

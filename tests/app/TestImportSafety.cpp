@@ -235,8 +235,10 @@ void TestImportSafety::layoutNamingDevZeroAndFifoImportsTheRest() {
     video(QStringLiteral("layout/good.mp4"));
     QVERIFY(makeFifo(path(QStringLiteral("layout/pipe.mp4"))));
     QVERIFY(QFile::link(kDevZero, path(QStringLiteral("layout/zero.mp4"))));
-    text(QStringLiteral("layout/videos.txt"), "zero.mp4\npipe.mp4\ngood.mp4\n/dev/zero\n");
-    text(QStringLiteral("layout/prompt.txt"), "zero\npipe\ngood\ndevice\n");
+    QVERIFY(QDir().mkpath(path(QStringLiteral("layout/folder.mp4"))));
+    text(QStringLiteral("layout/videos.txt"),
+         "zero.mp4\npipe.mp4\ngood.mp4\n/dev/zero\nfolder.mp4\n");
+    text(QStringLiteral("layout/prompt.txt"), "zero\npipe\ngood\ndevice\nfolder\n");
 
     // Allowed outside paths, so that /dev/zero is refused for its type, not its place.
     const ImportReport report = import({path(QStringLiteral("layout"))}, true);
@@ -249,6 +251,8 @@ void TestImportSafety::layoutNamingDevZeroAndFifoImportsTheRest() {
     QVERIFY(anyContains(report.notes, path(QStringLiteral("layout/zero.mp4")),
                         QStringLiteral("device")));
     QVERIFY(anyContains(report.notes, kDevZero, QStringLiteral("device")));
+    QVERIFY(anyContains(report.notes, path(QStringLiteral("layout/folder.mp4")),
+                        QStringLiteral("folder")));
 }
 
 void TestImportSafety::layoutWhoseVideosFileIsAFifoIsRefused() {
