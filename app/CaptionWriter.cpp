@@ -1,9 +1,9 @@
 #include "app/CaptionWriter.h"
 
 #include "app/FolderImportSource.h"
+#include "app/UserFile.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QHash>
 #include <QSaveFile>
@@ -37,13 +37,19 @@ CaptionWriter::Report CaptionWriter::writeNextToClips(const QVector<ClipRecord>&
                                        .arg(shownClip));
             continue;
         }
+        // A FIFO would block the comparison below, and the save would replace a device or
+        // pipe the user keeps there with a text file.
+        const UserFile::Kind kind = UserFile::kindOf(target);
+        if (kind != UserFile::Kind::Regular && kind != UserFile::Kind::Missing) {
+            report.problems.append(tr("The caption of “%1” was not written: %2")
+                                       .arg(shownClip, UserFile::refusalReason(target, kind)));
+            continue;
+        }
         const QByteArray bytes = clip.caption.toUtf8();
-        QFile existing(target);
-        if (existing.open(QIODevice::ReadOnly) && existing.readAll() == bytes) {
+        if (kind == UserFile::Kind::Regular && UserFile::readAll(target, nullptr).bytes == bytes) {
             ++report.unchanged;
             continue;
         }
-        existing.close();
         QSaveFile file(target);
         if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() ||
             !file.commit()) {

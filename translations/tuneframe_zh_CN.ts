@@ -325,6 +325,10 @@
         <source>Could not write “%1” (%2). Check that the folder is writable and the disk is not full.</source>
         <translation>无法写入“%1”（%2）。请检查该文件夹是否可写，以及磁盘是否已满。</translation>
     </message>
+    <message>
+        <source>The caption of “%1” was not written: %2</source>
+        <translation>“%1”的描述未写入：%2</translation>
+    </message>
 </context>
 <context>
     <name>ClipFilterBar</name>

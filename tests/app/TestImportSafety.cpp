@@ -4,6 +4,7 @@
 #include "DatasetFixture.h"
 
 #include "app/CaptionDecoder.h"
+#include "app/CaptionWriter.h"
 #include "app/ClipStore.h"
 #include "app/ContentHasher.h"
 #include "app/DatasetImporter.h"
@@ -85,6 +86,7 @@ private slots:
     void folderScanNamesSpecialFiles();
     void droppedSpecialFilesAreRefused();
     void cancelBeforeTheSourcesAreReadStoresNothing();
+    void writingCaptionsLeavesSpecialFilesAlone();
     // Point 2: listed paths stay inside the dataset's folder.
     void resolverRefusesEveryWayOut();
     void layoutPathsLeavingTheFolderAreRefused();
@@ -324,6 +326,28 @@ void TestImportSafety::cancelBeforeTheSourcesAreReadStoresNothing() {
     QVERIFY(report.cancelled);
     QVERIFY(report.errors.isEmpty());
     QCOMPARE(ClipStore(*m_project).clipCount(), 0);
+}
+
+void TestImportSafety::writingCaptionsLeavesSpecialFilesAlone() {
+    QVERIFY(makeFifo(path(QStringLiteral("pipe.txt"))));
+    QVERIFY(QFile::link(kDevZero, path(QStringLiteral("zero.txt"))));
+    text(QStringLiteral("plain.txt"), "old caption");
+    QVector<ClipRecord> clips;
+    for (const QString& name :
+         {QStringLiteral("pipe.mp4"), QStringLiteral("zero.mp4"), QStringLiteral("plain.mp4")}) {
+        ClipRecord clip = DatasetFixture::syntheticClip(static_cast<int>(clips.size()));
+        clip.path = path(name);
+        clips.append(clip);
+    }
+    const CaptionWriter::Report report = CaptionWriter::writeNextToClips(clips);
+    QCOMPARE(report.written, 1);
+    QCOMPARE(report.problems.size(), 2);
+    QVERIFY(anyContains(report.problems, path(QStringLiteral("pipe.txt")), QStringLiteral("FIFO")));
+    QVERIFY(
+        anyContains(report.problems, path(QStringLiteral("zero.txt")), QStringLiteral("device")));
+    QCOMPARE(UserFile::kindOf(path(QStringLiteral("pipe.txt"))), UserFile::Kind::Fifo);
+    QCOMPARE(UserFile::kindOf(path(QStringLiteral("zero.txt"))), UserFile::Kind::CharacterDevice);
+    QCOMPARE(DatasetFixture::readBytes(path(QStringLiteral("plain.txt"))), QByteArray("caption 2"));
 }
 
 void TestImportSafety::resolverRefusesEveryWayOut() {
