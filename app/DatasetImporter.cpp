@@ -70,15 +70,13 @@ ImportReport DatasetImporter::run(const QStringList& paths, const ImportOptions&
                                   const ProgressCallback& progress) {
     const ImportPlan planned = plan(paths, options, &cancelRequested);
     ImportReport report;
+    report.errors = planned.errors;
+    report.notes = planned.notes;
     // A cancel while the sources were read leaves a partial plan: nothing of it is stored.
     if (cancelRequested.load()) {
-        report.errors = planned.errors;
-        report.notes = planned.notes;
         report.cancelled = true;
         return report;
     }
-    report.errors = planned.errors;
-    report.notes = planned.notes;
     report.total = static_cast<int>(planned.items.size());
     if (progress)
         progress(0, report.total, QString());
