@@ -37,6 +37,7 @@
 #include <QFile>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
@@ -188,6 +189,9 @@ bool TestDatasetPage::importFolderThroughDialog(const QString& folder, bool allo
     auto* allow = dialog->findChild<QCheckBox*>(QStringLiteral("allowPathsOutsideCheckBox"));
     // Each import starts safe: the box is never ticked from a previous one.
     if (!allow || !allow->isVisible() || !allow->isEnabled() || allow->isChecked())
+        return false;
+    // Laid out with the dialog's own rows, not floating over them.
+    if (dialog->layout() == nullptr || dialog->layout()->indexOf(allow) < 0)
         return false;
     if (allowOutside) {
         QTest::mouseClick(allow, Qt::LeftButton, {}, QPoint(8, allow->height() / 2));
