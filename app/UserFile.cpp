@@ -145,7 +145,10 @@ UserFile::ReadResult UserFile::readAll(const QString& path,
         result.errorMessage = file.errorMessage();
         return result;
     }
-    QByteArray chunk(static_cast<int>(kChunkBytes), Qt::Uninitialized);
+    // Most captions are a few hundred bytes: a chunk just past the size reads them in one go
+    // and sees the end, without a mebibyte allocated for each.
+    const qint64 chunkBytes = qBound<qint64>(4096, file.sizeBytes() + 1, kChunkBytes);
+    QByteArray chunk(static_cast<int>(chunkBytes), Qt::Uninitialized);
     for (;;) {
         if (cancelRequested != nullptr && cancelRequested->load()) {
             result.cancelled = true;
