@@ -31,6 +31,14 @@ CaptionWriter::Report CaptionWriter::writeNextToClips(const QVector<ClipRecord>&
                                        .arg(shownClip, shownTarget));
             continue;
         }
+        // Its text is the escaped bytes of the file it came from: writing it would replace them.
+        if (clip.captionEncoding == CaptionDecoder::Encoding::Undecoded && clip.captionNeedsCheck) {
+            report.problems.append(tr("The caption of “%1” is still the undecoded bytes it was "
+                                      "imported with, so “%2” was not written over. Retype the "
+                                      "caption and mark it as checked first.")
+                                       .arg(shownClip, shownTarget));
+            continue;
+        }
         if (!QFileInfo(clip.path).dir().exists()) {
             report.problems.append(tr("The folder of “%1” no longer exists, so its caption was not "
                                       "written. Reconnect the drive or move the clip back.")

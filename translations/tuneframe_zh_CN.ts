@@ -329,6 +329,10 @@
         <source>The caption of “%1” was not written: %2</source>
         <translation>“%1”的描述未写入：%2</translation>
     </message>
+    <message>
+        <source>The caption of “%1” is still the undecoded bytes it was imported with, so “%2” was not written over. Retype the caption and mark it as checked first.</source>
+        <translation>“%1”的描述仍是导入时未能解码的原始字节，因此未覆盖写入“%2”。请先重新输入描述并将其标记为已检查。</translation>
+    </message>
 </context>
 <context>
     <name>ClipFilterBar</name>

@@ -3,6 +3,7 @@
 // and a second import of the same files changing nothing.
 #include "DatasetFixture.h"
 
+#include "app/CaptionWriter.h"
 #include "app/ClipStore.h"
 #include "app/DatasetImporter.h"
 #include "app/FactoryLayoutSource.h"
@@ -200,6 +201,11 @@ void TestDatasetImport::undecodableCaptionIsKeptAsBytesAndFlagged() {
     QVERIFY(clip.captionNeedsCheck);
     QCOMPARE(CaptionDecoder::bytesFromEscaped(clip.caption), bytes);
     QVERIFY(!clip.caption.contains(QChar::ReplacementCharacter));
+    // Writing captions back leaves the original bytes alone until the user retypes them.
+    const CaptionWriter::Report written = CaptionWriter::writeNextToClips({clip});
+    QCOMPARE(written.written, 0);
+    QCOMPARE(written.problems.size(), 1);
+    QCOMPARE(DatasetFixture::readBytes(path(QStringLiteral("odd/clip.txt"))), bytes);
     const ClipRecord korean = clipNamed(QStringLiteral("korean.mp4"));
     QCOMPARE(korean.caption, QStringLiteral("해질녘 해변을 고양이"));
     QCOMPARE(korean.captionEncoding, CaptionDecoder::Encoding::EucKr);
