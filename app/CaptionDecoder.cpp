@@ -1,157 +1,215 @@
 #include "app/CaptionDecoder.h"
 
-#include <QDir>
-#include <QFile>
+#include "app/UserFile.h"
+
+#include <QRegularExpression>
 #include <QStringDecoder>
+
+#include <uchardet/uchardet.h>
+#include <unicode/ucsdet.h>
+
+#include <memory>
 
 namespace {
 
+using Encoding = CaptionDecoder::Encoding;
+
 struct KnownEncoding {
-    CaptionDecoder::Encoding encoding;
+    Encoding encoding;
     const char* key;
     const char* name;
+    const char* codec; // as Qt's ICU backend names it; nullptr: none
 };
 
+// Windows-949 (UHC) extends EUC-KR, which uchardet reports for most Korean text.
 constexpr KnownEncoding kEncodings[] = {
-    {CaptionDecoder::Encoding::Utf8, "utf-8", "UTF-8"},
-    {CaptionDecoder::Encoding::Utf8WithBom, "utf-8-bom", "UTF-8"},
-    {CaptionDecoder::Encoding::Utf16LittleEndian, "utf-16le", "UTF-16LE"},
-    {CaptionDecoder::Encoding::Utf16BigEndian, "utf-16be", "UTF-16BE"},
-    {CaptionDecoder::Encoding::Gb18030, "gb18030", "GB18030"},
-    {CaptionDecoder::Encoding::Windows1252, "windows-1252", "Windows-1252 (Latin-1)"},
+    {Encoding::Utf8, "utf-8", "UTF-8", "UTF-8"},
+    {Encoding::Utf8WithBom, "utf-8-bom", "UTF-8", "UTF-8"},
+    {Encoding::Utf16LittleEndian, "utf-16le", "UTF-16LE", "UTF-16LE"},
+    {Encoding::Utf16BigEndian, "utf-16be", "UTF-16BE", "UTF-16BE"},
+    {Encoding::Gb18030, "gb18030", "GB18030", "GB18030"},
+    {Encoding::Big5, "big5", "Big5", "Big5"},
+    {Encoding::ShiftJis, "shift_jis", "Shift-JIS", "Shift_JIS"},
+    {Encoding::EucKr, "euc-kr", "EUC-KR", "windows-949"},
+    {Encoding::Windows1251, "windows-1251", "Windows-1251 (Cyrillic)", "windows-1251"},
+    {Encoding::Windows1252, "windows-1252", "Windows-1252 (Latin-1)", "windows-1252"},
+    {Encoding::Undecoded, "bytes", "bytes", nullptr},
 };
 
-bool startsWith(const QByteArray& bytes, const char* prefix, int length) {
-    return bytes.size() >= length && std::equal(prefix, prefix + length, bytes.constBegin());
+// uchardet's names for the encodings above; a subset decodes with the encoding that extends it.
+struct DetectedName {
+    const char* name;
+    Encoding encoding;
+};
+
+constexpr DetectedName kDetectedNames[] = {
+    {"GB18030", Encoding::Gb18030},
+    {"GB2312", Encoding::Gb18030},
+    {"BIG5", Encoding::Big5},
+    {"SHIFT_JIS", Encoding::ShiftJis},
+    {"EUC-KR", Encoding::EucKr},
+    {"UHC", Encoding::EucKr},
+    {"WINDOWS-1251", Encoding::Windows1251},
+    {"WINDOWS-1252", Encoding::Windows1252},
+    {"ISO-8859-1", Encoding::Windows1252},
+    {"ISO-8859-15", Encoding::Windows1252},
+};
+
+const KnownEncoding* known(Encoding encoding) {
+    for (const KnownEncoding& entry : kEncodings) {
+        if (entry.encoding == encoding)
+            return &entry;
+    }
+    return nullptr;
+}
+
+// uchardet's name for bytes; empty when it recognises nothing.
+QByteArray uchardetName(const QByteArray& bytes) {
+    const std::unique_ptr<std::remove_pointer_t<uchardet_t>, decltype(&uchardet_delete)> detector(
+        uchardet_new(), &uchardet_delete);
+    if (!detector || uchardet_handle_data(detector.get(), bytes.constData(),
+                                          static_cast<size_t>(bytes.size())) != 0)
+        return QByteArray();
+    uchardet_data_end(detector.get());
+    return QByteArray(uchardet_get_charset(detector.get()));
+}
+
+// ICU's confidence that bytes are UTF-16 without a mark; the byte order that scored best.
+int utf16Confidence(const QByteArray& bytes, bool* littleEndian) {
+    UErrorCode status = U_ZERO_ERROR;
+    const std::unique_ptr<UCharsetDetector, decltype(&ucsdet_close)> detector(ucsdet_open(&status),
+                                                                              &ucsdet_close);
+    ucsdet_setText(detector.get(), bytes.constData(), static_cast<int32_t>(bytes.size()), &status);
+    int32_t count = 0;
+    const UCharsetMatch** matches = ucsdet_detectAll(detector.get(), &count, &status);
+    if (U_FAILURE(status))
+        return 0;
+    for (int32_t index = 0; index < count; ++index) {
+        const QByteArray name(ucsdet_getName(matches[index], &status));
+        if (name == "UTF-16LE" || name == "UTF-16BE") {
+            *littleEndian = name == "UTF-16LE";
+            return ucsdet_getConfidence(matches[index], &status);
+        }
+    }
+    return 0;
+}
+
+// Control characters other than line breaks, tabs and NUL (dropped later) are bytes that are
+// not text: ICU's single-byte tables map even Windows-1252's undefined bytes to C1 controls.
+bool holdsControlCharacters(const QString& text) {
+    for (const QChar c : text) {
+        if (c.category() == QChar::Other_Control && c != QLatin1Char('\n') &&
+            c != QLatin1Char('\r') && c != QLatin1Char('\t') && c != QChar::Null)
+            return true;
+    }
+    return false;
 }
 
 } // namespace
 
-CaptionDecoder::Result CaptionDecoder::decodeWith(const QByteArray& bytes, const char* name,
-                                                  Encoding encoding) {
-    QStringDecoder decoder(name, QStringConverter::Flag::Stateless);
-    Result result;
-    result.encoding = encoding;
-    if (!decoder.isValid()) {
-        // Qt built without ICU knows no GB18030 or Windows-1252; Latin-1 never fails.
-        result.text = QString::fromLatin1(bytes);
-        result.encoding = Encoding::Windows1252;
-        result.guessed = true;
-        return result;
+std::optional<QString> CaptionDecoder::decodeWith(const QByteArray& bytes, Encoding encoding) {
+    const KnownEncoding* entry = known(encoding);
+    if (entry == nullptr || entry->codec == nullptr)
+        return std::nullopt;
+    QStringDecoder decoder(entry->codec, QStringConverter::Flag::Stateless);
+    if (!decoder.isValid())
+        return std::nullopt;
+    QString text = decoder.decode(bytes);
+    if (decoder.hasError() || holdsControlCharacters(text))
+        return std::nullopt;
+    return text;
+}
+
+// A byte order mark declares the encoding; Qt reads it.
+std::optional<CaptionDecoder::Result> CaptionDecoder::decodeMarked(const QByteArray& bytes) {
+    const std::optional<QStringConverter::Encoding> marked =
+        QStringConverter::encodingForData(bytes);
+    Encoding encoding = Encoding::Invalid;
+    int markBytes = 0;
+    if (marked == QStringConverter::Utf8 && bytes.startsWith("\xEF\xBB\xBF")) {
+        encoding = Encoding::Utf8WithBom;
+        markBytes = 3;
+    } else if (marked == QStringConverter::Utf16LE && bytes.startsWith("\xFF\xFE")) {
+        encoding = Encoding::Utf16LittleEndian;
+        markBytes = 2;
+    } else if (marked == QStringConverter::Utf16BE && bytes.startsWith("\xFE\xFF")) {
+        encoding = Encoding::Utf16BigEndian;
+        markBytes = 2;
+    } else {
+        return std::nullopt;
     }
-    result.text = decoder.decode(bytes);
-    result.guessed = decoder.hasError();
-    return result;
+    const QByteArray body = bytes.mid(markBytes);
+    // Qt drops a dangling last byte of UTF-16 without reporting it.
+    const bool whole = markBytes == 3 || body.size() % 2 == 0;
+    const std::optional<QString> text = whole ? decodeWith(body, encoding) : std::nullopt;
+    if (!text)
+        return Result{escapedBytes(bytes), Encoding::Undecoded, true};
+    return Result{*text, encoding, false};
+}
+
+std::optional<CaptionDecoder::Result>
+CaptionDecoder::decodeUtf16WithoutMark(const QByteArray& bytes) {
+    bool littleEndian = true;
+    if (bytes.size() % 2 != 0 || !bytes.contains('\0') ||
+        utf16Confidence(bytes, &littleEndian) < kUtf16Confidence)
+        return std::nullopt;
+    const Encoding encoding = littleEndian ? Encoding::Utf16LittleEndian : Encoding::Utf16BigEndian;
+    const std::optional<QString> text = decodeWith(bytes, encoding);
+    if (!text)
+        return std::nullopt;
+    return Result{*text, encoding, true};
+}
+
+std::optional<CaptionDecoder::Result> CaptionDecoder::decodeUtf8(const QByteArray& bytes) {
+    const std::optional<QString> text = decodeWith(bytes, Encoding::Utf8);
+    if (!text)
+        return std::nullopt;
+    return Result{*text, Encoding::Utf8, false};
+}
+
+CaptionDecoder::Result CaptionDecoder::decodeDetected(const QByteArray& bytes) {
+    const QByteArray detected = uchardetName(bytes).toUpper();
+    Encoding encoding = Encoding::Windows1252;
+    for (const DetectedName& name : kDetectedNames) {
+        if (detected == name.name)
+            encoding = name.encoding;
+    }
+    // What uchardet names but no entry above covers (KOI8-R, TIS-620, ...) is read as
+    // Windows-1252 when that reads every byte, and flagged either way.
+    if (const std::optional<QString> text = decodeWith(bytes, encoding))
+        return Result{*text, encoding, true};
+    return Result{escapedBytes(bytes), Encoding::Undecoded, true};
 }
 
 CaptionDecoder::Result CaptionDecoder::decode(const QByteArray& bytes) {
-    Result result;
-    if (startsWith(bytes, "\xEF\xBB\xBF", 3)) {
-        QStringDecoder decoder(QStringConverter::Utf8, QStringConverter::Flag::Stateless);
-        result.text = decoder.decode(bytes.mid(3));
-        result.encoding = Encoding::Utf8WithBom;
-        result.guessed = decoder.hasError();
-        return result;
+    std::optional<Result> result = decodeMarked(bytes);
+    if (!result)
+        result = decodeUtf16WithoutMark(bytes);
+    if (!result)
+        result = decodeUtf8(bytes);
+    if (!result)
+        result = decodeDetected(bytes);
+    // A NUL is no part of a caption: it goes, and the user is asked to look.
+    if (result->text.contains(QChar::Null)) {
+        result->text.remove(QChar::Null);
+        result->guessed = true;
     }
-    if (startsWith(bytes, "\xFF\xFE", 2) || startsWith(bytes, "\xFE\xFF", 2)) {
-        const bool little = bytes.at(0) == '\xFF';
-        QStringDecoder decoder(little ? QStringConverter::Utf16LE : QStringConverter::Utf16BE,
-                               QStringConverter::Flag::Stateless);
-        result.text = decoder.decode(bytes.mid(2));
-        result.encoding = little ? Encoding::Utf16LittleEndian : Encoding::Utf16BigEndian;
-        // Qt drops a dangling last byte without reporting it.
-        result.guessed = decoder.hasError() || bytes.size() % 2 != 0;
-        return result;
-    }
-    // UTF-16 saved without a mark: ASCII text leaves every other byte zero.
-    if (bytes.size() >= 4 && bytes.size() % 2 == 0 && bytes.contains('\0')) {
-        int zeroEven = 0;
-        int zeroOdd = 0;
-        for (int at = 0; at < bytes.size(); ++at) {
-            if (bytes.at(at) == '\0')
-                ++(at % 2 == 0 ? zeroEven : zeroOdd);
-        }
-        if (zeroEven != zeroOdd) {
-            const bool little = zeroOdd > zeroEven;
-            QStringDecoder decoder(little ? QStringConverter::Utf16LE : QStringConverter::Utf16BE,
-                                   QStringConverter::Flag::Stateless);
-            result.text = decoder.decode(bytes);
-            result.encoding = little ? Encoding::Utf16LittleEndian : Encoding::Utf16BigEndian;
-            result.guessed = true;
-            return result;
-        }
-    }
-    QStringDecoder utf8(QStringConverter::Utf8, QStringConverter::Flag::Stateless);
-    result.text = utf8.decode(bytes);
-    if (!utf8.hasError()) {
-        result.encoding = Encoding::Utf8;
-        return result;
-    }
-    if (looksLikeGb18030(bytes)) {
-        Result chinese = decodeWith(bytes, "GB18030", Encoding::Gb18030);
-        if (chinese.encoding == Encoding::Gb18030 && !chinese.guessed) {
-            chinese.guessed = true;
-            return chinese;
-        }
-    }
-    result = decodeWith(bytes, "windows-1252", Encoding::Windows1252);
-    result.guessed = true;
-    return result;
+    return *result;
 }
 
-// GB2312 text, the bulk of GB18030 in practice, pairs two bytes of 0xA1 and above for each
-// character. Latin-1 text has lone high bytes between ASCII letters, which GB18030 would have
-// to pair with an ASCII byte. Whichever pairing dominates decides.
-bool CaptionDecoder::looksLikeGb18030(const QByteArray& bytes) {
-    int highPairs = 0;
-    int asciiPairs = 0;
-    int at = 0;
-    while (at < bytes.size()) {
-        const auto lead = static_cast<unsigned char>(bytes.at(at));
-        if (lead < 0x80) {
-            ++at;
-            continue;
-        }
-        if (lead == 0x80 || lead == 0xFF || at + 1 >= bytes.size())
-            return false;
-        const auto trail = static_cast<unsigned char>(bytes.at(at + 1));
-        if (trail >= 0x30 && trail <= 0x39) {
-            at += 4;
-            continue;
-        }
-        if (trail >= 0x80)
-            ++highPairs;
-        else
-            ++asciiPairs;
-        at += 2;
-    }
-    return highPairs > asciiPairs;
-}
-
-bool CaptionDecoder::readFile(const QString& path, Result* result, QString* errorMessage) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *errorMessage = tr("Could not read “%1” (%2). Check that the file exists and that you may "
-                           "read it.")
-                            .arg(QDir::toNativeSeparators(path), file.errorString());
+bool CaptionDecoder::readFile(const QString& path, Result* result, QString* errorMessage,
+                              const std::atomic<bool>* cancelRequested) {
+    const UserFile::ReadResult read = UserFile::readAll(path, cancelRequested);
+    *errorMessage = read.errorMessage;
+    if (!read.succeeded())
         return false;
-    }
-    const QByteArray bytes = file.readAll();
-    if (file.error() != QFileDevice::NoError) {
-        *errorMessage = tr("Could not read “%1” to the end (%2). Copy the file again.")
-                            .arg(QDir::toNativeSeparators(path), file.errorString());
-        return false;
-    }
-    *result = decode(bytes);
+    *result = decode(read.bytes);
     return true;
 }
 
 QStringList CaptionDecoder::lines(const QString& text) {
-    QStringList lines = text.split(QLatin1Char('\n'));
-    for (QString& line : lines) {
-        if (line.endsWith(QLatin1Char('\r')))
-            line.chop(1);
-    }
+    static const QRegularExpression lineBreak(QStringLiteral("\r\n|\n|\r"));
+    QStringList lines = text.split(lineBreak);
     while (!lines.isEmpty() && lines.last().isEmpty())
         lines.removeLast();
     return lines;
@@ -164,31 +222,62 @@ QString CaptionDecoder::tidied(const QString& text) {
     return result.trimmed();
 }
 
-QString CaptionDecoder::encodingKey(Encoding encoding) {
-    for (const KnownEncoding& known : kEncodings) {
-        if (known.encoding == encoding)
-            return QString::fromLatin1(known.key);
+QString CaptionDecoder::escapedBytes(const QByteArray& bytes) {
+    QString text;
+    text.reserve(bytes.size());
+    for (const char byte : bytes) {
+        const auto value = static_cast<unsigned char>(byte);
+        const bool plain = (value >= 0x20 && value < 0x7F && value != '\\') || value == '\n' ||
+                           value == '\r' || value == '\t';
+        if (plain)
+            text.append(QLatin1Char(byte));
+        else
+            text.append(QStringLiteral("\\x%1").arg(value, 2, 16, QLatin1Char('0')));
     }
-    return QString();
+    return text;
+}
+
+QByteArray CaptionDecoder::bytesFromEscaped(const QString& text) {
+    QByteArray bytes;
+    for (qsizetype at = 0; at < text.size(); ++at) {
+        bool isHex = false;
+        const int value = text.at(at) == QLatin1Char('\\') && text.mid(at + 1, 1) == u"x"
+                              ? text.mid(at + 2, 2).toInt(&isHex, 16)
+                              : 0;
+        if (isHex) {
+            bytes.append(static_cast<char>(value));
+            at += 3;
+        } else {
+            bytes.append(text.at(at).toLatin1());
+        }
+    }
+    return bytes;
+}
+
+QString CaptionDecoder::encodingKey(Encoding encoding) {
+    const KnownEncoding* entry = known(encoding);
+    return entry != nullptr ? QString::fromLatin1(entry->key) : QString();
 }
 
 CaptionDecoder::Encoding CaptionDecoder::encodingFromKey(const QString& key) {
-    for (const KnownEncoding& known : kEncodings) {
-        if (key == QLatin1String(known.key))
-            return known.encoding;
+    for (const KnownEncoding& entry : kEncodings) {
+        if (key == QLatin1String(entry.key))
+            return entry.encoding;
     }
     return Encoding::Invalid;
 }
 
 QString CaptionDecoder::encodingName(Encoding encoding) {
-    for (const KnownEncoding& known : kEncodings) {
-        if (known.encoding == encoding)
-            return QString::fromLatin1(known.name);
-    }
-    return QString();
+    const KnownEncoding* entry = known(encoding);
+    return entry != nullptr ? QString::fromLatin1(entry->name) : QString();
 }
 
 QString CaptionDecoder::reencodedNote(Encoding encoding) {
+    if (encoding == Encoding::Undecoded) {
+        return tr("This caption's bytes are not text in any encoding Tuneframe knows, so they "
+                  "were kept as they are: each byte outside plain ASCII is shown as \\xNN. "
+                  "Retype the caption, then mark it as checked.");
+    }
     return tr("Re-encoded from %1. Check that the caption reads correctly, then mark it as "
               "checked.")
         .arg(encodingName(encoding));

@@ -5,10 +5,15 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
+#include <optional>
+
 // Turns the bytes of a caption file (a .txt next to a clip, prompt.txt, a CSV or JSONL file)
-// into text. A byte order mark decides when there is one; otherwise valid UTF-8 is UTF-8, and
-// anything else is a guess between GB18030 and Windows-1252 (Latin-1 with typographic quotes)
-// that the user is asked to check.
+// into text, with libraries rather than guesses of our own: a byte order mark decides when
+// there is one (Qt); ICU's detector recognises UTF-16 saved without one; valid UTF-8 is UTF-8
+// (a stray NUL byte is dropped and the caption flagged, never read as UTF-16); anything else is
+// named by uchardet and decoded by Qt's ICU codecs. Text no decoder reads cleanly is not
+// replaced with U+FFFD: it is kept as its bytes (escapedBytes) and flagged.
 class CaptionDecoder {
     Q_DECLARE_TR_FUNCTIONS(CaptionDecoder)
 
@@ -20,35 +25,58 @@ public:
         Utf16LittleEndian,
         Utf16BigEndian,
         Gb18030,
+        Big5,
+        ShiftJis,
+        EucKr,
+        Windows1251,
         Windows1252,
+        // No decoder read the bytes cleanly: the text is escapedBytes() of them.
+        Undecoded,
     };
+
+    // ICU's confidence (0 to 100) from which text without a byte order mark is taken as
+    // UTF-16; below it, NUL bytes are strays in single-byte text.
+    static constexpr int kUtf16Confidence = 60;
 
     struct Result {
         QString text;
         Encoding encoding = Encoding::Invalid;
-        // The encoding was inferred from the bytes rather than declared, or some bytes did not
-        // decode: the text may be wrong and the user should look at it.
+        // The encoding was inferred from the bytes rather than declared, NUL bytes were
+        // dropped, or nothing decoded them: the user should look at the text.
         bool guessed = false;
     };
 
     static Result decode(const QByteArray& bytes);
-    // Reads and decodes a whole file. On failure returns false with *errorMessage naming the
-    // file and what to check.
-    static bool readFile(const QString& path, Result* result, QString* errorMessage);
-    // text split at line breaks (\n, \r\n), without the empty lines after the last one.
+    // Reads and decodes a whole file, only when it is a regular file (UserFile), within
+    // UserFile's deadline. On failure returns false with *errorMessage naming the file and what
+    // to check; when cancelled, false with *errorMessage empty.
+    static bool readFile(const QString& path, Result* result, QString* errorMessage,
+                         const std::atomic<bool>* cancelRequested = nullptr);
+    // text split at line breaks (\r\n, \n or \r, mixed as they come), without the empty lines
+    // after the last one.
     static QStringList lines(const QString& text);
     // A caption as stored: line breaks as \n, no surrounding white space.
     static QString tidied(const QString& text);
+
+    // Bytes no decoder reads, as text that keeps every one of them: printable ASCII as itself
+    // (line breaks and tabs too), every other byte and the backslash as \xNN. Lossless:
+    // bytesFromEscaped() gives the bytes back.
+    static QString escapedBytes(const QByteArray& bytes);
+    static QByteArray bytesFromEscaped(const QString& text);
 
     // Stable names for the database ("utf-8", "gb18030", ...); empty for Invalid.
     static QString encodingKey(Encoding encoding);
     static Encoding encodingFromKey(const QString& key);
     // As people know them: "UTF-8", "GB18030", "Windows-1252 (Latin-1)".
     static QString encodingName(Encoding encoding);
-    // The note shown on a caption whose encoding was guessed.
+    // The note shown on a caption whose encoding was guessed or that could not be decoded.
     static QString reencodedNote(Encoding encoding);
 
 private:
-    static bool looksLikeGb18030(const QByteArray& bytes);
-    static Result decodeWith(const QByteArray& bytes, const char* name, Encoding encoding);
+    static std::optional<Result> decodeMarked(const QByteArray& bytes);
+    static std::optional<Result> decodeUtf16WithoutMark(const QByteArray& bytes);
+    static std::optional<Result> decodeUtf8(const QByteArray& bytes);
+    static Result decodeDetected(const QByteArray& bytes);
+    // Decodes all of bytes with encoding's codec; nullopt when any byte does not decode.
+    static std::optional<QString> decodeWith(const QByteArray& bytes, Encoding encoding);
 };

@@ -1,9 +1,9 @@
 #include "app/CaptionWriter.h"
 
 #include "app/FolderImportSource.h"
+#include "app/UserFile.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QHash>
 #include <QSaveFile>
@@ -31,19 +31,33 @@ CaptionWriter::Report CaptionWriter::writeNextToClips(const QVector<ClipRecord>&
                                        .arg(shownClip, shownTarget));
             continue;
         }
+        // Its text is the escaped bytes of the file it came from: writing it would replace them.
+        if (clip.captionEncoding == CaptionDecoder::Encoding::Undecoded && clip.captionNeedsCheck) {
+            report.problems.append(tr("The caption of “%1” is still the undecoded bytes it was "
+                                      "imported with, so “%2” was not written over. Retype the "
+                                      "caption and mark it as checked first.")
+                                       .arg(shownClip, shownTarget));
+            continue;
+        }
         if (!QFileInfo(clip.path).dir().exists()) {
             report.problems.append(tr("The folder of “%1” no longer exists, so its caption was not "
                                       "written. Reconnect the drive or move the clip back.")
                                        .arg(shownClip));
             continue;
         }
+        // A FIFO would block the comparison below, and the save would replace a device or
+        // pipe the user keeps there with a text file.
+        const UserFile::Kind kind = UserFile::kindOf(target);
+        if (kind != UserFile::Kind::Regular && kind != UserFile::Kind::Missing) {
+            report.problems.append(tr("The caption of “%1” was not written: %2")
+                                       .arg(shownClip, UserFile::refusalReason(target, kind)));
+            continue;
+        }
         const QByteArray bytes = clip.caption.toUtf8();
-        QFile existing(target);
-        if (existing.open(QIODevice::ReadOnly) && existing.readAll() == bytes) {
+        if (kind == UserFile::Kind::Regular && UserFile::readAll(target, nullptr).bytes == bytes) {
             ++report.unchanged;
             continue;
         }
-        existing.close();
         QSaveFile file(target);
         if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() ||
             !file.commit()) {

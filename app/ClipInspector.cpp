@@ -1,6 +1,7 @@
 #include "app/ClipInspector.h"
 
 #include "app/ContentHasher.h"
+#include "app/UserFile.h"
 #include "media/probe.h"
 #include "media/video_reader.h"
 
@@ -38,9 +39,10 @@ void flag(ClipRecord& clip, ClipProblem problem, const QString& detail) {
 
 // Decodes what proves the file whole; returns the exact frame count, or flags the record.
 qint64 verifiedFrameCount(ClipRecord& clip, const media::ProbeInfo& info,
-                          const std::string& nativePath) {
+                          const std::string& nativePath, const std::atomic<bool>* cancelRequested) {
     media::ReaderOptions options;
     options.decoder_threads = 1;
+    options.cancel_requested = cancelRequested;
     media::VideoReader reader(nativePath, options);
     if (info.is_image) {
         if (!reader.read()) {
@@ -91,6 +93,12 @@ std::optional<ClipRecord> ClipInspector::inspect(const QString& path,
         flag(clip, ClipProblem::NotAVideo, QStringLiteral("a folder, not a file"));
         return clip;
     }
+    // The plan already left special files out; this catches one swapped in since.
+    const UserFile::Kind kind = UserFile::kindOf(path);
+    if (kind != UserFile::Kind::Regular) {
+        flag(clip, ClipProblem::NotAVideo, UserFile::refusalReason(path, kind));
+        return clip;
+    }
     const ContentHasher::Result hash = ContentHasher::hashFile(path, cancelRequested);
     if (hash.cancelled)
         return std::nullopt;
@@ -107,17 +115,20 @@ std::optional<ClipRecord> ClipInspector::inspect(const QString& path,
 
     const std::string nativePath = QFile::encodeName(path).toStdString();
     try {
-        const media::ProbeInfo probe = media::probe(nativePath);
+        const media::ProbeInfo probe = media::probe(nativePath, cancelRequested);
         clip.isImage = probe.is_image;
         clip.width = probe.display_width;
         clip.height = probe.display_height;
         clip.codec = QString::fromStdString(probe.codec_name);
         clip.fps = probe.is_image ? 0.0 : probe.fps;
-        clip.frameCount = verifiedFrameCount(clip, probe, nativePath);
+        clip.frameCount = verifiedFrameCount(clip, probe, nativePath, cancelRequested);
         clip.durationSeconds =
             clip.fps > 0.0 ? static_cast<double>(clip.frameCount) / clip.fps : 0.0;
     } catch (const media::MediaError& error) {
         flag(clip, problemFor(error.reason()), QString::fromStdString(error.what()));
     }
+    // A cancel stops the probe or the decode with an error that says nothing about the file.
+    if (cancelRequested != nullptr && cancelRequested->load())
+        return std::nullopt;
     return clip;
 }

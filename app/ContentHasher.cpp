@@ -1,21 +1,21 @@
 #include "app/ContentHasher.h"
 
+#include "app/UserFile.h"
+
 #include <QCryptographicHash>
-#include <QDir>
-#include <QFile>
+#include <QDeadlineTimer>
 
 const QString ContentHasher::kManifestPrefix = QStringLiteral("sha256:");
 
 ContentHasher::Result ContentHasher::hashFile(const QString& path,
                                               const std::atomic<bool>* cancelRequested) {
     Result result;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        result.errorMessage = tr("Could not read “%1” (%2). Check that the file exists and that "
-                                 "you may read it.")
-                                  .arg(QDir::toNativeSeparators(path), file.errorString());
+    UserFile file(path);
+    if (!file.open()) {
+        result.errorMessage = file.errorMessage();
         return result;
     }
+    const QDeadlineTimer deadline(deadlineMsFor(file.sizeBytes()));
     QCryptographicHash hash(QCryptographicHash::Sha256);
     QByteArray buffer(static_cast<int>(kChunkBytes), Qt::Uninitialized);
     for (;;) {
@@ -23,11 +23,13 @@ ContentHasher::Result ContentHasher::hashFile(const QString& path,
             result.cancelled = true;
             return result;
         }
+        if (deadline.hasExpired()) {
+            result.errorMessage = file.deadlineMessage();
+            return result;
+        }
         const qint64 count = file.read(buffer.data(), buffer.size());
         if (count < 0) {
-            result.errorMessage = tr("Could not read “%1” to the end (%2). Copy the file again or "
-                                     "check the drive.")
-                                      .arg(QDir::toNativeSeparators(path), file.errorString());
+            result.errorMessage = file.errorMessage();
             return result;
         }
         if (count == 0)
@@ -37,6 +39,10 @@ ContentHasher::Result ContentHasher::hashFile(const QString& path,
     }
     result.hash = QString::fromLatin1(hash.result().toHex());
     return result;
+}
+
+qint64 ContentHasher::deadlineMsFor(qint64 sizeBytes) {
+    return kMinimumDeadlineMs + sizeBytes / kSlowestBytesPerSecond * 1000;
 }
 
 QString ContentHasher::hashBytes(const QByteArray& bytes) {

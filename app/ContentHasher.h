@@ -24,8 +24,15 @@ public:
         bool succeeded() const { return !hash.isEmpty(); }
     };
 
-    // Reads path in kChunkBytes pieces; stops early when *cancelRequested turns true.
+    // Reading slower than this, after the first minute, means a stalled drive or a file that
+    // keeps growing: the hash stops with an error instead of running on.
+    static constexpr qint64 kSlowestBytesPerSecond = 1 << 20;
+    static constexpr qint64 kMinimumDeadlineMs = 60000;
+
+    // Reads path in kChunkBytes pieces, only when it is a regular file (UserFile); stops early
+    // when *cancelRequested turns true, or at the deadline its size allows.
     static Result hashFile(const QString& path, const std::atomic<bool>* cancelRequested = nullptr);
+    static qint64 deadlineMsFor(qint64 sizeBytes);
     static QString hashBytes(const QByteArray& bytes);
     static bool isContentHash(const QString& text);
 

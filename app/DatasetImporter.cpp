@@ -6,6 +6,7 @@
 #include "app/FolderImportSource.h"
 #include "app/MetadataTableSource.h"
 #include "app/Project.h"
+#include "app/UserFile.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -14,7 +15,7 @@
 DatasetImporter::DatasetImporter(const Project& project)
     : m_project(project) {}
 
-ImportPlan DatasetImporter::plan(const QStringList& paths,
+ImportPlan DatasetImporter::plan(const QStringList& paths, const ImportOptions& options,
                                  const std::atomic<bool>* cancelRequested) const {
     ImportPlan plan;
     QStringList files;
@@ -24,22 +25,34 @@ ImportPlan DatasetImporter::plan(const QStringList& paths,
         const QFileInfo info(path);
         if (info.isDir()) {
             if (FactoryLayoutSource::isFactoryLayout(path))
-                FactoryLayoutSource::add(path, plan);
+                FactoryLayoutSource::add(path, plan, options, cancelRequested);
             else
                 FolderImportSource::addFolder(path, plan, m_project.folder(), cancelRequested);
-        } else if (MetadataTableSource::isCsvFile(path) && info.isFile()) {
-            MetadataTableSource::addCsv(path, plan);
-        } else if (MetadataTableSource::isJsonLinesFile(path) && info.isFile()) {
-            MetadataTableSource::addJsonLines(path, plan);
+        } else if (MetadataTableSource::isCsvFile(path) && info.exists()) {
+            // Whatever its type: a FIFO named data.csv is refused by the read, with its reason.
+            MetadataTableSource::addCsv(path, plan, options, cancelRequested);
+        } else if (MetadataTableSource::isJsonLinesFile(path) && info.exists()) {
+            MetadataTableSource::addJsonLines(path, plan, options, cancelRequested);
         } else {
             files.append(path);
         }
     }
-    FolderImportSource::addFiles(files, plan);
+    FolderImportSource::addFiles(files, plan, cancelRequested);
+    keepReadable(plan, cancelRequested);
+    return plan;
+}
 
+void DatasetImporter::keepReadable(ImportPlan& plan, const std::atomic<bool>* cancelRequested) {
     QSet<QString> seen;
     QVector<ImportItem> unique;
     for (const ImportItem& item : std::as_const(plan.items)) {
+        if (cancelRequested != nullptr && cancelRequested->load())
+            break;
+        const UserFile::Kind kind = UserFile::kindOf(item.path);
+        if (kind != UserFile::Kind::Regular && kind != UserFile::Kind::Missing) {
+            plan.notes.append(UserFile::refusalReason(item.path, kind));
+            continue;
+        }
         if (seen.contains(item.path)) {
             plan.notes.append(tr("“%1” is listed more than once; it was imported once, with the "
                                  "caption of its first listing.")
@@ -50,13 +63,12 @@ ImportPlan DatasetImporter::plan(const QStringList& paths,
         unique.append(item);
     }
     plan.items = unique;
-    return plan;
 }
 
-ImportReport DatasetImporter::run(const QStringList& paths,
+ImportReport DatasetImporter::run(const QStringList& paths, const ImportOptions& options,
                                   const std::atomic<bool>& cancelRequested,
                                   const ProgressCallback& progress) {
-    return run(plan(paths, &cancelRequested), cancelRequested, progress);
+    return run(plan(paths, options, &cancelRequested), cancelRequested, progress);
 }
 
 ImportReport DatasetImporter::run(const ImportPlan& planned,
@@ -65,6 +77,11 @@ ImportReport DatasetImporter::run(const ImportPlan& planned,
     ImportReport report;
     report.errors = planned.errors;
     report.notes = planned.notes;
+    // A cancel while the sources were read leaves a partial plan: nothing of it is stored.
+    if (cancelRequested.load()) {
+        report.cancelled = true;
+        return report;
+    }
     report.total = static_cast<int>(planned.items.size());
     if (progress)
         progress(0, report.total, QString());

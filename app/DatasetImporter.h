@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/ClipRecord.h"
+#include "app/ImportOptions.h"
 #include "app/ImportPlan.h"
 #include "app/ImportReport.h"
 
@@ -18,7 +19,8 @@ class Project;
 // metadata files, and single files. Each file is hashed, probed and checked (ClipInspector),
 // then stored in batches, one transaction each, so a cancel keeps what was done. Importing the
 // same files again changes nothing. Runs on the calling thread with that thread's connection;
-// ImportWorker runs it off the UI thread.
+// ImportWorker runs it off the UI thread. Only regular files are read (UserFile), every read
+// has a deadline, and a cancel is seen between files and between the chunks of one read.
 class DatasetImporter {
     Q_DECLARE_TR_FUNCTIONS(DatasetImporter)
 
@@ -29,14 +31,19 @@ public:
     explicit DatasetImporter(const Project& project);
 
     // What the sources list, before any clip is opened. Paths listed twice are kept once.
-    ImportPlan plan(const QStringList& paths, const std::atomic<bool>* cancelRequested) const;
-    ImportReport run(const QStringList& paths, const std::atomic<bool>& cancelRequested,
+    // Files that are not regular files (devices, FIFOs, sockets) are left out with the reason.
+    ImportPlan plan(const QStringList& paths, const ImportOptions& options,
+                    const std::atomic<bool>* cancelRequested) const;
+    ImportReport run(const QStringList& paths, const ImportOptions& options,
+                     const std::atomic<bool>& cancelRequested,
                      const ProgressCallback& progress = {});
     // Imports what a source listed by itself (a cogvideox-factory command's dataset, say).
     ImportReport run(const ImportPlan& planned, const std::atomic<bool>& cancelRequested,
                      const ProgressCallback& progress = {});
 
 private:
+    // Keeps each path once, and only paths that are regular files or missing (reported later).
+    static void keepReadable(ImportPlan& plan, const std::atomic<bool>* cancelRequested);
     // Stores and empties batch; false when the database refused it.
     bool store(QVector<ClipRecord>& batch, ImportReport& report);
 

@@ -1,5 +1,8 @@
 #include "app/FactoryLayoutSource.h"
 
+#include "app/DatasetPathResolver.h"
+#include "app/UserFile.h"
+
 #include <QDir>
 #include <QFileInfo>
 
@@ -9,27 +12,32 @@ const QString FactoryLayoutSource::kPromptsFileName = QStringLiteral("prompts.tx
 
 bool FactoryLayoutSource::isFactoryLayout(const QString& folder) {
     const QDir directory(folder);
-    return QFileInfo(directory.filePath(kVideosFileName)).isFile() &&
-           (QFileInfo(directory.filePath(kPromptFileName)).isFile() ||
-            QFileInfo(directory.filePath(kPromptsFileName)).isFile());
+    const auto present = [&directory](const QString& name) {
+        return UserFile::kindOf(directory.filePath(name)) != UserFile::Kind::Missing;
+    };
+    return present(kVideosFileName) && (present(kPromptFileName) || present(kPromptsFileName));
 }
 
 QString FactoryLayoutSource::promptFile(const QString& folder) {
     const QDir directory(folder);
     const QString prompt = directory.filePath(kPromptFileName);
-    return QFileInfo(prompt).isFile() ? prompt : directory.filePath(kPromptsFileName);
+    return UserFile::kindOf(prompt) != UserFile::Kind::Missing
+               ? prompt
+               : directory.filePath(kPromptsFileName);
 }
 
-void FactoryLayoutSource::add(const QString& folder, ImportPlan& plan) {
+void FactoryLayoutSource::add(const QString& folder, ImportPlan& plan, const ImportOptions& options,
+                              const std::atomic<bool>* cancelRequested) {
     const QDir root(QDir::cleanPath(QFileInfo(folder).absoluteFilePath()));
     const QString videosPath = root.filePath(kVideosFileName);
     const QString promptPath = promptFile(root.path());
     CaptionDecoder::Result videos;
     CaptionDecoder::Result prompts;
     QString error;
-    if (!CaptionDecoder::readFile(videosPath, &videos, &error) ||
-        !CaptionDecoder::readFile(promptPath, &prompts, &error)) {
-        plan.errors.append(error);
+    if (!CaptionDecoder::readFile(videosPath, &videos, &error, cancelRequested) ||
+        !CaptionDecoder::readFile(promptPath, &prompts, &error, cancelRequested)) {
+        if (!error.isEmpty())
+            plan.errors.append(error);
         return;
     }
     const QStringList videoLines = CaptionDecoder::lines(videos.text);
@@ -45,6 +53,7 @@ void FactoryLayoutSource::add(const QString& folder, ImportPlan& plan) {
                 .arg(promptLines.size()));
         return;
     }
+    const DatasetPathResolver paths(videosPath, options.allowPathsOutsideDataset);
     for (int index = 0; index < videoLines.size(); ++index) {
         const QString video = videoLines.at(index).trimmed();
         const int line = index + 1;
@@ -56,8 +65,14 @@ void FactoryLayoutSource::add(const QString& folder, ImportPlan& plan) {
                                        QDir::toNativeSeparators(promptPath)));
             continue;
         }
+        QString refusal;
+        const std::optional<QString> path = paths.resolve(video, line, &refusal);
+        if (!path) {
+            plan.notes.append(refusal);
+            continue;
+        }
         ImportItem item;
-        item.path = QDir::cleanPath(root.absoluteFilePath(video));
+        item.path = *path;
         item.hasCaption = true;
         item.caption = CaptionDecoder::tidied(promptLines.at(index));
         item.captionSource = QStringLiteral("%1:%2").arg(promptPath).arg(line);

@@ -1,8 +1,9 @@
 #include "app/FolderImportSource.h"
 
+#include "app/UserFile.h"
+
 #include <QDir>
 #include <QDirIterator>
-#include <QFile>
 #include <QFileInfo>
 #include <QSet>
 
@@ -59,18 +60,20 @@ QString FolderImportSource::listedNames(const QStringList& paths, const QString&
     return text;
 }
 
-void FolderImportSource::attachCaptionFile(ImportItem& item, ImportPlan& plan) {
+void FolderImportSource::attachCaptionFile(ImportItem& item, ImportPlan& plan,
+                                           const std::atomic<bool>* cancelRequested) {
     const QString captionPath = captionFileFor(item.path);
-    QFile file(captionPath);
-    if (!file.exists())
+    if (UserFile::kindOf(captionPath) == UserFile::Kind::Missing)
         return;
-    if (!file.open(QIODevice::ReadOnly)) {
-        plan.notes.append(tr("The caption file “%1” could not be read (%2), so its clip was "
-                             "imported without a caption. Check the file's permissions.")
-                              .arg(QDir::toNativeSeparators(captionPath), file.errorString()));
+    CaptionDecoder::Result decoded;
+    QString error;
+    if (!CaptionDecoder::readFile(captionPath, &decoded, &error, cancelRequested)) {
+        if (!error.isEmpty()) {
+            plan.notes.append(tr("The caption of “%1” was not imported: %2")
+                                  .arg(QDir::toNativeSeparators(item.path), error));
+        }
         return;
     }
-    const CaptionDecoder::Result decoded = CaptionDecoder::decode(file.readAll());
     item.hasCaption = true;
     item.caption = CaptionDecoder::tidied(decoded.text);
     item.captionSource = captionPath;
@@ -92,7 +95,10 @@ void FolderImportSource::addFolder(const QString& folder, ImportPlan& plan,
     QStringList media;
     QStringList captions;
     QStringList others;
-    QDirIterator files(root, QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    QStringList special;
+    // QDir::System lists FIFOs, devices and sockets too, so they are named rather than skipped.
+    QDirIterator files(root, QDir::Files | QDir::System | QDir::NoDotAndDotDot,
+                       QDirIterator::Subdirectories);
     while (files.hasNext()) {
         if (cancelRequested != nullptr && cancelRequested->load())
             return;
@@ -100,7 +106,12 @@ void FolderImportSource::addFolder(const QString& folder, ImportPlan& plan,
         if (!skippedPrefix.isEmpty() && path.startsWith(skippedPrefix))
             continue;
         const QString suffix = QFileInfo(path).suffix().toLower();
-        if (hasMediaExtension(path))
+        const UserFile::Kind kind = UserFile::kindOf(path);
+        if (kind == UserFile::Kind::Missing)
+            continue; // a dangling symbolic link names nothing to import
+        if (kind != UserFile::Kind::Regular)
+            special.append(path);
+        else if (hasMediaExtension(path))
             media.append(path);
         else if (suffix == QLatin1String("txt"))
             captions.append(path);
@@ -112,7 +123,7 @@ void FolderImportSource::addFolder(const QString& folder, ImportPlan& plan,
     for (const QString& path : std::as_const(media)) {
         ImportItem item;
         item.path = path;
-        attachCaptionFile(item, plan);
+        attachCaptionFile(item, plan, cancelRequested);
         if (item.hasCaption)
             usedCaptions.insert(item.captionSource);
         plan.items.append(item);
@@ -124,6 +135,12 @@ void FolderImportSource::addFolder(const QString& folder, ImportPlan& plan,
     }
     unused.sort();
     others.sort();
+    special.sort();
+    if (!special.isEmpty()) {
+        plan.notes.append(tr("Files in “%1” that are not regular files (devices, named pipes or "
+                             "sockets) were not read: %2.")
+                              .arg(QDir::toNativeSeparators(root), listedNames(special, root)));
+    }
     if (!unused.isEmpty()) {
         plan.notes.append(tr("Text files in “%1” that have no video or image of the same name were "
                              "not used as captions: %2.")
@@ -140,10 +157,13 @@ void FolderImportSource::addFolder(const QString& folder, ImportPlan& plan,
     }
 }
 
-void FolderImportSource::addFiles(const QStringList& files, ImportPlan& plan) {
+void FolderImportSource::addFiles(const QStringList& files, ImportPlan& plan,
+                                  const std::atomic<bool>* cancelRequested) {
     QSet<QString> mediaCaptions;
     QStringList textFiles;
     for (const QString& file : files) {
+        if (cancelRequested != nullptr && cancelRequested->load())
+            return;
         const QString path = cleanAbsolute(file);
         if (QFileInfo(path).suffix().toLower() == QLatin1String("txt")) {
             textFiles.append(path);
@@ -151,7 +171,7 @@ void FolderImportSource::addFiles(const QStringList& files, ImportPlan& plan) {
         }
         ImportItem item;
         item.path = path;
-        attachCaptionFile(item, plan);
+        attachCaptionFile(item, plan, cancelRequested);
         mediaCaptions.insert(captionFileFor(path));
         plan.items.append(item);
     }

@@ -20,8 +20,8 @@ ImportRunner::~ImportRunner() {
     delete m_worker;
 }
 
-bool ImportRunner::start(const QStringList& paths) {
-    return startOnWorker([paths](ImportWorker* worker) { worker->run(paths); });
+bool ImportRunner::start(const QStringList& paths, const ImportOptions& options) {
+    return startOnWorker([paths, options](ImportWorker* worker) { worker->run(paths, options); });
 }
 
 bool ImportRunner::startFactoryDataset(const FactoryDataset& dataset) {

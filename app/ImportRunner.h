@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/FactoryDatasetSource.h"
+#include "app/ImportOptions.h"
 #include "app/ImportReport.h"
 
 #include <QObject>
@@ -24,7 +25,7 @@ public:
     ~ImportRunner() override;
 
     // Returns false, doing nothing, while an import runs.
-    bool start(const QStringList& paths);
+    bool start(const QStringList& paths, const ImportOptions& options = {});
     bool startFactoryDataset(const FactoryDataset& dataset);
     void cancel();
     bool isRunning() const;

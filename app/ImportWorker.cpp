@@ -15,9 +15,9 @@ void ImportWorker::clearCancel() {
     m_cancelRequested.store(false);
 }
 
-void ImportWorker::run(const QStringList& paths) {
+void ImportWorker::run(const QStringList& paths, const ImportOptions& options) {
     DatasetImporter importer(m_project);
-    emit finished(importer.run(paths, m_cancelRequested, throttledProgress()));
+    emit finished(importer.run(paths, options, m_cancelRequested, throttledProgress()));
 }
 
 void ImportWorker::runFactoryDataset(const FactoryDataset& dataset) {

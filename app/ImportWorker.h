@@ -2,6 +2,7 @@
 
 #include "app/DatasetImporter.h"
 #include "app/FactoryDatasetSource.h"
+#include "app/ImportOptions.h"
 #include "app/ImportReport.h"
 
 #include <QObject>
@@ -22,13 +23,13 @@ public:
 
     explicit ImportWorker(const Project& project);
 
-    // Thread-safe: the import stops after the file it is on, keeping what was stored.
+    // Thread-safe: the import stops within the chunk it is reading, keeping what was stored.
     void requestCancel();
     // Thread-safe: forgets a cancel request, before the next run() is queued.
     void clearCancel();
 
     // Call on the worker's thread (queued).
-    void run(const QStringList& paths);
+    void run(const QStringList& paths, const ImportOptions& options);
     // The clips a cogvideox-factory command names; its files are read here, off the UI thread.
     void runFactoryDataset(const FactoryDataset& dataset);
 

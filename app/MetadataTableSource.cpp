@@ -1,20 +1,16 @@
 #include "app/MetadataTableSource.h"
 
 #include "app/CsvTable.h"
+#include "app/DatasetPathResolver.h"
 #include "common/dataset_manifest.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonParseError>
 #include <QJsonValue>
 
 namespace {
-
-QString resolved(const QDir& base, const QString& path) {
-    return QDir::cleanPath(base.absoluteFilePath(path.trimmed()));
-}
 
 QString located(const QString& file, int line) {
     return QStringLiteral("%1:%2").arg(file).arg(line);
@@ -49,12 +45,15 @@ bool MetadataTableSource::isJsonLinesFile(const QString& path) {
     return suffix == QLatin1String("jsonl") || suffix == QLatin1String("ndjson");
 }
 
-void MetadataTableSource::addCsv(const QString& file, ImportPlan& plan) {
+void MetadataTableSource::addCsv(const QString& file, ImportPlan& plan,
+                                 const ImportOptions& options,
+                                 const std::atomic<bool>* cancelRequested) {
     const QString absolute = QDir::cleanPath(QFileInfo(file).absoluteFilePath());
     CaptionDecoder::Result decoded;
     QString error;
-    if (!CaptionDecoder::readFile(absolute, &decoded, &error)) {
-        plan.errors.append(error);
+    if (!CaptionDecoder::readFile(absolute, &decoded, &error, cancelRequested)) {
+        if (!error.isEmpty())
+            plan.errors.append(error);
         return;
     }
     const CsvTable table = CsvTable::parse(decoded.text);
@@ -73,7 +72,7 @@ void MetadataTableSource::addCsv(const QString& file, ImportPlan& plan) {
                              "so its clips were imported without captions.")
                               .arg(shown));
     }
-    const QDir base = QFileInfo(absolute).dir();
+    const DatasetPathResolver paths(absolute, options.allowPathsOutsideDataset);
     for (int row = 0; row < table.rows().size(); ++row) {
         const QStringList& fields = table.rows().at(row);
         const int line = table.rowLines().at(row);
@@ -83,8 +82,14 @@ void MetadataTableSource::addCsv(const QString& file, ImportPlan& plan) {
                 tr("Line %1 of “%2” names no file, so it was not imported.").arg(line).arg(shown));
             continue;
         }
+        QString refusal;
+        const std::optional<QString> resolved = paths.resolve(path, line, &refusal);
+        if (!resolved) {
+            plan.notes.append(refusal);
+            continue;
+        }
         ImportItem item;
-        item.path = resolved(base, path);
+        item.path = *resolved;
         if (captionColumn >= 0) {
             item.hasCaption = true;
             item.caption = CaptionDecoder::tidied(fields.value(captionColumn));
@@ -110,12 +115,15 @@ QString MetadataTableSource::valueOf(const QJsonObject& object, const QStringLis
     return QString();
 }
 
-void MetadataTableSource::addJsonLines(const QString& file, ImportPlan& plan) {
+void MetadataTableSource::addJsonLines(const QString& file, ImportPlan& plan,
+                                       const ImportOptions& options,
+                                       const std::atomic<bool>* cancelRequested) {
     const QString absolute = QDir::cleanPath(QFileInfo(file).absoluteFilePath());
     CaptionDecoder::Result decoded;
     QString error;
-    if (!CaptionDecoder::readFile(absolute, &decoded, &error)) {
-        plan.errors.append(error);
+    if (!CaptionDecoder::readFile(absolute, &decoded, &error, cancelRequested)) {
+        if (!error.isEmpty())
+            plan.errors.append(error);
         return;
     }
     const QString shown = QDir::toNativeSeparators(absolute);
@@ -125,13 +133,13 @@ void MetadataTableSource::addJsonLines(const QString& file, ImportPlan& plan) {
             continue;
         const QJsonObject first = QJsonDocument::fromJson(line.toUtf8()).object();
         if (first.contains(QLatin1String("v"))) {
-            addManifest(absolute, decoded.text, decoded, plan);
+            addManifest(absolute, decoded.text, decoded, plan, options);
             return;
         }
         break;
     }
 
-    const QDir base = QFileInfo(absolute).dir();
+    const DatasetPathResolver paths(absolute, options.allowPathsOutsideDataset);
     for (int index = 0; index < lines.size(); ++index) {
         const int line = index + 1;
         if (lines.at(index).trimmed().isEmpty())
@@ -159,8 +167,14 @@ void MetadataTableSource::addJsonLines(const QString& file, ImportPlan& plan) {
                                   .arg(shown));
             continue;
         }
+        QString refusal;
+        const std::optional<QString> resolved = paths.resolve(path, line, &refusal);
+        if (!resolved) {
+            plan.notes.append(refusal);
+            continue;
+        }
         ImportItem item;
-        item.path = resolved(base, path);
+        item.path = *resolved;
         item.caption = CaptionDecoder::tidied(valueOf(object, captionKeys(), &item.hasCaption));
         if (item.hasCaption) {
             item.captionSource = located(absolute, line);
@@ -172,22 +186,30 @@ void MetadataTableSource::addJsonLines(const QString& file, ImportPlan& plan) {
 }
 
 void MetadataTableSource::addManifest(const QString& file, const QString& text,
-                                      const CaptionDecoder::Result& decoded, ImportPlan& plan) {
+                                      const CaptionDecoder::Result& decoded, ImportPlan& plan,
+                                      const ImportOptions& options) {
     namespace common = tuneframe::common;
-    const std::string fileName = QFile::encodeName(file).toStdString();
     const common::ManifestReadResult manifest =
         common::parse_manifest(text.toStdString(), QDir::toNativeSeparators(file).toStdString());
     for (const common::ManifestIssue& issue : manifest.issues) {
         plan.notes.append(tr("Not imported: %1.").arg(QString::fromStdString(issue.to_string())));
     }
+    const DatasetPathResolver paths(file, options.allowPathsOutsideDataset);
     for (std::size_t index = 0; index < manifest.entries.size(); ++index) {
         const common::ManifestEntry& entry = manifest.entries[index];
+        const int line = static_cast<int>(manifest.entry_lines[index]);
+        QString refusal;
+        const std::optional<QString> resolved =
+            paths.resolve(QString::fromStdString(entry.path), line, &refusal);
+        if (!resolved) {
+            plan.notes.append(refusal);
+            continue;
+        }
         ImportItem item;
-        item.path = QDir::cleanPath(
-            QFile::decodeName(common::resolve_manifest_path(entry, fileName).c_str()));
+        item.path = *resolved;
         item.hasCaption = true;
         item.caption = CaptionDecoder::tidied(QString::fromStdString(entry.caption));
-        item.captionSource = located(file, static_cast<int>(manifest.entry_lines[index]));
+        item.captionSource = located(file, line);
         item.captionEncoding = decoded.encoding;
         item.captionNeedsCheck = decoded.guessed;
         item.trimIn = entry.trim_in;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/ImportOptions.h"
 #include "app/ImportPlan.h"
 
 #include <QCoreApplication>
@@ -7,10 +8,13 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
+
 // A metadata file naming clips and captions: CSV (a header row; columns such as path, video or
 // file, and caption, prompt or text) or JSON Lines (one object per line with the same keys).
 // JSON Lines whose lines carry "v" are Tuneframe dataset manifests and are read with the
-// manifest's own reader, trims included. Relative paths are relative to the metadata file.
+// manifest's own reader, trims included. Relative paths are relative to the metadata file, and
+// must stay inside its folder (DatasetPathResolver) unless the import allows otherwise.
 class MetadataTableSource {
     Q_DECLARE_TR_FUNCTIONS(MetadataTableSource)
 
@@ -22,11 +26,14 @@ public:
     static bool isCsvFile(const QString& path);
     static bool isJsonLinesFile(const QString& path);
 
-    static void addCsv(const QString& file, ImportPlan& plan);
-    static void addJsonLines(const QString& file, ImportPlan& plan);
+    static void addCsv(const QString& file, ImportPlan& plan, const ImportOptions& options,
+                       const std::atomic<bool>* cancelRequested);
+    static void addJsonLines(const QString& file, ImportPlan& plan, const ImportOptions& options,
+                             const std::atomic<bool>* cancelRequested);
 
 private:
     static void addManifest(const QString& file, const QString& text,
-                            const CaptionDecoder::Result& decoded, ImportPlan& plan);
+                            const CaptionDecoder::Result& decoded, ImportPlan& plan,
+                            const ImportOptions& options);
     static QString valueOf(const QJsonObject& object, const QStringList& keys, bool* found);
 };

@@ -299,6 +299,9 @@ TrainingRuns::LaunchResult TrainingRuns::addRun(const QJsonObject& job, const QS
         return result;
     }
     full["dataset"]["manifest"] = kManifestFileName.toStdString();
+    // The manifest comes from the project's own clips, which may live anywhere the user
+    // imported them from (with their permission where a dataset file named them).
+    full["dataset"]["allow_paths_outside"] = true;
     const QByteArray jobBytes = QByteArray::fromStdString(full.dump(2)) + '\n';
     QSaveFile jobFile(QDir(folder).filePath(kJobFileName));
     if (!jobFile.open(QIODevice::WriteOnly) || jobFile.write(jobBytes) != jobBytes.size() ||

@@ -289,6 +289,19 @@ ManifestReadResult parse_manifest(std::string_view text, const std::string& file
 }
 
 ManifestReadResult read_manifest(const std::filesystem::path& file) {
+    // A FIFO would block the open until a writer comes and /dev/zero would never end.
+    std::error_code type_error;
+    const std::filesystem::file_type type = std::filesystem::status(file, type_error).type();
+    if (type != std::filesystem::file_type::regular &&
+        type != std::filesystem::file_type::not_found && !type_error) {
+        ManifestReadResult result;
+        result.issues.push_back({file.string(),
+                                 0,
+                                 {},
+                                 "is not a regular file (a folder, device, pipe or socket); name "
+                                 "the dataset's JSON Lines file"});
+        return result;
+    }
     std::ifstream stream(file, std::ios::binary);
     if (!stream) {
         ManifestReadResult result;
@@ -408,6 +421,36 @@ std::filesystem::path resolve_manifest_path(const ManifestEntry& entry,
     }
     const std::filesystem::path folder = std::filesystem::absolute(manifest_file).parent_path();
     return (folder / path).lexically_normal();
+}
+
+std::string manifest_path_outside_problem(const ManifestEntry& entry,
+                                          const std::filesystem::path& manifest_file) {
+    namespace fs = std::filesystem;
+    const fs::path path = fs::u8path(entry.path);
+    if (path.is_absolute()) {
+        return "is an absolute path, outside the manifest's folder";
+    }
+    const fs::path relative = path.lexically_normal();
+    if (!relative.empty() && *relative.begin() == "..") {
+        return "leads out of the manifest's folder through \"..\"";
+    }
+    // weakly_canonical resolves the links of the part that exists; a missing clip is reported
+    // later as missing.
+    std::error_code folder_error;
+    std::error_code target_error;
+    const fs::path folder =
+        fs::weakly_canonical(fs::absolute(manifest_file).parent_path(), folder_error);
+    const fs::path target =
+        fs::weakly_canonical(resolve_manifest_path(entry, manifest_file), target_error);
+    if (folder_error || target_error) {
+        return "cannot be examined (" + (folder_error ? folder_error : target_error).message() +
+               ")";
+    }
+    const fs::path inside = target.lexically_relative(folder);
+    if (inside.empty() || *inside.begin() == "..") {
+        return "is reached through a symbolic link that leads out of the manifest's folder";
+    }
+    return {};
 }
 
 } // namespace tuneframe::common

@@ -56,6 +56,7 @@ struct ManifestReadResult {
 // can skip one bad clip and say which. Blank lines are ignored, as are fields this version does
 // not know; a line whose "v" is newer than kManifestVersion is an issue.
 ManifestReadResult parse_manifest(std::string_view text, const std::string& file_name);
+// Reads file only when it is a regular file: a FIFO or a device is one issue, never opened.
 ManifestReadResult read_manifest(const std::filesystem::path& file);
 
 // The entry's problems, as the reader would report them (line 0, file empty).
@@ -74,5 +75,13 @@ bool write_manifest(const std::filesystem::path& file, const std::vector<Manifes
 // entry.path made absolute against the folder of manifest_file.
 std::filesystem::path resolve_manifest_path(const ManifestEntry& entry,
                                             const std::filesystem::path& manifest_file);
+
+// Why entry.path leaves the folder of manifest_file: an absolute path, a ".." that climbs out,
+// or a symbolic link (of the part that exists) that leads elsewhere. Empty when it stays
+// inside. A manifest from elsewhere may only name files inside its folder unless the job
+// allows otherwise (dataset.allow_paths_outside), so a downloaded dataset cannot make prepare
+// read other files of the machine.
+std::string manifest_path_outside_problem(const ManifestEntry& entry,
+                                          const std::filesystem::path& manifest_file);
 
 } // namespace tuneframe::common

@@ -221,6 +221,7 @@ void read_dataset(Fields f, DatasetSettings& d) {
     f.read("caption_dropout", d.caption_dropout, 0.0, 1.0);
     f.read("vae_tiling", d.vae_tiling);
     f.read("vae_slicing", d.vae_slicing);
+    f.read("allow_paths_outside", d.allow_paths_outside);
     f.read("image_noise_log_mean", d.image_noise_log_mean, -20.0, 5.0);
     f.read("image_noise_log_std", d.image_noise_log_std, 0.0, 10.0);
     f.read("noised_image_dropout", d.noised_image_dropout, 0.0, 1.0);
@@ -390,6 +391,7 @@ json TrainingJob::to_json() const {
           {"caption_dropout", d.caption_dropout},
           {"vae_tiling", d.vae_tiling},
           {"vae_slicing", d.vae_slicing},
+          {"allow_paths_outside", d.allow_paths_outside},
           {"image_noise_log_mean", d.image_noise_log_mean},
           {"image_noise_log_std", d.image_noise_log_std},
           {"noised_image_dropout", d.noised_image_dropout}}},

@@ -32,6 +32,10 @@ private:
 struct DatasetSettings {
     std::string manifest;  // JSONL (common/dataset_manifest.h); relative to the job file
     std::string cache_dir; // latents and embeddings; empty: <run>/../../cache
+    // Whether the manifest may name files outside its folder (absolute paths, "..", links
+    // leaving it). The studio sets it for the manifests it exports from a project; a manifest
+    // from elsewhere keeps its files inside its folder.
+    bool allow_paths_outside = false;
     std::vector<std::pair<std::int64_t, std::int64_t>> resolution_buckets = {{480, 720}}; // HxW
     std::vector<std::int64_t> frame_buckets = {49};
     std::string resize_mode = "stretch"; // stretch | center_crop | random_crop

@@ -35,9 +35,11 @@ bool looks_like_known_container(const std::string& path) {
 
 } // namespace
 
-InputFile::InputFile(std::string path, std::chrono::milliseconds stall_timeout)
+InputFile::InputFile(std::string path, std::chrono::milliseconds stall_timeout,
+                     const std::atomic<bool>* cancel_requested)
     : path_(std::move(path))
-    , stall_timeout_(stall_timeout) {
+    , stall_timeout_(stall_timeout)
+    , cancel_requested_(cancel_requested) {
     check_file_on_disk();
     open();
     select_video_stream();
@@ -51,6 +53,9 @@ void InputFile::fail(ErrorReason reason, const std::string& problem, const std::
 
 int InputFile::interrupt_requested(void* opaque) {
     const auto* self = static_cast<const InputFile*>(opaque);
+    if (self->cancel_requested_ != nullptr && self->cancel_requested_->load()) {
+        return 1;
+    }
     return std::chrono::steady_clock::now() > self->deadline_ ? 1 : 0;
 }
 
@@ -101,7 +106,7 @@ void InputFile::open() {
     arm_deadline();
     const int found = avformat_find_stream_info(format_.get(), nullptr);
     if (found == AVERROR_EXIT) {
-        fail(ErrorReason::Io, "stopped delivering data while being analysed", kStalledHint, found);
+        fail_interrupted("analysed", found);
     }
     if (found < 0) {
         fail(ErrorReason::Corrupt, "could not be read: its streams could not be analysed",
@@ -118,7 +123,7 @@ void InputFile::fail_open(int code) const {
              code);
     }
     if (code == AVERROR_EXIT) {
-        fail(ErrorReason::Io, "stopped delivering data while being opened", kStalledHint, code);
+        fail_interrupted("opened", code);
     }
     if (looks_like_known_container(path_)) {
         fail(ErrorReason::Corrupt,
@@ -128,6 +133,13 @@ void InputFile::fail_open(int code) const {
     }
     fail(ErrorReason::NotAVideo, "is not a video or image FFmpeg recognises", kChooseVideoHint,
          code);
+}
+
+void InputFile::fail_interrupted(const std::string& while_doing, int code) const {
+    if (cancel_requested_ != nullptr && cancel_requested_->load()) {
+        fail(ErrorReason::Io, "was cancelled while being " + while_doing, "", code);
+    }
+    fail(ErrorReason::Io, "stopped delivering data while being " + while_doing, kStalledHint, code);
 }
 
 void InputFile::select_video_stream() {
@@ -160,7 +172,7 @@ bool InputFile::read_video_packet(AVPacket* packet) {
         arm_deadline();
         const int result = av_read_frame(format_.get(), packet);
         if (result == AVERROR_EXIT) {
-            fail(ErrorReason::Io, "stopped delivering data while being read", kStalledHint, result);
+            fail_interrupted("read", result);
         }
         if (result < 0) {
             read_error_ = result == AVERROR_EOF ? 0 : result;

@@ -7,6 +7,7 @@
 #include "media/media_error.h"
 #include "media/probe.h"
 
+#include <atomic>
 #include <chrono>
 #include <string>
 
@@ -16,8 +17,11 @@ class InputFile {
 public:
     static constexpr std::chrono::milliseconds kDefaultStallTimeout{10000};
 
+    // cancel_requested (may be null): when it turns true, the FFmpeg call under way stops and
+    // throws MediaError(Io) saying it was cancelled.
     explicit InputFile(std::string path,
-                       std::chrono::milliseconds stall_timeout = kDefaultStallTimeout);
+                       std::chrono::milliseconds stall_timeout = kDefaultStallTimeout,
+                       const std::atomic<bool>* cancel_requested = nullptr);
     // The interrupt callback points at this object, so it must stay where it is.
     InputFile(const InputFile&) = delete;
     InputFile& operator=(const InputFile&) = delete;
@@ -46,11 +50,14 @@ private:
     void check_file_on_disk() const;
     void open();
     [[noreturn]] void fail_open(int code) const;
+    // For AVERROR_EXIT: cancelled, or stalled past the deadline.
+    [[noreturn]] void fail_interrupted(const std::string& while_doing, int code) const;
     void select_video_stream();
 
     std::string path_;
     std::chrono::milliseconds stall_timeout_;
     std::chrono::steady_clock::time_point deadline_;
+    const std::atomic<bool>* cancel_requested_;
     InputFormatPtr format_;
     int video_index_ = -1;
     int read_error_ = 0;

@@ -92,8 +92,8 @@ ProbeInfo describe(const InputFile& input) {
     return info;
 }
 
-ProbeInfo probe(const std::string& path) {
-    const InputFile input(path);
+ProbeInfo probe(const std::string& path, const std::atomic<bool>* cancel_requested) {
+    const InputFile input(path, InputFile::kDefaultStallTimeout, cancel_requested);
     return describe(input);
 }
 

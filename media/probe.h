@@ -6,6 +6,7 @@
 #include "media/frame.h"
 #include "media/media_error.h"
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -30,6 +31,7 @@ struct ProbeInfo {
     bool is_image = false;
 };
 
-ProbeInfo probe(const std::string& path);
+// cancel_requested (may be null): when it turns true, probing stops with MediaError(Io).
+ProbeInfo probe(const std::string& path, const std::atomic<bool>* cancel_requested = nullptr);
 
 } // namespace tuneframe::media

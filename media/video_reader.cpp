@@ -18,7 +18,7 @@ class VideoReader::Impl {
 public:
     Impl(const std::string& path, ReaderOptions options)
         : options_(options)
-        , input_(std::make_unique<InputFile>(path, options.stall_timeout))
+        , input_(std::make_unique<InputFile>(path, options.stall_timeout, options.cancel_requested))
         , info_(describe(*input_))
         , decoder_(*input_, options.decoder_threads)
         , converter_(path) {}
@@ -59,7 +59,7 @@ private:
 const FrameIndex& VideoReader::Impl::index() {
     if (!index_) {
         // A second handle, so building the index does not move the one frames are read from.
-        InputFile scan_input(input_->path(), options_.stall_timeout);
+        InputFile scan_input(input_->path(), options_.stall_timeout, options_.cancel_requested);
         index_ = FrameIndex::scan(scan_input);
     }
     return *index_;
@@ -143,7 +143,8 @@ bool VideoReader::Impl::seek_to_keyframe(int64_t target) {
 // enough, because frames are matched by pts.
 void VideoReader::Impl::rewind() {
     if (!index().has_timestamps() || !input_->rewind()) {
-        input_ = std::make_unique<InputFile>(input_->path(), options_.stall_timeout);
+        input_ = std::make_unique<InputFile>(input_->path(), options_.stall_timeout,
+                                             options_.cancel_requested);
     }
     decoder_.reset(false);
     ended_ = false;

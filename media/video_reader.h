@@ -15,6 +15,7 @@
 #include "media/media_error.h"
 #include "media/probe.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -29,6 +30,8 @@ struct ReaderOptions {
     // A single FFmpeg read that makes no progress for this long fails with MediaError(Io), so
     // a hung network drive or a demuxer looping on a hostile file cannot block the caller.
     std::chrono::milliseconds stall_timeout{10000};
+    // When it turns true, the read under way stops with MediaError(Io) (may be null).
+    const std::atomic<bool>* cancel_requested = nullptr;
 };
 
 class VideoReader {

@@ -26,7 +26,8 @@ foreach(expected
     endif()
 endforeach()
 execute_process(COMMAND dpkg-deb --field ${packages} Depends OUTPUT_VARIABLE depends)
-foreach(expected "libopenblas0-pthread" "libtorch" "libqt6widgets6" "libqt6sql6-sqlite" "qt6-qpa-plugins")
+foreach(expected "libopenblas0-pthread" "libtorch" "libqt6widgets6" "libqt6sql6-sqlite" "qt6-qpa-plugins"
+        "libuchardet0" "libicu")
     string(FIND "${depends}" "${expected}" found)
     if(found EQUAL -1)
         message(FATAL_ERROR "the package does not depend on ${expected}: ${depends}")

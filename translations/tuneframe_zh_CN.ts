@@ -236,16 +236,12 @@
 <context>
     <name>CaptionDecoder</name>
     <message>
-        <source>Could not read “%1” (%2). Check that the file exists and that you may read it.</source>
-        <translation>无法读取“%1”（%2）。请检查该文件是否存在，以及您是否有读取权限。</translation>
-    </message>
-    <message>
-        <source>Could not read “%1” to the end (%2). Copy the file again.</source>
-        <translation>无法完整读取“%1”（%2）。请重新复制该文件。</translation>
-    </message>
-    <message>
         <source>Re-encoded from %1. Check that the caption reads correctly, then mark it as checked.</source>
         <translation>已从 %1 转换编码。请检查描述是否显示正确，然后将其标记为已检查。</translation>
+    </message>
+    <message>
+        <source>This caption&apos;s bytes are not text in any encoding Tuneframe knows, so they were kept as they are: each byte outside plain ASCII is shown as \xNN. Retype the caption, then mark it as checked.</source>
+        <translation>此描述的字节不是 Tuneframe 所知任何编码的文本，因此按原样保留：每个非 ASCII 字节显示为 \xNN。请重新输入描述，然后将其标记为已检查。</translation>
     </message>
 </context>
 <context>
@@ -328,6 +324,14 @@
     <message>
         <source>Could not write “%1” (%2). Check that the folder is writable and the disk is not full.</source>
         <translation>无法写入“%1”（%2）。请检查该文件夹是否可写，以及磁盘是否已满。</translation>
+    </message>
+    <message>
+        <source>The caption of “%1” was not written: %2</source>
+        <translation>“%1”的描述未写入：%2</translation>
+    </message>
+    <message>
+        <source>The caption of “%1” is still the undecoded bytes it was imported with, so “%2” was not written over. Retype the caption and mark it as checked first.</source>
+        <translation>“%1”的描述仍是导入时未能解码的原始字节，因此未覆盖写入“%2”。请先重新输入描述并将其标记为已检查。</translation>
     </message>
 </context>
 <context>
@@ -467,10 +471,6 @@
         <translation>正在查找片段…</translation>
     </message>
     <message>
-        <source>Cancelling after the current file…</source>
-        <translation>将在当前文件完成后取消…</translation>
-    </message>
-    <message>
         <source>Import a Folder of Clips</source>
         <translation>导入片段文件夹</translation>
     </message>
@@ -497,6 +497,10 @@
     <message>
         <source>Show details…</source>
         <translation>显示详细信息…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
     </message>
 </context>
 <context>
@@ -856,17 +860,6 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     </message>
 </context>
 <context>
-    <name>ContentHasher</name>
-    <message>
-        <source>Could not read “%1” (%2). Check that the file exists and that you may read it.</source>
-        <translation>无法读取“%1”（%2）。请检查该文件是否存在，以及您是否有读取权限。</translation>
-    </message>
-    <message>
-        <source>Could not read “%1” to the end (%2). Copy the file again or check the drive.</source>
-        <translation>无法完整读取“%1”（%2）。请重新复制该文件，或检查驱动器。</translation>
-    </message>
-</context>
-<context>
     <name>DatasetActions</name>
     <message>
         <source>&amp;Undo Caption Edit</source>
@@ -1219,6 +1212,21 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Reverse the order</source>
         <translation>倒序</translation>
+    </message>
+</context>
+<context>
+    <name>DatasetPathResolver</name>
+    <message>
+        <source>Line %1 of “%2” names the absolute path “%3”, outside the dataset&apos;s folder, so it was not imported. Move the file into the folder and name it relative to it, or tick “Allow files outside the dataset&apos;s folder” when you import again.</source>
+        <translation>“%2”第 %1 行给出的是绝对路径“%3”，位于数据集文件夹之外，因此未导入。请将该文件移入此文件夹并使用相对路径，或在重新导入时勾选“允许数据集文件夹之外的文件”。</translation>
+    </message>
+    <message>
+        <source>Line %1 of “%2” names “%3”, which leads out of the dataset&apos;s folder through “..”, so it was not imported. Move the file into the folder, or tick “Allow files outside the dataset&apos;s folder” when you import again.</source>
+        <translation>“%2”第 %1 行给出的“%3”通过“..”指向数据集文件夹之外，因此未导入。请将该文件移入此文件夹，或在重新导入时勾选“允许数据集文件夹之外的文件”。</translation>
+    </message>
+    <message>
+        <source>Line %1 of “%2” names “%3”, which a symbolic link leads out of the dataset&apos;s folder, so it was not imported. Copy the file into the folder, or tick “Allow files outside the dataset&apos;s folder” when you import again.</source>
+        <translation>“%2”第 %1 行给出的“%3”经由符号链接指向数据集文件夹之外，因此未导入。请将该文件复制到此文件夹中，或在重新导入时勾选“允许数据集文件夹之外的文件”。</translation>
     </message>
 </context>
 <context>
@@ -1603,10 +1611,6 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>%1 以及另外 %2 个</translation>
     </message>
     <message>
-        <source>The caption file “%1” could not be read (%2), so its clip was imported without a caption. Check the file&apos;s permissions.</source>
-        <translation>无法读取描述文件“%1”（%2），因此其片段已在没有描述的情况下导入。请检查该文件的权限。</translation>
-    </message>
-    <message>
         <source>The folder “%1” does not exist. Choose an existing folder.</source>
         <translation>文件夹“%1”不存在。请选择一个已存在的文件夹。</translation>
     </message>
@@ -1625,6 +1629,14 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>“%1” is a text file with no video or image of the same name among the dropped files, so it was not imported. Drop it together with its clip.</source>
         <translation>“%1”是文本文件，拖放的文件中没有与其同名的视频或图片，因此未导入。请将它与对应的片段一起拖放。</translation>
+    </message>
+    <message>
+        <source>The caption of “%1” was not imported: %2</source>
+        <translation>“%1”的描述未导入：%2</translation>
+    </message>
+    <message>
+        <source>Files in “%1” that are not regular files (devices, named pipes or sockets) were not read: %2.</source>
+        <translation>“%1”中以下不是普通文件的项目（设备、命名管道或套接字）未被读取：%2。</translation>
     </message>
 </context>
 <context>
@@ -1722,6 +1734,17 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>The NVIDIA driver reports no GPUs, so training runs on the CPU.</source>
         <translation>NVIDIA 驱动未报告任何 GPU，训练将在 CPU 上运行。</translation>
+    </message>
+</context>
+<context>
+    <name>ImportFileDialog</name>
+    <message>
+        <source>Allow files outside the dataset&apos;s folder (for this import only)</source>
+        <translation>允许数据集文件夹之外的文件（仅限本次导入）</translation>
+    </message>
+    <message>
+        <source>Lets videos.txt, CSV and JSON Lines files and manifests in this import name clips outside their own folder: absolute paths, “..” and symbolic links that lead out. Tick it only for dataset files you trust.</source>
+        <translation>允许本次导入中的 videos.txt、CSV、JSON Lines 文件和清单引用其所在文件夹之外的片段：绝对路径、“..”以及指向外部的符号链接。请仅对您信任的数据集文件勾选此项。</translation>
     </message>
 </context>
 <context>
@@ -3470,6 +3493,49 @@ What to do: %2</source>
     <message>
         <source>Could not cut frames %1 to %2 of “%3” into “%4”: %5</source>
         <translation>无法将“%3”的第 %1 至 %2 帧切分到“%4”：%5</translation>
+    </message>
+</context>
+<context>
+    <name>UserFile</name>
+    <message>
+        <source>“%1” is a folder, not a file, so it was not read. Name a file, or import the folder itself.</source>
+        <translation>“%1”是文件夹而不是文件，因此未读取。请指定一个文件，或直接导入该文件夹。</translation>
+    </message>
+    <message>
+        <source>“%1” is a device, not a regular file, so it was not read. Name a video, image or text file instead.</source>
+        <translation>“%1”是设备而不是普通文件，因此未读取。请改为指定视频、图片或文本文件。</translation>
+    </message>
+    <message>
+        <source>“%1” is a named pipe (FIFO), not a regular file, so it was not read: reading it could wait forever. Save what it delivers to a file and name that file.</source>
+        <translation>“%1”是命名管道（FIFO）而不是普通文件，因此未读取：读取它可能会无限等待。请将其输出保存为文件，然后指定该文件。</translation>
+    </message>
+    <message>
+        <source>“%1” is a socket, not a regular file, so it was not read. Name a video, image or text file instead.</source>
+        <translation>“%1”是套接字而不是普通文件，因此未读取。请改为指定视频、图片或文本文件。</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be examined or is not a regular file, so it was not read. Check the path and its permissions.</source>
+        <translation>无法检查“%1”，或它不是普通文件，因此未读取。请检查路径及其权限。</translation>
+    </message>
+    <message>
+        <source>“%1” does not exist. Check the path, or whether the file was moved or renamed.</source>
+        <translation>“%1”不存在。请检查路径，或确认该文件是否已被移动或重命名。</translation>
+    </message>
+    <message>
+        <source>Could not read “%1” (%2). Check that the file exists and that you may read it.</source>
+        <translation>无法读取“%1”（%2）。请检查该文件是否存在，以及您是否有读取权限。</translation>
+    </message>
+    <message>
+        <source>Could not read “%1” to the end (%2). Copy the file again or check the drive.</source>
+        <translation>无法完整读取“%1”（%2）。请重新复制该文件，或检查驱动器。</translation>
+    </message>
+    <message>
+        <source>Reading “%1” took too long and was stopped. Copy the file to a local drive, then import it again.</source>
+        <translation>读取“%1”耗时过长，已停止。请将该文件复制到本地磁盘，然后重新导入。</translation>
+    </message>
+    <message>
+        <source>“%1” is larger than %2 MiB, too large for a caption or dataset file, so it was not read. Name the right file.</source>
+        <translation>“%1”大于 %2 MiB，作为描述或数据集文件过大，因此未读取。请指定正确的文件。</translation>
     </message>
 </context>
 <context>

@@ -3,11 +3,11 @@
 #include "app/ClipTableModel.h"
 #include "app/ImportRunner.h"
 #include "app/Project.h"
+#include "ui/ImportFileDialog.h"
 #include "ui/ImportReportDialog.h"
 #include "ui/TaskProgressBar.h"
 
 #include <QEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -66,12 +66,12 @@ void ClipImportPanel::setSession(const std::shared_ptr<Project>& project, ClipTa
     connect(m_runner.get(), &ImportRunner::finished, this, &ClipImportPanel::onFinished);
 }
 
-bool ClipImportPanel::importPaths(const QStringList& paths) {
+bool ClipImportPanel::importPaths(const QStringList& paths, const ImportOptions& options) {
     if (!m_runner || paths.isEmpty() || m_runner->isRunning())
         return false;
     m_summaryBar->hide();
     m_progress->start(tr("Looking for clips…"));
-    m_runner->start(paths);
+    m_runner->start(paths, options);
     emit importStarted();
     return true;
 }
@@ -94,26 +94,28 @@ void ClipImportPanel::cancel() {
     if (!isImporting())
         return;
     m_runner->cancel();
-    m_progress->setProgress(0, 0, tr("Cancelling after the current file…"));
+    m_progress->setProgress(0, 0, tr("Cancelling…"));
 }
 
 void ClipImportPanel::chooseFolder() {
     if (!m_project || isImporting())
         return;
-    auto* dialog = new QFileDialog(this, tr("Import a Folder of Clips"));
+    auto* dialog = new ImportFileDialog(this);
+    dialog->setWindowTitle(tr("Import a Folder of Clips"));
     dialog->setObjectName(QStringLiteral("importFolderDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setFileMode(QFileDialog::Directory);
     dialog->setOption(QFileDialog::ShowDirsOnly);
     connect(dialog, &QFileDialog::fileSelected, this,
-            [this](const QString& folder) { importPaths({folder}); });
+            [this, dialog](const QString& folder) { importPaths({folder}, dialog->options()); });
     dialog->open();
 }
 
 void ClipImportPanel::chooseFiles() {
     if (!m_project || isImporting())
         return;
-    auto* dialog = new QFileDialog(this, tr("Import Clips"));
+    auto* dialog = new ImportFileDialog(this);
+    dialog->setWindowTitle(tr("Import Clips"));
     dialog->setObjectName(QStringLiteral("importFilesDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setFileMode(QFileDialog::ExistingFiles);
@@ -122,7 +124,7 @@ void ClipImportPanel::chooseFiles() {
             "*.jpg *.jpeg *.webp *.csv *.jsonl)"),
          tr("All files (*)")});
     connect(dialog, &QFileDialog::filesSelected, this,
-            [this](const QStringList& files) { importPaths(files); });
+            [this, dialog](const QStringList& files) { importPaths(files, dialog->options()); });
     dialog->open();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/FactoryDatasetSource.h"
+#include "app/ImportOptions.h"
 #include "app/ImportReport.h"
 
 #include <QPointer>
@@ -15,9 +16,10 @@ class QLabel;
 class QToolButton;
 class TaskProgressBar;
 
-// The Dataset page's import: asks for a folder or files, runs ImportRunner on its thread with
-// a progress bar and Cancel, then shows a one-line summary with a link to the full report. The
-// report opens by itself when files were left out, so nothing is dropped without a word.
+// The Dataset page's import: asks for a folder or files (ImportFileDialog, with what the user
+// allows for that import), runs ImportRunner on its thread with a progress bar and Cancel, then
+// shows a one-line summary with a link to the full report. The report opens by itself when
+// files were left out, so nothing is dropped without a word.
 class ClipImportPanel : public QWidget {
     Q_OBJECT
 
@@ -30,7 +32,7 @@ public:
     void setSession(const std::shared_ptr<Project>& project, ClipTableModel* model);
 
     // False, doing nothing, without a project or while an import runs.
-    bool importPaths(const QStringList& paths);
+    bool importPaths(const QStringList& paths, const ImportOptions& options = {});
     bool importFactoryDataset(const FactoryDataset& dataset);
     bool isImporting() const;
     void cancel();

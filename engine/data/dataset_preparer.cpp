@@ -252,6 +252,17 @@ bool PrepareRun::encode_clip(ClipPreprocessor& clip, const common::BucketAssignm
 
 void PrepareRun::prepare_clip(const common::ManifestEntry& entry, std::int64_t line) {
     const fs::path file = common::resolve_manifest_path(entry, in_.manifest_file);
+    if (!in_.job.dataset.allow_paths_outside) {
+        const std::string outside = common::manifest_path_outside_problem(entry, in_.manifest_file);
+        if (!outside.empty()) {
+            skip(line, file.string(), "outside_dataset",
+                 in_.manifest_file.string() + ", line " + std::to_string(line) + ": \"" +
+                     entry.path + "\" " + outside +
+                     ". Move the clip into the manifest's folder, or set "
+                     "dataset.allow_paths_outside in the job if the manifest is yours.");
+            return;
+        }
+    }
     try {
         ClipPreprocessor clip(file);
         common::ClipGeometry geometry;

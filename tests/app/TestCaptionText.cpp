@@ -12,6 +12,8 @@ class TestCaptionText : public QObject {
 private slots:
     void decode_data();
     void decode();
+    void undecodableBytesAreKeptAndFlagged_data();
+    void undecodableBytesAreKeptAndFlagged();
     void keysRoundTrip();
     void linesAndTidying();
     void csvQuotingAndSeparators();
@@ -23,7 +25,9 @@ void TestCaptionText::decode_data() {
     QTest::addColumn<int>("encoding");
     QTest::addColumn<bool>("guessed");
 
-    const QString chinese = QStringLiteral("一只猫在草地上奔跑");
+    // Bytes written by Python's codecs, not by the library under test.
+    const QString chinese = QStringLiteral("一只橘猫在阳光下的草地上慢慢奔跑，镜头缓缓跟随");
+    const QString english = QStringLiteral("a cat runs across the lawn");
     QTest::newRow("ascii") << QByteArray("a cat") << QStringLiteral("a cat") << int(Encoding::Utf8)
                            << false;
     QTest::newRow("utf-8") << chinese.toUtf8() << chinese << int(Encoding::Utf8) << false;
@@ -37,25 +41,67 @@ void TestCaptionText::decode_data() {
     QTest::newRow("utf-16be bom") << QByteArray("\xFE\xFF\0a\x5B\xAB", 6)
                                   << QStringLiteral("a\u5BAB") << int(Encoding::Utf16BigEndian)
                                   << false;
-    QTest::newRow("utf-16le without bom") << QByteArray("c\0a\0t\0", 6) << QStringLiteral("cat")
-                                          << int(Encoding::Utf16LittleEndian) << true;
-    QTest::newRow("utf-16 odd byte") << QByteArray("\xFF\xFE"
-                                                   "a\0b",
-                                                   5)
-                                     << QString() << int(Encoding::Utf16LittleEndian) << true;
+    QByteArray little;
+    QByteArray big;
+    for (const QChar c : english) {
+        little.append(char(c.unicode())).append('\0');
+        big.append('\0').append(char(c.unicode()));
+    }
+    QTest::newRow("utf-16le without bom")
+        << little << english << int(Encoding::Utf16LittleEndian) << true;
+    QTest::newRow("utf-16be without bom")
+        << big << english << int(Encoding::Utf16BigEndian) << true;
     QTest::newRow("gb18030")
-        << QByteArray("\xd2\xbb\xd6\xbb\xc3\xa8\xd4\xda\xb2\xdd\xb5\xd8\xc9\xcf\xb1\xbc\xc5\xdc")
+        << QByteArray("\xd2\xbb\xd6\xbb\xe9\xd9\xc3\xa8\xd4\xda\xd1\xf4\xb9\xe2\xcf\xc2\xb5\xc4\xb2"
+                      "\xdd\xb5\xd8\xc9\xcf\xc2\xfd\xc2\xfd\xb1\xbc\xc5\xdc\xa3\xac\xbe\xb5\xcd\xb7"
+                      "\xbb\xba\xbb\xba\xb8\xfa\xcb\xe6")
         << chinese << int(Encoding::Gb18030) << true;
-    QTest::newRow("gb18030 with ascii")
-        << QByteArray("4K \xc3\xa8\xd4\xda video") << QStringLiteral("4K 猫在 video")
-        << int(Encoding::Gb18030) << true;
-    QTest::newRow("latin-1") << QByteArray("na\xefve caf\xe9") << QStringLiteral("naïve café")
-                             << int(Encoding::Windows1252) << true;
-    QTest::newRow("latin-1 last byte")
-        << QByteArray("caf\xe9") << QStringLiteral("café") << int(Encoding::Windows1252) << true;
-    QTest::newRow("windows-1252 quotes")
-        << QByteArray("\x93hi\x94 \x80") << QStringLiteral("“hi” €") << int(Encoding::Windows1252)
+    QTest::newRow("big5") << QByteArray("\xa4@\xb0\xa6\xbe\xef\xbf\xdf\xa6"
+                                        "b\xb6\xa7\xa5\xfa\xa4U\xaa\xba\xaf\xf3\xa6"
+                                        "a\xa4W\xba"
+                                        "C\xba"
+                                        "C\xa9"
+                                        "b\xb6]\xa1"
+                                        "A\xc3\xe8\xc0Y\xbdw\xbdw\xb8\xf2\xc0H")
+                          << QStringLiteral("一隻橘貓在陽光下的草地上慢慢奔跑，鏡頭緩緩跟隨")
+                          << int(Encoding::Big5) << true;
+    QTest::newRow("shift-jis") << QByteArray("\x97[\x95\xe9\x82\xea\x82\xcc\x8a"
+                                             "C\x95\xd3\x82\xf0\x88\xea\x95"
+                                             "C\x82\xcc\x94L\x82\xaa\x82\xe4\x82\xc1\x82\xad\x82"
+                                             "\xe8\x82\xc6\x95\xe0\x82\xa2\x82\xc4\x82\xa2\x82\xe9")
+                               << QStringLiteral("夕暮れの海辺を一匹の猫がゆっくりと歩いている")
+                               << int(Encoding::ShiftJis) << true;
+    QTest::newRow("euc-kr") << QByteArray("\xc7\xd8\xc1\xfa\xb3\xe8 \xc7\xd8\xba\xaf\xc0\xbb \xb0"
+                                          "\xed\xbe\xe7\xc0\xcc \xc7\xd1 \xb8\xb6\xb8\xae\xb0\xa1 "
+                                          "\xc3\xb5\xc3\xb5\xc8\xf7 \xb0\xc8\xb0\xed \xc0\xd6\xb4"
+                                          "\xd9")
+                            << QStringLiteral("해질녘 해변을 고양이 한 마리가 천천히 걷고 있다")
+                            << int(Encoding::EucKr) << true;
+    QTest::newRow("windows-1251") << QByteArray("\xca\xee\xf8\xea\xe0 \xec\xe5\xe4\xeb\xe5\xed\xed"
+                                                "\xee \xe8\xe4\xb8\xf2 \xef\xee \xef\xeb\xff\xe6"
+                                                "\xf3 \xed\xe0 \xe7\xe0\xea\xe0\xf2\xe5")
+                                  << QStringLiteral("Кошка медленно идёт по пляжу на закате")
+                                  << int(Encoding::Windows1251) << true;
+    QTest::newRow("windows-1252") << QByteArray("A caf\xe9 scene \x97 \x93na\xefve\x94 fa\xe7"
+                                                "ade, cr\xe8me br\xfbl\xe9"
+                                                "e")
+                                  << QStringLiteral("A café scene — “naïve” façade, crème brûlée")
+                                  << int(Encoding::Windows1252) << true;
+    // A stray NUL in UTF-8 is dropped and flagged; the text stays UTF-8, never UTF-16.
+    QTest::newRow("utf-8 with a stray nul")
+        << QByteArray("a cat\0 runs across the lawn", 27) << english << int(Encoding::Utf8) << true;
+    QTest::newRow("utf-8 of even length with stray nuls")
+        << QByteArray("a cat\0\0 runs across the lawn", 28) << english << int(Encoding::Utf8)
         << true;
+    QTest::newRow("utf-8 with stray nuls at even offsets")
+        << QByteArray("a\0cat\0runs\0", 11) << QStringLiteral("acatruns") << int(Encoding::Utf8)
+        << true;
+    QTest::newRow("chinese utf-8 with a stray nul")
+        << (chinese.left(4).toUtf8() + QByteArray(1, '\0') + chinese.mid(4).toUtf8()) << chinese
+        << int(Encoding::Utf8) << true;
+    QTest::newRow("mixed line endings")
+        << QByteArray("one\r\ntwo\nthree\rfour") << QStringLiteral("one\r\ntwo\nthree\rfour")
+        << int(Encoding::Utf8) << false;
     QTest::newRow("empty") << QByteArray() << QString() << int(Encoding::Utf8) << false;
 }
 
@@ -65,16 +111,42 @@ void TestCaptionText::decode() {
     QFETCH(int, encoding);
     QFETCH(bool, guessed);
     const CaptionDecoder::Result result = CaptionDecoder::decode(bytes);
-    if (!text.isNull() || bytes.isEmpty())
-        QCOMPARE(result.text, text);
+    QCOMPARE(result.text, text);
     QCOMPARE(int(result.encoding), encoding);
     QCOMPARE(result.guessed, guessed);
+    QVERIFY2(!result.text.contains(QChar::ReplacementCharacter), qPrintable(result.text));
+}
+
+void TestCaptionText::undecodableBytesAreKeptAndFlagged_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    // Windows-1252 leaves 0x81, 0x8D, 0x8F, 0x90 and 0x9D undefined; 0xFF 0xFE 0x00 0x01 and
+    // a lone backslash check the escaping.
+    QTest::newRow("undefined in every candidate") << QByteArray("caption \x81\x8d\x8f\x90\x9d end");
+    QTest::newRow("backslash and control bytes")
+        << QByteArray("a\\x41 \x81\x01\x02\x90\x7f\x9d\x8d");
+    QTest::newRow("utf-16 bom with a dangling byte") << QByteArray("\xFF\xFE"
+                                                                   "a\0b",
+                                                                   5);
+    QTest::newRow("utf-8 bom then invalid utf-8") << QByteArray("\xEF\xBB\xBF\xC3\x28\x81", 6);
+}
+
+void TestCaptionText::undecodableBytesAreKeptAndFlagged() {
+    QFETCH(QByteArray, bytes);
+    const CaptionDecoder::Result result = CaptionDecoder::decode(bytes);
+    QCOMPARE(result.encoding, Encoding::Undecoded);
+    QVERIFY(result.guessed);
+    QVERIFY2(!result.text.contains(QChar::ReplacementCharacter), qPrintable(result.text));
+    QCOMPARE(CaptionDecoder::bytesFromEscaped(result.text), bytes);
+    for (const QChar c : result.text)
+        QVERIFY2(c.unicode() >= 0x20 && c.unicode() < 0x7F, qPrintable(result.text));
+    QVERIFY(CaptionDecoder::reencodedNote(Encoding::Undecoded).contains(QStringLiteral("\\xNN")));
 }
 
 void TestCaptionText::keysRoundTrip() {
     for (const Encoding encoding :
          {Encoding::Utf8, Encoding::Utf8WithBom, Encoding::Utf16LittleEndian,
-          Encoding::Utf16BigEndian, Encoding::Gb18030, Encoding::Windows1252}) {
+          Encoding::Utf16BigEndian, Encoding::Gb18030, Encoding::Big5, Encoding::ShiftJis,
+          Encoding::EucKr, Encoding::Windows1251, Encoding::Windows1252, Encoding::Undecoded}) {
         const QString key = CaptionDecoder::encodingKey(encoding);
         QVERIFY(!key.isEmpty());
         QCOMPARE(CaptionDecoder::encodingFromKey(key), encoding);
@@ -89,6 +161,9 @@ void TestCaptionText::linesAndTidying() {
     QCOMPARE(
         CaptionDecoder::lines(QStringLiteral("a\r\nb\n\nc\n\n\n")),
         QStringList({QStringLiteral("a"), QStringLiteral("b"), QString(), QStringLiteral("c")}));
+    QCOMPARE(CaptionDecoder::lines(QStringLiteral("one\r\ntwo\nthree\rfour\r\n\r")),
+             QStringList({QStringLiteral("one"), QStringLiteral("two"), QStringLiteral("three"),
+                          QStringLiteral("four")}));
     QCOMPARE(CaptionDecoder::lines(QString()), QStringList());
     QCOMPARE(CaptionDecoder::tidied(QStringLiteral("  one\r\ntwo\rthree \n")),
              QStringLiteral("one\ntwo\nthree"));

@@ -3,6 +3,7 @@
 // and a second import of the same files changing nothing.
 #include "DatasetFixture.h"
 
+#include "app/CaptionWriter.h"
 #include "app/ClipStore.h"
 #include "app/DatasetImporter.h"
 #include "app/FactoryLayoutSource.h"
@@ -21,6 +22,7 @@ private slots:
     void initTestCase();
     void init();
     void folderWithCaptionsInEveryEncoding();
+    void undecodableCaptionIsKeptAsBytesAndFlagged();
     void badFilesAreFlaggedWithTheirReason();
     void leftOverFilesAreNamedInTheNotes();
     void importingTwiceChangesNothing();
@@ -39,7 +41,7 @@ private slots:
 private:
     QString path(const QString& name) const { return QDir(m_root->path()).filePath(name); }
     void video(const QString& name, int frames, int seed);
-    ImportReport import(const QStringList& paths);
+    ImportReport import(const QStringList& paths, const ImportOptions& options = {});
     ClipRecord clipNamed(const QString& fileName) const;
 
     std::unique_ptr<QTemporaryDir> m_root;
@@ -64,10 +66,10 @@ void TestDatasetImport::video(const QString& name, int frames, int seed) {
     QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
-ImportReport TestDatasetImport::import(const QStringList& paths) {
+ImportReport TestDatasetImport::import(const QStringList& paths, const ImportOptions& options) {
     const std::atomic<bool> cancel{false};
     DatasetImporter importer(*m_project);
-    return importer.run(paths, cancel);
+    return importer.run(paths, options, cancel);
 }
 
 ClipRecord TestDatasetImport::clipNamed(const QString& fileName) const {
@@ -179,6 +181,35 @@ void TestDatasetImport::folderWithCaptionsInEveryEncoding() {
     QVERIFY(uncaptioned.id != 0);
     QVERIFY(!uncaptioned.hasCaption());
     QVERIFY(uncaptioned.captionSource.isEmpty());
+}
+
+void TestDatasetImport::undecodableCaptionIsKeptAsBytesAndFlagged() {
+    video(QStringLiteral("odd/clip.mp4"), 5, ++m_seed);
+    video(QStringLiteral("odd/korean.mp4"), 5, ++m_seed);
+    const QByteArray bytes("surf \x81\x8d\x90\x9d at dusk");
+    QVERIFY(DatasetFixture::writeBytes(path(QStringLiteral("odd/clip.txt")), bytes));
+    QVERIFY(DatasetFixture::writeBytes(path(QStringLiteral("odd/korean.txt")),
+                                       QByteArray("\xc7\xd8\xc1\xfa\xb3\xe8 \xc7\xd8\xba\xaf"
+                                                  "\xc0\xbb \xb0\xed\xbe\xe7\xc0\xcc")));
+    const ImportReport report = import({path(QStringLiteral("odd"))});
+    QCOMPARE(report.added, 2);
+    QCOMPARE(report.captionsToCheck, 2);
+
+    // Stored as they came, flagged, and read back from the database as such.
+    const ClipRecord clip = clipNamed(QStringLiteral("clip.mp4"));
+    QCOMPARE(clip.captionEncoding, CaptionDecoder::Encoding::Undecoded);
+    QVERIFY(clip.captionNeedsCheck);
+    QCOMPARE(CaptionDecoder::bytesFromEscaped(clip.caption), bytes);
+    QVERIFY(!clip.caption.contains(QChar::ReplacementCharacter));
+    // Writing captions back leaves the original bytes alone until the user retypes them.
+    const CaptionWriter::Report written = CaptionWriter::writeNextToClips({clip});
+    QCOMPARE(written.written, 0);
+    QCOMPARE(written.problems.size(), 1);
+    QCOMPARE(DatasetFixture::readBytes(path(QStringLiteral("odd/clip.txt"))), bytes);
+    const ClipRecord korean = clipNamed(QStringLiteral("korean.mp4"));
+    QCOMPARE(korean.caption, QStringLiteral("해질녘 해변을 고양이"));
+    QCOMPARE(korean.captionEncoding, CaptionDecoder::Encoding::EucKr);
+    QVERIFY(korean.captionNeedsCheck);
 }
 
 void TestDatasetImport::badFilesAreFlaggedWithTheirReason() {
@@ -293,7 +324,10 @@ void TestDatasetImport::factoryLayout() {
     QVERIFY(DatasetFixture::writeBytes(path(QStringLiteral("factory/prompt.txt")),
                                        "first prompt\r\nsecond prompt\n第三个\n"));
 
-    const ImportReport report = import({path(QStringLiteral("factory"))});
+    // c.mp4 lies outside the layout's folder (TestImportSafety checks the refusal).
+    ImportOptions allowed;
+    allowed.allowPathsOutsideDataset = true;
+    const ImportReport report = import({path(QStringLiteral("factory"))}, allowed);
     QVERIFY2(report.errors.isEmpty(), qPrintable(report.errors.join(QLatin1Char('\n'))));
     QCOMPARE(report.added, 3);
     QCOMPARE(clipNamed(QStringLiteral("a.mp4")).caption, QStringLiteral("first prompt"));

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include <sys/stat.h>
+
 namespace tuneframe::common {
 namespace {
 
@@ -137,6 +139,47 @@ TEST(DatasetManifest, RelativePathsResolveAgainstTheManifestFolder) {
     EXPECT_EQ(resolve_manifest_path(entry, "/data/set/data.jsonl"), fs::path("/data/clips/a.mp4"));
     entry.path = "/elsewhere/b.mp4";
     EXPECT_EQ(resolve_manifest_path(entry, "/data/set/data.jsonl"), fs::path("/elsewhere/b.mp4"));
+}
+
+TEST(DatasetManifest, PathsLeavingTheManifestFolderAreNamed) {
+    test::TemporaryDirectory root;
+    fs::create_directories(root / "set" / "clips");
+    test::write_bytes(root / "outside.mp4", "x");
+    test::write_bytes(root / "set" / "clips" / "inside.mp4", "x");
+    fs::create_symlink(root / "outside.mp4", root / "set" / "link.mp4");
+    fs::create_symlink(root.path(), root / "set" / "up");
+    fs::create_symlink(root / "set" / "clips" / "inside.mp4", root / "set" / "inner.mp4");
+    const fs::path manifest = root / "set" / "data.jsonl";
+    const auto problem = [&manifest](const std::string& path) {
+        ManifestEntry entry;
+        entry.path = path;
+        return manifest_path_outside_problem(entry, manifest);
+    };
+    EXPECT_EQ(problem("clips/inside.mp4"), "");
+    EXPECT_EQ(problem("clips/../clips/inside.mp4"), "");
+    EXPECT_EQ(problem("inner.mp4"), "");
+    EXPECT_EQ(problem("clips/not-yet.mp4"), "") << "a missing clip is reported as missing";
+    EXPECT_NE(problem("../outside.mp4").find(".."), std::string::npos);
+    EXPECT_NE(problem("../../../../etc/passwd").find(".."), std::string::npos);
+    EXPECT_NE(problem("clips/../../outside.mp4").find(".."), std::string::npos);
+    EXPECT_NE(problem((root / "outside.mp4").string()).find("absolute"), std::string::npos);
+    EXPECT_NE(problem("/etc/passwd").find("absolute"), std::string::npos);
+    EXPECT_NE(problem("link.mp4").find("symbolic link"), std::string::npos);
+    EXPECT_NE(problem("up/outside.mp4").find("symbolic link"), std::string::npos);
+    EXPECT_NE(problem("up/missing.mp4").find("symbolic link"), std::string::npos);
+}
+
+TEST(DatasetManifest, SpecialFilesAreNotOpened) {
+    test::TemporaryDirectory folder;
+    const fs::path fifo = folder / "data.jsonl";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    // Opening the FIFO would block this test forever; ctest's timeout would then fail it.
+    for (const fs::path& special : {fifo, fs::path("/dev/zero"), folder.path()}) {
+        const ManifestReadResult result = read_manifest(special);
+        ASSERT_EQ(result.issues.size(), 1u) << special;
+        EXPECT_NE(result.issues[0].message.find("not a regular file"), std::string::npos);
+        EXPECT_TRUE(result.entries.empty());
+    }
 }
 
 TEST(DatasetManifest, WriteIsAtomicAndReadBack) {

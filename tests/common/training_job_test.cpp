@@ -28,17 +28,21 @@ TEST(TrainingJob, AnEmptyObjectIsTheDefaultJob) {
     EXPECT_EQ(job.optimizer.name, "adamw");
     EXPECT_EQ(job.dataset.frame_buckets, (std::vector<std::int64_t>{49}));
     EXPECT_EQ(job.max_steps, 1000);
+    // A manifest's files stay inside its folder unless the job says otherwise.
+    EXPECT_FALSE(job.dataset.allow_paths_outside);
 }
 
 TEST(TrainingJob, WritingAndReadingGivesTheSameJob) {
-    json edits = {
-        {"mode", "full"},
-        {"optimizer", {{"name", "came"}, {"lr", 2e-4}, {"beta3", 0.9999}}},
-        {"dataset", {{"resolution_buckets", {{480, 720}, {720, 480}}}, {"frame_buckets", {9, 49}}}},
-        {"validation", {{"every_steps", 50}, {"prompts", {"a red ball"}}}},
-        {"parallel", {{"plan", "hybrid"}, {"sp_size", 2}}},
-        {"device", "cuda:1"},
-        {"seed", 7}};
+    json edits = {{"mode", "full"},
+                  {"optimizer", {{"name", "came"}, {"lr", 2e-4}, {"beta3", 0.9999}}},
+                  {"dataset",
+                   {{"resolution_buckets", {{480, 720}, {720, 480}}},
+                    {"frame_buckets", {9, 49}},
+                    {"allow_paths_outside", true}}},
+                  {"validation", {{"every_steps", 50}, {"prompts", {"a red ball"}}}},
+                  {"parallel", {{"plan", "hybrid"}, {"sp_size", 2}}},
+                  {"device", "cuda:1"},
+                  {"seed", 7}};
     const TrainingJob job = TrainingJob::from_json(edits, "job.json");
     const json written = job.to_json();
     EXPECT_EQ(TrainingJob::from_json(written, "again").to_json(), written);
@@ -46,6 +50,7 @@ TEST(TrainingJob, WritingAndReadingGivesTheSameJob) {
     EXPECT_EQ(job.dataset.resolution_buckets[1].first, 720);
     EXPECT_EQ(*job.optimizer.beta3, 0.9999);
     EXPECT_EQ(job.parallel.sp_size, 2);
+    EXPECT_TRUE(TrainingJob::from_json(written, "again").dataset.allow_paths_outside);
 }
 
 TEST(TrainingJob, AMisspeltFieldIsNamedWithItsPath) {

@@ -457,6 +457,62 @@ TEST_F(EnginePrepare, ImageToVideoEncodesTheChosenFrame) {
     EXPECT_NE(error.find("condition_frame"), std::string::npos) << error;
 }
 
+TEST_F(EnginePrepare, ManifestPathsLeavingItsFolderAreSkippedUnlessTheJobAllowsThem) {
+    // A manifest from elsewhere, in a folder of its own: one clip inside, three ways out.
+    const fs::path folder = *project_ / "downloaded";
+    fs::create_directories(folder);
+    fs::copy_file(*project_ / "clips" / "a.mp4", folder / "inside.mp4",
+                  fs::copy_options::overwrite_existing);
+    fs::remove(folder / "link.mp4");
+    fs::create_symlink(*project_ / "clips" / "c.mp4", folder / "link.mp4");
+    std::vector<common::ManifestEntry> entries(4);
+    entries[0].path = "inside.mp4";
+    entries[1].path = "../clips/b.mp4";
+    entries[2].path = (*project_ / "clips" / "d.mp4").string();
+    entries[3].path = "link.mp4";
+    for (common::ManifestEntry& entry : entries) {
+        entry.caption = "a caption";
+    }
+    std::string error;
+    ASSERT_TRUE(common::write_manifest(folder / "data.jsonl", entries, &error)) << error;
+
+    const auto outcome = [](const fs::path& job) {
+        std::map<std::string, std::string> reasons; // file name -> "sample" or the skip reason
+        for (const json& line : jsonl(job.parent_path() / "prepared.jsonl")) {
+            const std::string name = fs::path(line.value("path", "")).filename().string();
+            if (line["kind"] == "sample") {
+                reasons[name] = "sample";
+            } else if (line["kind"] == "skipped") {
+                reasons[name] = line["reason"];
+                EXPECT_NE(line["message"].get<std::string>().find("data.jsonl, line"),
+                          std::string::npos)
+                    << line["message"];
+            }
+        }
+        return reasons;
+    };
+    const fs::path refused = write_job("outside-refused", [](json& job) {
+        job["dataset"]["manifest"] = "../../downloaded/data.jsonl";
+    });
+    const test::ProcessResult first = prepare(refused);
+    ASSERT_EQ(first.exit_code, 0) << first.err << first.out;
+    const std::map<std::string, std::string> strict = outcome(refused);
+    EXPECT_EQ(strict.at("inside.mp4"), "sample");
+    EXPECT_EQ(strict.at("b.mp4"), "outside_dataset");
+    EXPECT_EQ(strict.at("d.mp4"), "outside_dataset");
+    EXPECT_EQ(strict.at("link.mp4"), "outside_dataset");
+
+    const fs::path allowed = write_job("outside-allowed", [](json& job) {
+        job["dataset"]["manifest"] = "../../downloaded/data.jsonl";
+        job["dataset"]["allow_paths_outside"] = true;
+    });
+    const test::ProcessResult second = prepare(allowed);
+    ASSERT_EQ(second.exit_code, 0) << second.err << second.out;
+    for (const auto& [name, reason] : outcome(allowed)) {
+        EXPECT_EQ(reason, "sample") << name;
+    }
+}
+
 protocol::ParsedMessage last_event(const test::ProcessResult& result) {
     const auto events = events_of(result.out);
     return events.empty() ? protocol::ParsedMessage{} : events.back();

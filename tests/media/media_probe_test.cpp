@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 
 namespace tuneframe::media::test {
@@ -66,6 +67,27 @@ TEST(Probe, ReaderCountsExactlyWhereTheContainerDoesNot) {
     VideoReader reader(clip_path(clip_named("vp9.webm")));
     EXPECT_FALSE(reader.info().frame_count_exact);
     EXPECT_EQ(reader.frame_count(), kClipFrames);
+}
+
+TEST(Probe, ACancelStopsProbingAndReading) {
+    const std::string path = clip_path(clip_named("h264.mp4"));
+    std::atomic<bool> cancel{true};
+    try {
+        probe(path, &cancel);
+        FAIL() << "a cancelled probe returned";
+    } catch (const MediaError& error) {
+        EXPECT_EQ(error.reason(), ErrorReason::Io);
+        EXPECT_NE(std::string(error.what()).find("cancelled"), std::string::npos) << error.what();
+    }
+
+    cancel = false;
+    ReaderOptions options;
+    options.cancel_requested = &cancel;
+    VideoReader reader(path, options);
+    EXPECT_TRUE(reader.read());
+    // Counting frames demuxes the whole file on a second handle; a cancel stops it too.
+    cancel = true;
+    EXPECT_THROW(reader.frame_count(), MediaError);
 }
 
 TEST(Probe, TreatsAnImageAsAOneFrameClip) {

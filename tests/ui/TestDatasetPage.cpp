@@ -24,6 +24,7 @@
 #include "ui/DatasetPage.h"
 #include "ui/EmptyStateWidget.h"
 #include "ui/ExportDatasetDialog.h"
+#include "ui/ImportFileDialog.h"
 #include "ui/ImportReportDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/VideoPlayerWidget.h"
@@ -33,11 +34,14 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
+#include <QPointer>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStackedWidget>
@@ -56,6 +60,7 @@ private slots:
     void init();
     void cleanup();
     void dropImportsFolderAndReportsEveryFile();
+    void importDialogAllowsOutsidePathsForOneImport();
     void captionEditIsSavedAndTypingFiresNoShortcut();
     void keyboardSetsStatusAndRating();
     void filterByStatus();
@@ -82,6 +87,8 @@ private:
     ClipRecord storedClip(qint64 clipId) const;
     void selectClip(qint64 clipId);
     void closeImportReport();
+    // Opens the folder dialog through its action, ticks its checkbox when asked, picks folder.
+    bool importFolderThroughDialog(const QString& folder, bool allowOutside);
 
     QTemporaryDir m_media;
     std::unique_ptr<QTemporaryDir> m_config;
@@ -173,6 +180,41 @@ void TestDatasetPage::closeImportReport() {
     QApplication::setActiveWindow(m_window.get());
 }
 
+bool TestDatasetPage::importFolderThroughDialog(const QString& folder, bool allowOutside) {
+    QSignalSpy finished(page(), &DatasetPage::importFinished);
+    action(DatasetActions::Id::ImportFolder)->trigger();
+    auto* dialog = child<ImportFileDialog>(QStringLiteral("importFolderDialog"));
+    if (!dialog || !QTest::qWaitForWindowExposed(dialog))
+        return false;
+    auto* allow = dialog->findChild<QCheckBox*>(QStringLiteral("allowPathsOutsideCheckBox"));
+    // Each import starts safe: the box is never ticked from a previous one.
+    if (!allow || !allow->isVisible() || !allow->isEnabled() || allow->isChecked())
+        return false;
+    // Laid out with the dialog's own rows, not floating over them.
+    if (dialog->layout() == nullptr || dialog->layout()->indexOf(allow) < 0)
+        return false;
+    if (allowOutside) {
+        QTest::mouseClick(allow, Qt::LeftButton, {}, QPoint(8, allow->height() / 2));
+        if (!allow->isChecked())
+            return false;
+    }
+    auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+    if (!name)
+        return false;
+    // Set, not typed: the dialog's completer pops up over typing; the checkbox is under test.
+    name->setText(folder);
+    if (dialog->selectedFiles() != QStringList{folder}) {
+        qWarning("the dialog selected %s", qPrintable(dialog->selectedFiles().join(u',')));
+        return false;
+    }
+    const QPointer<ImportFileDialog> closing(dialog);
+    // QFileDialog::accept() is protected; QDialog's is the same virtual call.
+    static_cast<QDialog*>(dialog)->accept();
+    // Gone before the next import looks for a dialog of that name (it deletes on close).
+    return (finished.size() > 0 || finished.wait(kTimeoutMs)) &&
+           QTest::qWaitFor([&closing] { return closing.isNull(); }, kTimeoutMs);
+}
+
 qint64 TestDatasetPage::clipIdOf(const QString& fileName) const {
     const ClipTableModel* model = page()->clipModel();
     for (int row = 0; row < model->rowCount(); ++row) {
@@ -251,6 +293,47 @@ void TestDatasetPage::dropImportsFolderAndReportsEveryFile() {
     QCOMPARE(model->rowCount(), kVideoCount + 1);
     QVERIFY2(summary->text().contains(QStringLiteral("already in the project: 5")),
              qPrintable(summary->text()));
+}
+
+void TestDatasetPage::importDialogAllowsOutsidePathsForOneImport() {
+    QTemporaryDir root;
+    QVERIFY(root.isValid());
+    const QString layout = root.filePath(QStringLiteral("layout"));
+    QVERIFY(QFile::copy(m_media.filePath(QStringLiteral("clip-0.mp4")),
+                        root.filePath(QStringLiteral("outside.mp4"))));
+    QVERIFY(QDir().mkpath(layout));
+    QVERIFY(QFile::copy(m_media.filePath(QStringLiteral("clip-1.mp4")),
+                        QDir(layout).filePath(QStringLiteral("inside.mp4"))));
+    QVERIFY(DatasetFixture::writeBytes(QDir(layout).filePath(QStringLiteral("videos.txt")),
+                                       "../outside.mp4\ninside.mp4\n"));
+    QVERIFY(DatasetFixture::writeBytes(QDir(layout).filePath(QStringLiteral("prompt.txt")),
+                                       "from outside\nfrom inside\n"));
+
+    QVERIFY(importFolderThroughDialog(layout, false));
+    QCOMPARE(page()->clipModel()->rowCount(), 1);
+    QVERIFY(clipIdOf(QStringLiteral("inside.mp4")) > 0);
+    auto* report = child<ImportReportDialog>(QStringLiteral("importReportDialog"));
+    QVERIFY(report);
+    closeImportReport();
+
+    QVERIFY(importFolderThroughDialog(layout, true));
+    QCOMPARE(page()->clipModel()->rowCount(), 2);
+    QCOMPARE(storedClip(clipIdOf(QStringLiteral("outside.mp4"))).caption,
+             QStringLiteral("from outside"));
+    closeImportReport();
+
+    // Allowed for that import only: the next one through the dialog refuses again.
+    const QString again = root.filePath(QStringLiteral("again"));
+    QVERIFY(QDir().mkpath(again));
+    QVERIFY(QFile::copy(m_media.filePath(QStringLiteral("clip-2.mp4")),
+                        root.filePath(QStringLiteral("outside-2.mp4"))));
+    QVERIFY(DatasetFixture::writeBytes(QDir(again).filePath(QStringLiteral("videos.txt")),
+                                       "../outside-2.mp4\n"));
+    QVERIFY(
+        DatasetFixture::writeBytes(QDir(again).filePath(QStringLiteral("prompt.txt")), "again\n"));
+    QVERIFY(importFolderThroughDialog(again, false));
+    QCOMPARE(page()->clipModel()->rowCount(), 2);
+    closeImportReport();
 }
 
 void TestDatasetPage::captionEditIsSavedAndTypingFiresNoShortcut() {
