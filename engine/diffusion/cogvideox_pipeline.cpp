@@ -35,6 +35,31 @@ void record(SampleResult& result, bool wanted, const std::string& name, const at
     }
 }
 
+// Moves a transformer to its device when it goes out of scope (nothing for a null one).
+class TransformerHome {
+public:
+    TransformerHome(cogvideox::CogVideoXTransformer3DModel model, c10::Device device)
+        : model_(std::move(model))
+        , device_(device) {}
+    ~TransformerHome() {
+        if (!model_) {
+            return;
+        }
+        try {
+            model_->to(device_);
+        } catch (const std::exception&) {
+            // Already unwinding from the error that matters, or out of device memory: the
+            // trainer's next step reports the misplaced weights.
+        }
+    }
+    TransformerHome(const TransformerHome&) = delete;
+    TransformerHome& operator=(const TransformerHome&) = delete;
+
+private:
+    cogvideox::CogVideoXTransformer3DModel model_;
+    c10::Device device_;
+};
+
 void report(const SampleProgress& progress, const char* stage, int done, int total) {
     if (progress) {
         progress(stage, done, total);
@@ -259,6 +284,10 @@ CogVideoXPipeline::generate_all(const std::vector<SampleRequest>& requests,
     // every request) while the transformer does.
     const bool offload = options_.offload_idle && borrowed_;
     const c10::Device host(c10::kCPU);
+    // However sampling ends, a borrowed transformer goes back to the device the training that
+    // lent it goes on with.
+    TransformerHome home(offload ? borrowed_ : cogvideox::CogVideoXTransformer3DModel{nullptr},
+                         options_.placement.device);
     if (offload) {
         borrowed_->to(host);
     }
@@ -309,9 +338,6 @@ CogVideoXPipeline::generate_all(const std::vector<SampleRequest>& requests,
     }
     vae = models::AutoencoderKLCogVideoX{nullptr};
     core::release_cached_device_memory();
-    if (offload) {
-        borrowed_->to(options_.placement.device);
-    }
     return results;
 }
 
