@@ -14,4 +14,5 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/trainer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/training_bench.cpp
     ${CMAKE_CURRENT_LIST_DIR}/training_checkpoint.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/validation_pass.cpp
 )

@@ -4,8 +4,6 @@
 #include "engine/core/error.h"
 #include "engine/core/memory_stats.h"
 #include "engine/core/runtime_info.h"
-#include "engine/core/video_tensors.h"
-#include "engine/diffusion/cogvideox_pipeline.h"
 #include "engine/diffusion/prompt_encoder.h"
 #include "engine/dist/all_to_all_token_exchange.h"
 #include "engine/dist/bucketed_all_reduce.h"
@@ -21,6 +19,7 @@
 #include "engine/train/lr_schedule.h"
 #include "engine/train/optimizer_factory.h"
 #include "engine/train/training_checkpoint.h"
+#include "engine/train/validation_pass.h"
 
 #include <torch/torch.h>
 
@@ -776,77 +775,29 @@ struct Trainer::Impl {
         }
     }
 
+    // Rank 0's part of a validation: each stage's memory (T5, image, denoise, decode) becomes
+    // its own phase of the memory table.
     void sample_validation_videos() {
         events.phase("validate");
-        transformer->eval();
-        diffusion::PipelineOptions options;
-        options.placement = {dtype, device};
-        options.vae_tiling = job.dataset.vae_tiling;
-        options.vae_slicing = job.dataset.vae_slicing;
-        // On a GPU the transformer waits on the host while T5 and the VAE work.
-        options.offload_idle = device.is_cuda();
-        diffusion::CogVideoXPipeline sampler_pipeline(pipeline, options);
-        sampler_pipeline.use_transformer(transformer);
-        const fs::path folder = run_folder / "validation" / ("step-" + std::to_string(state.step));
-        fs::create_directories(folder);
-        const auto& v = job.validation;
-        std::vector<diffusion::SampleRequest> requests;
-        for (std::size_t i = 0; i < v.prompts.size(); ++i) {
-            requests.push_back(validation_request(i));
-        }
-        // Each stage's memory (T5, image, denoise, decode) as its own phase of the table.
         std::string open_stage;
-        auto close_stage = [&] {
+        auto stage_boundary = [&](const std::string& stage) {
             if (!open_stage.empty()) {
                 emit_stage_memory("validation_" + open_stage);
             }
-        };
-        auto stages = [&](const char* stage, const std::vector<std::string>&) {
-            close_stage();
             peak_before_reset = std::max(peak_before_reset, core::memory_stats(device).peak);
             core::reset_peak_memory(device);
             open_stage = stage;
         };
-        const auto started = Clock::now();
-        const std::vector<diffusion::SampleResult> results =
-            sampler_pipeline.generate_all(requests, {}, stages);
-        close_stage();
-        peak_before_reset = std::max(peak_before_reset, core::memory_stats(device).peak);
-        // The prompts share every stage, so each is given an even share of the pass.
-        const double seconds = std::chrono::duration<double>(Clock::now() - started).count() /
-                               static_cast<double>(results.size());
-        for (std::size_t i = 0; i < results.size(); ++i) {
-            const fs::path video = folder / (std::to_string(i) + ".mp4");
-            core::write_video_file(results[i].video[0], video, pipeline.default_fps());
-            events.emit(protocol::EventType::Validation, {{"step", state.step},
-                                                          {"prompt_index", i},
-                                                          {"prompt", v.prompts[i]},
-                                                          {"video", video.string()},
-                                                          {"seconds", seconds}});
+        const ValidationPass pass(pipeline, job, {dtype, device});
+        const fs::path folder = run_folder / "validation" / ("step-" + std::to_string(state.step));
+        for (const ValidationVideo& video : pass.run(transformer, folder, stage_boundary)) {
+            events.emit(protocol::EventType::Validation,
+                        {{"step", state.step},
+                         {"prompt_index", video.prompt_index},
+                         {"prompt", job.validation.prompts[video.prompt_index]},
+                         {"video", video.file.string()},
+                         {"seconds", video.seconds}});
         }
-        transformer->train();
-    }
-
-    diffusion::SampleRequest validation_request(std::size_t i) const {
-        const auto& v = job.validation;
-        diffusion::SampleRequest request;
-        request.prompt = v.prompts[i];
-        request.frames = v.frames;
-        request.height = v.height;
-        request.width = v.width;
-        request.steps = static_cast<int>(v.steps);
-        request.guidance = v.guidance;
-        request.dynamic_cfg = v.dynamic_cfg;
-        request.sampler = diffusion::parse_sampler(v.sampler);
-        request.seed = v.seed;
-        if (job.task == "i2v") {
-            const std::int64_t spatial = pipeline.spatial_scale();
-            request.image = core::read_image_file(
-                v.images[i],
-                v.height > 0 ? v.height : pipeline.transformer_config.sample_height * spatial,
-                v.width > 0 ? v.width : pipeline.transformer_config.sample_width * spatial);
-        }
-        return request;
     }
 
     // The next command, the same on every rank: rank 0 reads it and broadcasts it, so a stop

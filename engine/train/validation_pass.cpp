@@ -1,0 +1,76 @@
+#include "engine/train/validation_pass.h"
+
+#include "engine/core/video_tensors.h"
+
+#include <chrono>
+
+namespace tuneframe::train {
+
+ValidationPass::ValidationPass(const diffusion::PipelineFolder& pipeline,
+                               const common::TrainingJob& job, models::WeightsPlacement placement)
+    : pipeline_(pipeline)
+    , job_(job)
+    , placement_(placement) {}
+
+std::vector<ValidationVideo>
+ValidationPass::run(models::cogvideox::CogVideoXTransformer3DModel transformer,
+                    const std::filesystem::path& folder,
+                    const StageBoundary& stage_boundary) const {
+    diffusion::PipelineOptions options;
+    options.placement = placement_;
+    options.vae_tiling = job_.dataset.vae_tiling;
+    options.vae_slicing = job_.dataset.vae_slicing;
+    // On a GPU the transformer waits on the host while T5 and the VAE work.
+    options.offload_idle = placement_.device.is_cuda();
+    diffusion::CogVideoXPipeline sampler(pipeline_, options);
+    sampler.use_transformer(transformer);
+    std::vector<diffusion::SampleRequest> requests;
+    for (std::size_t i = 0; i < job_.validation.prompts.size(); ++i) {
+        requests.push_back(request(i));
+    }
+    std::filesystem::create_directories(folder);
+
+    transformer->eval();
+    const auto started = std::chrono::steady_clock::now();
+    const std::vector<diffusion::SampleResult> results =
+        sampler.generate_all(requests, {}, [&](const char* stage, const std::vector<std::string>&) {
+            stage_boundary(stage);
+        });
+    stage_boundary("");
+    transformer->train();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() /
+        static_cast<double>(results.size());
+
+    std::vector<ValidationVideo> videos;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        ValidationVideo video{i, folder / (std::to_string(i) + ".mp4"), seconds};
+        core::write_video_file(results[i].video[0], video.file, pipeline_.default_fps());
+        videos.push_back(std::move(video));
+    }
+    return videos;
+}
+
+diffusion::SampleRequest ValidationPass::request(std::size_t prompt_index) const {
+    const common::ValidationSettings& v = job_.validation;
+    diffusion::SampleRequest request;
+    request.prompt = v.prompts[prompt_index];
+    request.frames = v.frames;
+    request.height = v.height;
+    request.width = v.width;
+    request.steps = static_cast<int>(v.steps);
+    request.guidance = v.guidance;
+    request.dynamic_cfg = v.dynamic_cfg;
+    request.sampler = diffusion::parse_sampler(v.sampler);
+    request.seed = v.seed;
+    if (job_.task == "i2v") {
+        const std::int64_t spatial = pipeline_.spatial_scale();
+        request.image = core::read_image_file(
+            v.images[prompt_index],
+            v.height > 0 ? v.height : pipeline_.transformer_config.sample_height * spatial,
+            v.width > 0 ? v.width : pipeline_.transformer_config.sample_width * spatial);
+    }
+    return request;
+}
+
+} // namespace tuneframe::train

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "common/training_job.h"
+#include "engine/diffusion/cogvideox_pipeline.h"
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tuneframe::train {
+
+struct ValidationVideo {
+    std::size_t prompt_index = 0;
+    std::filesystem::path file;
+    double seconds = 0; // an even share of the pass: the prompts go through every stage together
+};
+
+// One validation pass during training: every prompt of the job sampled with the model being
+// trained, T5 and the VAE loaded once for all of them, and on a GPU the transformer waiting on
+// the host while they run (CogVideoXPipeline::generate_all). The transformer is left in
+// training mode on its device.
+class ValidationPass {
+public:
+    // Called as each stage begins ("text", "image", "denoise", "decode") and once more, with
+    // "", when the last one has ended.
+    using StageBoundary = std::function<void(const std::string& stage)>;
+
+    ValidationPass(const diffusion::PipelineFolder& pipeline, const common::TrainingJob& job,
+                   models::WeightsPlacement placement);
+
+    // Writes FOLDER/<prompt index>.mp4 for every prompt.
+    std::vector<ValidationVideo> run(models::cogvideox::CogVideoXTransformer3DModel transformer,
+                                     const std::filesystem::path& folder,
+                                     const StageBoundary& stage_boundary) const;
+
+private:
+    diffusion::SampleRequest request(std::size_t prompt_index) const;
+
+    const diffusion::PipelineFolder& pipeline_;
+    const common::TrainingJob& job_;
+    models::WeightsPlacement placement_;
+};
+
+} // namespace tuneframe::train
