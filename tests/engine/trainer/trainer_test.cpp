@@ -11,6 +11,7 @@
 #include "engine/train/run_export.h"
 #include "engine/train/trainer.h"
 #include "engine/train/training_checkpoint.h"
+#include "tests/engine/trainer/trainer_test_support.h"
 #include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -18,7 +19,6 @@
 
 #include <algorithm>
 #include <fcntl.h>
-#include <fstream>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -28,54 +28,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Four samples in two buckets, with fixed moments and prompts.
-class MemoryDataset : public TrainingDataset {
-public:
-    MemoryDataset() {
-        torch::manual_seed(11);
-        for (int i = 0; i < 4; ++i) {
-            const std::int64_t width = i < 2 ? 6 : 4;
-            TrainingExample example;
-            example.latent_mean = torch::randn({16, 2, 4, width}) * 0.5;
-            example.latent_logvar = torch::full({16, 2, 4, width}, -6.0);
-            example.prompt_embeds = torch::randn({64, 32});
-            examples_.push_back(example);
-        }
-    }
-    std::int64_t size() const override { return static_cast<std::int64_t>(examples_.size()); }
-    std::string bucket(std::int64_t index) const override { return index < 2 ? "a" : "b"; }
-    TrainingExample load(std::int64_t index) const override {
-        return examples_[static_cast<std::size_t>(index)];
-    }
-    std::string fingerprint() const override { return "memory-4"; }
-
-private:
-    std::vector<TrainingExample> examples_;
-};
-
-common::TrainingJob small_job(std::int64_t steps, double lr) {
-    nlohmann::json json = {{"model", test::tiny_pipeline().string()},
-                           {"precision", "fp32"},
-                           {"device", "cpu"},
-                           {"max_steps", steps},
-                           {"batch_size", 2},
-                           {"gradient_checkpointing", false},
-                           {"lora", {{"rank", 4}, {"alpha", 4}}},
-                           {"optimizer", {{"lr", lr}}},
-                           {"checkpoints", {{"every_steps", 2}, {"keep", 2}}},
-                           {"seed", 5}};
-    return common::TrainingJob::from_json(json, "test job");
-}
-
-// The events a run wrote, one JSON object per line.
-std::vector<nlohmann::json> read_events(const fs::path& file) {
-    std::vector<nlohmann::json> events;
-    std::ifstream in(file);
-    for (std::string line; std::getline(in, line);) {
-        events.push_back(nlohmann::json::parse(line));
-    }
-    return events;
-}
+using test_support::MemoryDataset;
+using test_support::read_events;
+using test_support::small_job;
 
 TrainResult train(const fs::path& run, std::int64_t steps, CommandChannel* commands = nullptr,
                   double lr = 1e-3) {

@@ -1,0 +1,50 @@
+#include "tests/engine/trainer/trainer_test_support.h"
+
+#include "tests/support/test_paths.h"
+
+#include <torch/torch.h>
+
+#include <fstream>
+
+namespace tuneframe::train::test_support {
+
+MemoryDataset::MemoryDataset() {
+    torch::manual_seed(11);
+    for (int i = 0; i < 4; ++i) {
+        const std::int64_t width = i < 2 ? 6 : 4;
+        TrainingExample example;
+        example.latent_mean = torch::randn({16, 2, 4, width}) * 0.5;
+        example.latent_logvar = torch::full({16, 2, 4, width}, -6.0);
+        example.prompt_embeds = torch::randn({64, 32});
+        examples_.push_back(example);
+    }
+}
+
+TrainingExample MemoryDataset::load(std::int64_t index) const {
+    return examples_[static_cast<std::size_t>(index)];
+}
+
+common::TrainingJob small_job(std::int64_t steps, double lr) {
+    nlohmann::json json = {{"model", test::tiny_pipeline().string()},
+                           {"precision", "fp32"},
+                           {"device", "cpu"},
+                           {"max_steps", steps},
+                           {"batch_size", 2},
+                           {"gradient_checkpointing", false},
+                           {"lora", {{"rank", 4}, {"alpha", 4}}},
+                           {"optimizer", {{"lr", lr}}},
+                           {"checkpoints", {{"every_steps", 2}, {"keep", 2}}},
+                           {"seed", 5}};
+    return common::TrainingJob::from_json(json, "test job");
+}
+
+std::vector<nlohmann::json> read_events(const std::filesystem::path& file) {
+    std::vector<nlohmann::json> events;
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) {
+        events.push_back(nlohmann::json::parse(line));
+    }
+    return events;
+}
+
+} // namespace tuneframe::train::test_support

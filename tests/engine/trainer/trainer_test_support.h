@@ -1,0 +1,36 @@
+#pragma once
+
+// What the trainer's tests share: a small in-memory dataset, a job for the tiny pipeline and the
+// events a run wrote.
+#include "common/training_job.h"
+#include "engine/train/training_dataset.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tuneframe::train::test_support {
+
+// Four samples in two buckets, with fixed moments and prompts.
+class MemoryDataset : public TrainingDataset {
+public:
+    MemoryDataset();
+    std::int64_t size() const override { return static_cast<std::int64_t>(examples_.size()); }
+    std::string bucket(std::int64_t index) const override { return index < 2 ? "a" : "b"; }
+    TrainingExample load(std::int64_t index) const override;
+    std::string fingerprint() const override { return "memory-4"; }
+
+private:
+    std::vector<TrainingExample> examples_;
+};
+
+// A LoRA job on the tiny pipeline: fp32 on the CPU, batch 2, rank 4, a checkpoint every 2 steps.
+common::TrainingJob small_job(std::int64_t steps, double lr);
+
+// The events a run wrote, one JSON object per line.
+std::vector<nlohmann::json> read_events(const std::filesystem::path& file);
+
+} // namespace tuneframe::train::test_support
