@@ -189,6 +189,25 @@ convolution_backward(const at::Tensor& grad_output, const at::Tensor& input,
     return {back_on_device(input_grad), back_on_device(weight_grad), back_on_device(bias_grad)};
 }
 
+// LibTorch 2 picks a fused attention kernel per device type from a table with no XPU entry in
+// builds without XPU, and asserts; the math version, registered above autograd, decomposes into
+// operators that record their own backward.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 5)
+at::Tensor attention(const at::Tensor& query, const at::Tensor& key, const at::Tensor& value,
+                     const c10::optional<at::Tensor>& mask, double dropout, bool causal,
+                     c10::optional<double> scale, bool grouped_query) {
+    return std::get<0>(at::_scaled_dot_product_attention_math(
+        query, key, value, mask, dropout, causal, c10::nullopt, scale, grouped_query));
+}
+#elif TORCH_VERSION_MAJOR == 2
+at::Tensor attention(const at::Tensor& query, const at::Tensor& key, const at::Tensor& value,
+                     const c10::optional<at::Tensor>& mask, double dropout, bool causal,
+                     c10::optional<double> scale) {
+    return std::get<0>(at::_scaled_dot_product_attention_math(query, key, value, mask, dropout,
+                                                              causal, c10::nullopt, scale));
+}
+#endif
+
 void run_on_the_cpu(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
     at::native::cpu_fallback(op, stack);
 }
@@ -220,3 +239,9 @@ TORCH_LIBRARY_IMPL(aten, XPU, m) {
 TORCH_LIBRARY_IMPL(_, XPU, m) {
     m.fallback(torch::CppFunction::makeFromBoxedFunction<&tuneframe::test::run_on_the_cpu>());
 }
+
+#if TORCH_VERSION_MAJOR >= 2
+TORCH_LIBRARY_IMPL(aten, AutogradXPU, m) {
+    m.impl("scaled_dot_product_attention", TORCH_FN(tuneframe::test::attention));
+}
+#endif
