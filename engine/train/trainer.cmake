@@ -2,6 +2,7 @@
 # validation and export. (train.cmake lists the optimizers and LR schedules.)
 target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/bucket_batch_sampler.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/checkpoint_recovery.cpp
     ${CMAKE_CURRENT_LIST_DIR}/command_channel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/diffusion_loss.cpp
     ${CMAKE_CURRENT_LIST_DIR}/distributed_bucket_sampler.cpp

@@ -12,6 +12,7 @@
 #include "engine/dist/zero_sharding.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
+#include "engine/train/checkpoint_recovery.h"
 #include "engine/train/clip_grad_norm.h"
 #include "engine/train/diffusion_loss.h"
 #include "engine/train/distributed_bucket_sampler.h"
@@ -139,7 +140,6 @@ struct Trainer::Impl {
     std::int64_t total_steps = 0;
     std::vector<std::vector<std::int64_t>> epoch_batches;
     std::int64_t loaded_epoch = -1;
-    double last_loss = 0;
     std::int64_t step_gradient_bytes = 0;
     // The highest allocator peak before a validation stage reset it (memory events report the
     // peak since training began).
@@ -388,43 +388,54 @@ struct Trainer::Impl {
         state.job_fingerprint = job_fingerprint(job);
         state.dataset_fingerprint = dataset->fingerprint();
         state.loss_scale = job.precision == "fp16" ? 65536.0 : 1.0;
-        std::optional<LoadedCheckpoint> loaded =
-            store.load_newest(owned_state_filter(optimizer->parameters()));
+        if (main_rank()) {
+            for (const fs::path& debris : store.remove_debris()) {
+                log("info", "Removed '" + debris.string() + "', left by an interrupted run.");
+            }
+        }
+        ResumeChoice choice = choose_resume_checkpoint(
+            store, owned_state_filter(optimizer->parameters()), dist ? &dist->world() : nullptr);
+        set_aside_damaged(choice);
+        std::optional<LoadedCheckpoint>& loaded = choice.loaded;
         if (!loaded) {
             return;
         }
-        torch::NoGradGuard no_grad;
-        for (const auto& [name, parameter] : trainable) {
-            auto it = loaded->trainable.find(name);
-            if (it == loaded->trainable.end() || it->second.sizes() != parameter.sizes()) {
-                throw core::Error(core::ErrorCode::BadInput,
-                                  "The checkpoint '" + loaded->folder.string() +
-                                      "' does not fit this job: '" + name +
-                                      "' is missing or has another shape.",
-                                  "Resume with the job the run started with, or start a new "
-                                  "run folder.");
-            }
-            parameter.copy_(it->second);
-        }
+        restore_trainable(*loaded, trainable);
         optimizer->load_state_tensors(loaded->optimizer);
-        const std::string job_print = state.job_fingerprint;
-        const std::string data_print = state.dataset_fingerprint;
-        state = loaded->state;
-        if (state.job_fingerprint != job_print) {
-            log("warning", "The job's training settings changed since " +
-                               loaded->folder.filename().string() +
-                               "; the run continues with the new ones.");
-            state.job_fingerprint = job_print;
-        }
-        if (state.dataset_fingerprint != data_print) {
-            log("warning", "The prepared dataset changed since " +
-                               loaded->folder.filename().string() +
-                               "; the run continues on the new samples.");
-            state.dataset_fingerprint = data_print;
+        for (const std::string& warning : adopt_state(state, *loaded)) {
+            log("warning", warning);
         }
         last_checkpoint = loaded->folder;
         log("info", "Resumed from " + loaded->folder.string() + " at step " +
                         std::to_string(state.step) + ".");
+    }
+
+    // Damaged checkpoints newer than the one resumed from leave the list (their files kept), so
+    // the run neither trips on them again nor counts them among those it keeps.
+    void set_aside_damaged(const ResumeChoice& choice) {
+        if (!main_rank()) {
+            return;
+        }
+        for (const DamagedCheckpoint& damaged : choice.damaged) {
+            const fs::path aside = store.set_aside(damaged.folder);
+            log("warning", "Checkpoint " + damaged.folder.filename().string() +
+                               " cannot be read (" + damaged.reason + "); it was moved to '" +
+                               aside.string() + "' and the run resumes from " +
+                               choice.loaded->folder.filename().string() + ".");
+        }
+    }
+
+    // A kill during the validation that follows a checkpoint loses it unless the resumed run
+    // does it again. Rank 0's view of the folder decides, for every rank.
+    bool validation_was_interrupted() {
+        const std::int64_t every = job.validation.every_steps;
+        bool interrupted = state.step > 0 && every > 0 && state.step % every == 0 &&
+                           !ValidationPass::is_complete(run_folder / "validation" /
+                                                        ("step-" + std::to_string(state.step)));
+        if (dist) {
+            interrupted = dist::broadcast_value(dist->world(), interrupted ? 1 : 0, 0) != 0;
+        }
+        return interrupted;
     }
 
     std::vector<std::int64_t> next_batch() {
@@ -889,6 +900,15 @@ struct Trainer::Impl {
         if (job.validation.at_start && state.step == 0) {
             validate();
         }
+        if (state.step >= total_steps && !last_checkpoint.empty()) {
+            log("info", "The run has already finished: step " + std::to_string(state.step) +
+                            " of " + std::to_string(total_steps) +
+                            ". Nothing to train; its result is " + last_checkpoint.string() + ".");
+        } else if (validation_was_interrupted()) {
+            log("info", "The validation at step " + std::to_string(state.step) +
+                            " was interrupted; it runs again.");
+            validate();
+        }
         TrainResult result;
         result.status = "finished";
         while (state.step < total_steps) {
@@ -908,7 +928,7 @@ struct Trainer::Impl {
             if (!train_step(loss, grad_norm, samples, tokens)) {
                 continue;
             }
-            last_loss = loss;
+            state.last_loss = loss;
             const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
             const nlohmann::json mem = memory_of_ranks(step_gradient_bytes);
             nlohmann::json comm = dist ? communication_since_last_step() : nlohmann::json();
@@ -943,7 +963,7 @@ struct Trainer::Impl {
         // cogvideox-factory's last memory figure, taken when the run's work is done.
         emit_memory("after_testing");
         result.steps = state.step;
-        result.last_loss = last_loss;
+        result.last_loss = state.last_loss;
         result.last_checkpoint = last_checkpoint;
         return result;
     }

@@ -8,6 +8,9 @@
 #include "engine/core/tensor_io.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <csignal>
 #include <set>
 #include <unistd.h>
 
@@ -53,6 +56,40 @@ void read_wanted(const fs::path& path, const StateFilter& wanted,
     }
 }
 
+// `.step-N.tmp-PID` (a checkpoint being written) and `.step-N.pruning-PID` (one being deleted):
+// the PID of the process at work, or -1 for any other name.
+long worker_of(const std::string& name) {
+    if (name.rfind(".step-", 0) != 0) {
+        return -1;
+    }
+    for (const char* marker : {".tmp-", ".pruning-"}) {
+        const std::size_t at = name.rfind(marker);
+        if (at == std::string::npos) {
+            continue;
+        }
+        const std::string pid = name.substr(at + std::char_traits<char>::length(marker));
+        if (!pid.empty() && pid.size() < 10 &&
+            pid.find_first_not_of("0123456789") == std::string::npos) {
+            return std::stol(pid);
+        }
+    }
+    return -1;
+}
+
+// A process that no longer exists. One that exists but belongs to someone else (EPERM) counts
+// as alive: its folder is left alone.
+bool has_ended(long pid) {
+    if (pid == static_cast<long>(::getpid())) {
+        return true; // this process has not started a checkpoint yet: a previous owner's PID
+    }
+    return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+bool is_staged_shards(const std::string& name) {
+    return name.rfind(".step-", 0) == 0 && name.size() > 7 &&
+           name.compare(name.size() - 7, 7, ".shards") == 0;
+}
+
 bool is_shard(const fs::path& path) {
     return path.filename().string().rfind("optimizer-rank-", 0) == 0 &&
            path.extension() == ".safetensors";
@@ -61,15 +98,19 @@ bool is_shard(const fs::path& path) {
 } // namespace
 
 nlohmann::json TrainerState::to_json() const {
-    return {{"v", kStateVersion},
-            {"step", step},
-            {"epoch", epoch},
-            {"batch_in_epoch", batch_in_epoch},
-            {"samples_seen", samples_seen},
-            {"loss_scale", loss_scale},
-            {"good_steps", good_steps},
-            {"job_fingerprint", job_fingerprint},
-            {"dataset_fingerprint", dataset_fingerprint}};
+    nlohmann::json json = {{"v", kStateVersion},
+                           {"step", step},
+                           {"epoch", epoch},
+                           {"batch_in_epoch", batch_in_epoch},
+                           {"samples_seen", samples_seen},
+                           {"loss_scale", loss_scale},
+                           {"good_steps", good_steps},
+                           {"job_fingerprint", job_fingerprint},
+                           {"dataset_fingerprint", dataset_fingerprint}};
+    if (std::isfinite(last_loss)) {
+        json["last_loss"] = last_loss;
+    }
+    return json;
 }
 
 TrainerState TrainerState::from_json(const nlohmann::json& json, const std::string& origin) {
@@ -88,6 +129,9 @@ TrainerState TrainerState::from_json(const nlohmann::json& json, const std::stri
         state.good_steps = json.at("good_steps").get<std::int64_t>();
         state.job_fingerprint = json.at("job_fingerprint").get<std::string>();
         state.dataset_fingerprint = json.at("dataset_fingerprint").get<std::string>();
+        if (json.contains("last_loss")) {
+            state.last_loss = json.at("last_loss").get<double>();
+        }
         return state;
     } catch (const nlohmann::json::exception& error) {
         throw core::Error(core::ErrorCode::BadInput,
@@ -222,9 +266,57 @@ void CheckpointStore::prune(std::int64_t keep) const {
     const std::vector<fs::path> checkpoints = list();
     for (std::size_t i = static_cast<std::size_t>(std::max<std::int64_t>(keep, 1));
          i < checkpoints.size(); ++i) {
-        std::error_code ignored;
-        remove_tree(checkpoints[i], ignored);
+        const fs::path trash = folder_ / ("." + checkpoints[i].filename().string() + ".pruning-" +
+                                          std::to_string(::getpid()));
+        std::error_code error;
+        fs::rename(checkpoints[i], trash, error);
+        if (error) {
+            continue; // still whole and listed; the next prune tries again
+        }
+        core::sync_directory(folder_);
+        remove_tree(trash, error);
     }
+}
+
+std::vector<fs::path> CheckpointStore::remove_debris() const {
+    std::vector<fs::path> debris;
+    std::error_code error;
+    for (const auto& entry : fs::directory_iterator(folder_, error)) {
+        const std::string name = entry.path().filename().string();
+        if (!entry.is_directory()) {
+            continue;
+        }
+        const long worker = worker_of(name);
+        const bool stale = (worker >= 0 && has_ended(worker)) || is_staged_shards(name) ||
+                           (step_of(entry.path()) >= 0 && !fs::exists(entry.path() / kStateFile));
+        if (stale) {
+            debris.push_back(entry.path());
+        }
+    }
+    std::sort(debris.begin(), debris.end());
+    for (const fs::path& path : debris) {
+        try {
+            remove_tree(path);
+        } catch (const std::exception& cause) {
+            throw io_error("remove the leftover folder", path, cause);
+        }
+    }
+    return debris;
+}
+
+fs::path CheckpointStore::set_aside(const fs::path& checkpoint) const {
+    fs::path target = checkpoint.parent_path() / (checkpoint.filename().string() + ".damaged");
+    for (int k = 2; fs::exists(target); ++k) {
+        target = checkpoint.parent_path() /
+                 (checkpoint.filename().string() + ".damaged-" + std::to_string(k));
+    }
+    try {
+        fs::rename(checkpoint, target);
+        core::sync_directory(checkpoint.parent_path());
+    } catch (const std::exception& cause) {
+        throw io_error("move the damaged checkpoint", checkpoint, cause);
+    }
+    return target;
 }
 
 } // namespace tuneframe::train

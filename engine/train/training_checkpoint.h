@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -26,6 +27,9 @@ struct TrainerState {
     std::int64_t good_steps = 0;     // since the loss scale last changed
     std::string job_fingerprint;     // of the fields that change the numbers
     std::string dataset_fingerprint; // of the prepared samples
+    // The loss of the last step, for a run asked to train once it has finished; NaN when
+    // written by an older Tuneframe.
+    double last_loss = std::numeric_limits<double>::quiet_NaN();
 
     nlohmann::json to_json() const;
     static TrainerState from_json(const nlohmann::json& json, const std::string& origin);
@@ -71,8 +75,19 @@ public:
     std::optional<LoadedCheckpoint> load_newest(const StateFilter& wanted = {}) const;
     LoadedCheckpoint load(const std::filesystem::path& folder,
                           const StateFilter& wanted = {}) const;
-    // Removes all but the newest `keep`.
+    // Removes all but the newest `keep`. Each goes out of sight first (renamed, one atomic
+    // step), so a kill halfway through deleting it leaves debris, never a step-N folder that
+    // lacks files.
     void prune(std::int64_t keep) const;
+    // What killed processes left behind, removed: temporary folders of checkpoints being
+    // written or pruned by processes no longer alive, shards staged for a ZeRO checkpoint that
+    // never completed, and step-N folders without their trainer state. The main rank calls it
+    // before its first step, when no checkpoint of this run can be under way. Returns what it
+    // removed.
+    std::vector<std::filesystem::path> remove_debris() const;
+    // Moves a checkpoint that cannot be read out of the list (to step-N.damaged, or
+    // step-N.damaged-K when that exists), keeping its files for inspection. Returns where.
+    std::filesystem::path set_aside(const std::filesystem::path& checkpoint) const;
 
     const std::filesystem::path& folder() const { return folder_; }
     static std::int64_t step_of(const std::filesystem::path& checkpoint); // -1: not one

@@ -1,10 +1,28 @@
 #include "engine/train/validation_pass.h"
 
+#include "engine/core/json_file.h"
 #include "engine/core/video_tensors.h"
 
 #include <chrono>
 
 namespace tuneframe::train {
+namespace {
+
+constexpr const char* kIndexFile = "validation.json";
+
+void write_index(const std::filesystem::path& folder, const std::vector<ValidationVideo>& videos,
+                 const std::vector<std::string>& prompts) {
+    nlohmann::json entries = nlohmann::json::array();
+    for (const ValidationVideo& video : videos) {
+        entries.push_back({{"prompt_index", video.prompt_index},
+                           {"prompt", prompts[video.prompt_index]},
+                           {"video", video.file.filename().string()},
+                           {"seconds", video.seconds}});
+    }
+    core::write_json_file(folder / kIndexFile, {{"v", 1}, {"videos", entries}});
+}
+
+} // namespace
 
 ValidationPass::ValidationPass(const diffusion::PipelineFolder& pipeline,
                                const common::TrainingJob& job, models::WeightsPlacement placement)
@@ -29,6 +47,9 @@ ValidationPass::run(models::cogvideox::CogVideoXTransformer3DModel transformer,
         requests.push_back(request(i));
     }
     std::filesystem::create_directories(folder);
+    // A pass again at the same step (a `validate` command) is incomplete until it ends too.
+    std::error_code ignored;
+    std::filesystem::remove(folder / kIndexFile, ignored);
 
     transformer->eval();
     const auto started = std::chrono::steady_clock::now();
@@ -48,7 +69,12 @@ ValidationPass::run(models::cogvideox::CogVideoXTransformer3DModel transformer,
         core::write_video_file(results[i].video[0], video.file, pipeline_.default_fps());
         videos.push_back(std::move(video));
     }
+    write_index(folder, videos, job_.validation.prompts);
     return videos;
+}
+
+bool ValidationPass::is_complete(const std::filesystem::path& folder) {
+    return std::filesystem::is_regular_file(folder / kIndexFile);
 }
 
 diffusion::SampleRequest ValidationPass::request(std::size_t prompt_index) const {

@@ -30,10 +30,14 @@ public:
     ValidationPass(const diffusion::PipelineFolder& pipeline, const common::TrainingJob& job,
                    models::WeightsPlacement placement);
 
-    // Writes FOLDER/<prompt index>.mp4 for every prompt.
+    // Writes FOLDER/<prompt index>.mp4 for every prompt, then FOLDER/validation.json (the
+    // videos and their prompts), whose presence marks the pass complete.
     std::vector<ValidationVideo> run(models::cogvideox::CogVideoXTransformer3DModel transformer,
                                      const std::filesystem::path& folder,
                                      const StageBoundary& stage_boundary) const;
+
+    // Whether a pass wrote FOLDER completely: one that a kill interrupted is run again on resume.
+    static bool is_complete(const std::filesystem::path& folder);
 
 private:
     diffusion::SampleRequest request(std::size_t prompt_index) const;

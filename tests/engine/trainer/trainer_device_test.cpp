@@ -3,7 +3,6 @@
 // and CPU-only test machines with Gloo never notice. Here the model lives on a second device that
 // exists on any machine (host_backed_device.h) and the group is a recording one that claims that
 // device: every collective of a whole run, bookkeeping included, must hand it tensors there.
-#include "engine/core/event_emitter.h"
 #include "engine/core/tensor_io.h"
 #include "engine/dist/distributed_context.h"
 #include "engine/train/trainer.h"
@@ -15,9 +14,7 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include <fcntl.h>
 #include <set>
-#include <unistd.h>
 
 namespace tuneframe::train {
 namespace {
@@ -29,18 +26,6 @@ struct DeviceRun {
     std::vector<test::RecordingCommunicator::Call> calls;
 };
 
-TrainResult run_job(const common::TrainingJob& job, const fs::path& run,
-                    dist::DistributedContext* context) {
-    fs::create_directories(run);
-    const int fd = ::open((run / "events.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    core::EventEmitter events(fd);
-    Trainer trainer(job, test::tiny_pipeline(), run,
-                    std::make_unique<test_support::MemoryDataset>(), events, nullptr, context);
-    TrainResult result = trainer.run();
-    ::close(fd);
-    return result;
-}
-
 // One rank of `plan` whose group claims the host-backed device, so the model goes there too.
 DeviceRun run_on_host_backed_device(const std::string& plan, const fs::path& run) {
     common::TrainingJob job = test_support::small_job(3, 1e-3);
@@ -49,7 +34,7 @@ DeviceRun run_on_host_backed_device(const std::string& plan, const fs::path& run
     const test::RecordingCommunicator& recorded = *group;
     dist::DistributedContext context(dist::RendezvousEnvironment{}, job.parallel, std::move(group));
     DeviceRun outcome;
-    outcome.result = run_job(job, run, &context);
+    outcome.result = test_support::run_trainer(job, run, nullptr, &context);
     outcome.calls = recorded.calls();
     return outcome;
 }
@@ -88,7 +73,8 @@ TEST_P(TrainerOnAnotherDevice, EveryCollectiveGetsTensorsOnTheModelsDevice) {
 
     // The same job on the CPU without a group ends with the same adapter: the run really
     // trained on that device rather than failing over to the CPU.
-    const TrainResult cpu = run_job(test_support::small_job(3, 1e-3), dir / "cpu", nullptr);
+    const TrainResult cpu =
+        test_support::run_trainer(test_support::small_job(3, 1e-3), dir / "cpu");
     const auto expected = core::read_tensors(cpu.last_checkpoint / "trainable.safetensors");
     const auto actual = core::read_tensors(there.result.last_checkpoint / "trainable.safetensors");
     ASSERT_EQ(actual.size(), expected.size());

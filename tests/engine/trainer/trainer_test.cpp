@@ -34,14 +34,7 @@ using test_support::small_job;
 
 TrainResult train(const fs::path& run, std::int64_t steps, CommandChannel* commands = nullptr,
                   double lr = 1e-3) {
-    fs::create_directories(run);
-    const int fd = ::open((run / "events.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    core::EventEmitter events(fd);
-    Trainer trainer(small_job(steps, lr), test::tiny_pipeline(), run,
-                    std::make_unique<MemoryDataset>(), events, commands);
-    TrainResult result = trainer.run();
-    ::close(fd);
-    return result;
+    return test_support::run_trainer(small_job(steps, lr), run, commands);
 }
 
 TEST(BucketBatchSampler, BatchesHoldOneBucketAndEverySampleOncePerEpoch) {
@@ -216,12 +209,7 @@ TEST(Trainer, ValidationReportsTheMemoryOfEachStageForAllPromptsAtOnce) {
     json["validation"] = {{"every_steps", 2}, {"prompts", {"a red ball", "a blue square"}},
                           {"steps", 2},       {"frames", 9},
                           {"height", 32},     {"width", 48}};
-    const int fd = ::open((run / "events.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    core::EventEmitter events(fd);
-    Trainer trainer(common::TrainingJob::from_json(json, "test job"), test::tiny_pipeline(), run,
-                    std::make_unique<MemoryDataset>(), events, nullptr);
-    trainer.run();
-    ::close(fd);
+    test_support::run_trainer(common::TrainingJob::from_json(json, "test job"), run);
     std::vector<std::string> phases;
     std::vector<std::string> videos;
     for (const nlohmann::json& event : read_events(run / "events.jsonl")) {

@@ -2,9 +2,13 @@
 
 #include "tests/support/test_paths.h"
 
+#include "engine/core/event_emitter.h"
+
 #include <torch/torch.h>
 
+#include <fcntl.h>
 #include <fstream>
+#include <unistd.h>
 
 namespace tuneframe::train::test_support {
 
@@ -36,6 +40,23 @@ common::TrainingJob small_job(std::int64_t steps, double lr) {
                            {"checkpoints", {{"every_steps", 2}, {"keep", 2}}},
                            {"seed", 5}};
     return common::TrainingJob::from_json(json, "test job");
+}
+
+TrainResult run_trainer(const common::TrainingJob& job, const std::filesystem::path& run,
+                        CommandChannel* commands, dist::DistributedContext* context) {
+    std::filesystem::create_directories(run);
+    const int fd = ::open((run / "events.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    core::EventEmitter events(fd);
+    Trainer trainer(job, test::tiny_pipeline(), run, std::make_unique<MemoryDataset>(), events,
+                    commands, context);
+    try {
+        TrainResult result = trainer.run();
+        ::close(fd);
+        return result;
+    } catch (...) {
+        ::close(fd);
+        throw;
+    }
 }
 
 std::vector<nlohmann::json> read_events(const std::filesystem::path& file) {

@@ -3,6 +3,7 @@
 // What the trainer's tests share: a small in-memory dataset, a job for the tiny pipeline and the
 // events a run wrote.
 #include "common/training_job.h"
+#include "engine/train/trainer.h"
 #include "engine/train/training_dataset.h"
 
 #include <nlohmann/json.hpp>
@@ -29,6 +30,12 @@ private:
 
 // A LoRA job on the tiny pipeline: fp32 on the CPU, batch 2, rank 4, a checkpoint every 2 steps.
 common::TrainingJob small_job(std::int64_t steps, double lr);
+
+// Runs `job` on the tiny pipeline and a MemoryDataset in `run`, appending its events to
+// run/events.jsonl.
+TrainResult run_trainer(const common::TrainingJob& job, const std::filesystem::path& run,
+                        CommandChannel* commands = nullptr,
+                        dist::DistributedContext* context = nullptr);
 
 // The events a run wrote, one JSON object per line.
 std::vector<nlohmann::json> read_events(const std::filesystem::path& file);
