@@ -1,5 +1,9 @@
 #include "engine/cli/forward_components.h"
 
+#include "engine/core/error.h"
+
+#include <c10/util/Exception.h>
+
 namespace tuneframe::cli {
 
 const std::vector<ForwardComponent>& forward_components() {
@@ -31,6 +35,26 @@ const std::vector<ForwardComponent>& forward_components() {
          run_forward_tokenize},
     };
     return components;
+}
+
+void check_input_shape(const std::string& file, const std::string& name, const at::Tensor& tensor,
+                       const std::vector<std::string>& layout) {
+    bool fits = tensor.dim() == static_cast<std::int64_t>(layout.size());
+    for (std::int64_t d = 0; fits && d < tensor.dim(); ++d) {
+        fits = tensor.size(d) > 0;
+    }
+    if (fits) {
+        return;
+    }
+    std::string expected;
+    for (const std::string& dimension : layout) {
+        expected += (expected.empty() ? "" : ", ") + dimension;
+    }
+    throw core::Error(core::ErrorCode::BadInput,
+                      "'" + file + "': tensor '" + name + "' has shape " +
+                          c10::str(tensor.sizes()) + "; it must be [" + expected +
+                          "] with every size at least 1.",
+                      "Write the input with that layout (../shared/golden's files show it).");
 }
 
 } // namespace tuneframe::cli

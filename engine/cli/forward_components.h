@@ -2,6 +2,8 @@
 
 #include "engine/cli/commands.h"
 
+#include <ATen/core/Tensor.h>
+
 #include <string>
 #include <vector>
 
@@ -16,6 +18,12 @@ struct ForwardComponent {
 };
 
 const std::vector<ForwardComponent>& forward_components();
+
+// A BadInput error naming `file` and the tensor unless `tensor` has one dimension per entry of
+// `layout` (e.g. {"batch", "frames", ...}), none of them empty: a zero-frame video otherwise
+// surfaces as a LibTorch reshape error deep inside the model.
+void check_input_shape(const std::string& file, const std::string& name, const at::Tensor& tensor,
+                       const std::vector<std::string>& layout);
 
 int run_forward_transformer(CommandContext& context);
 int run_forward_vae_encode(CommandContext& context);

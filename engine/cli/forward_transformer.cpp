@@ -96,6 +96,10 @@ int run_forward_transformer(CommandContext& context) {
     inputs.encoder_hidden_states = on_device(tensors.get("encoder_hidden_states", true));
     inputs.timestep = on_device(tensors.get("timestep", true));
     inputs.ofs = on_device(tensors.get("ofs", false));
+    check_input_shape(inputs_path, prefix + "hidden_states", inputs.hidden_states,
+                      {"batch", "frames", "channels", "height", "width"});
+    check_input_shape(inputs_path, prefix + "encoder_hidden_states", inputs.encoder_hidden_states,
+                      {"batch", "tokens", "width"});
     const at::Tensor cos = tensors.get("image_rotary_emb_cos", false);
     const at::Tensor sin = tensors.get("image_rotary_emb_sin", false);
     if (cos.defined() != sin.defined()) {

@@ -114,6 +114,8 @@ int run_forward_vae_encode(CommandContext& context) {
     }
     const auto tensors = core::read_tensors(run.inputs);
     const at::Tensor video = input_tensor(tensors, run, {"video"});
+    check_input_shape(run.inputs, run.prefix + "video", video,
+                      {"batch", "channels", "frames", "height", "width"});
     auto vae = load_vae(run);
     const auto posterior = vae->encode(video);
     core::NamedTensors outputs = {{"latent_mean", posterior.mean},
@@ -136,6 +138,8 @@ int run_forward_vae_decode(CommandContext& context) {
     const auto tensors = core::read_tensors(run.inputs);
     // vae-encode's output decodes as it is: its latent_mean stands in for a missing latent.
     const at::Tensor latent = input_tensor(tensors, run, {"latent", "latent_mean"});
+    check_input_shape(run.inputs, "latent", latent,
+                      {"batch", "channels", "frames", "height", "width"});
     auto vae = load_vae(run);
     const core::NamedTensors outputs = {{"decoded", vae->decode(latent)}};
     core::write_tensors(run.out, outputs);

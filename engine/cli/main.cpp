@@ -118,7 +118,7 @@ int exit_code_for(tuneframe::core::ErrorCode code) {
 }
 
 // Every failure leaves as one message for people on stderr and, for commands that speak the
-// protocol, an `error` event the studio can show.
+// protocol, an `error` event the studio can show, then `done` with status "failed".
 int report(const Command* command, tuneframe::core::EventEmitter& events,
            const tuneframe::core::Error& error) {
     std::cerr << "error: " << error.what() << "\n";
@@ -127,6 +127,9 @@ int report(const Command* command, tuneframe::core::EventEmitter& events,
     }
     if (command && command->speaks_protocol) {
         events.error(error);
+        // docs/protocol.md: `done` ends every command, a failed one too.
+        events.done("failed",
+                    {{"code", std::string(tuneframe::core::error_code_name(error.code()))}});
     }
     return exit_code_for(error.code());
 }

@@ -94,6 +94,32 @@ std::vector<ComponentInventory> from_pipeline(const std::filesystem::path& root)
     return components;
 }
 
+// A pipeline folder whose model_index.json is missing: its component folders are still read,
+// so a broken transformer/ says what is wrong instead of the folder passing as empty.
+std::vector<ComponentInventory> from_components_without_index(const std::filesystem::path& root) {
+    std::vector<std::filesystem::path> folders;
+    for (const auto& entry : std::filesystem::directory_iterator(root)) {
+        if (entry.is_directory() &&
+            (std::filesystem::exists(entry.path() / "config.json") || has_weights(entry.path()))) {
+            folders.push_back(entry.path());
+        }
+    }
+    if (folders.empty()) {
+        throw Error(ErrorCode::BadInput,
+                    "'" + root.string() +
+                        "' holds no model: no .safetensors weights, no config.json, no "
+                        "model_index.json and no component folder.",
+                    "Point at a diffusers model folder (the one with model_index.json), one of "
+                    "its component folders, or a .safetensors file.");
+    }
+    std::sort(folders.begin(), folders.end());
+    std::vector<ComponentInventory> components;
+    for (const std::filesystem::path& folder : folders) {
+        components.push_back(from_component_folder(folder, folder.filename().string()));
+    }
+    return components;
+}
+
 } // namespace
 
 std::vector<ComponentInventory> inventory(const std::filesystem::path& path) {
@@ -102,7 +128,10 @@ std::vector<ComponentInventory> inventory(const std::filesystem::path& path) {
         if (std::filesystem::exists(path / "model_index.json")) {
             return from_pipeline(path);
         }
-        return {from_component_folder(path, path.filename().string())};
+        if (has_weights(path) || std::filesystem::exists(path / "config.json")) {
+            return {from_component_folder(path, path.filename().string())};
+        }
+        return from_components_without_index(path);
     }
     if (!std::filesystem::exists(path, error)) {
         throw Error(ErrorCode::Io, "'" + path.string() + "' does not exist.",

@@ -322,12 +322,19 @@ void PrepareRun::prepare_clip(const common::ManifestEntry& entry, std::int64_t l
     }
 }
 
+// Progress counts every line of the manifest that holds something, the lines already skipped
+// as unreadable included, so its total is what the studio's dataset has.
 void PrepareRun::clip_phase(const common::ManifestReadResult& manifest) {
-    const auto total = static_cast<std::int64_t>(manifest.entries.size());
-    events_.progress(0, total, "clip");
-    for (std::int64_t i = 0; i < total; ++i) {
+    const auto clips = static_cast<std::int64_t>(manifest.entries.size());
+    std::int64_t done = 0;
+    for (const common::ManifestIssue& issue : manifest.issues) {
+        done += issue.line > 0 ? 1 : 0;
+    }
+    const std::int64_t total = clips + done;
+    events_.progress(done, total, "clip");
+    for (std::int64_t i = 0; i < clips; ++i) {
         prepare_clip(manifest.entries[i], manifest.entry_lines[i]);
-        events_.progress(i + 1, total, "clip");
+        events_.progress(++done, total, "clip");
     }
     if (vae_) {
         vae_ = models::AutoencoderKLCogVideoX{nullptr};

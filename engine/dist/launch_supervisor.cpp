@@ -3,6 +3,7 @@
 #include "common/protocol.h"
 #include "engine/core/error.h"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <csignal>
 #include <cstring>
@@ -403,23 +404,28 @@ private:
                                       static_cast<std::int64_t>(options_.stop_grace_s * 1000));
     }
 
+    // Every ending is an event pair the studio can rely on: a failure's `error`, then `done`.
     int finish() {
         if (failure_) {
             events_.error(core::Error(
                 core::ErrorCode::Distributed, failure_text_ + "; the other ranks were stopped.",
                 "Read that rank's error above (and engine-stderr.log); the run resumes from its "
                 "last checkpoint, on any number of ranks."));
+            events_.done("failed", {{"code", "distributed"}});
             return 1;
         }
-        for (const Worker& worker : workers_) {
-            if (failed(worker.status)) {
-                return 1;
-            }
+        const bool any_failed = std::any_of(workers_.begin(), workers_.end(),
+                                            [](const Worker& w) { return failed(w.status); });
+        if (any_failed) {
+            const std::string code =
+                done_ ? done_->value("summary", json::object()).value("code", "distributed")
+                      : "distributed";
+            events_.done("failed", {{"code", code}});
+            return 1;
         }
         if (done_) {
-            const std::string status = done_->value("status", "finished");
-            json summary = done_->value("summary", json::object());
-            events_.done(status, summary);
+            events_.done(done_->value("status", "finished"),
+                         done_->value("summary", json::object()));
         }
         return 0;
     }

@@ -13,6 +13,7 @@
 namespace tuneframe {
 namespace {
 
+namespace fs = std::filesystem;
 using test::run_process;
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -122,6 +123,59 @@ TEST(EngineCli, MalformedFileFailsWithTheFileNamed) {
     EXPECT_NE(result.err.find("broken.safetensors"), std::string::npos) << result.err;
     EXPECT_NE(result.err.find("hint:"), std::string::npos) << result.err;
     EXPECT_TRUE(result.out.empty());
+}
+
+// A model root whose model_index.json is missing is still read component by component: a
+// broken transformer/ is an error naming its file, and an empty folder is no model at all.
+TEST(EngineCli, InspectWithoutModelIndexReadsTheComponentsAndRefusesAnEmptyFolder) {
+    test::TemporaryDirectory dir;
+    fs::copy(test::tiny_pipeline(), dir / "model", fs::copy_options::recursive);
+    fs::remove(dir / "model" / "model_index.json");
+    const auto whole =
+        run_process({test::engine_path(), "inspect", "--summary", (dir / "model").string()});
+    EXPECT_EQ(whole.exit_code, 0) << whole.err;
+    EXPECT_NE(whole.out.find("transformer (CogVideoXTransformer3DModel)"), std::string::npos)
+        << whole.out;
+    EXPECT_NE(whole.out.find("vae (AutoencoderKLCogVideoX)"), std::string::npos) << whole.out;
+
+    for (const auto& entry : fs::directory_iterator(dir / "model" / "transformer")) {
+        if (entry.path().extension() == ".safetensors") {
+            fs::resize_file(entry.path(), 20);
+        }
+    }
+    const auto broken = run_process({test::engine_path(), "inspect", (dir / "model").string()});
+    EXPECT_EQ(broken.exit_code, 1);
+    EXPECT_NE(broken.err.find("transformer"), std::string::npos) << broken.err;
+    EXPECT_NE(broken.err.find(".safetensors"), std::string::npos) << broken.err;
+
+    fs::create_directories(dir / "empty");
+    const auto empty = run_process({test::engine_path(), "inspect", (dir / "empty").string()});
+    EXPECT_EQ(empty.exit_code, 1);
+    EXPECT_NE(empty.err.find("holds no model"), std::string::npos) << empty.err;
+    EXPECT_NE(empty.err.find("hint:"), std::string::npos) << empty.err;
+}
+
+// A zero-frame input is a BadInput naming the file and the layout, not LibTorch's reshape error.
+TEST(EngineCli, ForwardRefusesAnEmptyDimensionNamingTheTensor) {
+    test::TemporaryDirectory dir;
+    std::vector<float> text(4 * 32, 0.5f);
+    std::vector<float> timestep(1, 500.0f);
+    core::write_safetensors(dir / "inputs.safetensors",
+                            {{"hidden_states", core::DType::F32, {1, 0, 16, 4, 6}, nullptr},
+                             {"encoder_hidden_states", core::DType::F32, {1, 4, 32}, text.data()},
+                             {"timestep", core::DType::F32, {1}, timestep.data()}});
+    const auto result = run_process({test::engine_path(), "forward", "transformer", "--model",
+                                     (test::tiny_pipeline() / "transformer").string(), "--inputs",
+                                     (dir / "inputs.safetensors").string(), "--out",
+                                     (dir / "out.safetensors").string(), "--device", "cpu"});
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find("inputs.safetensors': tensor 'hidden_states' has shape [1, 0, 16, "
+                              "4, 6]"),
+              std::string::npos)
+        << result.err;
+    EXPECT_NE(result.err.find("[batch, frames, channels, height, width]"), std::string::npos)
+        << result.err;
+    EXPECT_FALSE(fs::exists(dir / "out.safetensors"));
 }
 
 TEST(EngineCli, UsageErrorsExitWithTwo) {

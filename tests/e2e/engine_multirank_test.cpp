@@ -417,7 +417,10 @@ TEST_F(EngineMultirank, KillingOneRankEndsTheLaunchWithAClearError) {
     ASSERT_TRUE(killed_at);
     EXPECT_NE(exit_code, 0);
     EXPECT_LT(std::chrono::steady_clock::now() - *killed_at, std::chrono::seconds(60));
-    const json& last = events.back();
+    ASSERT_GE(events.size(), 2u);
+    EXPECT_EQ(events.back()["type"], "done");
+    EXPECT_EQ(events.back()["status"], "failed");
+    const json& last = events[events.size() - 2];
     EXPECT_EQ(last["type"], "error");
     EXPECT_EQ(last["code"], "distributed");
     const std::string message = last["message"];

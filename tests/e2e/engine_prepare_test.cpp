@@ -19,6 +19,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <optional>
@@ -513,9 +514,43 @@ TEST_F(EnginePrepare, ManifestPathsLeavingItsFolderAreSkippedUnlessTheJobAllowsT
     }
 }
 
-protocol::ParsedMessage last_event(const test::ProcessResult& result) {
+// A manifest line that is not an entry (bad JSON, no path) is skipped before any clip: the
+// clip progress still counts every line, so its total is the dataset's size.
+TEST_F(EnginePrepare, ClipProgressCountsEveryManifestLineTheUnreadableOnesFirst) {
+    const fs::path data = *project_ / "with-bad-lines.jsonl";
+    std::ifstream in(*project_ / "data.jsonl");
+    std::string first;
+    std::getline(in, first);
+    test::write_bytes(data, first + "\nthis is not json\n\n{\"v\":1,\"caption\":\"no path\"}\n");
+    const fs::path job = write_job(
+        "bad-lines", [](json& job) { job["dataset"]["manifest"] = "../../with-bad-lines.jsonl"; });
+    const test::ProcessResult result = prepare(job);
+    ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
+    std::vector<std::int64_t> done;
+    for (const auto& event : events_of(result.out)) {
+        if (event.kind == "progress" && event.body["unit"] == "clip") {
+            EXPECT_EQ(event.body["total"], 3); // the blank line holds nothing
+            done.push_back(event.body["done"].get<std::int64_t>());
+        }
+    }
+    EXPECT_EQ(done, (std::vector<std::int64_t>{2, 3}));
+    EXPECT_EQ(summary_of(events_of(result.out))["skipped"], 2);
+}
+
+// The `error` of a failed command, which docs/protocol.md has end with `done` "failed" carrying
+// the same code.
+protocol::ParsedMessage failure_event(const test::ProcessResult& result) {
     const auto events = events_of(result.out);
-    return events.empty() ? protocol::ParsedMessage{} : events.back();
+    if (events.size() < 2) {
+        ADD_FAILURE() << "fewer than two events: " << result.out;
+        return {};
+    }
+    const protocol::ParsedMessage& done = events.back();
+    const protocol::ParsedMessage& error = events[events.size() - 2];
+    EXPECT_EQ(done.kind, "done");
+    EXPECT_EQ(done.body["status"], "failed");
+    EXPECT_EQ(done.body["summary"]["code"], error.body["code"]);
+    return error;
 }
 
 TEST_F(EnginePrepare, UnusableCacheOrModelIsAnErrorEvent) {
@@ -524,7 +559,7 @@ TEST_F(EnginePrepare, UnusableCacheOrModelIsAnErrorEvent) {
     test::write_bytes(blocked.parent_path() / "not-a-folder", "a file");
     const test::ProcessResult io = prepare(blocked);
     EXPECT_EQ(io.exit_code, 1);
-    const protocol::ParsedMessage io_error = last_event(io);
+    const protocol::ParsedMessage io_error = failure_event(io);
     EXPECT_EQ(io_error.kind, "error");
     EXPECT_EQ(io_error.body["code"], "io");
     EXPECT_NE(io_error.body["message"].get<std::string>().find("not-a-folder"), std::string::npos);
@@ -535,7 +570,7 @@ TEST_F(EnginePrepare, UnusableCacheOrModelIsAnErrorEvent) {
     const fs::path no_vae = write_job("no-vae", [&](json& job) { job["model"] = model.string(); });
     const test::ProcessResult bad = prepare(no_vae);
     EXPECT_EQ(bad.exit_code, 1);
-    const protocol::ParsedMessage model_error = last_event(bad);
+    const protocol::ParsedMessage model_error = failure_event(bad);
     EXPECT_EQ(model_error.kind, "error");
     EXPECT_EQ(model_error.body["code"], "bad_input");
     EXPECT_NE(model_error.body["message"].get<std::string>().find("vae"), std::string::npos);
@@ -545,7 +580,7 @@ TEST_F(EnginePrepare, UnusableCacheOrModelIsAnErrorEvent) {
         write_job("no-manifest", [](json& job) { job["dataset"]["manifest"] = "nowhere.jsonl"; });
     const test::ProcessResult unread = prepare(missing);
     EXPECT_EQ(unread.exit_code, 1);
-    EXPECT_EQ(last_event(unread).body["code"], "io");
+    EXPECT_EQ(failure_event(unread).body["code"], "io");
 }
 
 } // namespace

@@ -128,10 +128,13 @@ TEST(EngineSample, ABadRequestIsAnErrorEventWithAHint) {
                      "--out", (dir / "x.mp4").string()});
     EXPECT_EQ(result.exit_code, 1);
     const auto events = events_of(result.out);
-    ASSERT_FALSE(events.empty());
-    EXPECT_EQ(events.back().kind, "error");
-    EXPECT_EQ(events.back().body["code"], "bad_input");
-    EXPECT_FALSE(events.back().body["hint"].get<std::string>().empty());
+    ASSERT_GE(events.size(), 2u);
+    const auto& error = events[events.size() - 2];
+    EXPECT_EQ(error.kind, "error");
+    EXPECT_EQ(error.body["code"], "bad_input");
+    EXPECT_FALSE(error.body["hint"].get<std::string>().empty());
+    EXPECT_EQ(events.back().kind, "done");
+    EXPECT_EQ(events.back().body["status"], "failed");
     EXPECT_FALSE(fs::exists(dir / "x.mp4"));
 }
 
