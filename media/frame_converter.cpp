@@ -16,6 +16,10 @@ namespace tuneframe::media {
 
 namespace {
 
+// What swscale's widest stores need: rows start 64-byte aligned and the last one has room to
+// spare.
+constexpr size_t kRowAlignment = 64;
+
 int scaled(int size, double factor) {
     return std::max(1, static_cast<int>(std::lround(size * factor)));
 }
@@ -141,11 +145,20 @@ std::vector<uint8_t> FrameConverter::scale(const AVFrame& frame, int width, int 
                          "Convert it to H.264 MP4 first, e.g. ffmpeg -i in -c:v libx264 out.mp4.");
     }
     use_source_colours(sws_.get(), frame);
-    std::vector<uint8_t> rgb(static_cast<size_t>(width) * height * 3);
-    uint8_t* destination[4] = {rgb.data(), nullptr, nullptr, nullptr};
-    const int destination_stride[4] = {width * 3, 0, 0, 0};
+    // swscale's vector code stores whole registers: on narrow pictures (2 pixels wide, say) it
+    // writes past a tightly packed row, so it writes into aligned, padded rows and the pixels
+    // are packed afterwards.
+    const size_t row_bytes = static_cast<size_t>(width) * 3;
+    const size_t stride = (row_bytes + kRowAlignment - 1) / kRowAlignment * kRowAlignment;
+    std::vector<uint8_t> padded(stride * static_cast<size_t>(height) + kRowAlignment);
+    uint8_t* destination[4] = {padded.data(), nullptr, nullptr, nullptr};
+    const int destination_stride[4] = {static_cast<int>(stride), 0, 0, 0};
     sws_scale(sws_.get(), frame.data, frame.linesize, 0, frame.height, destination,
               destination_stride);
+    std::vector<uint8_t> rgb(row_bytes * static_cast<size_t>(height));
+    for (size_t y = 0; y < static_cast<size_t>(height); ++y) {
+        std::memcpy(&rgb[y * row_bytes], &padded[y * stride], row_bytes);
+    }
     return rgb;
 }
 
