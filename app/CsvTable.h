@@ -15,7 +15,8 @@ public:
     QChar separator() const;
     // The header row's names, trimmed.
     QStringList header() const;
-    // The rows after the header; rows[i] has header().size() fields or fewer.
+    // The rows after the header, each with the fields its line holds: fewer or more than
+    // header().size() when the file is ragged, so read them with value().
     const QVector<QStringList>& rows() const;
     // The 1-based line each row starts on, for messages.
     const QVector<int>& rowLines() const;

@@ -106,7 +106,8 @@ void parse_line(std::string_view line_text, const std::string& file, std::int64_
     Json object;
     try {
         object = Json::parse(line_text);
-    } catch (const Json::parse_error& error) {
+    } catch (const Json::exception& error) {
+        // parse_error, and out_of_range for a number past double's range such as 1e600.
         result.issues.push_back({file,
                                  line,
                                  {},

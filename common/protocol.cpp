@@ -1,6 +1,7 @@
 #include "common/protocol.h"
 
 #include <array>
+#include <cstdint>
 #include <utility>
 
 namespace tuneframe::protocol {
@@ -96,8 +97,11 @@ std::optional<ParsedMessage> parse_line(std::string_view line, const char* kind_
     if (version == body.end() || !version->is_number_integer()) {
         return fail("missing protocol version \"v\"");
     }
-    if (version->get<int>() > kVersion || version->get<int>() < 1) {
-        return fail("protocol version " + std::to_string(version->get<int>()) +
+    // Compared in 64 bits: get<int>() cut 4294967297 down to version 1. An unsigned value
+    // past INT64_MAX reads as negative, so it is refused too.
+    const auto number = version->get<std::int64_t>();
+    if (number > kVersion || number < 1) {
+        return fail("protocol version " + version->dump() +
                     " is not supported (this build speaks " + std::to_string(kVersion) + ")");
     }
     auto kind = body.find(kind_field);
@@ -105,7 +109,7 @@ std::optional<ParsedMessage> parse_line(std::string_view line, const char* kind_
         return fail(std::string("missing \"") + kind_field + "\"");
     }
     ParsedMessage message;
-    message.version = version->get<int>();
+    message.version = static_cast<int>(number);
     message.kind = kind->get<std::string>();
     message.body = std::move(body);
     return message;

@@ -1,6 +1,7 @@
 #include "common/sweep_grid.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 
@@ -40,6 +41,20 @@ const json* find_field(const json& job, const std::string& field) {
         start = dot + 1;
     }
     return nullptr;
+}
+
+// json::value() would throw type_error for a name that is not a string, past the JobError
+// both readers catch.
+std::string read_name(const json& input, const std::string& origin) {
+    const auto name = input.find("name");
+    if (name == input.end() || name->is_null()) {
+        return "sweep";
+    }
+    if (!name->is_string()) {
+        throw JobError(origin + ": \"name\" must be a string.", "name",
+                       R"(Put the sweep's name in double quotes, e.g. "lr-by-rank".)");
+    }
+    return name->get<std::string>();
 }
 
 } // namespace
@@ -95,7 +110,7 @@ SweepGrid SweepGrid::from_json(const json& input, const std::string& origin) {
                        R"(Write {"name": "...", "axes": {"optimizer.lr": [1e-4, 3e-4]}}.)");
     }
     SweepGrid grid;
-    grid.name = input.value("name", std::string("sweep"));
+    grid.name = read_name(input, origin);
     for (const auto& [field, values] : input["axes"].items()) {
         if (!values.is_array() || values.empty()) {
             throw JobError(origin + ": axis \"" + field + "\" has no values.", "axes." + field,
@@ -108,8 +123,10 @@ SweepGrid SweepGrid::from_json(const json& input, const std::string& origin) {
                        "Name at least one job field to vary, e.g. \"optimizer.lr\".");
     }
     if (grid.size() > kMaximumRuns) {
-        throw JobError(origin + ": the grid has " + std::to_string(grid.size()) +
-                           " combinations, more than " + std::to_string(kMaximumRuns) + ".",
+        const std::string count =
+            grid.size() == SIZE_MAX ? "at least 2^64" : std::to_string(grid.size());
+        throw JobError(origin + ": the grid has " + count + " combinations, more than " +
+                           std::to_string(kMaximumRuns) + ".",
                        "axes", "Sweep fewer values at once.");
     }
     return grid;
@@ -126,7 +143,10 @@ json SweepGrid::to_json() const {
 std::size_t SweepGrid::size() const {
     std::size_t count = axes.empty() ? 0 : 1;
     for (const SweepAxis& axis : axes) {
-        count *= axis.values.size();
+        // Saturates rather than wraps: 64 axes of two values must not pass as an empty grid.
+        if (__builtin_mul_overflow(count, axis.values.size(), &count)) {
+            return SIZE_MAX;
+        }
     }
     return count;
 }

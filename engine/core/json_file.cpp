@@ -23,6 +23,13 @@ std::string position_of(const std::string& text, std::size_t byte) {
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
+// "number overflow parsing '1e600'" without nlohmann's "[json.exception.out_of_range.406] ".
+std::string without_exception_id(const nlohmann::json::exception& error) {
+    const std::string text = error.what();
+    const std::size_t end = text.find("] ");
+    return end == std::string::npos ? text : text.substr(end + 2);
+}
+
 } // namespace
 
 nlohmann::json read_json_file(const std::filesystem::path& path) {
@@ -39,6 +46,12 @@ nlohmann::json read_json_file(const std::filesystem::path& path) {
         throw Error(ErrorCode::BadInput,
                     "'" + path.string() + "' is not valid JSON (" +
                         position_of(text, error.byte > 0 ? error.byte - 1 : 0) + ").",
+                    "Fix the file in a text editor or restore it from the original download.");
+    } catch (const nlohmann::json::out_of_range& error) {
+        // The parser's other refusal: a number past double's range, such as 1e600.
+        throw Error(ErrorCode::BadInput,
+                    "'" + path.string() + "' is not valid JSON (" + without_exception_id(error) +
+                        ").",
                     "Fix the file in a text editor or restore it from the original download.");
     }
 }

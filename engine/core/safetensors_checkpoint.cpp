@@ -109,7 +109,17 @@ void SafetensorsCheckpoint::open_index(const std::filesystem::path& index) {
     shards_.reserve(by_shard.size());
     for (auto& [shard, tensors] : by_shard) {
         std::filesystem::path shard_path = folder / shard;
-        if (!std::filesystem::exists(shard_path)) {
+        // The overload with an error code: the throwing one let a name too long for the file
+        // system escape as filesystem_error.
+        std::error_code error;
+        const bool present = std::filesystem::exists(shard_path, error);
+        if (error) {
+            throw Error(ErrorCode::Io,
+                        "Cannot look for the weight shard '" + shard_path.string() +
+                            "' listed in '" + index.string() + "': " + error.message() + ".",
+                        "Check the shard names in the index and that the folder can be read.");
+        }
+        if (!present) {
             throw Error(ErrorCode::Io,
                         "The weight shard '" + shard_path.string() + "' listed in '" +
                             index.string() + "' is missing.",

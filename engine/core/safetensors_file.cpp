@@ -48,23 +48,40 @@ std::vector<std::int64_t> parse_shape(const nlohmann::json& entry, const std::st
     return dims;
 }
 
+// Bytes a tensor of `shape` needs. Zero dimensions are left out of the product: LibTorch
+// computes strides as if they were one, so [2^32, 2^31, 0] holds no byte but would still
+// overflow numel() and the strides. The product of the others, in bytes, must fit in int64.
 std::uint64_t byte_size(const std::vector<std::int64_t>& shape, DType dtype,
                         const std::string& name, const std::filesystem::path& path) {
-    std::uint64_t total = dtype_size(dtype);
+    std::int64_t extent = static_cast<std::int64_t>(dtype_size(dtype));
+    bool empty = false;
     for (std::int64_t dim : shape) {
-        if (__builtin_mul_overflow(total, static_cast<std::uint64_t>(dim), &total)) {
-            malformed(path, "tensor '" + name + "' has a shape whose size overflows");
+        if (dim == 0) {
+            empty = true;
+        } else if (__builtin_mul_overflow(extent, dim, &extent)) {
+            malformed(path, "tensor '" + name + "' has a shape " + shape_string(shape) +
+                                " whose size overflows");
         }
     }
-    return total;
+    return empty ? 0 : static_cast<std::uint64_t>(extent);
 }
 
 } // namespace
 
 std::int64_t TensorInfo::numel() const {
+    // Checked even for a shape SafetensorsFile accepted, so a hand-made TensorInfo cannot
+    // overflow either; any zero dimension makes the count zero whatever the others are.
+    if (std::find(shape.begin(), shape.end(), 0) != shape.end()) {
+        return 0;
+    }
     std::int64_t count = 1;
     for (std::int64_t dim : shape) {
-        count *= dim;
+        if (__builtin_mul_overflow(count, dim, &count)) {
+            throw Error(ErrorCode::BadInput,
+                        "Tensor '" + name + "' has a shape " + shape_string(shape) +
+                            " whose element count overflows a 64-bit integer.",
+                        kHint);
+        }
     }
     return count;
 }

@@ -103,6 +103,20 @@ TEST(DatasetManifest, BadLinesNameFileLineAndFieldAndTheRestStillLoads) {
     EXPECT_EQ(result.entry_lines, (std::vector<std::int64_t>{1, 3}));
 }
 
+// Found by the dataset_manifest fuzzer: a number past double's range made nlohmann throw
+// out_of_range, which ended the whole read instead of becoming one line's issue.
+TEST(DatasetManifest, NumberOutOfRangeIsOneLinesIssue) {
+    const ManifestReadResult result =
+        parse_manifest("{\"v\":1,\"path\":\"a.mp4\",\"caption\":\"x\",\"fps\":1e600}\n"
+                       "{\"v\":1,\"path\":\"b.mp4\",\"caption\":\"fine\"}\n",
+                       "data.jsonl");
+    ASSERT_EQ(result.entries.size(), 1u);
+    ASSERT_EQ(result.issues.size(), 1u);
+    EXPECT_EQ(result.issues.front().line, 1);
+    EXPECT_NE(result.issues.front().message.find("not valid JSON"), std::string::npos)
+        << result.issues.front().message;
+}
+
 TEST(DatasetManifest, EachKindOfMistakeIsReportedAgainstItsField) {
     const std::vector<std::pair<std::string, std::string>> cases = {
         {R"({"path":"a.mp4","caption":"x"})", "v"},

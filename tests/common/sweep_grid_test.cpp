@@ -61,6 +61,24 @@ TEST(SweepGrid, MistakesNameTheAxis) {
     // A value the job reader refuses is refused with the combination's label.
     EXPECT_NE(error_of(R"({"axes": {"batch_size": [1, 0]}})").find("batch=0"), std::string::npos);
     EXPECT_NE(error_of(R"([1, 2])").find("axes"), std::string::npos);
+    // Found by the sweep_grid harness's seeds: json::value() threw type_error, past JobError.
+    EXPECT_NE(error_of(R"({"name": 3, "axes": {"max_steps": [1]}})").find("\"name\""),
+              std::string::npos);
+}
+
+// 2^64 combinations used to wrap to an empty grid of zero runs.
+TEST(SweepGrid, CombinationCountSaturatesInsteadOfWrapping) {
+    json axes = json::object();
+    for (int axis = 0; axis < 64; ++axis) {
+        axes["field" + std::to_string(axis)] = {1, 2};
+    }
+    try {
+        SweepGrid::from_json({{"axes", axes}}, "grid.json");
+        FAIL() << "a grid of 2^64 combinations was accepted";
+    } catch (const JobError& error) {
+        EXPECT_NE(std::string(error.what()).find("more than 256"), std::string::npos)
+            << error.what();
+    }
 }
 
 } // namespace

@@ -33,6 +33,22 @@ TEST(JsonFile, SyntaxErrorNamesFileLineAndColumn) {
     }
 }
 
+// Found by the job_file and dataset_manifest fuzzers: nlohmann refuses a number past double's
+// range with out_of_range rather than parse_error, which escaped as an uncaught exception.
+TEST(JsonFile, NumberOutOfRangeIsBadInputNamingTheFile) {
+    TemporaryDirectory dir;
+    test::write_bytes(dir / "huge.json", "{\"lr\": 1e600}\n");
+    try {
+        read_json_file(dir / "huge.json");
+        FAIL();
+    } catch (const Error& error) {
+        std::string message = error.what();
+        EXPECT_EQ(error.code(), ErrorCode::BadInput);
+        EXPECT_NE(message.find("huge.json"), std::string::npos) << message;
+        EXPECT_NE(message.find("1e600"), std::string::npos) << message;
+    }
+}
+
 TEST(JsonFile, MissingFileIsAnIoError) {
     TemporaryDirectory dir;
     try {

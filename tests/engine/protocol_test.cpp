@@ -54,6 +54,10 @@ TEST(Protocol, ParseLineRejectsMalformedAndPartialLines) {
         R"({"v":1,"type":5})",
         R"({"v":2,"type":"step"})",
         R"({"v":0,"type":"step"})",
+        // Found while writing the protocol fuzzer: read as int, 2^32 + 1 became version 1.
+        R"({"v":4294967297,"type":"step"})",
+        R"({"v":18446744073709551617,"type":"step"})",
+        R"({"v":18446744073709551615,"type":"step"})",
     };
     for (const char* line : bad) {
         std::string error;

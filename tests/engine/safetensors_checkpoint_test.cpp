@@ -97,6 +97,14 @@ TEST_F(SafetensorsCheckpointTest, ShardNamesMustStayInTheFolder) {
     EXPECT_NE(message.find("a.weight"), std::string::npos) << message;
 }
 
+// Found while writing the safetensors_index fuzzer: a shard name too long for the file system made
+// std::filesystem::exists throw filesystem_error, which escaped the reader.
+TEST_F(SafetensorsCheckpointTest, ShardNameTooLongIsAnErrorNamingTheIndex) {
+    write_index({{"a.weight", std::string(300, 'x') + ".safetensors"}});
+    std::string message = open_error(dir_.path(), ErrorCode::Io);
+    EXPECT_NE(message.find("model.safetensors.index.json"), std::string::npos) << message;
+}
+
 TEST_F(SafetensorsCheckpointTest, IndexWithoutWeightMapIsRejected) {
     write_json_file(index_path(), {{"metadata", nlohmann::json::object()}});
     std::string message = open_error(dir_.path(), ErrorCode::BadInput);

@@ -231,6 +231,27 @@ TEST_F(SafetensorsFileTest, RejectsShapesWhoseSizeOverflows) {
         "overflows");
 }
 
+// Issue #20: a 1-byte dtype of shape [2^32, 2^31, 0] needs no byte, but its element count
+// overflowed int64 inside numel() (undefined behaviour) and LibTorch's strides would too.
+TEST_F(SafetensorsFileTest, RejectsEmptyShapesWhoseOtherDimensionsOverflow) {
+    expect_rejected(raw_file(R"({"a":{"dtype":"U8","shape":[4294967296,2147483648,0],)"
+                             R"("data_offsets":[0,0]}})"),
+                    "overflows");
+}
+
+TEST(TensorInfoTest, NumelIsCheckedForHandMadeShapes) {
+    TensorInfo empty{"empty", DType::U8, {4294967296, 2147483648, 0}, 0, 0};
+    EXPECT_EQ(empty.numel(), 0);
+    TensorInfo huge{"huge", DType::U8, {4294967296, 4294967296}, 0, 0};
+    try {
+        huge.numel();
+        ADD_FAILURE() << "an overflowing element count was returned";
+    } catch (const Error& error) {
+        EXPECT_EQ(error.code(), ErrorCode::BadInput);
+        EXPECT_NE(std::string(error.what()).find("'huge'"), std::string::npos) << error.what();
+    }
+}
+
 TEST_F(SafetensorsFileTest, RejectsOverlapsHolesAndTrailingBytes) {
     expect_rejected(raw_file(R"({"a":{"dtype":"U8","shape":[2],"data_offsets":[0,2]},)"
                              R"("b":{"dtype":"U8","shape":[2],"data_offsets":[1,3]}})",
