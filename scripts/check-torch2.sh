@@ -56,7 +56,7 @@ shared=$(cd "$repo/.." && pwd)/shared
 root_packages=(
     g++ cmake ninja-build pkg-config jq
     libtorch-dev libopenblas0-pthread libgloo-dev
-    nlohmann-json3-dev libsentencepiece-dev libgtest-dev libgmock-dev
+    nlohmann-json3-dev libsentencepiece-dev libssl-dev libgtest-dev libgmock-dev
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
 )
 # libtorch-cuda-dev conflicts with libtorch-dev and pulls nvidia-cudnn, whose installer

@@ -7,7 +7,7 @@ packages=(
     cmake ninja-build ccache g++ pkg-config
     libtorch-dev libopenblas0-pthread libgloo-dev
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
-    libsqlite3-dev nlohmann-json3-dev libsentencepiece-dev libuchardet-dev libicu-dev
+    libsqlite3-dev nlohmann-json3-dev libsentencepiece-dev libuchardet-dev libicu-dev libssl-dev
     libgtest-dev libgmock-dev
     clang libclang-rt-14-dev
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools

@@ -2815,16 +2815,16 @@ Step time %6 s, %7 samples/s</source>
         <translation>合并后的 Transformer</translation>
     </message>
     <message>
-        <source>pytorch_lora_weights.safetensors for diffusers&apos; load_lora_weights (PEFT keys, strength folded in).</source>
-        <translation>供 diffusers 的 load_lora_weights 使用的 pytorch_lora_weights.safetensors（PEFT 键名，强度已折算进权重）。</translation>
+        <source>For diffusers: CogVideoXPipeline.load_lora_weights() reads this pytorch_lora_weights.safetensors (PEFT keys, strength folded in, so weight 1 is the trained strength). ComfyUI&apos;s CogVideoXWrapper reads it too.</source>
+        <translation>用于 diffusers：CogVideoXPipeline.load_lora_weights() 读取此 pytorch_lora_weights.safetensors（PEFT 键名，强度已折算进权重，权重 1 即训练时的强度）。ComfyUI 的 CogVideoXWrapper 也能读取它。</translation>
     </message>
     <message>
-        <source>A kohya-style LoRA file that ComfyUI&apos;s LoRA loader reads.</source>
-        <translation>ComfyUI 的 LoRA 加载器可读取的 kohya 格式 LoRA 文件。</translation>
+        <source>For ComfyUI with kijai&apos;s CogVideoXWrapper: put the file in models/CogVideo/loras and choose it in the “CogVideo LoraSelect” node (or in models/loras with “CogVideo LoraSelect Comfy”), then connect that node to the lora input of the model loader. kohya-style keys (lora_unet_…, an alpha per layer), merged into the model as it loads; for CogVideoX 1.0 and 1.5 alike.</source>
+        <translation>用于装有 kijai 的 CogVideoXWrapper 的 ComfyUI：将文件放入 models/CogVideo/loras，在“CogVideo LoraSelect”节点中选择它（或放入 models/loras，使用“CogVideo LoraSelect Comfy”节点），再将该节点连接到模型加载节点的 lora 输入。kohya 格式键名（lora_unet_…，每层一个 alpha），在模型加载时合并进权重；CogVideoX 1.0 与 1.5 均适用。</translation>
     </message>
     <message>
-        <source>The transformer with the adapter merged in, as a diffusers transformer folder: no LoRA support needed to load it.</source>
-        <translation>合并了适配器的 Transformer，保存为 diffusers 格式的 transformer 文件夹：加载时无需 LoRA 支持。</translation>
+        <source>For any diffusers reader: the transformer with the adapter merged in, as a diffusers transformer folder (CogVideoXTransformer3DModel.from_pretrained); no LoRA support needed to load it.</source>
+        <translation>适用于任何读取 diffusers 格式的工具：合并了适配器的 Transformer，保存为 diffusers 格式的 transformer 文件夹（CogVideoXTransformer3DModel.from_pretrained）；加载时无需 LoRA 支持。</translation>
     </message>
     <message>
         <source>Step %1</source>

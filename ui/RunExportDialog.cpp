@@ -180,14 +180,24 @@ void RunExportDialog::retranslateUi() {
     m_formatCombo->setItemText(1, tr("ComfyUI LoRA"));
     m_formatCombo->setItemText(2, tr("Merged transformer"));
     const QString format = m_formatCombo->currentData().toString();
+    // Each format names the loader it was checked against (engine/lora/comfyui_lora_keys.h).
     if (format == QLatin1String("diffusers"))
-        m_formatHelp->setText(tr("pytorch_lora_weights.safetensors for diffusers' "
-                                 "load_lora_weights (PEFT keys, strength folded in)."));
+        m_formatHelp->setText(
+            tr("For diffusers: CogVideoXPipeline.load_lora_weights() reads this "
+               "pytorch_lora_weights.safetensors (PEFT keys, strength folded in, so weight 1 is "
+               "the trained strength). ComfyUI's CogVideoXWrapper reads it too."));
     else if (format == QLatin1String("comfyui"))
-        m_formatHelp->setText(tr("A kohya-style LoRA file that ComfyUI's LoRA loader reads."));
+        m_formatHelp->setText(
+            tr("For ComfyUI with kijai's CogVideoXWrapper: put the file in models/CogVideo/loras "
+               "and choose it in the “CogVideo LoraSelect” node (or in models/loras with “CogVideo "
+               "LoraSelect Comfy”), then connect that node to the lora input of the model loader. "
+               "kohya-style keys (lora_unet_…, an alpha per layer), merged into the model as it "
+               "loads; for CogVideoX 1.0 and 1.5 alike."));
     else
-        m_formatHelp->setText(tr("The transformer with the adapter merged in, as a diffusers "
-                                 "transformer folder: no LoRA support needed to load it."));
+        m_formatHelp->setText(
+            tr("For any diffusers reader: the transformer with the adapter merged in, as a "
+               "diffusers transformer folder (CogVideoXTransformer3DModel.from_pretrained); no "
+               "LoRA support needed to load it."));
     for (int index = 0; index < m_stepCombo->count(); ++index)
         m_stepCombo->setItemText(index,
                                  tr("Step %1").arg(m_stepCombo->itemData(index).toLongLong()));

@@ -12,8 +12,8 @@ class QProgressBar;
 class QPushButton;
 
 // Exports a run's checkpoint through `tuneframe-engine export`: run and step, format (diffusers,
-// ComfyUI or merged), destination; the engine reloads what it wrote and the dialog shows the
-// difference it measured. The dialog never waits on the engine.
+// ComfyUI or merged, each named with the loader it is for), destination; the engine reloads what
+// it wrote and the dialog shows the difference it measured. The dialog never waits on the engine.
 class RunExportDialog : public QDialog {
     Q_OBJECT
 

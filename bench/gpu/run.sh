@@ -188,11 +188,15 @@ if [[ -f $build/CMakeCache.txt && $(cat "$stamp") != "$torch_prefix" ]]; then
 fi
 packages="nlohmann-json3-dev libsentencepiece-dev libsentencepiece0 libprotobuf-lite32 \
 libgtest-dev libgmock-dev pkgconf pkgconf-bin libpkgconf3"
+# The engine's SHA-256 is libcrypto's: a host without OpenSSL's headers takes them from the kit.
+if [[ ! -f /usr/include/openssl/evp.h ]]; then
+    packages+=" libssl-dev libssl3"
+fi
 debs=()
 for package in $packages; do
     deb=$(ls "$kit"/"${package}"_*.deb "$kit"/debs/"${package}"_*.deb 2>/dev/null | head -n1 || true)
     [[ -n $deb ]] || missing "the Debian package $package in $kit" \
-        "on a Debian 12 machine run ../shared/gpu/fetch-debs.sh $kit (it downloads all nine)"
+        "on a Debian 12 machine run ../shared/gpu/fetch-debs.sh $kit, or apt-get download $package there"
     debs+=("$deb")
 done
 if [[ -z $golden ]]; then

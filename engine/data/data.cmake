@@ -11,3 +11,5 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/prepared_index.cpp
     ${CMAKE_CURRENT_LIST_DIR}/sha256.cpp
 )
+# SHA-256 (cache keys, model identities) comes from libcrypto; no header of ours includes it.
+target_link_libraries(tuneframe_engine PRIVATE OpenSSL::Crypto)

@@ -3,6 +3,7 @@
 #include "engine/core/error.h"
 #include "engine/core/safetensors_file.h"
 #include "engine/core/tensor_io.h"
+#include "engine/lora/comfyui_lora_keys.h"
 #include "engine/lora/lora_injection.h"
 
 #include <torch/torch.h>
@@ -21,16 +22,11 @@ using core::ErrorCode;
 
 constexpr const char* kA = ".lora_A.weight";
 constexpr const char* kB = ".lora_B.weight";
-// kohya's layout (ComfyUI, VideoX-Fun): lora_unet_<module, dots as underscores>.lora_down.weight
-constexpr const char* kKohyaPrefix = "lora_unet_";
-constexpr const char* kDown = ".lora_down.weight";
-constexpr const char* kUp = ".lora_up.weight";
-constexpr const char* kAlpha = ".alpha";
-
-std::string underscored(std::string module) {
-    std::replace(module.begin(), module.end(), '.', '_');
-    return module;
-}
+// kohya's layout as ComfyUI's CogVideoX wrapper loads it: comfyui_lora_keys.h.
+constexpr const char* kKohyaPrefix = kComfyUIPrefix;
+constexpr const char* kDown = kComfyUIDown;
+constexpr const char* kUp = kComfyUIUp;
+constexpr const char* kAlpha = kComfyUIAlpha;
 
 bool ends_with(const std::string& text, const std::string& suffix) {
     return text.size() > suffix.size() &&
@@ -180,13 +176,14 @@ std::string target_name(const std::string& module) {
     return std::regex_replace(module, block, "");
 }
 
-// kohya keeps A and B as trained and alpha beside them: loaders scale by alpha / rank.
+// kohya keeps A and B as trained and alpha beside them (a 0-d float32): the wrapper scales by
+// alpha / rank (comfyui_lora_keys.h).
 void save_kohya(const std::vector<NamedLoRALinear>& layers, const std::filesystem::path& file,
                 const LoRASaveOptions& options) {
     core::NamedTensors tensors;
     std::vector<double> alphas;
     for (const auto& [name, layer] : layers) {
-        const std::string key = kKohyaPrefix + underscored(name);
+        const std::string key = comfyui_lora_key(name);
         tensors.emplace_back(key + kDown,
                              layer->lora_A->weight.detach().to(torch::kCPU, options.dtype));
         tensors.emplace_back(key + kUp,
@@ -276,7 +273,7 @@ LoadedLoRA load_lora_weights(torch::nn::Module& model, const std::filesystem::pa
     std::map<std::string, std::string> kohya_modules;
     for (auto& [name, layer] : linear_layers(model)) {
         layers.emplace(name, layer);
-        kohya_modules.emplace(underscored(name), name);
+        kohya_modules.emplace(comfyui_module_stem(name), name);
     }
     std::vector<std::string> problems;
     const auto adapters = group_keys(weights, options.prefix, kohya_modules, problems);

@@ -15,7 +15,8 @@ namespace tuneframe::lora {
 
 enum class LoRAFileLayout {
     Diffusers, // PEFT keys under `prefix.`, what diffusers' load_lora_weights reads
-    Kohya,     // lora_unet_*.lora_down/lora_up/alpha, what ComfyUI's CogVideoX wrapper reads
+    Kohya,     // lora_unet_*.lora_down/lora_up/alpha: ComfyUI's CogVideoX wrapper, see
+               // comfyui_lora_keys.h
 };
 
 struct LoRASaveOptions {

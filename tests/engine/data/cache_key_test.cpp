@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 namespace tuneframe::data {
@@ -19,6 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// FIPS 180-2 appendix B and the NIST example vectors.
 TEST(Sha256, MatchesTheStandardVectors) {
     EXPECT_EQ(Sha256::hex_of(""),
               "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
@@ -26,7 +28,7 @@ TEST(Sha256, MatchesTheStandardVectors) {
               "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     EXPECT_EQ(Sha256::hex_of("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
               "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-    // A million 'a's fed in uneven pieces crosses every buffering path.
+    // A million 'a's fed in uneven pieces.
     Sha256 hash;
     const std::string piece(997, 'a');
     std::size_t fed = 0;
@@ -36,6 +38,40 @@ TEST(Sha256, MatchesTheStandardVectors) {
     }
     hash.update(std::string(1000000 - fed, 'a'));
     EXPECT_EQ(hash.hex(), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+// Chunks around the 64-byte block and the 56-byte padding boundary, and empty updates.
+TEST(Sha256, StreamingInAnyChunkSizeEqualsOneShot) {
+    std::string message(1000, '\0');
+    for (std::size_t i = 0; i < message.size(); ++i) {
+        message[i] = static_cast<char>((i * 31 + 7) % 256);
+    }
+    for (const std::size_t length : {0u, 1u, 55u, 56u, 63u, 64u, 65u, 119u, 128u, 1000u}) {
+        const std::string_view text(message.data(), length);
+        const std::string one_shot = Sha256::hex_of(text);
+        for (const std::size_t chunk : {1u, 3u, 7u, 55u, 63u, 64u, 65u, 127u}) {
+            Sha256 hash;
+            for (std::size_t at = 0; at < length; at += chunk) {
+                hash.update(text.substr(at, chunk));
+                hash.update(nullptr, 0);
+            }
+            EXPECT_EQ(hash.hex(), one_shot) << "length " << length << ", chunk " << chunk;
+        }
+    }
+}
+
+TEST(Sha256, DigestBytesMatchHexAndASpentHashRefusesMore) {
+    Sha256 hash;
+    hash.update("abc");
+    const std::array<std::uint8_t, 32> digest = hash.finish();
+    EXPECT_EQ(digest[0], 0xba);
+    EXPECT_EQ(digest[31], 0xad);
+    EXPECT_THROW(hash.update("more"), std::logic_error);
+    EXPECT_THROW(hash.finish(), std::logic_error);
+    Sha256 first;
+    first.update("abc");
+    Sha256 moved(std::move(first));
+    EXPECT_EQ(moved.hex(), Sha256::hex_of("abc"));
 }
 
 LatentKeyInputs latent_inputs() {
@@ -79,6 +115,25 @@ TEST(CacheKey, IsStableAndHexAndIgnoresFieldOrder) {
     ordered.source["path"] = "/clips/a.mp4";
     ordered.source["size"] = 10;
     EXPECT_EQ(CacheKey::video(reordered), CacheKey::video(ordered));
+}
+
+// Keys computed by the hand-written SHA-256 the engine used before libcrypto's: caches written
+// then stay valid. A change here orphans every user's latent cache; bump kCacheKeyVersion instead.
+TEST(CacheKey, KeysFromBeforeTheLibcryptoSwitchAreUnchanged) {
+    EXPECT_EQ(CacheKey::video(latent_inputs()).hex(),
+              "14d1017d5f22b97a7abb310a231b0c3fb95acd1f9455db0d842ed93ea6cfe09e");
+    EXPECT_EQ(CacheKey::prompt(prompt_inputs()).hex(),
+              "a84ff4182dcf04594d872bc40085dc51bad2a3bc6f61e67cce9ee1a03f762aef");
+
+    test::TemporaryDirectory dir;
+    test::write_bytes(dir / "config.json", "{\"_class_name\": \"CogVideoXTransformer3DModel\"}\n");
+    std::string weights(70001, '\0');
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+        weights[i] = static_cast<char>((i * 7 + 3) % 251);
+    }
+    test::write_bytes(dir / "diffusion_pytorch_model.safetensors", weights);
+    EXPECT_EQ(component_identity(dir.path(), true),
+              "754deb019fefa8339021d7546eb0d68dfcedd4ca8a8ab76af7adb0676623c86a");
 }
 
 TEST(CacheKey, EveryLatentInputChangesTheKey) {
