@@ -58,6 +58,7 @@ root_packages=(
     libtorch-dev libopenblas0-pthread libgloo-dev
     nlohmann-json3-dev libsentencepiece-dev libssl-dev libgtest-dev libgmock-dev
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
+    libprotobuf-dev protobuf-compiler libpng-dev python3-protobuf
 )
 # libtorch-cuda-dev conflicts with libtorch-dev and pulls nvidia-cudnn, whose installer
 # downloads cuDNN from NVIDIA; its headers, and those of the Gloo it was built with, are

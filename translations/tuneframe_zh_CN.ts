@@ -2628,6 +2628,14 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>About %1 left</source>
         <translation>约剩 %1</translation>
     </message>
+    <message>
+        <source>Open in TensorBoard…</source>
+        <translation>在 TensorBoard 中打开…</translation>
+    </message>
+    <message>
+        <source>Show the command that opens this run&apos;s event files in TensorBoard.</source>
+        <translation>显示在 TensorBoard 中打开此运行事件文件的命令。</translation>
+    </message>
 </context>
 <context>
     <name>RunDashboard</name>
@@ -3268,6 +3276,45 @@ What to do: %2</source>
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>TensorBoardDialog</name>
+    <message>
+        <source>Open in TensorBoard</source>
+        <translation>在 TensorBoard 中打开</translation>
+    </message>
+    <message>
+        <source>The engine writes this run&apos;s TensorBoard event files to %1. Run this command in a terminal, then open %2 in a browser (install TensorBoard first, e.g. &quot;pip install tensorboard&quot;).</source>
+        <translation>引擎将此运行的 TensorBoard 事件文件写入 %1。请在终端中运行此命令，然后在浏览器中打开 %2（请先安装 TensorBoard，例如“pip install tensorboard”）。</translation>
+    </message>
+    <message>
+        <source>The engine writes this run&apos;s TensorBoard event files to %1. Run this command in a terminal, or press Start to run it and open %2.</source>
+        <translation>引擎将此运行的 TensorBoard 事件文件写入 %1。请在终端中运行此命令，或按“启动”运行它并打开 %2。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>启动</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Copied to the clipboard.</source>
+        <translation>已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>TensorBoard could not be started (%1).</source>
+        <translation>无法启动 TensorBoard（%1）。</translation>
+    </message>
+    <message>
+        <source>TensorBoard is starting; reload its page in the browser if it is not up yet.</source>
+        <translation>TensorBoard 正在启动；如果页面尚未就绪，请在浏览器中刷新。</translation>
     </message>
 </context>
 <context>

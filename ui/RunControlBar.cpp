@@ -31,7 +31,8 @@ RunControlBar::RunControlBar(QWidget* parent)
     , m_sampleButton(makeButton(this, "sampleNowButton"))
     , m_saveButton(makeButton(this, "saveNowButton"))
     , m_continueButton(makeButton(this, "continueRunButton"))
-    , m_exportButton(makeButton(this, "exportRunButton")) {
+    , m_exportButton(makeButton(this, "exportRunButton"))
+    , m_tensorBoardButton(makeButton(this, "tensorBoardButton")) {
     setObjectName(QStringLiteral("runControlBar"));
     m_nameLabel->setObjectName(QStringLiteral("runNameLabel"));
     QFont nameFont = m_nameLabel->font();
@@ -53,7 +54,8 @@ RunControlBar::RunControlBar(QWidget* parent)
                                       m_sampleButton, m_saveButton,  m_exportButton};
     for (int index = 0; index < ordered.size(); ++index)
         buttons->addWidget(ordered.at(index), index / 3, index % 3);
-    buttons->setColumnStretch(3, 1);
+    buttons->addWidget(m_tensorBoardButton, 1, 3);
+    buttons->setColumnStretch(4, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
@@ -71,6 +73,7 @@ RunControlBar::RunControlBar(QWidget* parent)
     connect(m_saveButton, &QPushButton::clicked, this, &RunControlBar::saveNowRequested);
     connect(m_continueButton, &QPushButton::clicked, this, &RunControlBar::continueRequested);
     connect(m_exportButton, &QPushButton::clicked, this, &RunControlBar::exportRequested);
+    connect(m_tensorBoardButton, &QPushButton::clicked, this, &RunControlBar::tensorBoardRequested);
     retranslateUi();
     clearRun();
 }
@@ -160,6 +163,9 @@ void RunControlBar::retranslateUi() {
     m_continueButton->setToolTip(tr("Start the engine again on this run; it resumes from the "
                                     "newest checkpoint."));
     m_exportButton->setText(tr("Export…"));
+    m_tensorBoardButton->setText(tr("Open in TensorBoard…"));
+    m_tensorBoardButton->setToolTip(
+        tr("Show the command that opens this run's event files in TensorBoard."));
     updateProgressText();
     updateButtons();
 }
@@ -175,6 +181,7 @@ void RunControlBar::updateButtons() {
     m_continueButton->setEnabled(m_hasRun &&
                                  (m_state == RunState::Stopped || m_state == RunState::Failed));
     m_exportButton->setEnabled(m_hasRun && m_canExport);
+    m_tensorBoardButton->setEnabled(m_hasRun);
 }
 
 void RunControlBar::updateProgressText() {

@@ -9,8 +9,8 @@ class QProgressBar;
 class QPushButton;
 
 // The selected run at a glance and its controls: name, state, a progress bar with the ETA, and
-// Stop, Pause/Resume, Sample now, Save now, Continue and Export. Which buttons work follows from
-// the state alone, so the bar never offers what the engine cannot do at that moment.
+// Stop, Pause/Resume, Sample now, Save now, Continue, Export and TensorBoard. Which buttons work
+// follows from the state alone, so the bar never offers what the engine cannot do at that moment.
 class RunControlBar : public QWidget {
     Q_OBJECT
 
@@ -39,6 +39,7 @@ signals:
     void saveNowRequested();
     void continueRequested();
     void exportRequested();
+    void tensorBoardRequested();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -58,6 +59,7 @@ private:
     QPushButton* m_saveButton;
     QPushButton* m_continueButton;
     QPushButton* m_exportButton;
+    QPushButton* m_tensorBoardButton;
 
     bool m_hasRun = false;
     QString m_name;

@@ -15,6 +15,7 @@
 #include "ui/RunExportDialog.h"
 #include "ui/RunFailurePanel.h"
 #include "ui/RunQueuePanel.h"
+#include "ui/TensorBoardDialog.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -172,6 +173,8 @@ QWidget* TrainPage::createRunPanel() {
     });
     connect(m_controlBar, &RunControlBar::continueRequested, this, &TrainPage::onContinueRequested);
     connect(m_controlBar, &RunControlBar::exportRequested, this, &TrainPage::onExportRequested);
+    connect(m_controlBar, &RunControlBar::tensorBoardRequested, this,
+            &TrainPage::onTensorBoardRequested);
     return panel;
 }
 
@@ -603,6 +606,15 @@ void TrainPage::onExportRequested() {
                     m_runs->recordExport(runId, step, format, path);
                 emit statusMessage(tr("Exported to %1").arg(QDir::toNativeSeparators(path)));
             });
+    dialog->open();
+}
+
+void TrainPage::onTensorBoardRequested() {
+    if (!m_runs || !m_selectedRunId)
+        return;
+    auto* dialog = new TensorBoardDialog(m_runs->runFolder(m_selectedRunId),
+                                         TensorBoardCommand::findProgram(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
 }
 

@@ -86,6 +86,7 @@ private:
     void onComparisonChosen(int index);
     void onContinueRequested();
     void onExportRequested();
+    void onTensorBoardRequested();
     QString suggestedRunName() const;
     void reloadPresets();
     void openSweepDialog();

@@ -4,6 +4,9 @@
 #include "engine/core/error.h"
 #include "engine/core/pid_file.h"
 #include "engine/dist/launch_supervisor.h"
+#if TUNEFRAME_HAVE_TENSORBOARD
+#include "engine/tensorboard/tensorboard_sink.h"
+#endif
 
 #include <optional>
 #include <sstream>
@@ -36,14 +39,14 @@ int whole_number(Arguments& arguments, std::string_view name, int fallback, int 
     return static_cast<int>(value);
 }
 
-// The run folder of a `train --job FILE` command line: the job's folder.
-std::optional<fs::path> run_folder_of(const std::vector<std::string>& command) {
+// The job file of a `train --job FILE` command line; its folder is the run folder.
+std::optional<fs::path> job_file_of(const std::vector<std::string>& command) {
     for (std::size_t i = 0; i + 1 < command.size(); ++i) {
         if (command[i] == "--job") {
-            return fs::absolute(command[i + 1]).parent_path();
+            return fs::absolute(command[i + 1]);
         }
         if (command[i].rfind("--job=", 0) == 0) {
-            return fs::absolute(command[i].substr(6)).parent_path();
+            return fs::absolute(command[i].substr(6));
         }
     }
     return std::nullopt;
@@ -88,11 +91,16 @@ int run_launch(CommandContext& context) {
                        "others) and --master-port.");
     }
     options.engine = own_executable();
-    const std::optional<fs::path> run = run_folder_of(options.command);
+    const std::optional<fs::path> job_file = job_file_of(options.command);
     std::optional<core::PidFile> pid;
-    if (run && options.node_rank == 0) {
-        context.events.attach_log(*run / "events.jsonl");
-        pid.emplace(*run / "pid");
+    if (job_file && options.node_rank == 0) {
+        const fs::path run = job_file->parent_path();
+        context.events.attach_log(run / "events.jsonl");
+        pid.emplace(run / "pid");
+#if TUNEFRAME_HAVE_TENSORBOARD
+        // Rank 0's events pass through here, and its worker leaves the run files to us.
+        tensorboard::TensorBoardSink::attach(context.events, *job_file);
+#endif
     }
     dist::LaunchSupervisor supervisor(options, context.events);
     return supervisor.run();

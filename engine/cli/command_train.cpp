@@ -7,6 +7,9 @@
 #include "engine/dist/distributed_context.h"
 #include "engine/train/prepared_training_dataset.h"
 #include "engine/train/trainer.h"
+#if TUNEFRAME_HAVE_TENSORBOARD
+#include "engine/tensorboard/tensorboard_sink.h"
+#endif
 
 #include <c10/util/Exception.h>
 
@@ -39,6 +42,10 @@ int run_train(CommandContext& context) {
     const bool owns_run_files = main_rank && !(environment && environment->under_launch);
     if (owns_run_files) {
         context.events.attach_log(run / "events.jsonl");
+#if TUNEFRAME_HAVE_TENSORBOARD
+        // The one writer of the run's TensorBoard files is whoever writes its events.jsonl.
+        tensorboard::TensorBoardSink::attach(context.events, job_file);
+#endif
     }
     std::optional<core::PidFile> pid;
     if (owns_run_files) {

@@ -28,15 +28,24 @@ void EventEmitter::attach_log(const std::filesystem::path& events_jsonl) {
     log_broken_ = false;
 }
 
+void EventEmitter::add_observer(std::unique_ptr<EventObserver> observer) {
+    std::lock_guard lock(mutex_);
+    observers_.push_back(std::move(observer));
+}
+
 void EventEmitter::emit(protocol::EventType type, nlohmann::json body) {
+    const nlohmann::json event = protocol::make_event(type, std::move(body));
     // Messages may carry file names in any encoding; never let one abort the engine.
-    std::string line = protocol::make_event(type, std::move(body))
-                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     line += '\n';
     std::lock_guard lock(mutex_);
     write_line(output_fd_, line, &output_broken_);
     if (log_fd_ >= 0) {
         write_line(log_fd_, line, &log_broken_);
+    }
+    // Under the same lock, so observers see events in the order the log has them.
+    for (const std::unique_ptr<EventObserver>& observer : observers_) {
+        observer->on_event(type, event);
     }
 }
 

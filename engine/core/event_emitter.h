@@ -2,13 +2,16 @@
 
 #include "common/protocol.h"
 #include "engine/core/error.h"
+#include "engine/core/event_observer.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <string_view>
+#include <vector>
 
 namespace tuneframe::core {
 
@@ -25,6 +28,9 @@ public:
 
     // Appends every later event to `events_jsonl` (created if missing).
     void attach_log(const std::filesystem::path& events_jsonl);
+    // Shows every later event to `observer`, which lives as long as the emitter, so it also
+    // sees the `error` and `done` the CLI writes after the command has returned.
+    void add_observer(std::unique_ptr<EventObserver> observer);
 
     void emit(protocol::EventType type, nlohmann::json body = nlohmann::json::object());
 
@@ -45,6 +51,7 @@ private:
     int log_fd_ = -1;
     bool output_broken_ = false;
     bool log_broken_ = false;
+    std::vector<std::unique_ptr<EventObserver>> observers_;
 };
 
 } // namespace tuneframe::core

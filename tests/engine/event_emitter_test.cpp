@@ -6,9 +6,11 @@
 
 #include <csignal>
 #include <fcntl.h>
+#include <memory>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace tuneframe::core {
 namespace {
@@ -132,6 +134,44 @@ TEST(EventEmitter, AppendsTheSameLinesToTheRunLog) {
     ASSERT_EQ(logged.size(), 2u);
     EXPECT_EQ(logged[0], piped[1]);
     EXPECT_EQ(logged[1], piped[2]);
+}
+
+// Records what it is shown; the emitter owns it, so the test keeps a view of its list.
+class RecordingObserver : public EventObserver {
+public:
+    explicit RecordingObserver(std::vector<nlohmann::json>* seen, bool* destroyed)
+        : seen_(seen)
+        , destroyed_(destroyed) {}
+    ~RecordingObserver() override { *destroyed_ = true; }
+    void on_event(protocol::EventType type, const nlohmann::json& event) noexcept override {
+        EXPECT_EQ(protocol::to_string(type), event["type"].get<std::string>());
+        seen_->push_back(event);
+    }
+
+private:
+    std::vector<nlohmann::json>* seen_;
+    bool* destroyed_;
+};
+
+TEST(EventEmitter, ShowsObserversEveryLaterEventInOrderUntilItEnds) {
+    Pipe pipe;
+    std::vector<nlohmann::json> seen;
+    bool destroyed = false;
+    {
+        EventEmitter events(pipe.write_end());
+        events.log("info", "before the observer");
+        events.add_observer(std::make_unique<RecordingObserver>(&seen, &destroyed));
+        events.progress(1, 2, "steps");
+        events.done("ok");
+        EXPECT_FALSE(destroyed);
+    }
+    EXPECT_TRUE(destroyed);
+    auto piped = pipe.read_lines();
+    ASSERT_EQ(piped.size(), 3u);
+    ASSERT_EQ(seen.size(), 2u);
+    EXPECT_EQ(seen[0], nlohmann::json::parse(piped[1]));
+    EXPECT_EQ(seen[1], nlohmann::json::parse(piped[2]));
+    EXPECT_EQ(seen[1]["v"], protocol::kVersion);
 }
 
 TEST(EventEmitter, KeepsLoggingWhenTheReaderGoesAway) {
