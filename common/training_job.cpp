@@ -8,6 +8,11 @@
 namespace tuneframe::common {
 namespace {
 
+// The largest buckets a job may ask for: far beyond any CogVideoX resolution or length, yet
+// small enough that a typo cannot ask prepare for terabytes.
+constexpr std::int64_t kMaxBucketSide = 4096;
+constexpr std::int64_t kMaxBucketFrames = 1025;
+
 using nlohmann::json;
 
 std::string joined(std::initializer_list<const char*> names) {
@@ -203,12 +208,27 @@ void read_dataset(Fields f, DatasetSettings& d) {
                        ", which is not a multiple of 16 on both sides",
                    "CogVideoX needs multiples of 16 (8x VAE and 2x2 patches), e.g. [480, 720].");
         }
+        // A bucket of a million pixels a side would ask prepare for terabytes.
+        if (height > kMaxBucketSide || width > kMaxBucketSide) {
+            f.fail(f.name("resolution_buckets"),
+                   "holds " + std::to_string(height) + "x" + std::to_string(width) +
+                       ", beyond " + std::to_string(kMaxBucketSide) + " pixels a side",
+                   "CogVideoX trains at 480x720 (1.5: 768x1360); keep each side at most " +
+                       std::to_string(kMaxBucketSide) + ".");
+        }
     }
     f.read("frame_buckets", d.frame_buckets);
     if (d.frame_buckets.empty()) {
         f.fail(f.name("frame_buckets"), "is empty", "Give at least one, e.g. [49].");
     }
     for (std::int64_t frames : d.frame_buckets) {
+        if (frames > kMaxBucketFrames) {
+            f.fail(f.name("frame_buckets"),
+                   "holds " + std::to_string(frames) + ", more than " +
+                       std::to_string(kMaxBucketFrames) + " frames",
+                   "CogVideoX trains on 49 frames (1.5: 81); use at most " +
+                       std::to_string(kMaxBucketFrames) + ".");
+        }
         if (frames < 1 || (frames - 1) % 4 != 0) {
             f.fail(f.name("frame_buckets"),
                    "holds " + std::to_string(frames) + ", which is not 4k+1",

@@ -40,7 +40,7 @@ transformer_config(const core::ComponentInventory& component) {
         return std::nullopt;
     }
     return cogvideox::CogVideoXTransformer3DConfig::from_json(component.config,
-                                                              component.name + "/config.json");
+                                                              component.config_file.string());
 }
 
 core::DType main_dtype(const core::ComponentInventory& component) {

@@ -59,7 +59,8 @@ ComponentInventory from_component_folder(const std::filesystem::path& folder, st
     }
     component.class_name = class_name_in(folder / "config.json");
     if (std::filesystem::exists(folder / "config.json")) {
-        component.config = read_json_file(folder / "config.json");
+        component.config_file = folder / "config.json";
+        component.config = read_json_file(component.config_file);
     }
     return component;
 }

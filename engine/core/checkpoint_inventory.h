@@ -26,6 +26,7 @@ struct ComponentInventory {
     std::map<DType, std::int64_t> parameters_by_dtype;
     // The component's config.json (null without one): what architecture recognition reads.
     nlohmann::json config;
+    std::filesystem::path config_file; // where it came from, for messages; empty without one
 };
 
 // Inventories a .safetensors file, a shard index, a component folder (config.json + weights) or
