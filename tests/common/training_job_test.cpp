@@ -70,6 +70,15 @@ TEST(TrainingJob, BadValuesSayWhatIsAllowed) {
     EXPECT_NE(error_of({{"dataset", {{"resolution_buckets", {{480, 700}}}}}}, &field)
                   .find("multiple of 16"),
               std::string::npos);
+    // Far beyond any CogVideoX size: refused before prepare asks for terabytes.
+    EXPECT_NE(error_of({{"dataset", {{"resolution_buckets", {{1000000, 1000000}}}}}}, &field)
+                  .find("beyond 4096 pixels a side"),
+              std::string::npos);
+    EXPECT_EQ(field, "dataset.resolution_buckets");
+    EXPECT_TRUE(error_of({{"dataset", {{"resolution_buckets", {{4096, 4096}}}}}}).empty());
+    EXPECT_NE(error_of({{"dataset", {{"frame_buckets", {1029}}}}}).find("more than 1025"),
+              std::string::npos);
+    EXPECT_TRUE(error_of({{"dataset", {{"frame_buckets", {1025}}}}}).empty());
     EXPECT_NE(error_of({{"lora", {{"rank", 0}}}}, &field).find("less than 1"), std::string::npos);
     EXPECT_EQ(field, "lora.rank");
     EXPECT_FALSE(error_of({{"optimizer", {{"lr", "1e-4"}}}}).empty());
