@@ -234,7 +234,9 @@ echo "unpacked ${#debs[@]} packages into $prefix (SentencePiece $sentencepiece)"
 # 3. Configure --------------------------------------------------------------------------------
 step "3/6 configure"
 echo "$torch_prefix" >"$stamp"
+# No TensorBoard writer: the proof needs no protobuf, which a bare GPU host lacks.
 configure=(cmake --preset headless -B "$build" -DTUNEFRAME_WITH_FFMPEG=OFF
+    -DTUNEFRAME_WITH_TENSORBOARD=OFF
     # The kit first, so a host's own copies of these packages never shadow the kit's.
     "-DCMAKE_PREFIX_PATH=$prefix/usr;$torch_prefix"
     "-DPKG_CONFIG_EXECUTABLE=$pkgconf"

@@ -96,6 +96,17 @@ TEST_F(EngineTrain, TrainsValidatesStopsResumesAndExports) {
     const fs::path video = validations.back()["video"].get<std::string>();
     media::VideoReader reader(video.string());
     EXPECT_EQ(reader.frame_count(), 9);
+#ifdef TUNEFRAME_HAVE_TENSORBOARD
+    // One TensorBoard event file per process that trained (the first run and the resumed one).
+    std::vector<fs::path> event_files;
+    for (const auto& entry : fs::directory_iterator(run / "tensorboard")) {
+        if (entry.path().filename().string().rfind("events.out.tfevents.", 0) == 0) {
+            event_files.push_back(entry.path());
+            EXPECT_GT(fs::file_size(entry.path()), 1000u) << entry.path();
+        }
+    }
+    EXPECT_EQ(event_files.size(), 2u);
+#endif
 
     for (const char* format : {"diffusers", "comfyui", "merged"}) {
         const fs::path out = project_->folder() / "exports" / format;
