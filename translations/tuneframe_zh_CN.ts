@@ -2625,6 +2625,34 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>%1 / %2 %3</translation>
     </message>
     <message>
+        <source>%1 of 1 clip</source>
+        <translation>第 %1 / 1 个片段</translation>
+    </message>
+    <message>
+        <source>%1 of %2 clips</source>
+        <translation>第 %1 / %2 个片段</translation>
+    </message>
+    <message>
+        <source>%1 of 1 caption</source>
+        <translation>第 %1 / 1 条描述</translation>
+    </message>
+    <message>
+        <source>%1 of %2 captions</source>
+        <translation>第 %1 / %2 条描述</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 / %2 步</translation>
+    </message>
+    <message>
+        <source>Run %1 of %2</source>
+        <translation>第 %1 / %2 次运行</translation>
+    </message>
+    <message>
+        <source>Frame %1 of %2</source>
+        <translation>第 %1 帧，共 %2 帧</translation>
+    </message>
+    <message>
         <source>About %1 left</source>
         <translation>约剩 %1</translation>
     </message>

@@ -184,6 +184,24 @@ void RunControlBar::updateButtons() {
     m_tensorBoardButton->setEnabled(m_hasRun);
 }
 
+// The protocol's units are singular nouns ("clip", "caption", "step"); a person reads
+// "2 of 8 clips".
+QString RunControlBar::progressText(qint64 done, qint64 total, const QString& unit) {
+    if (unit == QLatin1String("clip"))
+        return total == 1 ? tr("%1 of 1 clip").arg(done)
+                          : tr("%1 of %2 clips").arg(done).arg(total);
+    if (unit == QLatin1String("caption"))
+        return total == 1 ? tr("%1 of 1 caption").arg(done)
+                          : tr("%1 of %2 captions").arg(done).arg(total);
+    if (unit == QLatin1String("step"))
+        return tr("Step %1 of %2").arg(done).arg(total);
+    if (unit == QLatin1String("run"))
+        return tr("Run %1 of %2").arg(done).arg(total);
+    if (unit == QLatin1String("frame"))
+        return tr("Frame %1 of %2").arg(done).arg(total);
+    return tr("%1 of %2 %3").arg(done).arg(total).arg(unit);
+}
+
 void RunControlBar::updateProgressText() {
     const bool busy = isActiveRunState(m_state) && m_total <= 0;
     if (busy) {
@@ -192,10 +210,7 @@ void RunControlBar::updateProgressText() {
         m_progress->setRange(0, static_cast<int>(qMax<qint64>(1, m_total)));
         m_progress->setValue(static_cast<int>(qBound<qint64>(0, m_done, qMax<qint64>(1, m_total))));
     }
-    if (m_total > 0)
-        m_progress->setFormat(tr("%1 of %2 %3").arg(m_done).arg(m_total).arg(m_unit));
-    else
-        m_progress->setFormat(QString());
+    m_progress->setFormat(m_total > 0 ? progressText(m_done, m_total, m_unit) : QString());
     const QString eta = formatDuration(m_etaSeconds);
     m_etaLabel->setText(isActiveRunState(m_state) && !eta.isEmpty() ? tr("About %1 left").arg(eta)
                                                                     : QString());

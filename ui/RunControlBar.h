@@ -30,6 +30,8 @@ public:
     void setCanExport(bool canExport);
 
     static QString formatDuration(double seconds);
+    // "2 of 8 clips", "Step 3 of 100": the progress bar's text for a protocol unit.
+    static QString progressText(qint64 done, qint64 total, const QString& unit);
 
 signals:
     void stopRequested();
