@@ -211,8 +211,8 @@ void read_dataset(Fields f, DatasetSettings& d) {
         // A bucket of a million pixels a side would ask prepare for terabytes.
         if (height > kMaxBucketSide || width > kMaxBucketSide) {
             f.fail(f.name("resolution_buckets"),
-                   "holds " + std::to_string(height) + "x" + std::to_string(width) +
-                       ", beyond " + std::to_string(kMaxBucketSide) + " pixels a side",
+                   "holds " + std::to_string(height) + "x" + std::to_string(width) + ", beyond " +
+                       std::to_string(kMaxBucketSide) + " pixels a side",
                    "CogVideoX trains at 480x720 (1.5: 768x1360); keep each side at most " +
                        std::to_string(kMaxBucketSide) + ".");
         }
