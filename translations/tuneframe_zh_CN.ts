@@ -1737,6 +1737,13 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     </message>
 </context>
 <context>
+    <name>HuggingFaceCache</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
     <name>ImportFileDialog</name>
     <message>
         <source>Allow files outside the dataset&apos;s folder (for this import only)</source>
@@ -2466,6 +2473,18 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>available to each process on this computer</source>
         <translation>本机每个进程可用</translation>
+    </message>
+    <message>
+        <source>Hugging Face</source>
+        <translation>Hugging Face</translation>
+    </message>
+    <message>
+        <source>CogVideoX models in the Hugging Face cache (downloaded with huggingface-cli or by a trainer built on huggingface_hub), by repository and revision.</source>
+        <translation>Hugging Face 缓存中的 CogVideoX 模型（用 huggingface-cli 或基于 huggingface_hub 的训练器下载），按仓库和版本列出。</translation>
+    </message>
+    <message>
+        <source>No CogVideoX model in %1</source>
+        <translation>%1 中没有 CogVideoX 模型</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 
 #include "app/ConditionImages.h"
 #include "app/EngineLocator.h"
+#include "app/HuggingFaceCache.h"
 #include "app/MemoryEstimator.h"
 
 #include <QApplication>
@@ -20,13 +21,16 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QLocale>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPointer>
+#include <QProcessEnvironment>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QThreadPool>
 #include <QTimer>
+#include <QToolButton>
 
 namespace {
 
@@ -82,6 +86,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_presetDescription(new QLabel(this))
     , m_modelEdit(new QLineEdit(this))
     , m_modelBrowse(new QPushButton(this))
+    , m_modelCacheButton(new QToolButton(this))
     , m_importButton(new QPushButton(this))
     , m_rankSpin(spin(this, "rankSpin", 1, 1024))
     , m_alphaSpin(spin(this, "alphaSpin", 1, 4096))
@@ -116,6 +121,13 @@ NewRunForm::NewRunForm(QWidget* parent)
     m_presetDescription->setForegroundRole(QPalette::PlaceholderText);
     m_modelEdit->setObjectName(QStringLiteral("modelFolderEdit"));
     m_modelBrowse->setObjectName(QStringLiteral("modelFolderBrowse"));
+    m_modelCacheButton->setObjectName(QStringLiteral("modelCacheButton"));
+    m_modelCacheButton->setPopupMode(QToolButton::InstantPopup);
+    auto* cacheMenu = new QMenu(m_modelCacheButton);
+    cacheMenu->setObjectName(QStringLiteral("modelCacheMenu"));
+    m_modelCacheButton->setMenu(cacheMenu);
+    // Read when opened: a download may have finished since the form was built.
+    connect(cacheMenu, &QMenu::aboutToShow, this, &NewRunForm::fillModelCacheMenu);
     m_importButton->setObjectName(QStringLiteral("importFactoryCommandButton"));
     m_learningRateEdit->setObjectName(QStringLiteral("learningRateEdit"));
     m_promptsEdit->setObjectName(QStringLiteral("validationPromptsEdit"));
@@ -138,6 +150,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     auto* modelRow = new QHBoxLayout;
     modelRow->addWidget(m_modelEdit, 1);
     modelRow->addWidget(m_modelBrowse);
+    modelRow->addWidget(m_modelCacheButton);
     auto addRow = [this](QWidget* field, QLayout* fieldLayout = nullptr) {
         auto* label = new QLabel(this);
         m_rowLabels.append(label);
@@ -557,6 +570,10 @@ void NewRunForm::retranslateUi() {
     for (qsizetype row = 0; row < m_rowLabels.size() && row < labels.size(); ++row)
         m_rowLabels.at(row)->setText(labels.at(row));
     m_modelBrowse->setText(tr("Browse…"));
+    m_modelCacheButton->setText(tr("Hugging Face"));
+    m_modelCacheButton->setToolTip(
+        tr("CogVideoX models in the Hugging Face cache (downloaded with huggingface-cli or by "
+           "a trainer built on huggingface_hub), by repository and revision."));
     m_savePresetButton->setText(tr("Save as Preset…"));
     m_savePresetButton->setToolTip(tr("Keep these settings as a preset of your own."));
     m_deletePresetButton->setText(tr("Delete"));
@@ -783,4 +800,22 @@ QJsonObject NewRunForm::formValues() const {
                                   {QStringLiteral("sp_size"), hybrid ? m_spSizeSpin->value() : 1}});
     }
     return values;
+}
+
+void NewRunForm::fillModelCacheMenu() {
+    QMenu* menu = m_modelCacheButton->menu();
+    menu->clear();
+    const QString hub = HuggingFaceCache::hubFolder(QProcessEnvironment::systemEnvironment());
+    const QVector<HuggingFaceCache::Model> models = HuggingFaceCache::cogVideoXPipelines(hub);
+    if (models.isEmpty()) {
+        menu->addAction(tr("No CogVideoX model in %1").arg(QDir::toNativeSeparators(hub)))
+            ->setEnabled(false);
+        return;
+    }
+    for (const HuggingFaceCache::Model& model : models) {
+        QAction* action = menu->addAction(model.label());
+        action->setToolTip(QDir::toNativeSeparators(model.folder));
+        connect(action, &QAction::triggered, this,
+                [this, folder = model.folder] { setModelFolder(folder); });
+    }
 }

@@ -24,6 +24,7 @@ class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
 class QTimer;
+class QToolButton;
 
 // A new run's settings: a preset, the model folder, and the fields people tune (rank, optimizer,
 // learning rate, steps, batch, precision, checkpoints, validation prompts, trigger word,
@@ -89,6 +90,7 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    void fillModelCacheMenu();
     void retranslateUi();
     void applyPreset(const JobPreset& preset);
     void onEdited();
@@ -130,6 +132,7 @@ private:
     QLabel* m_presetDescription;
     QLineEdit* m_modelEdit;
     QPushButton* m_modelBrowse;
+    QToolButton* m_modelCacheButton; // the Hugging Face cache's CogVideoX pipelines
     QPushButton* m_importButton;
     QSpinBox* m_rankSpin;
     QSpinBox* m_alphaSpin;
