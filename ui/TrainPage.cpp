@@ -468,6 +468,7 @@ void TrainPage::startRun(bool startNow) {
     }
     m_launchMessage->setText(startNow ? tr("Run “%1” started.").arg(name)
                                       : tr("Run “%1” is in the queue.").arg(name));
+    m_announcedRunId = result.runId;
     m_runNameEdit->clear();
     m_runNameEdit->setPlaceholderText(suggestedRunName());
     selectRun(result.runId);
@@ -545,6 +546,11 @@ void TrainPage::showSelectedRun() {
 
 void TrainPage::onRunStateChanged(qint64 runId, RunState state) {
     m_historyModel->setState(runId, state);
+    // "Run … started." is news only until the run ends; the bar and the failure panel say how.
+    if (runId == m_announcedRunId && isEndedRunState(state)) {
+        m_launchMessage->clear();
+        m_announcedRunId = 0;
+    }
     if (runId == m_selectedRunId) {
         m_controlBar->setState(state);
         if (state != RunState::Failed)

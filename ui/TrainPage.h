@@ -101,6 +101,7 @@ private:
     QString m_enginePath;
     QString m_userPresetFolder;
     qint64 m_selectedRunId = 0;
+    qint64 m_announcedRunId = 0; // the run m_launchMessage says was started or queued
     // Form edits reach the project a moment after the typing stops, and at once when the
     // project changes or the page goes.
     QTimer* m_saveFormTimer = nullptr;

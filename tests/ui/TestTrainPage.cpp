@@ -434,6 +434,8 @@ void TestTrainPage::twoCpuProcessesTrainUnderLaunch() {
         runs->job(runId).value(QStringLiteral("parallel")).toObject().value(QStringLiteral("plan")),
         QJsonValue(QStringLiteral("zero2")));
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
+    // "Run … started." goes once the run has ended.
+    QVERIFY(page()->findChild<QLabel*>(QStringLiteral("launchMessage"))->text().isEmpty());
     // One stream of steps from `launch`, with both ranks' memory in each.
     const QVector<StepMetrics> metrics = runs->metrics(runId);
     QCOMPARE(metrics.size(), kSteps);
