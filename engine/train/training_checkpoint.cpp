@@ -254,14 +254,6 @@ LoadedCheckpoint CheckpointStore::load(const fs::path& folder, const StateFilter
     return loaded;
 }
 
-std::optional<LoadedCheckpoint> CheckpointStore::load_newest(const StateFilter& wanted) const {
-    const std::vector<fs::path> checkpoints = list();
-    if (checkpoints.empty()) {
-        return std::nullopt;
-    }
-    return load(checkpoints.front(), wanted);
-}
-
 void CheckpointStore::prune(std::int64_t keep) const {
     const std::vector<fs::path> checkpoints = list();
     for (std::size_t i = static_cast<std::size_t>(std::max<std::int64_t>(keep, 1));

@@ -9,7 +9,6 @@
 #include <functional>
 #include <limits>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,9 +69,9 @@ public:
     explicit CheckpointStore(std::filesystem::path run_folder);
 
     std::filesystem::path save(const CheckpointContents& contents);
-    // Newest first.
+    // Newest first. A run resumes through choose_resume_checkpoint (checkpoint_recovery.h),
+    // which skips damaged ones.
     std::vector<std::filesystem::path> list() const;
-    std::optional<LoadedCheckpoint> load_newest(const StateFilter& wanted = {}) const;
     LoadedCheckpoint load(const std::filesystem::path& folder,
                           const StateFilter& wanted = {}) const;
     // Removes all but the newest `keep`. Each goes out of sight first (renamed, one atomic
