@@ -134,19 +134,16 @@ QByteArray encoded(const QString& text, const char* charset) {
     return output;
 }
 
-QByteArray safetensors(const QByteArray& header, const QByteArray& data = {}) {
-    QByteArray bytes(8, '\0');
-    quint64 length = static_cast<quint64>(header.size());
-    for (int i = 0; i < 8; ++i)
-        bytes[i] = static_cast<char>((length >> (8 * i)) & 0xff);
-    return bytes + header + data;
-}
-
+// A safetensors file's first 8 bytes: the header's length, little-endian.
 QByteArray lengthOnly(quint64 length) {
     QByteArray bytes(8, '\0');
     for (int i = 0; i < 8; ++i)
         bytes[i] = static_cast<char>((length >> (8 * i)) & 0xff);
     return bytes;
+}
+
+QByteArray safetensors(const QByteArray& header, const QByteArray& data = {}) {
+    return lengthOnly(static_cast<quint64>(header.size())) + header + data;
 }
 
 // Every way a safetensors file can be broken, by name.

@@ -384,8 +384,7 @@ void TestBadInputCorpus::prepareRefusesEveryBrokenJobNamingIt() {
 }
 
 void TestBadInputCorpus::sweepPresetsAndEventsRefuseMalformedJson() {
-    const QString base =
-        m_corpus->jobs().isEmpty() ? QString() : m_dir.filePath(QStringLiteral("sweep-base.json"));
+    const QString base = m_dir.filePath(QStringLiteral("sweep-base.json"));
     const QJsonObject job{
         {"v", 1},
         {"model", qEnvironmentVariable("TUNEFRAME_TINY_PIPELINE")},

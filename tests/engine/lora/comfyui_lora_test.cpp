@@ -142,6 +142,17 @@ protected:
         }
     }
 
+    // make_models, then the comfyui export of the trained model, read back by read_export.
+    std::map<std::string, KohyaTensors> export_models(const CogVideoXTransformer3DConfig& config,
+                                                      const std::vector<std::string>& targets) {
+        make_models(config, targets);
+        const auto file = folder_ / "comfy.safetensors";
+        LoRASaveOptions options;
+        options.layout = LoRAFileLayout::Kohya;
+        save_lora_weights(*trained_, file, options);
+        return read_export(file);
+    }
+
     // The file's tensors grouped by key stem, with every key's form checked on the way.
     std::map<std::string, KohyaTensors> read_export(const std::filesystem::path& file) {
         std::map<std::string, KohyaTensors> groups;
@@ -181,12 +192,7 @@ TEST_F(ComfyUIExport, KeysShapesDtypesAndAlphaAreWhatTheWrapperLoads) {
     for (const Variant& variant : variants()) {
         for (const auto& targets : variant.target_sets) {
             SCOPED_TRACE(std::string(variant.name) + ": " + targets.front() + " …");
-            make_models(variant.config, targets);
-            const auto file = folder_ / "comfy.safetensors";
-            LoRASaveOptions options;
-            options.layout = LoRAFileLayout::Kohya;
-            save_lora_weights(*trained_, file, options);
-            const auto groups = read_export(file);
+            const auto groups = export_models(variant.config, targets);
 
             // One group per adapted layer, each named by the mapping and walked back to it.
             std::set<std::string> expected;
@@ -229,12 +235,7 @@ TEST_F(ComfyUIExport, TheWrappersMergeReproducesOurForwardAtEveryStrength) {
     for (const Variant& variant : variants()) {
         for (const auto& targets : variant.target_sets) {
             SCOPED_TRACE(std::string(variant.name) + ": " + targets.front() + " …");
-            make_models(variant.config, targets);
-            const auto file = folder_ / "comfy.safetensors";
-            LoRASaveOptions options;
-            options.layout = LoRAFileLayout::Kohya;
-            save_lora_weights(*trained_, file, options);
-            const auto groups = read_export(file);
+            const auto groups = export_models(variant.config, targets);
 
             for (const double strength : {1.0, 0.5}) {
                 SCOPED_TRACE(strength);
