@@ -81,11 +81,9 @@ void FactoryDatasetSource::addLineFiles(const FactoryDataset& dataset, ImportPla
     for (int index = 0; index < videoPaths.size(); ++index) {
         ImportItem item;
         item.path = QDir::cleanPath(root.absoluteFilePath(videoPaths.at(index)));
-        item.hasCaption = true;
-        item.caption = CaptionDecoder::tidied(captionTexts.at(index));
-        item.captionSource = QStringLiteral("%1:%2").arg(captionsPath).arg(captionLines.at(index));
-        item.captionEncoding = captions.encoding;
-        item.captionNeedsCheck = captions.guessed;
+        item.setCaption(captionTexts.at(index),
+                        QStringLiteral("%1:%2").arg(captionsPath).arg(captionLines.at(index)),
+                        captions);
         plan.items.append(item);
     }
 }
@@ -127,11 +125,8 @@ void FactoryDatasetSource::addCsv(const FactoryDataset& dataset, ImportPlan& pla
         }
         ImportItem item;
         item.path = QDir::cleanPath(root.absoluteFilePath(path));
-        item.hasCaption = true;
-        item.caption = CaptionDecoder::tidied(fields.value(captionColumn));
-        item.captionSource = QStringLiteral("%1:%2").arg(file).arg(line);
-        item.captionEncoding = decoded.encoding;
-        item.captionNeedsCheck = decoded.guessed;
+        item.setCaption(fields.value(captionColumn), QStringLiteral("%1:%2").arg(file).arg(line),
+                        decoded);
         plan.items.append(item);
     }
 }

@@ -73,11 +73,8 @@ void FactoryLayoutSource::add(const QString& folder, ImportPlan& plan, const Imp
         }
         ImportItem item;
         item.path = *path;
-        item.hasCaption = true;
-        item.caption = CaptionDecoder::tidied(promptLines.at(index));
-        item.captionSource = QStringLiteral("%1:%2").arg(promptPath).arg(line);
-        item.captionEncoding = prompts.encoding;
-        item.captionNeedsCheck = prompts.guessed;
+        item.setCaption(promptLines.at(index), QStringLiteral("%1:%2").arg(promptPath).arg(line),
+                        prompts);
         plan.items.append(item);
     }
 }

@@ -74,11 +74,7 @@ void FolderImportSource::attachCaptionFile(ImportItem& item, ImportPlan& plan,
         }
         return;
     }
-    item.hasCaption = true;
-    item.caption = CaptionDecoder::tidied(decoded.text);
-    item.captionSource = captionPath;
-    item.captionEncoding = decoded.encoding;
-    item.captionNeedsCheck = decoded.guessed;
+    item.setCaption(decoded.text, captionPath, decoded);
 }
 
 void FolderImportSource::addFolder(const QString& folder, ImportPlan& plan,

@@ -18,6 +18,17 @@ struct ImportItem {
     bool captionNeedsCheck = false;
     qint64 trimIn = 0;
     std::optional<qint64> trimOut;
+
+    // The caption `text`, found at `source` (a file, or "file:line") in a file the decoder read
+    // as `decoded`: tidied, and flagged for a look when its encoding was guessed.
+    void setCaption(const QString& text, const QString& source,
+                    const CaptionDecoder::Result& decoded) {
+        hasCaption = true;
+        caption = CaptionDecoder::tidied(text);
+        captionSource = source;
+        captionEncoding = decoded.encoding;
+        captionNeedsCheck = decoded.guessed;
+    }
 };
 
 // What the import sources found before any file is opened: the items, sources refused as a

@@ -90,13 +90,8 @@ void MetadataTableSource::addCsv(const QString& file, ImportPlan& plan,
         }
         ImportItem item;
         item.path = *resolved;
-        if (captionColumn >= 0) {
-            item.hasCaption = true;
-            item.caption = CaptionDecoder::tidied(fields.value(captionColumn));
-            item.captionSource = located(absolute, line);
-            item.captionEncoding = decoded.encoding;
-            item.captionNeedsCheck = decoded.guessed;
-        }
+        if (captionColumn >= 0)
+            item.setCaption(fields.value(captionColumn), located(absolute, line), decoded);
         plan.items.append(item);
     }
 }
@@ -175,12 +170,10 @@ void MetadataTableSource::addJsonLines(const QString& file, ImportPlan& plan,
         }
         ImportItem item;
         item.path = *resolved;
-        item.caption = CaptionDecoder::tidied(valueOf(object, captionKeys(), &item.hasCaption));
-        if (item.hasCaption) {
-            item.captionSource = located(absolute, line);
-            item.captionEncoding = decoded.encoding;
-            item.captionNeedsCheck = decoded.guessed;
-        }
+        bool hasCaption = false;
+        const QString caption = valueOf(object, captionKeys(), &hasCaption);
+        if (hasCaption)
+            item.setCaption(caption, located(absolute, line), decoded);
         plan.items.append(item);
     }
 }
@@ -207,11 +200,7 @@ void MetadataTableSource::addManifest(const QString& file, const QString& text,
         }
         ImportItem item;
         item.path = *resolved;
-        item.hasCaption = true;
-        item.caption = CaptionDecoder::tidied(QString::fromStdString(entry.caption));
-        item.captionSource = located(file, line);
-        item.captionEncoding = decoded.encoding;
-        item.captionNeedsCheck = decoded.guessed;
+        item.setCaption(QString::fromStdString(entry.caption), located(file, line), decoded);
         item.trimIn = entry.trim_in;
         if (entry.trim_out)
             item.trimOut = *entry.trim_out;
