@@ -1,6 +1,7 @@
 // `sample`: text- or image-to-video from a pipeline folder, to MP4 and/or a tensor file.
 #include "engine/cli/commands.h"
 #include "engine/core/error.h"
+#include "engine/core/media_support.h"
 #include "engine/core/tensor_io.h"
 #include "engine/core/video_tensors.h"
 #include "engine/diffusion/cogvideox_pipeline.h"
@@ -96,6 +97,9 @@ int run_sample(CommandContext& context) {
     }
     if (!std::isnan(lora_scale) && !lora) {
         arguments.fail("--lora-scale needs --lora.");
+    }
+    if (out) {
+        core::require_media_for_video(*out, core::engine_has_media());
     }
 
     const diffusion::PipelineFolder folder = diffusion::PipelineFolder::open(model);

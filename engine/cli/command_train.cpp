@@ -2,6 +2,7 @@
 #include "engine/cli/commands.h"
 #include "engine/core/error.h"
 #include "engine/core/job_file.h"
+#include "engine/core/media_support.h"
 #include "engine/core/pid_file.h"
 #include "engine/core/runtime_info.h"
 #include "engine/dist/distributed_context.h"
@@ -47,6 +48,7 @@ int run_train(CommandContext& context) {
         tensorboard::TensorBoardSink::attach(context.events, job_file);
 #endif
     }
+    core::require_media_for_validation(job, job_file, core::engine_has_media());
     std::optional<core::PidFile> pid;
     if (owns_run_files) {
         pid.emplace(run / "pid");

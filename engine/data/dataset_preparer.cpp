@@ -5,6 +5,7 @@
 #include "engine/core/error.h"
 #include "engine/core/job_file.h"
 #include "engine/core/json_file.h"
+#include "engine/core/media_support.h"
 #include "engine/core/runtime_info.h"
 #include "engine/data/cache_key.h"
 #include "engine/data/clip_preprocessor.h"
@@ -461,6 +462,7 @@ PrepareSummary DatasetPreparer::run() {
         events_.attach_log(job_path.parent_path() / "events.jsonl");
     }
     events_.phase("prepare");
+    core::require_media_for_prepare(job_path, core::engine_has_media());
     Inputs inputs = open_inputs(job_path);
     PrepareSummary summary = PrepareRun(std::move(inputs), events_).run();
     summary.seconds =
