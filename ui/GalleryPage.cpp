@@ -23,6 +23,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <vector>
 
 namespace {
 
@@ -47,6 +49,45 @@ struct Column {
     QString prompt;
 };
 
+// The grid's rows, newest first: the step of each run's validation in that row (-1: none).
+// Runs validated at the same steps share rows by step; otherwise the n-th validation of one
+// run sits beside the n-th of the other, so a run validated every 50 steps and one validated
+// every 100 still line up instead of never meeting in a row.
+struct Rows {
+    QVector<qint64> steps;           // the run's
+    QVector<qint64> comparisonSteps; // the comparison run's
+    bool byStep = true;
+};
+
+std::vector<qint64> stepsOf(const QVector<ValidationVideo>& videos) {
+    std::set<qint64> steps;
+    for (const ValidationVideo& video : videos)
+        steps.insert(video.step);
+    return {steps.begin(), steps.end()};
+}
+
+Rows alignRows(const std::vector<qint64>& run, const std::vector<qint64>& comparison) {
+    Rows rows;
+    rows.byStep = comparison.empty() || run.empty() || run == comparison;
+    if (rows.byStep) {
+        std::set<qint64> all(run.begin(), run.end());
+        all.insert(comparison.begin(), comparison.end());
+        const std::set<qint64> inRun(run.begin(), run.end());
+        const std::set<qint64> inComparison(comparison.begin(), comparison.end());
+        for (auto step = all.rbegin(); step != all.rend(); ++step) {
+            rows.steps.append(inRun.count(*step) ? *step : -1);
+            rows.comparisonSteps.append(inComparison.count(*step) ? *step : -1);
+        }
+        return rows;
+    }
+    const std::size_t count = std::max(run.size(), comparison.size());
+    for (std::size_t n = count; n-- > 0;) {
+        rows.steps.append(n < run.size() ? run[n] : -1);
+        rows.comparisonSteps.append(n < comparison.size() ? comparison[n] : -1);
+    }
+    return rows;
+}
+
 } // namespace
 
 GalleryPage::GalleryPage(QWidget* parent)
@@ -59,6 +100,8 @@ GalleryPage::GalleryPage(QWidget* parent)
     , m_comparisonCombo(new QComboBox)
     , m_compareButton(new QPushButton)
     , m_table(new QTableWidget)
+    , m_splitter(new QSplitter(Qt::Horizontal))
+    , m_players(new QWidget)
     , m_playingLabel(new QLabel)
     , m_leftPlayer(new VideoPlayerWidget)
     , m_rightPlayer(new VideoPlayerWidget) {
@@ -78,6 +121,8 @@ GalleryPage::GalleryPage(QWidget* parent)
     m_playingLabel->setWordWrap(true);
     m_leftPlayer->setObjectName(QStringLiteral("galleryLeftPlayer"));
     m_rightPlayer->setObjectName(QStringLiteral("galleryRightPlayer"));
+    m_leftPlayer->setControls(VideoPlayerWidget::Controls::PlaybackOnly);
+    m_rightPlayer->setControls(VideoPlayerWidget::Controls::PictureOnly);
     m_rightPlayer->hide();
 
     auto* chooser = new QHBoxLayout;
@@ -86,28 +131,32 @@ GalleryPage::GalleryPage(QWidget* parent)
     chooser->addWidget(m_comparisonLabel);
     chooser->addWidget(m_comparisonCombo, 1);
     chooser->addWidget(m_compareButton);
-    auto* players = new QWidget;
-    auto* playerLayout = new QHBoxLayout(players);
-    playerLayout->setContentsMargins(0, 0, 0, 0);
-    playerLayout->addWidget(m_leftPlayer);
-    playerLayout->addWidget(m_rightPlayer);
-    auto* splitter = new QSplitter(Qt::Vertical);
-    splitter->addWidget(m_table);
-    splitter->addWidget(players);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 2);
+    m_players->setObjectName(QStringLiteral("galleryPlayers"));
+    auto* pair = new QHBoxLayout(m_players);
+    pair->setContentsMargins(0, 0, 0, 0);
+    pair->addWidget(m_leftPlayer);
+    pair->addWidget(m_rightPlayer);
+    // The grid beside the player rather than above it: the grid keeps the page's full height
+    // for its rows of steps, and the player is hidden until a video is chosen.
+    m_splitter->setObjectName(QStringLiteral("gallerySplitter"));
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_table);
+    m_splitter->addWidget(m_players);
+    m_players->hide();
     auto* content = new QWidget;
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(chooser);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_splitter, 1);
     layout->addWidget(m_playingLabel);
     m_states->addWidget(m_emptyState);
     m_states->addWidget(content);
     setProjectContent(m_states);
 
-    connect(m_runCombo, &QComboBox::activated, this,
-            [this] { showRun(m_runCombo->currentData().toLongLong()); });
+    connect(m_runCombo, &QComboBox::activated, this, [this] {
+        m_followNewest = false;
+        showRun(m_runCombo->currentData().toLongLong());
+    });
     connect(m_comparisonCombo, &QComboBox::activated, this,
             [this] { setComparisonRun(m_comparisonCombo->currentData().toLongLong()); });
     connect(m_table, &QTableWidget::cellClicked, this, &GalleryPage::onCellActivated);
@@ -138,15 +187,21 @@ void GalleryPage::setTrainingRuns(TrainingRuns* runs) {
     m_runId = m_comparisonRunId = 0;
     m_videos.clear();
     m_comparisonVideos.clear();
+    m_followNewest = true;
     m_leftPlayer->closeClip();
     m_rightPlayer->closeClip();
     m_rightPlayer->hide();
+    m_players->hide();
     if (m_runs) {
         connect(m_runs, &TrainingRuns::validationReady, this, &GalleryPage::onValidationReady);
         connect(m_runs, &TrainingRuns::runAdded, this, &GalleryPage::reloadRuns);
+        connect(m_runs, &TrainingRuns::runDeleted, this, &GalleryPage::onRunDeleted);
     }
     reloadRuns();
-    // Newest run with videos first.
+    showNewestRunWithVideos();
+}
+
+void GalleryPage::showNewestRunWithVideos() {
     if (m_runs) {
         for (const RunHistoryRow& row : m_runs->history()) {
             if (!m_runs->validations(row.id).isEmpty()) {
@@ -156,6 +211,23 @@ void GalleryPage::setTrainingRuns(TrainingRuns* runs) {
         }
     }
     updateVisibleState();
+}
+
+void GalleryPage::onRunDeleted(qint64 runId) {
+    if (runId == m_comparisonRunId)
+        setComparisonRun(0);
+    reloadRuns();
+    if (runId != m_runId)
+        return;
+    m_leftPlayer->closeClip();
+    m_rightPlayer->closeClip();
+    m_players->hide();
+    m_playingLabel->clear();
+    m_runId = 0;
+    m_videos.clear();
+    m_followNewest = true;
+    rebuildTable();
+    showNewestRunWithVideos();
 }
 
 void GalleryPage::showRun(qint64 runId) {
@@ -191,9 +263,9 @@ bool GalleryPage::compareCells(int rowA, int columnA, int rowB, int columnB) {
     const ValidationVideo right = videoAt(rowB, columnB);
     if (left.path.isEmpty() || right.path.isEmpty())
         return false;
-    m_rightPlayer->show();
+    showPlayers(true);
     m_rightPlayer->openClip(right.path);
-    m_leftPlayer->openClip(left.path);
+    m_leftPlayer->openClipAndPlay(left.path);
     m_playingLabel->setText(tr("Left: step %1, “%2”. Right: step %3, “%4”.")
                                 .arg(left.step)
                                 .arg(left.prompt)
@@ -208,6 +280,23 @@ VideoPlayerWidget* GalleryPage::leftPlayer() const {
 
 VideoPlayerWidget* GalleryPage::rightPlayer() const {
     return m_rightPlayer;
+}
+
+qint64 GalleryPage::shownRun() const {
+    return m_runId;
+}
+
+void GalleryPage::showPlayers(bool sideBySide) {
+    m_rightPlayer->setVisible(sideBySide);
+    if (!sideBySide)
+        m_rightPlayer->closeClip();
+    const bool wasHidden = m_players->isHidden();
+    m_players->show();
+    // A pair of videos needs more width than one; the grid keeps at least a third.
+    const int total = std::max(1, m_splitter->width());
+    const int players = total * (sideBySide ? 2 : 1) / (sideBySide ? 3 : 2);
+    if (wasHidden || sideBySide)
+        m_splitter->setSizes({total - players, players});
 }
 
 void GalleryPage::retranslateUi() {
@@ -247,22 +336,18 @@ void GalleryPage::reloadRuns() {
 void GalleryPage::rebuildTable() {
     std::map<int, QString> prompts;
     std::map<int, QString> comparisonPrompts;
-    std::map<qint64, int> steps; // step -> row, filled below
-    for (const ValidationVideo& video : m_videos) {
+    for (const ValidationVideo& video : m_videos)
         prompts[video.promptIndex] = video.prompt;
-        steps[video.step] = 0;
-    }
-    for (const ValidationVideo& video : m_comparisonVideos) {
+    for (const ValidationVideo& video : m_comparisonVideos)
         comparisonPrompts[video.promptIndex] = video.prompt;
-        steps[video.step] = 0;
-    }
     QVector<Column> columns;
     for (const auto& [index, prompt] : prompts)
         columns.append({false, index, prompt});
     for (const auto& [index, prompt] : comparisonPrompts)
         columns.append({true, index, prompt});
+    const Rows rows = alignRows(stepsOf(m_videos), stepsOf(m_comparisonVideos));
     m_table->clear();
-    m_table->setRowCount(static_cast<int>(steps.size()));
+    m_table->setRowCount(static_cast<int>(rows.steps.size()));
     m_table->setColumnCount(static_cast<int>(columns.size()));
     const QString runName = m_runCombo->currentText();
     const QString otherName = m_comparisonCombo->currentText();
@@ -273,10 +358,21 @@ void GalleryPage::rebuildTable() {
         header->setToolTip(c.prompt);
         m_table->setHorizontalHeaderItem(column, header);
     }
-    int row = 0;
-    for (auto step = steps.rbegin(); step != steps.rend(); ++step, ++row) {
-        step->second = row;
-        m_table->setVerticalHeaderItem(row, new QTableWidgetItem(tr("Step %1").arg(step->first)));
+    std::map<qint64, int> rowOfStep;
+    std::map<qint64, int> rowOfComparisonStep;
+    const QString none = QStringLiteral("–");
+    for (int row = 0; row < rows.steps.size(); ++row) {
+        const qint64 step = rows.steps.at(row);
+        const qint64 other = rows.comparisonSteps.at(row);
+        if (step >= 0)
+            rowOfStep[step] = row;
+        if (other >= 0)
+            rowOfComparisonStep[other] = row;
+        const QString label = rows.byStep ? tr("Step %1").arg(step >= 0 ? step : other)
+                                          : tr("Step %1 · step %2")
+                                                .arg(step >= 0 ? QString::number(step) : none,
+                                                     other >= 0 ? QString::number(other) : none);
+        m_table->setVerticalHeaderItem(row, new QTableWidgetItem(label));
     }
     auto place = [&](const ValidationVideo& video, bool comparison) {
         for (int column = 0; column < columns.size(); ++column) {
@@ -297,7 +393,8 @@ void GalleryPage::rebuildTable() {
                 if (!thumbnail.isNull())
                     item->setIcon(QIcon(QPixmap::fromImage(thumbnail.image)));
             }
-            m_table->setItem(steps.at(video.step), column, item);
+            const auto& rowOf = comparison ? rowOfComparisonStep : rowOfStep;
+            m_table->setItem(rowOf.at(video.step), column, item);
         }
     };
     for (const ValidationVideo& video : m_videos)
@@ -319,9 +416,12 @@ void GalleryPage::onThumbnailReady(const QString& key, int size, const Thumbnail
 }
 
 void GalleryPage::onValidationReady(const ValidationVideo& video) {
-    if (m_runId == 0 || m_runId == video.runId) {
-        if (m_runId == 0)
-            m_runId = video.runId;
+    if (m_followNewest && video.runId > m_runId && video.runId != m_comparisonRunId) {
+        reloadRuns();
+        showRun(video.runId);
+        return;
+    }
+    if (m_runId == video.runId) {
         m_videos.append(video);
     } else if (video.runId == m_comparisonRunId) {
         m_comparisonVideos.append(video);
@@ -339,9 +439,8 @@ void GalleryPage::onCellActivated(int row, int column) {
         return;
     if (m_table->selectedItems().size() == 2)
         return; // choosing a pair for Side by Side
-    m_rightPlayer->closeClip();
-    m_rightPlayer->hide();
-    m_leftPlayer->openClip(video.path);
+    showPlayers(false);
+    m_leftPlayer->openClipAndPlay(video.path);
     m_playingLabel->setText(tr("Step %1, “%2”.").arg(video.step).arg(video.prompt));
 }
 

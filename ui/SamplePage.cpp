@@ -63,6 +63,7 @@ SamplePage::SamplePage(QWidget* parent)
     , m_results(new QListWidget)
     , m_player(new VideoPlayerWidget) {
     setObjectName(QStringLiteral("samplePage"));
+    m_player->setControls(VideoPlayerWidget::Controls::PlaybackOnly);
     m_modelEdit->setObjectName(QStringLiteral("sampleModelEdit"));
     m_adapterCombo->setObjectName(QStringLiteral("sampleAdapterCombo"));
     m_promptEdit->setObjectName(QStringLiteral("samplePromptEdit"));

@@ -261,6 +261,7 @@ void SweepComparisonDialog::showVideos(int promptIndex, qint64 step) {
             layout->addWidget(
                 new QLabel(m_runs->summary(id).name.section(QStringLiteral(" · "), -1), column));
             auto* player = new VideoPlayerWidget(column);
+            player->setControls(VideoPlayerWidget::Controls::PlaybackOnly);
             layout->addWidget(player, 1);
             player->openClip(video.path);
             m_playerRow->addWidget(column, 1);

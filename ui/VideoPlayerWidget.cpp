@@ -123,7 +123,35 @@ VideoPlayerWidget::VideoPlayerWidget(QWidget* parent)
 
 VideoPlayerWidget::~VideoPlayerWidget() = default;
 
+void VideoPlayerWidget::setControls(Controls controls) {
+    m_controls = controls;
+    const bool transport = controls != Controls::PictureOnly;
+    const bool trim = controls == Controls::Full;
+    for (QWidget* control :
+         {static_cast<QWidget*>(m_scrubBar), static_cast<QWidget*>(m_stepBackButton),
+          static_cast<QWidget*>(m_playButton), static_cast<QWidget*>(m_stepForwardButton),
+          static_cast<QWidget*>(m_loopButton), static_cast<QWidget*>(m_speedBox),
+          static_cast<QWidget*>(m_frameLabel), static_cast<QWidget*>(m_timecodeLabel)})
+        control->setVisible(transport);
+    for (QWidget* control :
+         {static_cast<QWidget*>(m_trimLabel), static_cast<QWidget*>(m_trimInButton),
+          static_cast<QWidget*>(m_trimOutButton), static_cast<QWidget*>(m_clearTrimButton)})
+        control->setVisible(trim);
+    // A follower takes no keys: its leader's keys drive both.
+    setFocusPolicy(transport ? Qt::StrongFocus : Qt::NoFocus);
+}
+
+VideoPlayerWidget::Controls VideoPlayerWidget::controls() const {
+    return m_controls;
+}
+
+void VideoPlayerWidget::openClipAndPlay(const QString& path) {
+    openClip(path);
+    m_playWhenOpened = true;
+}
+
 void VideoPlayerWidget::openClip(const QString& path) {
+    m_playWhenOpened = false;
     m_problem = Problem::None;
     m_trimIn = 0;
     m_trimOut = -1;
@@ -133,6 +161,7 @@ void VideoPlayerWidget::openClip(const QString& path) {
 }
 
 void VideoPlayerWidget::closeClip() {
+    m_playWhenOpened = false;
     m_problem = Problem::None;
     m_trimIn = 0;
     m_trimOut = -1;
@@ -254,10 +283,15 @@ void VideoPlayerWidget::keyPressEvent(QKeyEvent* event) {
         m_engine->seekToLast();
         break;
     case Qt::Key_I:
-        setTrimInAtCurrentFrame();
-        break;
     case Qt::Key_O:
-        setTrimOutAtCurrentFrame();
+        if (m_controls != Controls::Full) {
+            QWidget::keyPressEvent(event);
+            return;
+        }
+        if (event->key() == Qt::Key_I)
+            setTrimInAtCurrentFrame();
+        else
+            setTrimOutAtCurrentFrame();
         break;
     case Qt::Key_L:
         m_engine->setLooping(!m_engine->isLooping());
@@ -379,6 +413,10 @@ QString VideoPlayerWidget::timecode(double seconds) {
 void VideoPlayerWidget::onClipOpened(const PlaybackClipInfo&) {
     clampTrim();
     updateControls();
+    if (m_playWhenOpened) {
+        m_playWhenOpened = false;
+        m_engine->play();
+    }
 }
 
 void VideoPlayerWidget::onClipOpenFailed(const QString& message) {

@@ -26,12 +26,22 @@ class VideoPlayerWidget : public QWidget {
     Q_OBJECT
 
 public:
+    // What the player offers around its picture: the dataset's player marks trims; a gallery's
+    // only plays; a follower (the right half of a side-by-side pair) shows its picture alone and
+    // is driven through its engine by the leader's transport.
+    enum class Controls { Full, PlaybackOnly, PictureOnly };
+
     explicit VideoPlayerWidget(QWidget* parent = nullptr);
     ~VideoPlayerWidget() override;
+
+    void setControls(Controls controls);
+    Controls controls() const;
 
     // Opens path and shows its first frame; the trim marks reset to the whole clip (call
     // setTrim() afterwards, even before the clip has finished opening, to show saved ones).
     void openClip(const QString& path);
+    // Opens path and starts playing as soon as it is open.
+    void openClipAndPlay(const QString& path);
     void closeClip();
     QString clipPath() const;
 
@@ -94,6 +104,8 @@ private:
     QToolButton* m_clearTrimButton;
     QLabel* m_trimLabel;
 
+    Controls m_controls = Controls::Full;
+    bool m_playWhenOpened = false;
     int m_trimIn = 0;
     int m_trimOut = -1;
     enum class Problem { None, OpenFailed, DecodeFailed };
