@@ -125,6 +125,10 @@ std::optional<TrainingRunRecord> TrainingHistory::run(qint64 runId) const {
     return runFromQuery(query);
 }
 
+bool TrainingHistory::deleteRun(qint64 runId) {
+    return exec(QStringLiteral("DELETE FROM runs WHERE id = ?"), {runId});
+}
+
 bool TrainingHistory::setState(qint64 runId, RunState state, const QString& stage) {
     const QVariant ended =
         isEndedRunState(state)

@@ -79,6 +79,9 @@ public:
     QVector<TrainingRunRecord> runs() const; // newest first
     std::optional<TrainingRunRecord> run(qint64 runId) const;
 
+    // Removes the run and everything recorded of it (metrics, memory, validations,
+    // checkpoints, exports) in one statement: the tables cascade from runs.
+    bool deleteRun(qint64 runId);
     bool setState(qint64 runId, RunState state, const QString& stage = QString());
     bool setPid(qint64 runId, qint64 pid);
     bool setFailure(qint64 runId, const QString& message, const QString& hint,

@@ -7,6 +7,7 @@
 #include "app/JobPresets.h"
 #include "app/Project.h"
 #include "app/ProjectSchema.h"
+#include "app/RunDeletion.h"
 #include "app/TrainingHistory.h"
 #include "common/sweep_grid.h"
 #include "common/training_job.h"
@@ -119,6 +120,8 @@ QString TrainingRuns::defaultModelFolder() const {
 }
 
 void TrainingRuns::restore() {
+    // Deletions cut short by a crash finish now; their runs are already out of the history.
+    RunDeletion::removeLeftovers(m_impl->project->runsFolder());
     for (const TrainingRunRecord& run : m_impl->history.runs()) {
         if (!isActiveRunState(run.state))
             continue;
@@ -504,6 +507,33 @@ void TrainingRuns::moveQueued(qint64 runId, int delta) {
 void TrainingRuns::removeQueued(qint64 runId) {
     m_impl->history.setQueuePosition(runId, std::nullopt);
     emit queueChanged();
+}
+
+bool TrainingRuns::deleteRun(qint64 runId, QString* error) {
+    const std::optional<TrainingRunRecord> record = m_impl->history.run(runId);
+    if (!record) {
+        *error = tr("The run is no longer in this project.");
+        return false;
+    }
+    if (isActiveRunState(record->state) || m_impl->active.contains(runId)) {
+        *error = tr("“%1” is still running. Stop it first, then delete it.").arg(record->name);
+        return false;
+    }
+    const QString aside = RunDeletion::moveAside(record->folder, error);
+    if (aside.isEmpty() && QFileInfo::exists(record->folder))
+        return false;
+    if (!m_impl->history.deleteRun(runId)) {
+        RunDeletion::putBack(aside, record->folder);
+        *error = tr("The run could not be removed from the project database: %1")
+                     .arg(m_impl->history.lastError());
+        return false;
+    }
+    RunDeletion::remove(aside);
+    emit runDeleted(runId);
+    if (record->queuePosition)
+        emit queueChanged();
+    emit adaptersChanged();
+    return true;
 }
 
 void TrainingRuns::startQueue() {

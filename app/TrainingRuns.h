@@ -117,6 +117,9 @@ public:
     QVector<qint64> queuedRuns() const;
     void moveQueued(qint64 runId, int delta);
     void removeQueued(qint64 runId);
+    // Deletes an ended or queued run: its folder (checkpoints, videos, logs) and its history.
+    // A run an engine may be working for is refused; error says why.
+    bool deleteRun(qint64 runId, QString* error);
     void startQueue();
     void holdQueue();
     bool isQueueRunning() const;
@@ -125,6 +128,7 @@ public:
 
 signals:
     void runAdded(qint64 runId);
+    void runDeleted(qint64 runId);
     void runStateChanged(qint64 runId, RunState state);
     void stepReported(qint64 runId, const StepMetrics& metrics);
     void progressChanged(qint64 runId, qint64 done, qint64 total, double etaSeconds,

@@ -6,6 +6,7 @@
 
 #include "app/JobPresets.h"
 #include "app/Project.h"
+#include "app/RunDeletion.h"
 #include "app/RunHistoryModel.h"
 #include "app/TrainingPreferences.h"
 #include "app/TrainingRuns.h"
@@ -17,6 +18,7 @@
 #include "ui/RunQueuePanel.h"
 #include "ui/TensorBoardDialog.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
@@ -27,6 +29,7 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
@@ -194,6 +197,13 @@ QWidget* TrainPage::createHistoryPanel() {
     m_historyView->verticalHeader()->hide();
     m_historyView->horizontalHeader()->setStretchLastSection(true);
     m_historyView->setColumnHidden(RunHistoryModel::PresetColumn, true);
+    m_deleteRunAction = new QAction(m_historyView);
+    m_deleteRunAction->setObjectName(QStringLiteral("deleteRunAction"));
+    m_deleteRunAction->setShortcut(QKeySequence::Delete);
+    m_deleteRunAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_historyView->addAction(m_deleteRunAction);
+    m_historyView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(m_deleteRunAction, &QAction::triggered, this, &TrainPage::onDeleteRunRequested);
     m_compareLabel = new QLabel(history);
     m_compareCombo = new QComboBox(history);
     m_compareCombo->setObjectName(QStringLiteral("compareCombo"));
@@ -272,6 +282,7 @@ void TrainPage::setTrainingRuns(TrainingRuns* runs) {
                 m_controlBar->setCanExport(true);
         });
         connect(m_runs, &TrainingRuns::queueChanged, this, &TrainPage::reloadQueue);
+        connect(m_runs, &TrainingRuns::runDeleted, this, &TrainPage::onRunDeleted);
         connect(m_runs, &TrainingRuns::memoryReported, this, [this](qint64 id) {
             if (id == m_selectedRunId)
                 reloadMemoryTable();
@@ -420,6 +431,9 @@ void TrainPage::retranslateUi() {
     m_queueButton->setToolTip(tr("Keep this run in the queue; the queue runs one job after "
                                  "another."));
     m_historyTitle->setText(tr("Runs"));
+    m_deleteRunAction->setText(tr("Delete Run…"));
+    m_deleteRunAction->setToolTip(
+        tr("Delete the run's checkpoints, validation videos and logs to free disk space"));
     m_compareLabel->setText(tr("Compare with"));
     m_historyModel->retranslate();
     reloadComparisonChoices();
@@ -521,6 +535,7 @@ void TrainPage::showSelectedRun() {
     reloadMemoryTable();
     m_compareSweepButton->setVisible(m_runs && m_selectedRunId &&
                                      m_runs->sweepOf(m_selectedRunId).has_value());
+    updateDeleteRunAction();
     if (!m_runs || !m_selectedRunId) {
         m_controlBar->clearRun();
         m_dashboard->clear();
@@ -552,6 +567,7 @@ void TrainPage::onRunStateChanged(qint64 runId, RunState state) {
         m_announcedRunId = 0;
     }
     if (runId == m_selectedRunId) {
+        updateDeleteRunAction();
         m_controlBar->setState(state);
         if (state != RunState::Failed)
             m_failurePanel->clearFailure();
@@ -613,6 +629,58 @@ void TrainPage::onExportRequested() {
                 emit statusMessage(tr("Exported to %1").arg(QDir::toNativeSeparators(path)));
             });
     dialog->open();
+}
+
+void TrainPage::onDeleteRunRequested() {
+    if (!m_runs || !m_selectedRunId)
+        return;
+    const qint64 runId = m_selectedRunId;
+    const RunDeletion::Footprint footprint = RunDeletion::footprint(m_runs->runFolder(runId));
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Delete Run"),
+                                tr("Delete the run “%1”?").arg(m_runs->summary(runId).name),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("deleteRunConfirmation"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(
+        tr("Its folder goes with its %n checkpoint(s), validation videos and logs: %1 on disk. "
+           "This cannot be undone. Adapters you exported elsewhere and the project's latent "
+           "cache stay.",
+           nullptr, footprint.checkpoints)
+            .arg(QLocale().formattedDataSize(footprint.bytes)));
+    QPushButton* remove = box->addButton(tr("Delete Run"), QMessageBox::DestructiveRole);
+    remove->setObjectName(QStringLiteral("confirmDeleteRunButton"));
+    box->setDefaultButton(box->addButton(QMessageBox::Cancel));
+    connect(remove, &QPushButton::clicked, this, [this, runId] {
+        QString error;
+        if (!m_runs || m_runs->deleteRun(runId, &error))
+            return;
+        auto* failed =
+            new QMessageBox(QMessageBox::Warning, tr("Delete Run"), error, QMessageBox::Ok, this);
+        failed->setObjectName(QStringLiteral("deleteRunFailed"));
+        failed->setAttribute(Qt::WA_DeleteOnClose);
+        failed->open();
+    });
+    box->open();
+}
+
+void TrainPage::updateDeleteRunAction() {
+    // A run an engine may be working in cannot lose its folder; Stop first.
+    m_deleteRunAction->setEnabled(m_runs && m_selectedRunId &&
+                                  !isActiveRunState(m_runs->state(m_selectedRunId)));
+}
+
+void TrainPage::onRunDeleted(qint64 runId) {
+    // Reloading resets the view's selection: the selected run (or, when it was the deleted
+    // one, the newest run left) is selected again.
+    const qint64 keep = runId == m_selectedRunId ? 0 : m_selectedRunId;
+    reloadHistory();
+    m_selectedRunId = 0;
+    if (keep && m_historyModel->rowOf(keep) >= 0)
+        selectRun(keep);
+    else if (m_historyModel->rowCount() > 0)
+        selectRun(m_historyModel->rowAt(0).id);
+    if (m_selectedRunId == 0)
+        showSelectedRun();
 }
 
 void TrainPage::onTensorBoardRequested() {

@@ -14,6 +14,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QAction;
 class QTableView;
 class QTimer;
 class RunControlBar;
@@ -87,6 +88,10 @@ private:
     void onContinueRequested();
     void onExportRequested();
     void onTensorBoardRequested();
+    // Asks, then deletes the selected run's folder and history (History's context menu, Del).
+    void onDeleteRunRequested();
+    void onRunDeleted(qint64 runId);
+    void updateDeleteRunAction();
     QString suggestedRunName() const;
     void reloadPresets();
     void openSweepDialog();
@@ -126,6 +131,7 @@ private:
     QLabel* m_historyTitle = nullptr;
     RunHistoryModel* m_historyModel = nullptr;
     QTableView* m_historyView = nullptr;
+    QAction* m_deleteRunAction = nullptr;
     QLabel* m_compareLabel = nullptr;
     QComboBox* m_compareCombo = nullptr;
     RunQueuePanel* m_queuePanel = nullptr;
