@@ -5,6 +5,11 @@
 #include "app/Project.h"
 #include "app/ProjectSchema.h"
 #include "app/SqlTransaction.h"
+#include "app/TrainingPreferences.h"
+#include "common/training_job.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
 
 namespace {
 
@@ -26,13 +31,51 @@ bool DatasetPreferences::setTriggerWord(const QString& word, QString* error) {
     return write(kTriggerWordKey, word.simplified(), error);
 }
 
+bool DatasetPreferences::hasOwnBucketLists() const {
+    const QSqlDatabase database = m_project.database();
+    return !ProjectSchema::metaValue(database, kFrameBucketsKey).isEmpty() ||
+           !ProjectSchema::metaValue(database, kResolutionBucketsKey).isEmpty();
+}
+
+std::optional<tuneframe::common::BucketConfig> DatasetPreferences::trainingFormBuckets() const {
+    const QJsonObject form = TrainingPreferences(m_project).formState();
+    if (form.isEmpty())
+        return std::nullopt;
+    // The job's own defaults where the form names no buckets, as prepare reads it.
+    const tuneframe::common::DatasetSettings defaults;
+    const QJsonObject dataset = form.value(QStringLiteral("dataset")).toObject();
+    tuneframe::common::BucketConfig config;
+    const QJsonValue frames = dataset.value(QStringLiteral("frame_buckets"));
+    if (frames.isArray()) {
+        for (const QJsonValue& count : frames.toArray())
+            config.frame_buckets.push_back(count.toInt());
+    } else {
+        config.frame_buckets.assign(defaults.frame_buckets.begin(), defaults.frame_buckets.end());
+    }
+    const QJsonValue resolutions = dataset.value(QStringLiteral("resolution_buckets"));
+    if (resolutions.isArray()) {
+        for (const QJsonValue& pair : resolutions.toArray()) {
+            const QJsonArray size = pair.toArray();
+            config.resolutions.push_back({size.at(0).toInt(), size.at(1).toInt()});
+        }
+    } else {
+        for (const auto& [height, width] : defaults.resolution_buckets)
+            config.resolutions.push_back({static_cast<int>(height), static_cast<int>(width)});
+    }
+    // A form the job reader would refuse previews nothing useful; the defaults do better.
+    if (!tuneframe::common::check_bucket_config(config).empty())
+        return std::nullopt;
+    return config;
+}
+
 tuneframe::common::BucketConfig DatasetPreferences::bucketConfig() const {
     const QSqlDatabase database = m_project.database();
     const QString frames = ProjectSchema::metaValue(database, kFrameBucketsKey);
     const QString resolutions = ProjectSchema::metaValue(database, kResolutionBucketsKey);
-    tuneframe::common::BucketConfig config = BucketPreview::defaultConfig();
+    tuneframe::common::BucketConfig config =
+        trainingFormBuckets().value_or(BucketPreview::defaultConfig());
     // A project never given lists, or one whose stored text no longer reads, keeps the
-    // defaults rather than showing every clip dropped.
+    // form's (or default) buckets rather than showing every clip dropped.
     tuneframe::common::BucketConfig stored;
     if (frames.isEmpty() && resolutions.isEmpty())
         return config;

@@ -781,6 +781,15 @@ void DatasetPage::dropEvent(QDropEvent* event) {
 void DatasetPage::showEvent(QShowEvent* event) {
     StudioPage::showEvent(event);
     m_pageShown = true;
+    // Until the user sets bucket lists here, the preview follows the Train form, which may
+    // have changed (another preset) while this page was hidden.
+    if (m_clipModel && m_sessionProject) {
+        const DatasetPreferences preferences(*m_sessionProject);
+        if (!preferences.hasOwnBucketLists()) {
+            m_clipModel->setBucketConfig(preferences.bucketConfig());
+            updateCounts();
+        }
+    }
     updateActions();
 }
 

@@ -12,9 +12,12 @@
 #include "app/DatasetPreferences.h"
 #include "app/ExportRunner.h"
 #include "app/ProjectSchema.h"
+#include "app/TrainingPreferences.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -35,6 +38,7 @@ private slots:
     void bucketListsParse();
     void bucketListsRoundTrip();
     void preferencesPersistAndFallBack();
+    void bucketsFollowTheTrainFormUntilSetHere();
     void exportRunsOffTheCallersThread();
     void exportCanBeCancelled();
     void tokenCounterFindsTheProjectsModel();
@@ -219,6 +223,46 @@ void TestDatasetEditing::preferencesPersistAndFallBack() {
     QVERIFY(ProjectSchema::setMetaValue(database, QStringLiteral("dataset.frame_buckets"),
                                         QStringLiteral("lots"), &error));
     QCOMPARE(reopened.bucketConfig().frame_buckets, BucketPreview::defaultConfig().frame_buckets);
+}
+
+void TestDatasetEditing::bucketsFollowTheTrainFormUntilSetHere() {
+    DatasetPreferences preferences(*m_project);
+    QString error;
+    // The CPU demo's shape, as the Train page saves its form.
+    const QJsonObject form{
+        {QStringLiteral("dataset"),
+         QJsonObject{{QStringLiteral("frame_buckets"), QJsonArray{9}},
+                     {QStringLiteral("resolution_buckets"), QJsonArray{QJsonArray{64, 96}}}}}};
+    QVERIFY2(TrainingPreferences(*m_project).save(QStringLiteral("cpu-demo"), form, &error),
+             qPrintable(error));
+    QVERIFY(!preferences.hasOwnBucketLists());
+    tuneframe::common::BucketConfig config = preferences.bucketConfig();
+    QCOMPARE(config.frame_buckets, std::vector<int>({9}));
+    QCOMPARE(BucketListText::formatResolutions(config.resolutions), QStringLiteral("64x96"));
+
+    // A form without buckets trains with the job's defaults; so does the preview.
+    QVERIFY(TrainingPreferences(*m_project).save(QStringLiteral("2b"), QJsonObject(), &error));
+    QCOMPARE(preferences.bucketConfig().frame_buckets, std::vector<int>({49}));
+    const QJsonObject noBuckets{{QStringLiteral("dataset"), QJsonObject()}};
+    QVERIFY(TrainingPreferences(*m_project).save(QStringLiteral("2b"), noBuckets, &error));
+    config = preferences.bucketConfig();
+    QCOMPARE(config.frame_buckets, std::vector<int>({49}));
+    QCOMPARE(BucketListText::formatResolutions(config.resolutions), QStringLiteral("480x720"));
+    // A form whose lists no clip can fit (none listed) previews the defaults instead.
+    const QJsonObject bad{
+        {QStringLiteral("dataset"), QJsonObject{{QStringLiteral("frame_buckets"), QJsonArray()}}}};
+    QVERIFY(TrainingPreferences(*m_project).save(QStringLiteral("2b"), bad, &error));
+    QCOMPARE(preferences.bucketConfig().frame_buckets,
+             BucketPreview::defaultConfig().frame_buckets);
+
+    // Lists set here win over the form from then on.
+    QVERIFY(TrainingPreferences(*m_project).save(QStringLiteral("cpu-demo"), form, &error));
+    tuneframe::common::BucketConfig own;
+    own.frame_buckets = {25};
+    own.resolutions = {{480, 720}};
+    QVERIFY(preferences.setBucketConfig(own, &error));
+    QVERIFY(preferences.hasOwnBucketLists());
+    QCOMPARE(preferences.bucketConfig().frame_buckets, std::vector<int>({25}));
 }
 
 void TestDatasetEditing::exportRunsOffTheCallersThread() {
