@@ -1653,6 +1653,10 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
 <context>
     <name>GalleryPage</name>
     <message>
+        <source>Step %1 · step %2</source>
+        <translation>第 %1 步 · 第 %2 步</translation>
+    </message>
+    <message>
         <source>Gallery</source>
         <translation>画廊</translation>
     </message>
@@ -3374,6 +3378,28 @@ What to do: %2</source>
 <context>
     <name>TrainPage</name>
     <message>
+        <source>Delete Run…</source>
+        <translation>删除运行…</translation>
+    </message>
+    <message>
+        <source>Delete the run&apos;s checkpoints, validation videos and logs to free disk space</source>
+        <translation>删除该运行的检查点、验证视频和日志以释放磁盘空间</translation>
+    </message>
+    <message>
+        <source>Delete Run</source>
+        <translation>删除运行</translation>
+    </message>
+    <message>
+        <source>Delete the run “%1”?</source>
+        <translation>要删除运行“%1”吗？</translation>
+    </message>
+    <message numerus="yes">
+        <source>Its folder goes with its %n checkpoint(s), validation videos and logs: %1 on disk. This cannot be undone. Adapters you exported elsewhere and the project&apos;s latent cache stay.</source>
+        <translation>
+            <numerusform>其文件夹将连同 %n 个检查点、验证视频和日志一起删除：占用磁盘 %1。此操作无法撤销。您导出到其他位置的适配器和项目的潜变量缓存会保留。</numerusform>
+        </translation>
+    </message>
+    <message>
         <source>Train</source>
         <translation>训练</translation>
     </message>
@@ -3482,6 +3508,18 @@ What to do: %2</source>
 </context>
 <context>
     <name>TrainingRuns</name>
+    <message>
+        <source>The run is no longer in this project.</source>
+        <translation>该运行已不在此项目中。</translation>
+    </message>
+    <message>
+        <source>“%1” is still running. Stop it first, then delete it.</source>
+        <translation>“%1”仍在运行。请先停止它，然后再删除。</translation>
+    </message>
+    <message>
+        <source>The run could not be removed from the project database: %1</source>
+        <translation>无法从项目数据库中删除该运行：%1</translation>
+    </message>
     <message>
         <source>The training settings cannot be used: %1 %2</source>
         <translation>训练设置无法使用：%1 %2</translation>
@@ -3713,6 +3751,13 @@ What to do: %2</source>
     <message>
         <source>Frame %1 cannot be shown</source>
         <translation>无法显示第 %1 帧</translation>
+    </message>
+</context>
+<context>
+    <name>RunDeletion</name>
+    <message>
+        <source>The run folder %1 could not be renamed for deletion: check that no program has a file in it open and that the project folder is writable.</source>
+        <translation>无法重命名运行文件夹 %1 以进行删除：请检查没有程序打开其中的文件，并且项目文件夹可写。</translation>
     </message>
 </context>
 </TS>
