@@ -51,6 +51,13 @@ double StepAxisTicker::getTickStep(const QCPRange& range) {
     return niceStep(range.size() / labels);
 }
 
+int StepAxisTicker::getSubTickCount(double tickStep) {
+    // Sub-ticks only where they fall on whole steps.
+    const int count = QCPAxisTicker::getSubTickCount(tickStep);
+    const double spacing = tickStep / (count + 1);
+    return spacing >= 1 && std::abs(spacing - std::round(spacing)) < 1e-9 ? count : 0;
+}
+
 QString StepAxisTicker::getTickLabel(double tick, const QLocale& locale, QChar, int) {
     QLocale plain = locale;
     plain.setNumberOptions(QLocale::OmitGroupSeparator);

@@ -10,6 +10,7 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
@@ -75,6 +76,39 @@ QVector<StepMetrics> steps(qint64 count) {
     return history;
 }
 
+// A LoRA run as people see one: noisy, falling loss; warm-up then cosine decay; step times
+// with a slow first step; memory growing to a plateau on a 24 GiB card.
+QVector<StepMetrics> realisticRun(qint64 count) {
+    QVector<StepMetrics> history;
+    for (qint64 index = 1; index <= count; ++index) {
+        const double progress = static_cast<double>(index) / static_cast<double>(count);
+        StepMetrics metrics;
+        metrics.step = index;
+        metrics.epoch = index / 50;
+        metrics.loss = 0.12 + 0.3 * std::exp(-4 * progress) +
+                       0.05 * std::sin(static_cast<double>(index) * 1.7) *
+                           std::sin(static_cast<double>(index) * 0.31);
+        const double warmup = std::min(1.0, static_cast<double>(index) / 50.0);
+        metrics.learningRate = 1e-4 * warmup * 0.5 * (1 + std::cos(3.14159265 * progress));
+        metrics.gradNorm =
+            0.3 + 0.2 * std::exp(-3 * progress) + 0.05 * std::sin(static_cast<double>(index) * 0.9);
+        metrics.stepTimeSeconds = index == 1 ? 9.0 : 1.6 + 0.1 * std::sin(index * 0.5);
+        metrics.samplesPerSecond = 1.0 / metrics.stepTimeSeconds;
+        metrics.tokensPerSecond = 17550 * metrics.samplesPerSecond;
+        const qint64 used = static_cast<qint64>((9.0 + 2.0 * std::min(1.0, progress * 8)) *
+                                                static_cast<double>(kGiBBytes));
+        metrics.memory = {{0, used, used + kGiBBytes, used + 2 * kGiBBytes, 24 * kGiBBytes}};
+        history.append(metrics);
+    }
+    return history;
+}
+
+void screenshot(QWidget* widget, const QString& name) {
+    const QString folder = qEnvironmentVariable("TUNEFRAME_SCREENSHOT_DIR");
+    if (!folder.isEmpty())
+        QVERIFY(widget->grab().save(QDir(folder).filePath(name)));
+}
+
 void showAndReplot(RunDashboard& dashboard, const QSize& size) {
     dashboard.resize(size);
     dashboard.show();
@@ -104,6 +138,7 @@ private slots:
     void plotsKeepAReadableHeight();
     void memoryIsScaledToItsUse();
     void logScaleSwitchChangesTheAxis();
+    void realisticRunAtCommonWindowSizes();
 };
 
 void TestRunDashboard::stepLabelsNeverRunTogether_data() {
@@ -322,6 +357,26 @@ void TestRunDashboard::exportsPngAndCsv() {
                                      "3221225472,85899345920"));
     QVERIFY(!dashboard.exportCsv(folder.filePath(QStringLiteral("no/such/folder/m.csv")), &error));
     QVERIFY(error.contains(QStringLiteral("m.csv")));
+}
+
+void TestRunDashboard::realisticRunAtCommonWindowSizes() {
+    // The dashboard's share of 1366x768 and 1600x1000 windows (beside the form and the
+    // history), and a maximised one. With TUNEFRAME_SCREENSHOT_DIR set, each is saved as PNG.
+    for (const QSize& size : {QSize(620, 520), QSize(760, 700), QSize(1200, 820)}) {
+        RunDashboard dashboard;
+        dashboard.setRun(QStringLiteral("LoRA r64"), realisticRun(1200));
+        dashboard.setComparison(QStringLiteral("LoRA r32"), realisticRun(900));
+        showAndReplot(dashboard, size);
+        for (const char* name : kPlots) {
+            QVERIFY(smallestLabelGap(plotOf(dashboard, name)) >= 4);
+            QVERIFY(!plotOf(dashboard, name)
+                         ->legend->outerRect()
+                         .intersects(plotOf(dashboard, name)->axisRect()->rect()));
+        }
+        QVERIFY(plotOf(dashboard, "memoryPlot")->yAxis->range().upper <= 2 * 13.0);
+        screenshot(&dashboard,
+                   QStringLiteral("dashboard-%1x%2.png").arg(size.width()).arg(size.height()));
+    }
 }
 
 QTEST_MAIN(TestRunDashboard)
