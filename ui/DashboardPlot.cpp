@@ -11,6 +11,8 @@
 #include <QMenu>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 DashboardPlot::DashboardPlot(const QString& objectName, QWidget* parent)
     : QWidget(parent)
     , m_title(new QLabel(this))
@@ -34,7 +36,7 @@ DashboardPlot::DashboardPlot(const QString& objectName, QWidget* parent)
     layout->setRowSpacing(0);
     m_plot->legend->setVisible(true);
     m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_plot->legend->setWrap(3);
+    m_plot->legend->setWrap(1);
     m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->legend->setBrush(Qt::NoBrush);
     m_plot->legend->setMargins(QMargins(4, 2, 4, 0));
@@ -60,6 +62,7 @@ DashboardPlot::DashboardPlot(const QString& objectName, QWidget* parent)
         emit logScaleChanged(checked);
     });
     connect(m_plot, &QWidget::customContextMenuRequested, this, &DashboardPlot::showContextMenu);
+    connect(m_plot, &QCustomPlot::beforeReplot, this, &DashboardPlot::fitLegendColumns);
     retranslateUi();
 }
 
@@ -95,6 +98,34 @@ void DashboardPlot::applyScale(bool logarithmic) {
             axis->setNumberFormat(QStringLiteral("gbd"));
         }
     }
+}
+
+void DashboardPlot::fitLegendColumns() {
+    QCPLegend* legend = m_plot->legend;
+    // The grid's cells; after a wrap some are empty.
+    const int cells = legend->itemCount();
+    int count = 0;
+    int widest = 1;
+    for (int index = 0; index < cells; ++index) {
+        if (QCPAbstractLegendItem* item = legend->item(index)) {
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+            ++count;
+        }
+    }
+    if (count == 0)
+        return;
+    const QMargins margins = legend->margins();
+    const int room = m_plot->viewport().width() - margins.left() - margins.right();
+    const int columns =
+        std::clamp((room + legend->columnSpacing()) / (widest + legend->columnSpacing()), 1, count);
+    if (columns != legend->wrap()) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    }
+    // The legend's rows come on top of the data's own minimum height, not out of it.
+    const int legendHeight = legend->minimumOuterSizeHint().height();
+    if (m_plot->minimumHeight() != kMinimumPlotHeight + legendHeight)
+        m_plot->setMinimumHeight(kMinimumPlotHeight + legendHeight);
 }
 
 void DashboardPlot::showContextMenu(const QPoint& position) {

@@ -14,6 +14,7 @@ class DashboardPlot : public QWidget {
     Q_OBJECT
 
 public:
+    // Of the axis rect and its labels; the legend's rows come on top.
     static constexpr int kMinimumPlotHeight = 200;
     static constexpr int kMinimumPlotWidth = 260;
 
@@ -36,6 +37,8 @@ protected:
 private:
     void retranslateUi();
     void applyScale(bool logarithmic);
+    // As many legend columns as fit the plot's width, so no name is cut off.
+    void fitLegendColumns();
     void showContextMenu(const QPoint& position);
 
     QLabel* m_title;

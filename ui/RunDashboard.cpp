@@ -68,6 +68,28 @@ QCPRange axisDataRange(QCustomPlot* plot, QCPAxis* axis, bool* found) {
     return total;
 }
 
+// The 1st to 99th percentile of a graph's values, widened a little: one warm-up step ten times
+// slower than the rest would otherwise flatten the speed curves against the axis.
+bool robustRange(QCPGraph* graph, QCPRange* range) {
+    QVector<double> values;
+    values.reserve(graph->data()->size());
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+        if (std::isfinite(it->value))
+            values.append(it->value);
+    }
+    if (values.isEmpty())
+        return false;
+    std::sort(values.begin(), values.end());
+    const auto at = [&values](double share) {
+        return values.at(static_cast<int>(share * static_cast<double>(values.size() - 1)));
+    };
+    const double low = at(0.01);
+    const double high = at(0.99);
+    const double pad = std::max((high - low) * 0.15, std::abs(high) * 0.05);
+    *range = QCPRange(std::max(0.0, low - pad), high + pad);
+    return true;
+}
+
 const StepMetrics* nearestStep(const QVector<StepMetrics>& history, double step) {
     if (history.isEmpty())
         return nullptr;
@@ -510,6 +532,10 @@ void RunDashboard::fitAll() {
     m_followLatest = true;
     for (QCustomPlot* plot : {m_lossPlot, m_learningRatePlot, m_speedPlot, m_memoryPlot}) {
         plot->rescaleAxes(true);
+        // Steps count from 0, as in TensorBoard; the 0 tick also gives a narrow plot a second
+        // label when only two fit.
+        if (plot->xAxis->range().lower > 0)
+            plot->xAxis->setRangeLower(0);
         // A constant series (a constant learning rate) would get an arbitrary ±1 range.
         for (QCPAxis* axis : {plot->yAxis, plot->yAxis2}) {
             bool found = false;
@@ -519,6 +545,13 @@ void RunDashboard::fitAll() {
         }
         if (plot == m_memoryPlot)
             fitMemoryAxis();
+        if (plot == m_speedPlot) {
+            QCPRange range;
+            if (robustRange(m_stepTime, &range))
+                plot->yAxis->setRange(range);
+            if (robustRange(m_samplesPerSecond, &range))
+                plot->yAxis2->setRange(range);
+        }
         plot->replot(QCustomPlot::rpQueuedReplot);
     }
 }
