@@ -12,6 +12,10 @@ EngineCommand::EngineCommand(const QString& enginePath, QObject* parent)
     : QObject(parent)
     , m_enginePath(enginePath) {}
 
+void EngineCommand::setEnginePath(const QString& enginePath) {
+    m_enginePath = enginePath;
+}
+
 EngineCommand::~EngineCommand() {
     cancel();
 }

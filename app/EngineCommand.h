@@ -18,6 +18,8 @@ public:
     ~EngineCommand() override;
 
     void start(const QStringList& arguments);
+    // For the next start.
+    void setEnginePath(const QString& enginePath);
     // Kills the engine; no signal follows.
     void cancel();
     bool isRunning() const;

@@ -16,12 +16,19 @@ bool isExecutableFile(const QString& path) {
 
 } // namespace
 
-QString EngineLocator::enginePath() {
-    return enginePath(QCoreApplication::applicationDirPath(),
+QString EngineLocator::enginePath(const QString& preference) {
+    return enginePath(QCoreApplication::applicationDirPath(), preference,
                       qEnvironmentVariable(kEnvironmentVariable.toLatin1().constData()));
 }
 
 QString EngineLocator::enginePath(const QString& studioFolder, const QString& override) {
+    return enginePath(studioFolder, QString(), override);
+}
+
+QString EngineLocator::enginePath(const QString& studioFolder, const QString& preference,
+                                  const QString& override) {
+    if (!preference.trimmed().isEmpty())
+        return preference.trimmed();
     if (!override.isEmpty())
         return override;
     const QDir folder(studioFolder);

@@ -1,5 +1,7 @@
 #include "app/GpuInventory.h"
 
+#include "app/CudaVisibleDevices.h"
+
 #include <QFile>
 #include <QLibrary>
 
@@ -20,6 +22,7 @@ using NvmlShutdown = int (*)();
 using NvmlCount = int (*)(unsigned int*);
 using NvmlHandle = int (*)(unsigned int, NvmlDevice*);
 using NvmlName = int (*)(NvmlDevice, char*, unsigned int);
+using NvmlUuid = int (*)(NvmlDevice, char*, unsigned int);
 using NvmlMemoryInfo = int (*)(NvmlDevice, NvmlMemory*);
 
 } // namespace
@@ -57,6 +60,8 @@ GpuInventory::Result GpuInventory::query(const QString& library) {
     const auto handle = reinterpret_cast<NvmlHandle>(nvml.resolve("nvmlDeviceGetHandleByIndex_v2"));
     const auto deviceName = reinterpret_cast<NvmlName>(nvml.resolve("nvmlDeviceGetName"));
     const auto memory = reinterpret_cast<NvmlMemoryInfo>(nvml.resolve("nvmlDeviceGetMemoryInfo"));
+    // Only needed to match UUIDs in CUDA_VISIBLE_DEVICES; every driver since 2012 has it.
+    const auto deviceUuid = reinterpret_cast<NvmlUuid>(nvml.resolve("nvmlDeviceGetUUID"));
     if (!init || !shutdown || !count || !handle || !deviceName || !memory) {
         result.problem = tr("%1 is not a usable NVML library; update the NVIDIA driver.").arg(name);
         return result;
@@ -76,9 +81,12 @@ GpuInventory::Result GpuInventory::query(const QString& library) {
             char text[96] = {};
             NvmlMemory bytes{};
             GpuInfo gpu;
-            gpu.index = static_cast<int>(index);
+            gpu.index = gpu.nvmlIndex = static_cast<int>(index);
             if (deviceName(device, text, sizeof text) == 0)
                 gpu.name = QString::fromUtf8(text);
+            char uuid[96] = {};
+            if (deviceUuid && deviceUuid(device, uuid, sizeof uuid) == 0)
+                gpu.uuid = QString::fromLatin1(uuid);
             if (memory(device, &bytes) == 0) {
                 gpu.totalBytes = static_cast<qint64>(bytes.total);
                 gpu.freeBytes = static_cast<qint64>(bytes.free);
@@ -87,7 +95,14 @@ GpuInventory::Result GpuInventory::query(const QString& library) {
         }
     }
     shutdown();
-    if (result.gpus.isEmpty())
+    if (result.gpus.isEmpty()) {
         result.problem = tr("The NVIDIA driver reports no GPUs, so training runs on the CPU.");
+        return result;
+    }
+    const CudaVisibleDevices::Result visible =
+        CudaVisibleDevices::apply(result.gpus, CudaVisibleDevices::fromEnvironment());
+    result.gpus = visible.gpus;
+    if (result.gpus.isEmpty())
+        result.problem = visible.note;
     return result;
 }

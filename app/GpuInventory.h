@@ -6,15 +6,21 @@
 
 // One NVIDIA GPU as NVML reports it.
 struct GpuInfo {
+    // The CUDA index the engine uses for it (cuda:N, launch --gpus N), CUDA_VISIBLE_DEVICES
+    // taken into account; see CudaVisibleDevices.
     int index = 0;
+    // NVML's index, as nvidia-smi shows it (PCI bus order).
+    int nvmlIndex = 0;
+    QString uuid; // "GPU-…"
     QString name;
     qint64 totalBytes = 0;
     qint64 freeBytes = 0;
 };
 
-// The GPUs of this machine, through NVML loaded at run time (libnvidia-ml.so.1 comes with the
-// driver, so nothing links against it and a machine without one simply has no GPUs). A query
-// takes milliseconds to a second: callers run it off the GUI thread.
+// The GPUs of this machine that CUDA_VISIBLE_DEVICES lets the engine use, through NVML loaded at
+// run time (libnvidia-ml.so.1 comes with the driver, so nothing links against it and a machine
+// without one simply has no GPUs). A query takes milliseconds to a second: callers run it off the
+// GUI thread.
 class GpuInventory {
     Q_DECLARE_TR_FUNCTIONS(GpuInventory)
 

@@ -22,6 +22,10 @@ MemoryEstimator::MemoryEstimator(const QString& enginePath, QObject* parent)
 
 MemoryEstimator::~MemoryEstimator() = default;
 
+void MemoryEstimator::setEnginePath(const QString& enginePath) {
+    m_command->setEnginePath(enginePath);
+}
+
 void MemoryEstimator::request(const QJsonObject& job, int processes) {
     if (!m_folder.isValid()) {
         emit failed(tr("No temporary folder for the estimate: %1").arg(m_folder.errorString()));

@@ -18,6 +18,8 @@ public:
     ~MemoryEstimator() override;
 
     void request(const QJsonObject& job, int processes);
+    // For the next request.
+    void setEnginePath(const QString& enginePath);
 
 signals:
     void estimated(const MemoryEstimate& estimate);

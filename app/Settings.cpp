@@ -18,6 +18,7 @@ const QString kVersionKey = QStringLiteral("schemaVersion");
 const QString kAppearanceGroup = QStringLiteral("appearance");
 const QString kProjectsGroup = QStringLiteral("projects");
 const QString kMainWindowGroup = QStringLiteral("mainWindow");
+const QString kEngineGroup = QStringLiteral("engine");
 
 const QString kThemeKey = QStringLiteral("theme");
 const QString kLanguageKey = QStringLiteral("language");
@@ -25,6 +26,7 @@ const QString kRecentKey = QStringLiteral("recent");
 const QString kLastLocationKey = QStringLiteral("lastLocation");
 const QString kGeometryKey = QStringLiteral("geometry");
 const QString kStateKey = QStringLiteral("state");
+const QString kEnginePathKey = QStringLiteral("path");
 
 QString defaultConfigDirectory() {
     const QString fromEnvironment = qEnvironmentVariable("TUNEFRAME_CONFIG_DIR");
@@ -240,6 +242,15 @@ QString Settings::lastProjectLocation() const {
 
 void Settings::setLastProjectLocation(const QString& folder) {
     setValue(kProjectsGroup, kLastLocationKey, folder);
+}
+
+QString Settings::enginePath() const {
+    return value(kEngineGroup, kEnginePathKey).toString();
+}
+
+void Settings::setEnginePath(const QString& path) {
+    if (setValue(kEngineGroup, kEnginePathKey, path.trimmed()))
+        emit enginePathChanged(path.trimmed());
 }
 
 QByteArray Settings::mainWindowGeometry() const {

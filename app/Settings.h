@@ -46,6 +46,11 @@ public:
     QString lastProjectLocation() const;
     void setLastProjectLocation(const QString& folder);
 
+    // The tuneframe-engine the studio runs, as chosen in Preferences; empty: found as
+    // EngineLocator says.
+    QString enginePath() const;
+    void setEnginePath(const QString& path);
+
     QByteArray mainWindowGeometry() const;
     void setMainWindowGeometry(const QByteArray& geometry);
     QByteArray mainWindowState() const;
@@ -66,6 +71,7 @@ signals:
     void themeChanged(Settings::Theme theme);
     void languageChanged(Settings::Language language);
     void recentProjectsChanged();
+    void enginePathChanged(const QString& path);
     void writeFailed(const QString& message);
 
 private:

@@ -7,6 +7,7 @@
 #include "app/JobPresets.h"
 #include "app/Project.h"
 #include "app/ProjectSchema.h"
+#include "app/RemainingTimeEstimate.h"
 #include "app/RunDeletion.h"
 #include "app/TrainingHistory.h"
 #include "common/sweep_grid.h"
@@ -14,6 +15,7 @@
 
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QHash>
 #include <QJsonDocument>
@@ -25,7 +27,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 
 namespace {
 
@@ -36,7 +37,9 @@ const QString kJobFileName = QStringLiteral("job.json");
 const QString kModelFolderKey = QStringLiteral("model_folder");
 const QString kContinuePastFailureKey = QStringLiteral("queue_continue_past_failure");
 constexpr int kLastLineCount = 20;
-constexpr int kStepTimeWindow = 20; // recent steps the ETA averages over
+// The end of events.jsonl searched for a failed run's error code: the error and done lines are
+// the last ones, so this holds them with room for the longest hint.
+constexpr qint64 kFailureTailBytes = 64 * 1024;
 
 QString slug(const QString& name) {
     QString text = name.toLower();
@@ -58,6 +61,28 @@ QJsonObject toQt(const nlohmann::json& json) {
     return QJsonDocument::fromJson(QByteArray::fromStdString(json.dump())).object();
 }
 
+// The code of the last `error` event in a run's events.jsonl; empty when there is none.
+QString lastErrorCode(const QString& runFolder) {
+    QFile file(QDir(runFolder).filePath(QStringLiteral("events.jsonl")));
+    if (!file.open(QIODevice::ReadOnly))
+        return QString();
+    file.seek(std::max<qint64>(0, file.size() - kFailureTailBytes));
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    for (auto line = lines.crbegin(); line != lines.crend(); ++line) {
+        const std::optional<EngineEvent> event = EngineEvent::parse(*line);
+        if (event && event->type == tuneframe::protocol::EventType::Error)
+            return event->string(QStringLiteral("code"));
+    }
+    return QString();
+}
+
+// A failure the same job would meet again: a value or file the user supplied, or something this
+// engine cannot do. Continuing such a run before its first step only repeats the failure.
+bool isConfigurationError(const QString& code) {
+    return code == QLatin1String("bad_input") || code == QLatin1String("usage") ||
+           code == QLatin1String("unsupported");
+}
+
 } // namespace
 
 // What the studio knows about a run an engine is working on, beyond the database.
@@ -65,7 +90,7 @@ struct ActiveRun {
     QPointer<EngineRun> engine;
     RunState state = RunState::None;
     TrainingRuns::Progress progress;
-    std::deque<double> stepTimes;
+    RemainingTimeEstimate remainingTime;
     QStringList logLines;
     QString errorMessage;
     QString errorHint;
@@ -106,6 +131,10 @@ TrainingRuns::~TrainingRuns() {
 
 std::shared_ptr<Project> TrainingRuns::project() const {
     return m_impl->project;
+}
+
+void TrainingRuns::setEnginePath(const QString& enginePath) {
+    m_impl->enginePath = enginePath;
 }
 
 QString TrainingRuns::defaultModelFolder() const {
@@ -427,7 +456,13 @@ TrainingRuns::Failure TrainingRuns::failure(qint64 runId) const {
     const std::optional<TrainingRunRecord> run = m_impl->history.run(runId);
     if (!run)
         return {};
-    return {run->errorMessage, run->errorHint, run->lastLines};
+    Failure failure;
+    failure.message = run->errorMessage;
+    failure.hint = run->errorHint;
+    failure.lastLines = run->lastLines;
+    failure.code = lastErrorCode(run->folder);
+    failure.canContinue = !isConfigurationError(failure.code) || summaryOf(*run).step > 0;
+    return failure;
 }
 
 TrainingRuns::Progress TrainingRuns::progress(qint64 runId) const {
@@ -435,7 +470,7 @@ TrainingRuns::Progress TrainingRuns::progress(qint64 runId) const {
     if (active != m_impl->active.constEnd())
         return active->progress;
     const RunHistoryRow row = summary(runId);
-    return {row.step, row.maxSteps, -1, tr("steps")};
+    return {row.step, row.maxSteps, -1, QStringLiteral("step")};
 }
 
 void TrainingRuns::stop(qint64 runId) {
@@ -609,7 +644,7 @@ bool TrainingRuns::startCommand(qint64 runId, const QString& command, qint64 eve
     run.stopRequested = false;
     run.errorMessage.clear();
     run.errorHint.clear();
-    run.stepTimes.clear();
+    run.remainingTime.reset();
     run.progress = {};
     run.progress.total = command == kTrainCommand ? record->maxSteps : 0;
     connectEngine(runId, run.engine);
@@ -673,9 +708,10 @@ void TrainingRuns::onEvents(qint64 runId, const QVector<EngineEvent>& events, qi
             }
             break;
         case EventType::Phase:
-            if (event.string(QStringLiteral("phase")) == QLatin1String("validate") &&
-                !run.stopRequested)
-                setRunState(runId, RunState::Validating);
+            onPhase(runId, run, event.string(QStringLiteral("phase")));
+            break;
+        case EventType::State:
+            onEngineState(runId, run, event.string(QStringLiteral("state")));
             break;
         case EventType::Validation:
             if (std::optional<ValidationVideo> video =
@@ -706,20 +742,12 @@ void TrainingRuns::onEvents(qint64 runId, const QVector<EngineEvent>& events, qi
 }
 
 void TrainingRuns::onStep(qint64 runId, ActiveRun& run, const StepMetrics& metrics) {
-    if (std::isfinite(metrics.stepTimeSeconds)) {
-        run.stepTimes.push_back(metrics.stepTimeSeconds);
-        if (run.stepTimes.size() > kStepTimeWindow)
-            run.stepTimes.pop_front();
-    }
-    double mean = 0;
-    for (double seconds : run.stepTimes)
-        mean += seconds;
-    mean = run.stepTimes.empty() ? -1 : mean / static_cast<double>(run.stepTimes.size());
+    run.remainingTime.addStepTime(metrics.stepTimeSeconds);
     run.progress.done = metrics.step;
-    run.progress.unit = tr("steps");
+    run.progress.unit = QStringLiteral("step");
     run.progress.etaSeconds =
-        mean >= 0 && run.progress.total > 0
-            ? mean * static_cast<double>(qMax<qint64>(0, run.progress.total - metrics.step))
+        run.progress.total > 0
+            ? run.remainingTime.secondsLeft(qMax<qint64>(0, run.progress.total - metrics.step))
             : -1;
     emit progressChanged(runId, run.progress.done, run.progress.total, run.progress.etaSeconds,
                          run.progress.unit);
@@ -732,10 +760,24 @@ void TrainingRuns::onLog(qint64 runId, ActiveRun& run, const QString& level,
     run.logLines.append(QStringLiteral("[%1] %2").arg(level, message));
     while (run.logLines.size() > kLastLineCount)
         run.logLines.removeFirst();
-    // The engine acknowledges pause and resume in its log (engine/train/trainer.cpp).
-    if (message.startsWith(QLatin1String("Paused at step")))
+}
+
+void TrainingRuns::onPhase(qint64 runId, ActiveRun& run, const QString& phase) {
+    if (run.stopRequested)
+        return;
+    if (phase == QLatin1String("validate"))
+        setRunState(runId, RunState::Validating);
+    else if (phase == QLatin1String("train") && run.state == RunState::Validating)
+        setRunState(runId, RunState::Training);
+}
+
+// The engine's acknowledgement of pause and resume (a `state` event, docs/protocol.md).
+void TrainingRuns::onEngineState(qint64 runId, ActiveRun& run, const QString& state) {
+    if (run.stopRequested)
+        return;
+    if (state == QLatin1String("paused"))
         setRunState(runId, RunState::Paused);
-    else if (message == QLatin1String("Resumed.") && run.state == RunState::Paused)
+    else if (state == QLatin1String("training") && run.state == RunState::Paused)
         setRunState(runId, RunState::Training);
 }
 

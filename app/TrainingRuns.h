@@ -37,6 +37,10 @@ public:
         QString message;
         QString hint;
         QStringList lastLines;
+        QString code; // the engine's error code (docs/protocol.md); empty when it gave none
+        // False for a configuration error before the first step: the same job would fail the
+        // same way, so the settings need editing first.
+        bool canContinue = true;
     };
     // An exported adapter a sample can use.
     struct Adapter {
@@ -58,6 +62,8 @@ public:
     ~TrainingRuns() override;
 
     std::shared_ptr<Project> project() const;
+    // The engine for runs started (or followed) from now on.
+    void setEnginePath(const QString& enginePath);
     // The pipeline folder the last run of this project trained, or the project's own
     // models/cogvideox-tiny (the demo project's); empty when neither exists.
     QString defaultModelFolder() const;
@@ -155,6 +161,8 @@ private:
     void onEvents(qint64 runId, const QVector<EngineEvent>& events, qint64 offset);
     void onStep(qint64 runId, ActiveRun& run, const StepMetrics& metrics);
     void onLog(qint64 runId, ActiveRun& run, const QString& level, const QString& message);
+    void onPhase(qint64 runId, ActiveRun& run, const QString& phase);
+    void onEngineState(qint64 runId, ActiveRun& run, const QString& state);
     void onEnded(qint64 runId, int outcome);
     void setRunState(qint64 runId, RunState state, const QString& stage = QString());
     void startNextQueued();

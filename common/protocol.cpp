@@ -7,7 +7,7 @@
 namespace tuneframe::protocol {
 namespace {
 
-constexpr std::array<std::pair<EventType, std::string_view>, 10> kEventNames{{
+constexpr std::array<std::pair<EventType, std::string_view>, 11> kEventNames{{
     {EventType::Hello, "hello"},
     {EventType::Phase, "phase"},
     {EventType::Progress, "progress"},
@@ -18,6 +18,7 @@ constexpr std::array<std::pair<EventType, std::string_view>, 10> kEventNames{{
     {EventType::Log, "log"},
     {EventType::Error, "error"},
     {EventType::Done, "done"},
+    {EventType::State, "state"},
 }};
 
 constexpr std::array<std::pair<CommandType, std::string_view>, 5> kCommandNames{{

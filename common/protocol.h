@@ -24,6 +24,7 @@ enum class EventType {
     Log,
     Error,
     Done,
+    State,
 };
 
 enum class CommandType {

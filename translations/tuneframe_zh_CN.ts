@@ -1869,6 +1869,22 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
 <context>
     <name>MainWindow</name>
     <message>
+        <source>The studio now runs %1.</source>
+        <translation>工作室现在使用 %1。</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>偏好设置(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
         <source>Settings Were Reset</source>
         <translation>设置已重置</translation>
     </message>
@@ -2580,6 +2596,42 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
 <context>
     <name>RunControlBar</name>
     <message>
+        <source>Edit Settings…</source>
+        <translation>编辑设置…</translation>
+    </message>
+    <message>
+        <source>The run stopped on its settings before its first step, so continuing would fail the same way. Put its settings in the new-run form to fix them and train again.</source>
+        <translation>该运行在第一步之前因设置问题而停止，继续只会以同样的方式失败。请把它的设置放回新建运行表单中修改，然后重新训练。</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Continue</source>
+        <translation>继续(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Sample &amp;Now</source>
+        <translation>立即采样(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve Checkpoint Now</source>
+        <translation>立即保存检查点(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Paused; about %1 left once resumed</source>
+        <translation>已暂停；恢复后约剩 %1</translation>
+    </message>
+    <message>
         <source>%1 h %2 min</source>
         <translation>%1 小时 %2 分</translation>
     </message>
@@ -2690,6 +2742,22 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
 </context>
 <context>
     <name>RunDashboard</name>
+    <message>
+        <source>Learning rate and grad norm</source>
+        <translation>学习率与梯度范数</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Device total %1 GiB</source>
+        <translation>设备总量 %1 GiB</translation>
+    </message>
     <message>
         <source>Step %1 (epoch %2)
 Loss %3
@@ -3378,6 +3446,18 @@ What to do: %2</source>
 <context>
     <name>TrainPage</name>
     <message>
+        <source>Start &amp;Training</source>
+        <translation>开始训练(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Add to &amp;Queue</source>
+        <translation>加入队列(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>The settings of “%1” are in the form. Fix what the message above names, then choose Train.</source>
+        <translation>“%1”的设置已填入表单。请修改上方消息指出的问题，然后选择“训练”。</translation>
+    </message>
+    <message>
         <source>Delete Run…</source>
         <translation>删除运行…</translation>
     </message>
@@ -3758,6 +3838,121 @@ What to do: %2</source>
     <message>
         <source>The run folder %1 could not be renamed for deletion: check that no program has a file in it open and that the project folder is writable.</source>
         <translation>无法重命名运行文件夹 %1 以进行删除：请检查没有程序打开其中的文件，并且项目文件夹可写。</translation>
+    </message>
+</context>
+<context>
+    <name>CudaVisibleDevices</name>
+    <message>
+        <source>CUDA_VISIBLE_DEVICES is "%1": "%2" names no GPU of this computer, so it and the entries after it are left out.</source>
+        <translation>CUDA_VISIBLE_DEVICES 为“%1”：“%2”不对应本机的任何 GPU，因此它及其后的条目都被忽略。</translation>
+    </message>
+    <message>
+        <source>CUDA_VISIBLE_DEVICES is empty, which hides every GPU, so training runs on the CPU.</source>
+        <translation>CUDA_VISIBLE_DEVICES 为空，所有 GPU 都被隐藏，因此训练将在 CPU 上运行。</translation>
+    </message>
+</context>
+<context>
+    <name>EngineVersionCheck</name>
+    <message>
+        <source>%1 did not answer --version within %2 seconds.</source>
+        <translation>%1 在 %2 秒内没有响应 --version。</translation>
+    </message>
+    <message>
+        <source>%1 could not be started: %2. Choose the tuneframe-engine executable.</source>
+        <translation>无法启动 %1：%2。请选择 tuneframe-engine 可执行文件。</translation>
+    </message>
+    <message>
+        <source>%1 is not tuneframe-engine: --version printed “%2”.</source>
+        <translation>%1 不是 tuneframe-engine：--version 输出为“%2”。</translation>
+    </message>
+</context>
+<context>
+    <name>DashboardPlot</name>
+    <message>
+        <source>Logarithmic Scale</source>
+        <translation>对数刻度</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Log scale</source>
+        <translation>对数刻度</translation>
+    </message>
+    <message>
+        <source>Show the values on a logarithmic axis, so late, small changes stay visible.</source>
+        <translation>在对数坐标轴上显示数值，使后期的细小变化依然清晰可见。</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesDialog</name>
+    <message>
+        <source>Found %1 at %2.</source>
+        <translation>在 %2 找到 %1。</translation>
+    </message>
+    <message>
+        <source>Preferences</source>
+        <translation>偏好设置</translation>
+    </message>
+    <message>
+        <source>&amp;Engine:</source>
+        <translation>引擎(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Automatic: %1</source>
+        <translation>自动：%1</translation>
+    </message>
+    <message>
+        <source>The tuneframe-engine that prepares, trains and exports. Leave empty to use the one found automatically (TUNEFRAME_ENGINE, then beside the studio, then PATH).</source>
+        <translation>负责准备、训练和导出的 tuneframe-engine。留空则使用自动找到的引擎（依次查找 TUNEFRAME_ENGINE、工作室所在目录、PATH）。</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>&amp;New projects in:</source>
+        <translation>新项目位置(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>The folder the New Project dialog proposes.</source>
+        <translation>“新建项目”对话框默认建议的文件夹。</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <source>Choose tuneframe-engine</source>
+        <translation>选择 tuneframe-engine</translation>
+    </message>
+    <message>
+        <source>Folder for New Projects</source>
+        <translation>新项目所在文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>On its page</source>
+        <translation>在所属页面</translation>
     </message>
 </context>
 </TS>

@@ -12,7 +12,9 @@
 #include "ui/GalleryPage.h"
 #include "ui/LanguageController.h"
 #include "ui/NewProjectDialog.h"
+#include "ui/PreferencesDialog.h"
 #include "ui/SamplePage.h"
+#include "ui/ShortcutsDialog.h"
 #include "ui/TaskProgressBar.h"
 #include "ui/ThemeController.h"
 #include "ui/TrainPage.h"
@@ -73,6 +75,7 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     connect(m_settings, &Settings::themeChanged, this, &MainWindow::updateSettingsActions);
     connect(m_settings, &Settings::languageChanged, this, &MainWindow::updateSettingsActions);
     connect(m_settings, &Settings::writeFailed, this, &MainWindow::onSettingsWriteFailed);
+    connect(m_settings, &Settings::enginePathChanged, this, &MainWindow::onEnginePathChanged);
     connect(m_recentProjects, &RecentProjects::foldersChanged, this,
             &MainWindow::rebuildRecentProjectsMenu);
 
@@ -127,7 +130,7 @@ void MainWindow::setProject(std::shared_ptr<Project> project) {
     for (StudioPage* page : pages())
         page->setProject(m_project);
     if (m_project) {
-        m_trainingRuns = std::make_unique<TrainingRuns>(m_project, EngineLocator::enginePath());
+        m_trainingRuns = std::make_unique<TrainingRuns>(m_project, enginePath());
         m_trainPage->setDefaultModelFolder(m_trainingRuns->defaultModelFolder());
         m_trainPage->setTrainingRuns(m_trainingRuns.get());
         m_galleryPage->setTrainingRuns(m_trainingRuns.get());
@@ -159,8 +162,7 @@ bool MainWindow::openDemoProject(const QString& folder) {
         m_demoController->deleteLater();
     }
     m_demoController = new DemoProjectController(
-        folder.isEmpty() ? DemoProjectController::defaultFolder() : folder,
-        EngineLocator::enginePath(), this);
+        folder.isEmpty() ? DemoProjectController::defaultFolder() : folder, enginePath(), this);
     DemoProjectController* controller = m_demoController;
     connect(controller, &DemoProjectController::progressChanged, this,
             [this](int done, int total, const QString& step) {
@@ -234,6 +236,39 @@ void MainWindow::showPage(Page page) {
     if (page == Page::None)
         return;
     m_navigation->setCurrentRow(static_cast<int>(page) - 1);
+}
+
+QString MainWindow::enginePath() const {
+    return EngineLocator::enginePath(m_settings->enginePath());
+}
+
+QDialog* MainWindow::openPreferences() {
+    if (auto* open = findChild<PreferencesDialog*>(QStringLiteral("preferencesDialog"))) {
+        open->raise();
+        return open;
+    }
+    auto* dialog = new PreferencesDialog(m_settings, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
+}
+
+QDialog* MainWindow::openShortcutList() {
+    auto* dialog = new ShortcutsDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+    return dialog;
+}
+
+void MainWindow::onEnginePathChanged() {
+    // Running engines keep going; what starts from now on uses the new one.
+    const QString path = enginePath();
+    m_trainPage->setEnginePath(path);
+    m_samplePage->setEnginePath(path);
+    if (m_trainingRuns)
+        m_trainingRuns->setEnginePath(path);
+    statusBar()->showMessage(tr("The studio now runs %1.").arg(QDir::toNativeSeparators(path)),
+                             10000);
 }
 
 ThemeController* MainWindow::themeController() const {
@@ -420,6 +455,17 @@ void MainWindow::createActions() {
     m_languageEnglishAction->setText(QStringLiteral("English"));
     m_languageChineseAction->setText(QStringLiteral("简体中文"));
 
+    m_preferencesAction = new QAction(this);
+    m_preferencesAction->setObjectName(QStringLiteral("preferencesAction"));
+    m_preferencesAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    m_preferencesAction->setMenuRole(QAction::PreferencesRole);
+    connect(m_preferencesAction, &QAction::triggered, this, [this] { openPreferences(); });
+
+    m_shortcutsAction = new QAction(this);
+    m_shortcutsAction->setObjectName(QStringLiteral("keyboardShortcutsAction"));
+    m_shortcutsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    connect(m_shortcutsAction, &QAction::triggered, this, [this] { openShortcutList(); });
+
     m_aboutAction = new QAction(this);
     m_aboutAction->setObjectName(QStringLiteral("aboutAction"));
     m_aboutAction->setMenuRole(QAction::AboutRole);
@@ -443,9 +489,21 @@ void MainWindow::createMenus() {
     m_editMenu = menuBar()->addMenu(QString());
     m_editMenu->setObjectName(QStringLiteral("editMenu"));
     m_editMenu->addActions(m_datasetPage->editMenuActions());
+    m_editMenu->addSeparator();
+    m_editMenu->addAction(m_preferencesAction);
     m_datasetMenu = menuBar()->addMenu(QString());
     m_datasetMenu->setObjectName(QStringLiteral("datasetMenu"));
     m_datasetMenu->addActions(m_datasetPage->datasetMenuActions());
+
+    // The Train page's commands on the selected run, enabled exactly when its buttons are.
+    m_runMenu = menuBar()->addMenu(QString());
+    m_runMenu->setObjectName(QStringLiteral("runMenu"));
+    const QList<QAction*> runActions = m_trainPage->runMenuActions();
+    for (int index = 0; index < runActions.size(); ++index) {
+        if (index == 2)
+            m_runMenu->addSeparator();
+        m_runMenu->addAction(runActions.at(index));
+    }
 
     m_viewMenu = menuBar()->addMenu(QString());
     m_viewMenu->setObjectName(QStringLiteral("viewMenu"));
@@ -466,6 +524,8 @@ void MainWindow::createMenus() {
 
     m_helpMenu = menuBar()->addMenu(QString());
     m_helpMenu->setObjectName(QStringLiteral("helpMenu"));
+    m_helpMenu->addAction(m_shortcutsAction);
+    m_helpMenu->addSeparator();
     m_helpMenu->addAction(m_aboutAction);
 }
 
@@ -485,11 +545,11 @@ void MainWindow::createCentralWidget() {
     m_pageStack->setObjectName(QStringLiteral("pageStack"));
     m_datasetPage = new DatasetPage(m_pageStack);
     m_trainPage = new TrainPage(m_pageStack);
-    m_trainPage->setEnginePath(EngineLocator::enginePath());
+    m_trainPage->setEnginePath(enginePath());
     m_trainPage->setUserPresetFolder(JobPresets::userFolder(m_settings->configDirectory()));
     m_galleryPage = new GalleryPage(m_pageStack);
     m_samplePage = new SamplePage(m_pageStack);
-    m_samplePage->setEnginePath(EngineLocator::enginePath());
+    m_samplePage->setEnginePath(enginePath());
     const QStringList icons{
         QStringLiteral(":/icons/dataset.svg"), QStringLiteral(":/icons/train.svg"),
         QStringLiteral(":/icons/gallery.svg"), QStringLiteral(":/icons/sample.svg")};
@@ -531,6 +591,9 @@ void MainWindow::retranslateUi() {
 
     m_editMenu->setTitle(tr("&Edit"));
     m_datasetMenu->setTitle(tr("Data&set"));
+    m_runMenu->setTitle(tr("&Run"));
+    m_preferencesAction->setText(tr("&Preferences…"));
+    m_shortcutsAction->setText(tr("&Keyboard Shortcuts"));
     m_viewMenu->setTitle(tr("&View"));
     m_showDatasetAction->setText(tr("&Dataset"));
     m_showTrainAction->setText(tr("&Train"));

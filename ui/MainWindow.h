@@ -13,6 +13,7 @@ class LanguageController;
 class Project;
 class QAction;
 class QActionGroup;
+class QDialog;
 class QLabel;
 class QListWidget;
 class QMenu;
@@ -60,6 +61,11 @@ public:
     void showPage(Page page);
 
     ThemeController* themeController() const;
+    // The engine the studio runs: the one chosen in Preferences, else as EngineLocator finds it.
+    QString enginePath() const;
+    // Edit → Preferences and Help → Keyboard Shortcuts, opened (not exec()'d); returned for tests.
+    QDialog* openPreferences();
+    QDialog* openShortcutList();
     LanguageController* languageController() const;
 
 signals:
@@ -83,6 +89,7 @@ private slots:
     void onFactoryDatasetRequested(const FactoryDataset& dataset);
     void onNavigationRowChanged(int row);
     void onSettingsWriteFailed(const QString& message);
+    void onEnginePathChanged();
 
 private:
     void createActions();
@@ -117,6 +124,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_editMenu = nullptr;
     QMenu* m_datasetMenu = nullptr;
+    QMenu* m_runMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QMenu* m_themeMenu = nullptr;
     QMenu* m_languageMenu = nullptr;
@@ -142,4 +150,6 @@ private:
     QAction* m_languageEnglishAction = nullptr;
     QAction* m_languageChineseAction = nullptr;
     QAction* m_aboutAction = nullptr;
+    QAction* m_preferencesAction = nullptr;
+    QAction* m_shortcutsAction = nullptr;
 };

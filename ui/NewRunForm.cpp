@@ -234,6 +234,10 @@ NewRunForm::NewRunForm(QWidget* parent)
     refreshGpus();
 }
 
+void NewRunForm::setEnginePath(const QString& enginePath) {
+    m_estimator->setEnginePath(enginePath);
+}
+
 void NewRunForm::refreshGpus() {
     QPointer<NewRunForm> form(this);
     QThreadPool::globalInstance()->start([form] {

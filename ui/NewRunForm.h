@@ -53,6 +53,8 @@ public:
     bool isValid() const;
     // Checks the current values at once instead of after the typing pause (before a launch).
     void validateNow();
+    // The engine that estimates memory (Preferences may choose another).
+    void setEnginePath(const QString& enginePath);
     // The device choices: automatic, the CPU, and each GPU NVML lists (a plain CUDA entry
     // when it lists none).
     void setGpus(const GpuInventory::Result& inventory);

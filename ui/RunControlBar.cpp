@@ -1,5 +1,6 @@
 #include "ui/RunControlBar.h"
 
+#include <QAction>
 #include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -18,6 +19,18 @@ QPushButton* makeButton(QWidget* parent, const char* objectName) {
     return button;
 }
 
+QAction* makeAction(QObject* parent, const char* objectName, const QKeySequence& shortcut) {
+    auto* action = new QAction(parent);
+    action->setObjectName(QString::fromLatin1(objectName));
+    action->setShortcut(shortcut);
+    return action;
+}
+
+// The button runs its action, so a click and the Run menu take the same path.
+void bindButton(QPushButton* button, QAction* action) {
+    QObject::connect(button, &QPushButton::clicked, action, &QAction::trigger);
+}
+
 } // namespace
 
 RunControlBar::RunControlBar(QWidget* parent)
@@ -31,8 +44,18 @@ RunControlBar::RunControlBar(QWidget* parent)
     , m_sampleButton(makeButton(this, "sampleNowButton"))
     , m_saveButton(makeButton(this, "saveNowButton"))
     , m_continueButton(makeButton(this, "continueRunButton"))
+    , m_editButton(makeButton(this, "editRunButton"))
     , m_exportButton(makeButton(this, "exportRunButton"))
-    , m_tensorBoardButton(makeButton(this, "tensorBoardButton")) {
+    , m_tensorBoardButton(makeButton(this, "tensorBoardButton"))
+    , m_stopAction(makeAction(this, "stopRunAction", QKeySequence(Qt::CTRL | Qt::Key_Period)))
+    , m_pauseAction(
+          makeAction(this, "pauseRunAction", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P)))
+    , m_continueAction(
+          makeAction(this, "continueRunAction", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R)))
+    , m_sampleAction(
+          makeAction(this, "sampleNowAction", QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S)))
+    , m_saveAction(
+          makeAction(this, "saveNowAction", QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_C))) {
     setObjectName(QStringLiteral("runControlBar"));
     m_nameLabel->setObjectName(QStringLiteral("runNameLabel"));
     QFont nameFont = m_nameLabel->font();
@@ -54,6 +77,9 @@ RunControlBar::RunControlBar(QWidget* parent)
                                       m_sampleButton, m_saveButton,  m_exportButton};
     for (int index = 0; index < ordered.size(); ++index)
         buttons->addWidget(ordered.at(index), index / 3, index % 3);
+    // Shown instead of Continue, in its place.
+    buttons->addWidget(m_editButton, 0, 2);
+    m_editButton->hide();
     buttons->addWidget(m_tensorBoardButton, 1, 3);
     buttons->setColumnStretch(4, 1);
     auto* layout = new QVBoxLayout(this);
@@ -62,16 +88,37 @@ RunControlBar::RunControlBar(QWidget* parent)
     layout->addWidget(m_progress);
     layout->addLayout(buttons);
 
-    connect(m_stopButton, &QPushButton::clicked, this, &RunControlBar::stopRequested);
-    connect(m_pauseButton, &QPushButton::clicked, this, [this] {
+    bindButton(m_stopButton, m_stopAction);
+    bindButton(m_pauseButton, m_pauseAction);
+    bindButton(m_continueButton, m_continueAction);
+    bindButton(m_sampleButton, m_sampleAction);
+    bindButton(m_saveButton, m_saveAction);
+    // A shortcut can fire after the state changed under it: each action checks again.
+    connect(m_stopAction, &QAction::triggered, this, [this] {
+        if (m_stopAction->isEnabled())
+            emit stopRequested();
+    });
+    connect(m_pauseAction, &QAction::triggered, this, [this] {
+        if (!m_pauseAction->isEnabled())
+            return;
         if (m_state == RunState::Paused)
             emit resumeRequested();
         else
             emit pauseRequested();
     });
-    connect(m_sampleButton, &QPushButton::clicked, this, &RunControlBar::sampleNowRequested);
-    connect(m_saveButton, &QPushButton::clicked, this, &RunControlBar::saveNowRequested);
-    connect(m_continueButton, &QPushButton::clicked, this, &RunControlBar::continueRequested);
+    connect(m_continueAction, &QAction::triggered, this, [this] {
+        if (m_continueAction->isEnabled())
+            emit continueRequested();
+    });
+    connect(m_sampleAction, &QAction::triggered, this, [this] {
+        if (m_sampleAction->isEnabled())
+            emit sampleNowRequested();
+    });
+    connect(m_saveAction, &QAction::triggered, this, [this] {
+        if (m_saveAction->isEnabled())
+            emit saveNowRequested();
+    });
+    connect(m_editButton, &QPushButton::clicked, this, &RunControlBar::editRequested);
     connect(m_exportButton, &QPushButton::clicked, this, &RunControlBar::exportRequested);
     connect(m_tensorBoardButton, &QPushButton::clicked, this, &RunControlBar::tensorBoardRequested);
     retranslateUi();
@@ -85,6 +132,7 @@ void RunControlBar::clearRun() {
     m_done = m_total = 0;
     m_etaSeconds = -1;
     m_canSample = m_canExport = false;
+    m_canContinue = true;
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     retranslateUi();
@@ -92,6 +140,7 @@ void RunControlBar::clearRun() {
 
 void RunControlBar::setRun(const QString& name, RunState state) {
     m_hasRun = true;
+    m_canContinue = true;
     m_name = name;
     m_done = m_total = 0;
     m_etaSeconds = -1;
@@ -128,6 +177,15 @@ void RunControlBar::setCanExport(bool canExport) {
     updateButtons();
 }
 
+void RunControlBar::setCanContinue(bool canContinue) {
+    m_canContinue = canContinue;
+    updateButtons();
+}
+
+QList<QAction*> RunControlBar::runActions() const {
+    return {m_stopAction, m_pauseAction, m_continueAction, m_sampleAction, m_saveAction};
+}
+
 QString RunControlBar::formatDuration(double seconds) {
     if (!std::isfinite(seconds) || seconds < 0)
         return QString();
@@ -162,6 +220,22 @@ void RunControlBar::retranslateUi() {
     m_continueButton->setText(tr("Continue"));
     m_continueButton->setToolTip(tr("Start the engine again on this run; it resumes from the "
                                     "newest checkpoint."));
+    m_editButton->setText(tr("Edit Settings…"));
+    m_editButton->setToolTip(tr("The run stopped on its settings before its first step, so "
+                                "continuing would fail the same way. Put its settings in the "
+                                "new-run form to fix them and train again."));
+    m_stopAction->setText(tr("&Stop"));
+    m_pauseAction->setText(m_state == RunState::Paused ? tr("&Resume") : tr("&Pause"));
+    m_continueAction->setText(tr("&Continue"));
+    m_sampleAction->setText(tr("Sample &Now"));
+    m_saveAction->setText(tr("Sa&ve Checkpoint Now"));
+    for (QAction* action : runActions()) {
+        QString tip = action->text().remove(QLatin1Char('&'));
+        if (!action->shortcut().isEmpty())
+            tip +=
+                QStringLiteral(" (%1)").arg(action->shortcut().toString(QKeySequence::NativeText));
+        action->setToolTip(tip);
+    }
     m_exportButton->setText(tr("Export…"));
     m_tensorBoardButton->setText(tr("Open in TensorBoard…"));
     m_tensorBoardButton->setToolTip(
@@ -173,13 +247,21 @@ void RunControlBar::retranslateUi() {
 void RunControlBar::updateButtons() {
     const bool training = m_state == RunState::Training || m_state == RunState::Validating ||
                           m_state == RunState::Paused;
-    m_stopButton->setEnabled(
+    const bool ended = m_state == RunState::Stopped || m_state == RunState::Failed;
+    const bool mustEdit = m_hasRun && m_state == RunState::Failed && !m_canContinue;
+    m_stopAction->setEnabled(
         m_hasRun && (training || m_state == RunState::Preparing || m_state == RunState::Queued));
-    m_pauseButton->setEnabled(m_hasRun && training && m_state != RunState::Validating);
-    m_sampleButton->setEnabled(m_hasRun && m_canSample && m_state == RunState::Training);
-    m_saveButton->setEnabled(m_hasRun && m_state == RunState::Training);
-    m_continueButton->setEnabled(m_hasRun &&
-                                 (m_state == RunState::Stopped || m_state == RunState::Failed));
+    m_pauseAction->setEnabled(m_hasRun && training && m_state != RunState::Validating);
+    m_sampleAction->setEnabled(m_hasRun && m_canSample && m_state == RunState::Training);
+    m_saveAction->setEnabled(m_hasRun && m_state == RunState::Training);
+    m_continueAction->setEnabled(m_hasRun && ended && !mustEdit);
+    m_stopButton->setEnabled(m_stopAction->isEnabled());
+    m_pauseButton->setEnabled(m_pauseAction->isEnabled());
+    m_sampleButton->setEnabled(m_sampleAction->isEnabled());
+    m_saveButton->setEnabled(m_saveAction->isEnabled());
+    m_continueButton->setEnabled(m_continueAction->isEnabled());
+    m_continueButton->setVisible(!mustEdit);
+    m_editButton->setVisible(mustEdit);
     m_exportButton->setEnabled(m_hasRun && m_canExport);
     m_tensorBoardButton->setEnabled(m_hasRun);
 }
@@ -212,6 +294,10 @@ void RunControlBar::updateProgressText() {
     }
     m_progress->setFormat(m_total > 0 ? progressText(m_done, m_total, m_unit) : QString());
     const QString eta = formatDuration(m_etaSeconds);
-    m_etaLabel->setText(isActiveRunState(m_state) && !eta.isEmpty() ? tr("About %1 left").arg(eta)
-                                                                    : QString());
+    if (!isActiveRunState(m_state) || eta.isEmpty())
+        m_etaLabel->clear();
+    else if (m_state == RunState::Paused)
+        m_etaLabel->setText(tr("Paused; about %1 left once resumed").arg(eta));
+    else
+        m_etaLabel->setText(tr("About %1 left").arg(eta));
 }

@@ -4,6 +4,7 @@
 
 #include <QWidget>
 
+class QAction;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -11,6 +12,8 @@ class QPushButton;
 // The selected run at a glance and its controls: name, state, a progress bar with the ETA, and
 // Stop, Pause/Resume, Sample now, Save now, Continue, Export and TensorBoard. Which buttons work
 // follows from the state alone, so the bar never offers what the engine cannot do at that moment.
+// Each run command is a QAction (with its shortcut) that the button triggers, so the Run menu
+// shows the very same commands, enabled exactly when the buttons are.
 class RunControlBar : public QWidget {
     Q_OBJECT
 
@@ -28,6 +31,12 @@ public:
     void setCanSample(bool canSample);
     // Whether the run has a checkpoint to export.
     void setCanExport(bool canExport);
+    // False after a configuration error before the first step: Continue would only fail again,
+    // so Edit Settings takes its place.
+    void setCanContinue(bool canContinue);
+
+    // Stop, Pause/Resume, Continue, Sample Now and Save Now, for the Run menu.
+    QList<QAction*> runActions() const;
 
     static QString formatDuration(double seconds);
     // "2 of 8 clips", "Step 3 of 100": the progress bar's text for a protocol unit.
@@ -40,6 +49,8 @@ signals:
     void sampleNowRequested();
     void saveNowRequested();
     void continueRequested();
+    // Put the run's settings back in the new-run form to fix them.
+    void editRequested();
     void exportRequested();
     void tensorBoardRequested();
 
@@ -60,8 +71,14 @@ private:
     QPushButton* m_sampleButton;
     QPushButton* m_saveButton;
     QPushButton* m_continueButton;
+    QPushButton* m_editButton;
     QPushButton* m_exportButton;
     QPushButton* m_tensorBoardButton;
+    QAction* m_stopAction;
+    QAction* m_pauseAction;
+    QAction* m_continueAction;
+    QAction* m_sampleAction;
+    QAction* m_saveAction;
 
     bool m_hasRun = false;
     QString m_name;
@@ -72,4 +89,5 @@ private:
     QString m_unit;
     bool m_canSample = false;
     bool m_canExport = false;
+    bool m_canContinue = true;
 };

@@ -1,5 +1,7 @@
 #include "ui/RunDashboard.h"
 
+#include "ui/DashboardPlot.h"
+
 #include <qcustomplot.h>
 
 #include <QEvent>
@@ -11,6 +13,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScrollArea>
 #include <QSlider>
 #include <QTimer>
 #include <QToolTip>
@@ -23,6 +26,11 @@ namespace {
 
 constexpr int kReplotIntervalMs = 200;
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+// Headroom above the highest memory curve, so it does not run along the plot's edge.
+constexpr double kMemoryHeadroom = 1.15;
+// The device total is drawn when the use reaches this share of it; below, it would flatten the
+// curves into a line at zero, so the legend only names it.
+constexpr double kShowTotalFromShare = 0.5;
 const QColor kRunColor(61, 126, 234);
 const QColor kComparisonColor(230, 126, 34);
 const QColor kMemoryColors[] = {QColor(61, 126, 234), QColor(39, 174, 96), QColor(192, 57, 43)};
@@ -60,6 +68,28 @@ QCPRange axisDataRange(QCustomPlot* plot, QCPAxis* axis, bool* found) {
     return total;
 }
 
+// The 1st to 99th percentile of a graph's values, widened a little: one warm-up step ten times
+// slower than the rest would otherwise flatten the speed curves against the axis.
+bool robustRange(QCPGraph* graph, QCPRange* range) {
+    QVector<double> values;
+    values.reserve(graph->data()->size());
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+        if (std::isfinite(it->value))
+            values.append(it->value);
+    }
+    if (values.isEmpty())
+        return false;
+    std::sort(values.begin(), values.end());
+    const auto at = [&values](double share) {
+        return values.at(static_cast<int>(share * static_cast<double>(values.size() - 1)));
+    };
+    const double low = at(0.01);
+    const double high = at(0.99);
+    const double pad = std::max((high - low) * 0.15, std::abs(high) * 0.05);
+    *range = QCPRange(std::max(0.0, low - pad), high + pad);
+    return true;
+}
+
 const StepMetrics* nearestStep(const QVector<StepMetrics>& history, double step) {
     if (history.isEmpty())
         return nullptr;
@@ -82,10 +112,14 @@ RunDashboard::RunDashboard(QWidget* parent)
     , m_fitButton(new QPushButton(this))
     , m_pngButton(new QPushButton(this))
     , m_csvButton(new QPushButton(this))
-    , m_lossPlot(createPlot("lossPlot"))
-    , m_learningRatePlot(createPlot("learningRatePlot"))
-    , m_speedPlot(createPlot("speedPlot"))
-    , m_memoryPlot(createPlot("memoryPlot"))
+    , m_lossPanel(createPlot("lossPlot"))
+    , m_learningRatePanel(createPlot("learningRatePlot"))
+    , m_speedPanel(createPlot("speedPlot"))
+    , m_memoryPanel(createPlot("memoryPlot"))
+    , m_lossPlot(m_lossPanel->plot())
+    , m_learningRatePlot(m_learningRatePanel->plot())
+    , m_speedPlot(m_speedPanel->plot())
+    , m_memoryPlot(m_memoryPanel->plot())
     , m_replotTimer(new QTimer(this)) {
     setObjectName(QStringLiteral("runDashboard"));
     m_smoothingSlider->setObjectName(QStringLiteral("smoothingSlider"));
@@ -108,10 +142,11 @@ RunDashboard::RunDashboard(QWidget* parent)
     m_stepTime = addGraph(m_speedPlot, kRunColor, 1.5, Qt::SolidLine);
     m_samplesPerSecond =
         addGraph(m_speedPlot, QColor(39, 174, 96), 1.5, Qt::SolidLine, m_speedPlot->yAxis2);
-    m_memoryTotal = addGraph(m_memoryPlot, QColor(127, 127, 127), 1.5, Qt::DashDotLine);
-    for (QCustomPlot* plot : {m_lossPlot, m_learningRatePlot, m_speedPlot, m_memoryPlot})
-        plot->legend->setVisible(true);
+    m_memoryTotal = addGraph(m_memoryPlot, QColor(127, 127, 127), 1.5, Qt::DashLine);
     m_lossPlot->graph(2)->removeFromLegend();
+    m_learningRatePlot->graph(1)->removeFromLegend();
+    m_lossPanel->setLogScaleAvailable(true);
+    m_learningRatePanel->setLogScaleAvailable(true);
 
     auto* tools = new QHBoxLayout;
     tools->addWidget(m_smoothingLabel);
@@ -119,15 +154,23 @@ RunDashboard::RunDashboard(QWidget* parent)
     tools->addWidget(m_fitButton);
     tools->addWidget(m_pngButton);
     tools->addWidget(m_csvButton);
-    auto* grid = new QGridLayout;
-    grid->addWidget(m_lossPlot, 0, 0);
-    grid->addWidget(m_learningRatePlot, 0, 1);
-    grid->addWidget(m_speedPlot, 1, 0);
-    grid->addWidget(m_memoryPlot, 1, 1);
+    auto* plots = new QWidget;
+    plots->setObjectName(QStringLiteral("dashboardPlots"));
+    auto* grid = new QGridLayout(plots);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addWidget(m_lossPanel, 0, 0);
+    grid->addWidget(m_learningRatePanel, 0, 1);
+    grid->addWidget(m_speedPanel, 1, 0);
+    grid->addWidget(m_memoryPanel, 1, 1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("dashboardScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(plots);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(tools);
-    layout->addLayout(grid, 1);
+    layout->addWidget(scroll, 1);
 
     m_replotTimer->setSingleShot(true);
     m_replotTimer->setInterval(kReplotIntervalMs);
@@ -142,10 +185,11 @@ RunDashboard::RunDashboard(QWidget* parent)
 
 RunDashboard::~RunDashboard() = default;
 
-QCustomPlot* RunDashboard::createPlot(const char* objectName) {
-    auto* plot = new QCustomPlot(this);
-    plot->setObjectName(QString::fromLatin1(objectName));
-    plot->setMinimumSize(160, 120);
+DashboardPlot* RunDashboard::createPlot(const char* objectName) {
+    auto* panel = new DashboardPlot(QString::fromLatin1(objectName), this);
+    QCustomPlot* plot = panel->plot();
+    connect(panel, &DashboardPlot::logScaleChanged, this, [this] { fitAll(); });
+    connect(panel, &DashboardPlot::fitRequested, this, &RunDashboard::fitAll);
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot->axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     plot->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -157,7 +201,7 @@ QCustomPlot* RunDashboard::createPlot(const char* objectName) {
     connect(plot, &QCustomPlot::mousePress, this, [this](QMouseEvent*) { m_followLatest = false; });
     connect(plot, &QCustomPlot::mouseWheel, this, [this](QWheelEvent*) { m_followLatest = false; });
     connect(plot, &QCustomPlot::afterReplot, this, [this] { ++m_replotCount; });
-    return plot;
+    return panel;
 }
 
 void RunDashboard::setRun(const QString& name, const QVector<StepMetrics>& history) {
@@ -214,8 +258,13 @@ void RunDashboard::addToGraphs(const StepMetrics& metrics) {
         m_memoryGraphs[base]->addData(step, sample.allocatedBytes / kGiB);
         m_memoryGraphs[base + 1]->addData(step, sample.reservedBytes / kGiB);
         m_memoryGraphs[base + 2]->addData(step, sample.peakBytes / kGiB);
-        if (sample.rank == 0 && sample.totalBytes > 0)
+        if (sample.rank == 0 && sample.totalBytes > 0) {
             m_memoryTotal->addData(step, sample.totalBytes / kGiB);
+            if (sample.totalBytes / kGiB != m_deviceTotalGiB) {
+                m_deviceTotalGiB = sample.totalBytes / kGiB;
+                nameMemoryGraphs();
+            }
+        }
     }
 }
 
@@ -249,6 +298,7 @@ void RunDashboard::clearComparison() {
 void RunDashboard::clear() {
     m_runName.clear();
     m_history.clear();
+    m_deviceTotalGiB = 0;
     m_smoother.reset();
     m_followLatest = true;
     for (QCustomPlot* plot : {m_lossPlot, m_learningRatePlot, m_speedPlot, m_memoryPlot}) {
@@ -311,6 +361,14 @@ int RunDashboard::replotCount() const {
     return m_replotCount;
 }
 
+DashboardPlot* RunDashboard::lossPanel() const {
+    return m_lossPanel;
+}
+
+DashboardPlot* RunDashboard::learningRatePanel() const {
+    return m_learningRatePanel;
+}
+
 QVector<double> RunDashboard::smoothedLoss() const {
     QVector<double> values;
     for (auto it = m_lossSmoothed->data()->constBegin(); it != m_lossSmoothed->data()->constEnd();
@@ -321,8 +379,8 @@ QVector<double> RunDashboard::smoothedLoss() const {
 
 bool RunDashboard::exportPng(const QString& file, QString* error) const {
     const QList<QCustomPlot*> plots{m_lossPlot, m_learningRatePlot, m_speedPlot, m_memoryPlot};
-    const int width = std::max(640, m_lossPlot->width() + m_learningRatePlot->width());
-    const int height = std::max(480, m_lossPlot->height() + m_speedPlot->height());
+    const int width = std::max(1280, m_lossPlot->width() + m_learningRatePlot->width());
+    const int height = std::max(800, m_lossPlot->height() + m_speedPlot->height());
     QImage image(width, height, QImage::Format_ARGB32);
     image.fill(Qt::white);
     QPainter painter(&image);
@@ -400,6 +458,10 @@ void RunDashboard::retranslateUi() {
     m_fitButton->setToolTip(tr("Show every point (or double-click a plot)."));
     m_pngButton->setText(tr("Save PNG…"));
     m_csvButton->setText(tr("Save CSV…"));
+    m_lossPanel->setTitle(tr("Loss"));
+    m_learningRatePanel->setTitle(tr("Learning rate and grad norm"));
+    m_speedPanel->setTitle(tr("Speed"));
+    m_memoryPanel->setTitle(tr("Memory"));
     m_lossPlot->xAxis->setLabel(tr("Step"));
     m_lossPlot->yAxis->setLabel(tr("Loss"));
     m_lossRaw->setName(tr("Loss"));
@@ -418,12 +480,15 @@ void RunDashboard::retranslateUi() {
     m_samplesPerSecond->setName(tr("Samples/s"));
     m_memoryPlot->xAxis->setLabel(tr("Step"));
     m_memoryPlot->yAxis->setLabel(tr("Memory (GiB)"));
-    m_memoryTotal->setName(tr("Device total"));
     nameMemoryGraphs();
     scheduleReplot();
 }
 
 void RunDashboard::nameMemoryGraphs() {
+    m_memoryTotal->setName(
+        m_deviceTotalGiB > 0
+            ? tr("Device total %1 GiB").arg(QLocale().toString(m_deviceTotalGiB, 'f', 1))
+            : tr("Device total"));
     for (int index = 0; index < m_memoryGraphs.size(); ++index) {
         const int rank = index / 3;
         const QString kind = index % 3 == 0   ? tr("allocated")
@@ -467,8 +532,10 @@ void RunDashboard::fitAll() {
     m_followLatest = true;
     for (QCustomPlot* plot : {m_lossPlot, m_learningRatePlot, m_speedPlot, m_memoryPlot}) {
         plot->rescaleAxes(true);
-        if (plot == m_memoryPlot && plot->yAxis->range().lower > 0)
-            plot->yAxis->setRangeLower(0);
+        // Steps count from 0, as in TensorBoard; the 0 tick also gives a narrow plot a second
+        // label when only two fit.
+        if (plot->xAxis->range().lower > 0)
+            plot->xAxis->setRangeLower(0);
         // A constant series (a constant learning rate) would get an arbitrary ±1 range.
         for (QCPAxis* axis : {plot->yAxis, plot->yAxis2}) {
             bool found = false;
@@ -476,8 +543,34 @@ void RunDashboard::fitAll() {
             if (found && data.size() == 0 && data.center() != 0)
                 axis->setRange(data.center() * 0.5, data.center() * 1.5);
         }
+        if (plot == m_memoryPlot)
+            fitMemoryAxis();
+        if (plot == m_speedPlot) {
+            QCPRange range;
+            if (robustRange(m_stepTime, &range))
+                plot->yAxis->setRange(range);
+            if (robustRange(m_samplesPerSecond, &range))
+                plot->yAxis2->setRange(range);
+        }
         plot->replot(QCustomPlot::rpQueuedReplot);
     }
+}
+
+void RunDashboard::fitMemoryAxis() {
+    double highest = 0;
+    for (QCPGraph* graph : m_memoryGraphs) {
+        bool found = false;
+        const QCPRange range = graph->getValueRange(found);
+        if (found)
+            highest = std::max(highest, range.upper);
+    }
+    const bool nearTotal =
+        m_deviceTotalGiB > 0 && highest >= kShowTotalFromShare * m_deviceTotalGiB;
+    m_memoryTotal->setVisible(nearTotal);
+    double upper = highest * kMemoryHeadroom;
+    if (nearTotal)
+        upper = std::max(upper, m_deviceTotalGiB * 1.05);
+    m_memoryPlot->yAxis->setRange(0, upper > 0 ? upper : 1.0);
 }
 
 void RunDashboard::showHoverValues(QCustomPlot* plot, const QPoint& position) {

@@ -8,6 +8,7 @@
 
 #include <functional>
 
+class DashboardPlot;
 class QCPGraph;
 class QCustomPlot;
 class QLabel;
@@ -20,6 +21,9 @@ class QTimer;
 // with the device total. Steps are appended to the data as they arrive and one timer coalesces
 // the replots, so 100k points stay smooth. A second run can be drawn on the same plots.
 // Drag pans, the wheel zooms, double-click fits, hovering shows the nearest step's values.
+// Each plot keeps a readable height: below it the dashboard scrolls instead of squashing them.
+// Memory is scaled to what the run uses; the device's total is named in the legend and drawn
+// only when the use comes near it.
 class RunDashboard : public QWidget {
     Q_OBJECT
 
@@ -43,6 +47,8 @@ public:
     // Replots done so far (appends are coalesced into them).
     int replotCount() const;
     QVector<double> smoothedLoss() const;
+    DashboardPlot* lossPanel() const;
+    DashboardPlot* learningRatePanel() const;
 
     bool exportPng(const QString& file, QString* error) const;
     bool exportCsv(const QString& file, QString* error) const;
@@ -52,7 +58,8 @@ protected:
 
 private:
     struct Series;
-    QCustomPlot* createPlot(const char* objectName);
+    DashboardPlot* createPlot(const char* objectName);
+    void fitMemoryAxis();
     void retranslateUi();
     void addToGraphs(const StepMetrics& metrics);
     void rebuildSmoothed();
@@ -80,6 +87,10 @@ private:
     QPushButton* m_fitButton;
     QPushButton* m_pngButton;
     QPushButton* m_csvButton;
+    DashboardPlot* m_lossPanel;
+    DashboardPlot* m_learningRatePanel;
+    DashboardPlot* m_speedPanel;
+    DashboardPlot* m_memoryPanel;
     QCustomPlot* m_lossPlot;
     QCustomPlot* m_learningRatePlot;
     QCustomPlot* m_speedPlot;
@@ -94,5 +105,6 @@ private:
     QCPGraph* m_samplesPerSecond = nullptr;
     QVector<QCPGraph*> m_memoryGraphs; // per rank: allocated, reserved, peak
     QCPGraph* m_memoryTotal = nullptr;
+    double m_deviceTotalGiB = 0;
     QTimer* m_replotTimer;
 };

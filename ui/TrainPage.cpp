@@ -112,8 +112,22 @@ QWidget* TrainPage::createNewRunPanel() {
         if (!selectId.isEmpty())
             m_form->selectPreset(selectId);
     });
-    connect(m_trainButton, &QPushButton::clicked, this, [this] { launch(true); });
-    connect(m_queueButton, &QPushButton::clicked, this, [this] { launch(false); });
+    m_trainAction = new QAction(this);
+    m_trainAction->setObjectName(QStringLiteral("trainAction"));
+    m_trainAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_queueAction = new QAction(this);
+    m_queueAction->setObjectName(QStringLiteral("addToQueueAction"));
+    m_queueAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return));
+    connect(m_trainButton, &QPushButton::clicked, m_trainAction, &QAction::trigger);
+    connect(m_queueButton, &QPushButton::clicked, m_queueAction, &QAction::trigger);
+    connect(m_trainAction, &QAction::triggered, this, [this] {
+        if (m_trainAction->isEnabled())
+            launch(true);
+    });
+    connect(m_queueAction, &QAction::triggered, this, [this] {
+        if (m_queueAction->isEnabled())
+            launch(false);
+    });
     connect(m_sweepButton, &QPushButton::clicked, this, &TrainPage::openSweepDialog);
 
     auto* scroll = new QScrollArea;
@@ -175,6 +189,7 @@ QWidget* TrainPage::createRunPanel() {
             m_runs->saveNow(m_selectedRunId);
     });
     connect(m_controlBar, &RunControlBar::continueRequested, this, &TrainPage::onContinueRequested);
+    connect(m_controlBar, &RunControlBar::editRequested, this, &TrainPage::onEditRequested);
     connect(m_controlBar, &RunControlBar::exportRequested, this, &TrainPage::onExportRequested);
     connect(m_controlBar, &RunControlBar::tensorBoardRequested, this,
             &TrainPage::onTensorBoardRequested);
@@ -368,6 +383,10 @@ RunControlBar* TrainPage::controlBar() const {
     return m_controlBar;
 }
 
+QList<QAction*> TrainPage::runMenuActions() const {
+    return QList<QAction*>{m_trainAction, m_queueAction} + m_controlBar->runActions();
+}
+
 MemoryTableWidget* TrainPage::memoryTable() const {
     return m_memoryTable;
 }
@@ -425,6 +444,8 @@ void TrainPage::retranslateUi() {
     m_trainButton->setToolTip(
         tr("Export the accepted clips, prepare them and start training now."));
     m_queueButton->setText(tr("Add to Queue"));
+    m_trainAction->setText(tr("Start &Training"));
+    m_queueAction->setText(tr("Add to &Queue"));
     m_sweepButton->setText(tr("Sweep…"));
     m_sweepButton->setToolTip(tr("Queue a run for every combination of a few settings."));
     m_compareSweepButton->setText(tr("Compare the Sweep’s Runs…"));
@@ -493,6 +514,8 @@ void TrainPage::updateLaunchButtons() {
     const bool ready = m_runs && m_form->isValid();
     m_trainButton->setEnabled(ready);
     m_queueButton->setEnabled(ready);
+    m_trainAction->setEnabled(ready);
+    m_queueAction->setEnabled(ready);
     m_sweepButton->setEnabled(ready);
 }
 
@@ -556,6 +579,7 @@ void TrainPage::showSelectedRun() {
     if (run.state == RunState::Failed) {
         const TrainingRuns::Failure failure = m_runs->failure(m_selectedRunId);
         m_failurePanel->showFailure(failure.message, failure.hint, failure.lastLines);
+        m_controlBar->setCanContinue(failure.canContinue);
     }
 }
 
@@ -589,8 +613,10 @@ void TrainPage::onProgressChanged(qint64 runId, qint64 done, qint64 total, doubl
 void TrainPage::onRunFailed(qint64 runId, const QString& message, const QString& hint,
                             const QStringList& lastLines) {
     m_historyModel->setState(runId, RunState::Failed);
-    if (runId == m_selectedRunId)
+    if (runId == m_selectedRunId) {
         m_failurePanel->showFailure(message, hint, lastLines);
+        m_controlBar->setCanContinue(m_runs->failure(runId).canContinue);
+    }
     emit statusMessage(tr("Run “%1” failed: %2").arg(m_runs->summary(runId).name, message));
 }
 
@@ -609,6 +635,20 @@ void TrainPage::onContinueRequested() {
     QString error;
     if (!m_runs->continueRun(m_selectedRunId, &error))
         m_failurePanel->showFailure(error, QString(), {});
+}
+
+void TrainPage::onEditRequested() {
+    if (!m_runs || !m_selectedRunId)
+        return;
+    const QJsonObject job = m_runs->job(m_selectedRunId);
+    m_form->applyOverrides(job);
+    const QString model = job.value(QStringLiteral("model")).toString();
+    if (!model.isEmpty())
+        m_form->setModelFolder(model);
+    m_launchMessage->setText(tr("The settings of “%1” are in the form. Fix what the message "
+                                "above names, then choose Train.")
+                                 .arg(m_runs->summary(m_selectedRunId).name));
+    m_form->setFocus(Qt::OtherFocusReason);
 }
 
 void TrainPage::onExportRequested() {
@@ -698,6 +738,7 @@ QString TrainPage::suggestedRunName() const {
 
 void TrainPage::setEnginePath(const QString& enginePath) {
     m_enginePath = enginePath;
+    m_form->setEnginePath(enginePath);
 }
 
 void TrainPage::setUserPresetFolder(const QString& folder) {

@@ -10,6 +10,7 @@
 
 class MemoryTableWidget;
 class NewRunForm;
+class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -54,6 +55,9 @@ public:
     // Opens (or raises) the comparison of a sweep's runs.
     SweepComparisonDialog* openSweepComparison(qint64 sweepId);
     RunControlBar* controlBar() const;
+    // Train, Add to Queue and the selected run's commands, for the Run menu; each is enabled
+    // exactly when its button is.
+    QList<QAction*> runMenuActions() const;
 
 signals:
     // A new run began (or was queued); MainWindow may want to show it elsewhere too.
@@ -86,6 +90,7 @@ private:
                      const QStringList& lastLines);
     void onComparisonChosen(int index);
     void onContinueRequested();
+    void onEditRequested();
     void onExportRequested();
     void onTensorBoardRequested();
     // Asks, then deletes the selected run's folder and history (History's context menu, Del).
@@ -119,6 +124,8 @@ private:
     QPushButton* m_trainButton = nullptr;
     QPushButton* m_queueButton = nullptr;
     QPushButton* m_sweepButton = nullptr;
+    QAction* m_trainAction = nullptr;
+    QAction* m_queueAction = nullptr;
     QLabel* m_launchMessage = nullptr;
 
     RunControlBar* m_controlBar = nullptr;

@@ -1,6 +1,7 @@
 #include "engine/cli/commands.h"
 #include "engine/core/error.h"
 #include "engine/core/runtime_info.h"
+#include "engine/dist/cuda_visible_devices.h"
 
 #include <c10/util/Exception.h>
 
@@ -137,6 +138,8 @@ int report(const Command* command, tuneframe::core::EventEmitter& events,
 } // namespace
 
 int main(int argc, char** argv) {
+    // Before anything can start CUDA: GPU numbers are NVML's (PCI bus order) everywhere.
+    tuneframe::dist::use_pci_bus_device_order();
     using tuneframe::core::Error;
     using tuneframe::core::ErrorCode;
     // A studio that goes away must not kill a training run: writes to a closed pipe fail with

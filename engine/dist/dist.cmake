@@ -4,6 +4,7 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/all_to_all_token_exchange.cpp
     ${CMAKE_CURRENT_LIST_DIR}/bucketed_all_reduce.cpp
     ${CMAKE_CURRENT_LIST_DIR}/communicator.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/cuda_visible_devices.cpp
     ${CMAKE_CURRENT_LIST_DIR}/distributed_context.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gradient_buckets.cpp
     ${CMAKE_CURRENT_LIST_DIR}/launch_supervisor.cpp

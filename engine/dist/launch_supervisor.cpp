@@ -2,10 +2,12 @@
 
 #include "common/protocol.h"
 #include "engine/core/error.h"
+#include "engine/dist/cuda_visible_devices.h"
 
 #include <algorithm>
 #include <arpa/inet.h>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -156,10 +158,9 @@ private:
         const int local =
             options_.cpu_ranks > 0 ? options_.cpu_ranks : static_cast<int>(options_.gpus.size());
         const int world = local * options_.nnodes;
-        std::string visible;
-        for (const std::string& gpu : options_.gpus) {
-            visible += (visible.empty() ? "" : ",") + gpu;
-        }
+        const char* inherited = std::getenv("CUDA_VISIBLE_DEVICES");
+        const std::string visible = worker_visible_devices(
+            options_.gpus, inherited ? std::optional<std::string>(inherited) : std::nullopt);
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
         for (int i = 0; i < local; ++i) {
             Worker worker;

@@ -837,6 +837,13 @@ struct Trainer::Impl {
         return static_cast<protocol::CommandType>(shared);
     }
 
+    // The studio follows pause and resume from these, never from the log's wording.
+    void emit_state(std::string_view name) {
+        if (main_rank()) {
+            events.emit(protocol::EventType::State, {{"state", name}, {"step", state.step}});
+        }
+    }
+
     // Handles queued commands; returns true when the run should stop.
     bool handle_commands() {
         if (!commands && !dist) {
@@ -854,6 +861,7 @@ struct Trainer::Impl {
                 break;
             case protocol::CommandType::Pause: {
                 log("info", "Paused at step " + std::to_string(state.step) + ".");
+                emit_state("paused");
                 for (;;) {
                     const std::optional<protocol::CommandType> waited = next_command(true);
                     if (!waited) {
@@ -862,6 +870,7 @@ struct Trainer::Impl {
                     const protocol::CommandType next = *waited;
                     if (next == protocol::CommandType::Resume) {
                         log("info", "Resumed.");
+                        emit_state("training");
                         break;
                     }
                     if (next == protocol::CommandType::Stop) {

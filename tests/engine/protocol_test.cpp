@@ -8,12 +8,13 @@ namespace {
 TEST(Protocol, EventNamesRoundTrip) {
     for (EventType type : {EventType::Hello, EventType::Phase, EventType::Progress, EventType::Step,
                            EventType::Memory, EventType::Validation, EventType::Checkpoint,
-                           EventType::Log, EventType::Error, EventType::Done}) {
+                           EventType::Log, EventType::Error, EventType::Done, EventType::State}) {
         EXPECT_EQ(event_type_from_string(to_string(type)), type) << to_string(type);
     }
     EXPECT_EQ(event_type_from_string("bogus"), EventType::Invalid);
     EXPECT_EQ(to_string(EventType::Step), "step");
     EXPECT_EQ(to_string(EventType::Memory), "memory");
+    EXPECT_EQ(to_string(EventType::State), "state");
 }
 
 TEST(Protocol, CommandNamesRoundTrip) {

@@ -1,26 +1,32 @@
 #include "ui/MainWindow.h"
 
 #include "app/ApplicationInfo.h"
+#include "app/EngineLocator.h"
 #include "app/Project.h"
 #include "app/Settings.h"
 #include "ui/EmptyStateWidget.h"
 #include "ui/NewProjectDialog.h"
+#include "ui/PreferencesDialog.h"
+#include "ui/ShortcutsDialog.h"
 #include "ui/StudioPage.h"
 #include "ui/ThemeController.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStackedWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -44,6 +50,10 @@ private slots:
     void geometryIsRemembered();
     void versionFlagOnRealBinaryNeedsNoDisplay();
     void realBinaryReportsInvalidProjectFolder();
+    void shortcutListShowsEveryMenuShortcut();
+    void runMenuHoldsTheRunCommands();
+    void preferencesEnginePathIsWhatTheStudioRuns();
+    void preferencesNameAnEngineThatDoesNotRun();
 
 private:
     template <typename T>
@@ -51,11 +61,15 @@ private:
     StudioPage* page(const QString& name) const;
     QString createProject(const QString& name);
     QString studioBinary() const;
+    // Types over whatever the field holds, as a person selecting it all first would.
+    static void typeInto(QLineEdit* field, const QString& text);
+    static void clickOk(QDialog* dialog);
 
     std::unique_ptr<QTemporaryDir> m_config;
     std::unique_ptr<QTemporaryDir> m_projects;
     std::unique_ptr<Settings> m_settings;
     std::unique_ptr<MainWindow> m_window;
+    QByteArray m_engineVariable; // TUNEFRAME_ENGINE as ctest set it; a test may change it
 };
 
 template <typename T>
@@ -78,6 +92,22 @@ QString TestMainWindow::createProject(const QString& name) {
     return result.project ? result.project->folder() : QString();
 }
 
+void TestMainWindow::typeInto(QLineEdit* field, const QString& text) {
+    QVERIFY(field && field->isVisible() && field->isEnabled());
+    field->setFocus();
+    QTest::keyClick(field, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClick(field, Qt::Key_Delete);
+    QTest::keyClicks(field, text);
+}
+
+void TestMainWindow::clickOk(QDialog* dialog) {
+    auto* buttons = dialog->findChild<QDialogButtonBox*>();
+    QVERIFY(buttons);
+    QPushButton* ok = buttons->button(QDialogButtonBox::Ok);
+    QVERIFY(ok && ok->isVisible() && ok->isEnabled());
+    QTest::mouseClick(ok, Qt::LeftButton);
+}
+
 QString TestMainWindow::studioBinary() const {
     return qEnvironmentVariable("TUNEFRAME_STUDIO");
 }
@@ -87,6 +117,7 @@ void TestMainWindow::initTestCase() {
 }
 
 void TestMainWindow::init() {
+    m_engineVariable = qgetenv("TUNEFRAME_ENGINE");
     m_config = std::make_unique<QTemporaryDir>();
     m_projects = std::make_unique<QTemporaryDir>();
     QVERIFY(m_config->isValid() && m_projects->isValid());
@@ -100,6 +131,7 @@ void TestMainWindow::init() {
 }
 
 void TestMainWindow::cleanup() {
+    qputenv("TUNEFRAME_ENGINE", m_engineVariable);
     m_window.reset();
     m_settings.reset();
     m_projects.reset();
@@ -427,6 +459,127 @@ void TestMainWindow::realBinaryReportsInvalidProjectFolder() {
     QCOMPARE(process.state(), QProcess::Running);
     process.kill();
     QVERIFY(process.waitForFinished(30000));
+}
+
+void TestMainWindow::shortcutListShowsEveryMenuShortcut() {
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    // Ctrl+/ opens the list; it is read from the actions, so every menu shortcut is in it.
+    QTest::keyClick(m_window.get(), Qt::Key_Slash, Qt::ControlModifier);
+    ShortcutsDialog* dialog = nullptr;
+    QTRY_VERIFY(
+        (dialog = m_window->findChild<ShortcutsDialog*>(QStringLiteral("shortcutsDialog"))) &&
+        dialog->isVisible());
+    QList<QMenu*> menus;
+    for (QAction* top : m_window->menuBar()->actions()) {
+        if (top->menu())
+            menus.append(top->menu());
+    }
+    int checked = 0;
+    while (!menus.isEmpty()) {
+        QMenu* menu = menus.takeFirst();
+        for (QAction* action : menu->actions()) {
+            if (action->menu()) {
+                menus.append(action->menu());
+                continue;
+            }
+            if (action->shortcut().isEmpty())
+                continue;
+            const QString command = action->text().remove(QLatin1Char('&'));
+            QStringList keys;
+            for (const QKeySequence& sequence : action->shortcuts())
+                keys.append(sequence.toString(QKeySequence::NativeText));
+            QCOMPARE(dialog->shortcutOf(command), keys.join(QStringLiteral(", ")));
+            ++checked;
+        }
+    }
+    QVERIFY(checked >= 20);
+    // The Run menu's, by name.
+    QCOMPARE(dialog->shortcutOf(QStringLiteral("Stop")),
+             QKeySequence(Qt::CTRL | Qt::Key_Period).toString(QKeySequence::NativeText));
+    QCOMPARE(dialog->shortcutOf(QStringLiteral("Pause")),
+             QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P).toString(QKeySequence::NativeText));
+    QCOMPARE(dialog->shortcutOf(QStringLiteral("Start Training")),
+             QKeySequence(Qt::CTRL | Qt::Key_Return).toString(QKeySequence::NativeText));
+    QVERIFY(!dialog->shortcutOf(QStringLiteral("Sample Now")).isEmpty());
+    QVERIFY(!dialog->shortcutOf(QStringLiteral("Save Checkpoint Now")).isEmpty());
+    QVERIFY(!dialog->shortcutOf(QStringLiteral("Preferences…")).isEmpty());
+    // Page keys without a menu entry are listed too (Accept is A on the Dataset page).
+    QCOMPARE(dialog->shortcutOf(QStringLiteral("Accept")), QStringLiteral("A"));
+    dialog->reject();
+}
+
+void TestMainWindow::runMenuHoldsTheRunCommands() {
+    auto* runMenu = child<QMenu>(m_window.get(), QStringLiteral("runMenu"));
+    QVERIFY(runMenu);
+    QStringList names;
+    for (QAction* action : runMenu->actions()) {
+        if (!action->isSeparator())
+            names.append(action->objectName());
+    }
+    QCOMPARE(names,
+             QStringList({QStringLiteral("trainAction"), QStringLiteral("addToQueueAction"),
+                          QStringLiteral("stopRunAction"), QStringLiteral("pauseRunAction"),
+                          QStringLiteral("continueRunAction"), QStringLiteral("sampleNowAction"),
+                          QStringLiteral("saveNowAction")}));
+    // No project, no run: nothing to do, so nothing is offered.
+    for (QAction* action : runMenu->actions())
+        QVERIFY2(action->isSeparator() || !action->isEnabled(), qPrintable(action->objectName()));
+    // A project without clips or a model still cannot train.
+    QVERIFY(m_window->openProject(createProject(QStringLiteral("Empty"))));
+    QVERIFY(!m_window->findChild<QAction*>(QStringLiteral("stopRunAction"))->isEnabled());
+}
+
+void TestMainWindow::preferencesEnginePathIsWhatTheStudioRuns() {
+    const QString engine = qEnvironmentVariable("TUNEFRAME_ENGINE");
+    QVERIFY2(QFileInfo(engine).isExecutable(), "TUNEFRAME_ENGINE must name the built engine");
+    // The preference wins over the environment: point the environment elsewhere.
+    qputenv("TUNEFRAME_ENGINE", "/nowhere/tuneframe-engine");
+    QCOMPARE(m_window->enginePath(), QStringLiteral("/nowhere/tuneframe-engine"));
+
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QTest::keyClick(m_window.get(), Qt::Key_Comma, Qt::ControlModifier);
+    PreferencesDialog* dialog = nullptr;
+    QTRY_VERIFY(
+        (dialog = m_window->findChild<PreferencesDialog*>(QStringLiteral("preferencesDialog"))) &&
+        dialog->isVisible());
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("enginePathEdit")),
+             QDir::toNativeSeparators(engine));
+    // The dialog runs the engine with --version and says what it found.
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isEngineCheckRunning(), 20000);
+    QVERIFY2(dialog->engineCheckText().contains(QStringLiteral("tuneframe-engine ")),
+             qPrintable(dialog->engineCheckText()));
+    QSignalSpy changed(m_settings.get(), &Settings::enginePathChanged);
+    clickOk(dialog);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(m_settings->enginePath(), engine);
+    QCOMPARE(m_window->enginePath(), engine);
+    QCOMPARE(EngineLocator::enginePath(m_settings->enginePath()), engine);
+    // A project opened now runs that engine.
+    QVERIFY(m_window->openProject(createProject(QStringLiteral("Engine choice"))));
+    // Kept across sessions.
+    QVERIFY(m_settings->sync());
+    QCOMPARE(Settings(m_config->path()).enginePath(), engine);
+}
+
+void TestMainWindow::preferencesNameAnEngineThatDoesNotRun() {
+    m_window->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QTest::keyClick(m_window.get(), Qt::Key_Comma, Qt::ControlModifier);
+    PreferencesDialog* dialog = nullptr;
+    QTRY_VERIFY(
+        (dialog = m_window->findChild<PreferencesDialog*>(QStringLiteral("preferencesDialog"))) &&
+        dialog->isVisible());
+    const QString missing = QDir(m_projects->path()).filePath(QStringLiteral("no-engine-here"));
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("enginePathEdit")), missing);
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog->isEngineCheckRunning(), 20000);
+    QVERIFY2(dialog->engineCheckText().contains(QDir::toNativeSeparators(missing)),
+             qPrintable(dialog->engineCheckText()));
+    // The folder for new projects is the New Project dialog's proposal.
+    typeInto(child<QLineEdit>(dialog, QStringLiteral("projectFolderEdit")), m_config->path());
+    clickOk(dialog);
+    QCOMPARE(m_settings->lastProjectLocation(), m_config->path());
 }
 
 QTEST_MAIN(TestMainWindow)

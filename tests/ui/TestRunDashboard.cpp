@@ -1,19 +1,32 @@
 // The dashboard's plots fed like a long run: 100,000 steps appended one by one are coalesced
 // into a handful of replots, the smoothed loss is TensorBoard's debiased EMA, a resumed run's
 // repeated steps replace the old ones, a second run is drawn beside it, hover text names the
-// nearest step, and PNG and CSV exports hold what was plotted.
+// nearest step, and PNG and CSV exports hold what was plotted. Readability at the sizes people
+// use: step labels never run together, legends stay off the data, plots keep their height (the
+// dashboard scrolls), memory is scaled to its use, and loss switches to a log axis.
+#include "ui/DashboardPlot.h"
 #include "ui/RunDashboard.h"
 
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 
 namespace {
+
+constexpr qint64 kGiBBytes = 1ll << 30;
 
 StepMetrics step(qint64 index, double loss) {
     StepMetrics metrics;
@@ -29,6 +42,85 @@ StepMetrics step(qint64 index, double loss) {
     return metrics;
 }
 
+const char* const kPlots[] = {"lossPlot", "learningRatePlot", "speedPlot", "memoryPlot"};
+
+QCustomPlot* plotOf(const RunDashboard& dashboard, const char* name) {
+    auto* plot = dashboard.findChild<QCustomPlot*>(QString::fromLatin1(name));
+    if (!plot)
+        qWarning("no plot named %s", name);
+    return plot;
+}
+
+// The gap in pixels between neighbouring step labels, the smallest over the axis; INT_MAX with
+// fewer than two labels. Each label is centred on its tick.
+int smallestLabelGap(QCustomPlot* plot) {
+    QCPAxis* axis = plot->xAxis;
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    const QFontMetrics metrics(axis->tickLabelFont());
+    int smallest = std::numeric_limits<int>::max();
+    for (int index = 1; index < ticks.size(); ++index) {
+        const double left = axis->coordToPixel(ticks.at(index - 1)) +
+                            metrics.horizontalAdvance(labels.at(index - 1)) / 2.0;
+        const double right =
+            axis->coordToPixel(ticks.at(index)) - metrics.horizontalAdvance(labels.at(index)) / 2.0;
+        smallest = std::min(smallest, static_cast<int>(std::floor(right - left)));
+    }
+    return smallest;
+}
+
+QVector<StepMetrics> steps(qint64 count) {
+    QVector<StepMetrics> history;
+    for (qint64 index = 1; index <= count; ++index)
+        history.append(step(index, 1.0 / static_cast<double>(index)));
+    return history;
+}
+
+// A LoRA run as people see one: noisy, falling loss; warm-up then cosine decay; step times
+// with a slow first step; memory growing to a plateau on a 24 GiB card.
+QVector<StepMetrics> realisticRun(qint64 count) {
+    QVector<StepMetrics> history;
+    for (qint64 index = 1; index <= count; ++index) {
+        const double progress = static_cast<double>(index) / static_cast<double>(count);
+        StepMetrics metrics;
+        metrics.step = index;
+        metrics.epoch = index / 50;
+        metrics.loss = 0.12 + 0.3 * std::exp(-4 * progress) +
+                       0.05 * std::sin(static_cast<double>(index) * 1.7) *
+                           std::sin(static_cast<double>(index) * 0.31);
+        const double warmup = std::min(1.0, static_cast<double>(index) / 50.0);
+        metrics.learningRate = 1e-4 * warmup * 0.5 * (1 + std::cos(3.14159265 * progress));
+        metrics.gradNorm =
+            0.3 + 0.2 * std::exp(-3 * progress) + 0.05 * std::sin(static_cast<double>(index) * 0.9);
+        metrics.stepTimeSeconds = index == 1 ? 9.0 : 1.6 + 0.1 * std::sin(index * 0.5);
+        metrics.samplesPerSecond = 1.0 / metrics.stepTimeSeconds;
+        metrics.tokensPerSecond = 17550 * metrics.samplesPerSecond;
+        const qint64 used = static_cast<qint64>((9.0 + 2.0 * std::min(1.0, progress * 8)) *
+                                                static_cast<double>(kGiBBytes));
+        metrics.memory = {{0, used, used + kGiBBytes, used + 2 * kGiBBytes, 24 * kGiBBytes}};
+        history.append(metrics);
+    }
+    return history;
+}
+
+void screenshot(QWidget* widget, const QString& name) {
+    const QString folder = qEnvironmentVariable("TUNEFRAME_SCREENSHOT_DIR");
+    if (!folder.isEmpty())
+        QVERIFY(widget->grab().save(QDir(folder).filePath(name)));
+}
+
+void showAndReplot(RunDashboard& dashboard, const QSize& size) {
+    dashboard.resize(size);
+    dashboard.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dashboard));
+    dashboard.findChild<QPushButton*>(QStringLiteral("fitPlotsButton"))->click();
+    // Twice: the second layout knows the margins the first one found.
+    for (const char* name : kPlots) {
+        plotOf(dashboard, name)->replot();
+        plotOf(dashboard, name)->replot();
+    }
+}
+
 } // namespace
 
 class TestRunDashboard : public QObject {
@@ -40,7 +132,134 @@ private slots:
     void resumedStepsReplaceTheOldOnes();
     void comparisonAndHover();
     void exportsPngAndCsv();
+    void stepLabelsNeverRunTogether_data();
+    void stepLabelsNeverRunTogether();
+    void legendsStayOffTheData();
+    void plotsKeepAReadableHeight();
+    void memoryIsScaledToItsUse();
+    void logScaleSwitchChangesTheAxis();
+    void realisticRunAtCommonWindowSizes();
 };
+
+void TestRunDashboard::stepLabelsNeverRunTogether_data() {
+    QTest::addColumn<int>("count");
+    QTest::addColumn<QSize>("size");
+    // The case (60 steps, "1020304050 60"), a long run, and a narrow window.
+    QTest::newRow("60 steps, wide") << 60 << QSize(1100, 700);
+    QTest::newRow("60 steps, narrow") << 60 << QSize(560, 500);
+    QTest::newRow("123456 steps, wide") << 123456 << QSize(1100, 700);
+    QTest::newRow("123456 steps, narrow") << 123456 << QSize(560, 500);
+}
+
+void TestRunDashboard::stepLabelsNeverRunTogether() {
+    QFETCH(int, count);
+    QFETCH(QSize, size);
+    RunDashboard dashboard;
+    dashboard.setRun(QStringLiteral("run"), steps(count));
+    showAndReplot(dashboard, size);
+    for (const char* name : kPlots) {
+        QCustomPlot* plot = plotOf(dashboard, name);
+        QVERIFY(plot);
+        const QVector<QString> labels = plot->xAxis->tickVectorLabels();
+        QVERIFY2(labels.size() >= 2, name);
+        for (const QString& label : labels)
+            QVERIFY2(!label.contains(QLatin1Char('e')) && !label.contains(QLatin1Char(',')),
+                     qPrintable(label));
+        const int gap = smallestLabelGap(plot);
+        QVERIFY2(
+            gap >= 4,
+            qPrintable(QStringLiteral("%1: labels %2 only %3 px apart")
+                           .arg(QString::fromLatin1(name),
+                                QStringList(labels.begin(), labels.end()).join(QLatin1Char(' ')))
+                           .arg(gap)));
+    }
+}
+
+void TestRunDashboard::legendsStayOffTheData() {
+    RunDashboard dashboard;
+    dashboard.setRun(QStringLiteral("run"), steps(200));
+    dashboard.setComparison(QStringLiteral("other"), steps(150));
+    showAndReplot(dashboard, QSize(900, 640));
+    for (const char* name : kPlots) {
+        QCustomPlot* plot = plotOf(dashboard, name);
+        QVERIFY(plot->legend->visible());
+        QVERIFY(plot->legend->itemCount() >= 1);
+        const QRect legend = plot->legend->outerRect();
+        const QRect data = plot->axisRect()->rect();
+        QVERIFY2(!legend.intersects(data),
+                 qPrintable(QStringLiteral("%1: legend %2,%3 %4x%5 over data %6,%7 %8x%9")
+                                .arg(QString::fromLatin1(name))
+                                .arg(legend.x())
+                                .arg(legend.y())
+                                .arg(legend.width())
+                                .arg(legend.height())
+                                .arg(data.x())
+                                .arg(data.y())
+                                .arg(data.width())
+                                .arg(data.height())));
+        QVERIFY(legend.bottom() <= data.top());
+    }
+}
+
+void TestRunDashboard::plotsKeepAReadableHeight() {
+    RunDashboard dashboard;
+    dashboard.setRun(QStringLiteral("run"), steps(20));
+    // A short window: the plots keep their height and the dashboard scrolls.
+    showAndReplot(dashboard, QSize(700, 360));
+    for (const char* name : kPlots)
+        QVERIFY(plotOf(dashboard, name)->height() >= DashboardPlot::kMinimumPlotHeight);
+    auto* scroll = dashboard.findChild<QScrollArea*>(QStringLiteral("dashboardScroll"));
+    QVERIFY(scroll);
+    QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
+}
+
+void TestRunDashboard::memoryIsScaledToItsUse() {
+    RunDashboard dashboard;
+    // 3 GiB peak on an 80 GiB device.
+    dashboard.setRun(QStringLiteral("run"), steps(30));
+    showAndReplot(dashboard, QSize(900, 640));
+    QCustomPlot* memory = plotOf(dashboard, "memoryPlot");
+    const QCPRange range = memory->yAxis->range();
+    QCOMPARE(range.lower, 0.0);
+    QVERIFY2(range.upper >= 3.0 && range.upper <= 2 * 3.0,
+             qPrintable(QString::number(range.upper)));
+    bool namesTotal = false;
+    for (int index = 0; index < memory->graphCount(); ++index)
+        namesTotal = namesTotal || memory->graph(index)->name().contains(QStringLiteral("80.0"));
+    QVERIFY(namesTotal);
+
+    // Near the device's total, the total is drawn and in range.
+    StepMetrics full = step(31, 0.1);
+    full.memory = {{0, 60 * kGiBBytes, 70 * kGiBBytes, 75 * kGiBBytes, 80 * kGiBBytes}};
+    dashboard.appendStep(full);
+    dashboard.findChild<QPushButton*>(QStringLiteral("fitPlotsButton"))->click();
+    QVERIFY(memory->yAxis->range().upper >= 80.0);
+    QVERIFY(memory->yAxis->range().upper <= 2 * 75.0);
+}
+
+void TestRunDashboard::logScaleSwitchChangesTheAxis() {
+    RunDashboard dashboard;
+    dashboard.setRun(QStringLiteral("run"), steps(100));
+    showAndReplot(dashboard, QSize(900, 640));
+    for (const char* name : {"lossPlot", "learningRatePlot"}) {
+        auto* check = dashboard.findChild<QCheckBox*>(QString::fromLatin1(name) +
+                                                      QStringLiteral("LogScaleCheck"));
+        QVERIFY2(check, name);
+        QVERIFY(check->isVisible() && check->isEnabled());
+        QCustomPlot* plot = plotOf(dashboard, name);
+        QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLinear);
+        QTest::mouseClick(check, Qt::LeftButton, {}, QPoint(8, check->height() / 2));
+        QVERIFY(check->isChecked());
+        QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        // Losses from 1 down to 0.01 span two decades on the log axis.
+        QVERIFY(plot->yAxis->range().lower > 0);
+        QTest::mouseClick(check, Qt::LeftButton, {}, QPoint(8, check->height() / 2));
+        QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLinear);
+    }
+    // The speed and memory plots have no use for it.
+    QVERIFY(
+        !dashboard.findChild<QCheckBox*>(QStringLiteral("memoryPlotLogScaleCheck"))->isVisible());
+}
 
 void TestRunDashboard::hundredThousandStepsAreCoalesced() {
     RunDashboard dashboard;
@@ -138,6 +357,26 @@ void TestRunDashboard::exportsPngAndCsv() {
                                      "3221225472,85899345920"));
     QVERIFY(!dashboard.exportCsv(folder.filePath(QStringLiteral("no/such/folder/m.csv")), &error));
     QVERIFY(error.contains(QStringLiteral("m.csv")));
+}
+
+void TestRunDashboard::realisticRunAtCommonWindowSizes() {
+    // The dashboard's share of 1366x768 and 1600x1000 windows (beside the form and the
+    // history), and a maximised one. With TUNEFRAME_SCREENSHOT_DIR set, each is saved as PNG.
+    for (const QSize& size : {QSize(620, 520), QSize(760, 700), QSize(1200, 820)}) {
+        RunDashboard dashboard;
+        dashboard.setRun(QStringLiteral("LoRA r64"), realisticRun(1200));
+        dashboard.setComparison(QStringLiteral("LoRA r32"), realisticRun(900));
+        showAndReplot(dashboard, size);
+        for (const char* name : kPlots) {
+            QVERIFY(smallestLabelGap(plotOf(dashboard, name)) >= 4);
+            QVERIFY(!plotOf(dashboard, name)
+                         ->legend->outerRect()
+                         .intersects(plotOf(dashboard, name)->axisRect()->rect()));
+        }
+        QVERIFY(plotOf(dashboard, "memoryPlot")->yAxis->range().upper <= 2 * 13.0);
+        screenshot(&dashboard,
+                   QStringLiteral("dashboard-%1x%2.png").arg(size.width()).arg(size.height()));
+    }
 }
 
 QTEST_MAIN(TestRunDashboard)

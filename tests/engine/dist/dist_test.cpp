@@ -2,6 +2,7 @@
 // SLURM's variables, the plan's layout checks, the distributed bucket sampler and the
 // communicator's device rule.
 #include "engine/core/error.h"
+#include "engine/dist/cuda_visible_devices.h"
 #include "engine/dist/distributed_context.h"
 #include "engine/dist/rendezvous_environment.h"
 #include "engine/train/distributed_bucket_sampler.h"
@@ -24,6 +25,38 @@ std::optional<dist::RendezvousEnvironment> read(const Variables& variables) {
             return found == variables.end() ? std::nullopt
                                             : std::optional<std::string>(found->second);
         });
+}
+
+TEST(CudaVisibleDevices, WorkersGetTheGpusAsNamed) {
+    EXPECT_EQ(dist::worker_visible_devices({"0", "1"}, std::nullopt), "0,1");
+    EXPECT_EQ(dist::worker_visible_devices({"3"}, std::nullopt), "3");
+}
+
+TEST(CudaVisibleDevices, IndicesCountWithinAnInheritedList) {
+    EXPECT_EQ(dist::worker_visible_devices({"0", "1"}, std::string("2,3")), "2,3");
+    EXPECT_EQ(dist::worker_visible_devices({"1"}, std::string(" 2, 3 ")), "3");
+    EXPECT_EQ(dist::worker_visible_devices({"1", "0"}, std::string("GPU-aaaa-1111,GPU-bbbb-2222")),
+              "GPU-bbbb-2222,GPU-aaaa-1111");
+    // A UUID is passed on as it is.
+    EXPECT_EQ(dist::worker_visible_devices({"GPU-cccc"}, std::string("2,3")), "GPU-cccc");
+}
+
+TEST(CudaVisibleDevices, AnIndexPastTheInheritedListIsBadInput) {
+    try {
+        dist::worker_visible_devices({"2"}, std::string("2,3"));
+        FAIL() << "no error";
+    } catch (const core::Error& error) {
+        EXPECT_EQ(error.code(), core::ErrorCode::BadInput);
+        EXPECT_NE(std::string(error.what()).find("CUDA_VISIBLE_DEVICES=\"2,3\""), std::string::npos)
+            << error.what();
+    }
+    EXPECT_THROW(dist::worker_visible_devices({"0"}, std::string("")), core::Error);
+}
+
+TEST(CudaVisibleDevices, TheEngineAsksForPciBusOrder) {
+    ::setenv("CUDA_DEVICE_ORDER", "FASTEST_FIRST", 1);
+    dist::use_pci_bus_device_order();
+    EXPECT_STREQ(std::getenv("CUDA_DEVICE_ORDER"), "PCI_BUS_ID");
 }
 
 TEST(RendezvousEnvironment, ReadsTorchrunVariables) {
