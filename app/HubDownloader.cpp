@@ -273,15 +273,16 @@ void HubDownloader::onReplyFinished() {
         return;
     }
     if (error != QNetworkReply::NoError || m_httpStatus < 200 || m_httpStatus >= 300) {
-        const QString kept =
-            m_stage == Stage::File && m_receivedBytes > 0
-                ? tr(" %1 of %2 are kept and the next download resumes from there.")
-                      .arg(sizeText(m_receivedBytes),
-                           sizeText(m_listing.files.at(m_index).sizeBytes))
-                : QString();
-        fail(tr("Downloading %1 from %2 failed: %3.%4 Check the connection (or HF_ENDPOINT), "
-                "then download again.")
-                 .arg(what, m_request.endpoint, errorText, kept));
+        if (m_stage == Stage::File && m_receivedBytes > 0)
+            fail(tr("Downloading %1 from %2 failed: %3. %4 of %5 are kept and the next download "
+                    "resumes from there: check the connection (or HF_ENDPOINT), then download "
+                    "again.")
+                     .arg(what, m_request.endpoint, errorText, sizeText(m_receivedBytes),
+                          sizeText(m_listing.files.at(m_index).sizeBytes)));
+        else
+            fail(tr("Downloading %1 from %2 failed: %3. Check the connection (or HF_ENDPOINT), "
+                    "then download again.")
+                     .arg(what, m_request.endpoint, errorText));
         return;
     }
     if (m_stage == Stage::Listing)

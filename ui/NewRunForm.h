@@ -91,6 +91,7 @@ protected:
 
 private:
     void fillModelCacheMenu();
+    void openHubDownloadDialog();
     void retranslateUi();
     void applyPreset(const JobPreset& preset);
     void onEdited();
