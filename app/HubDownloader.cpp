@@ -186,11 +186,7 @@ void HubDownloader::onMetaData() {
         m_partial->seek(0);
         m_receivedBytes = 0;
         m_reportedBytes = 0;
-        const HubRepoListing::File& file = m_listing.files.at(m_index);
-        m_hash = std::make_unique<QCryptographicHash>(file.isLfs() ? QCryptographicHash::Sha256
-                                                                   : QCryptographicHash::Sha1);
-        if (!file.isLfs())
-            m_hash->addData("blob " + QByteArray::number(file.sizeBytes) + '\0');
+        startHash(m_listing.files.at(m_index));
     }
 }
 
@@ -376,11 +372,7 @@ bool HubDownloader::openPartialFile(const HubRepoListing::File& file) {
                  .arg(QDir::toNativeSeparators(path), m_partial->errorString()));
         return false;
     }
-    m_hash = std::make_unique<QCryptographicHash>(file.isLfs() ? QCryptographicHash::Sha256
-                                                               : QCryptographicHash::Sha1);
-    // Files kept in git are named by their git blob id: sha1 over "blob <size>\0" and the bytes.
-    if (!file.isLfs())
-        m_hash->addData("blob " + QByteArray::number(file.sizeBytes) + '\0');
+    startHash(file);
     if (m_partial->size() > file.sizeBytes)
         m_partial->resize(0);
     m_receivedBytes = 0;
@@ -407,6 +399,14 @@ bool HubDownloader::openPartialFile(const HubRepoListing::File& file) {
     }
     m_reportedBytes = m_receivedBytes;
     return true;
+}
+
+void HubDownloader::startHash(const HubRepoListing::File& file) {
+    m_hash = std::make_unique<QCryptographicHash>(file.isLfs() ? QCryptographicHash::Sha256
+                                                               : QCryptographicHash::Sha1);
+    // Files kept in git are named by their git blob id: sha1 over "blob <size>\0" and the bytes.
+    if (!file.isLfs())
+        m_hash->addData("blob " + QByteArray::number(file.sizeBytes) + '\0');
 }
 
 void HubDownloader::onFileFinished() {

@@ -80,6 +80,7 @@ private:
     void onListingFinished(const QByteArray& body);
     void nextFile();
     bool openPartialFile(const HubRepoListing::File& file);
+    void startHash(const HubRepoListing::File& file);
     void onFileFinished();
     void completeFile();
     void linkSnapshot();

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPointer>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
@@ -113,9 +114,10 @@ void TestHubDownloadDialog::downloadingFillsTheModelFolder() {
     const QString snapshot = m_hub->path() +
                              QStringLiteral("/models--tuneframe-test--TinyCogVideoX/snapshots/") +
                              FakeHub::kCommit;
+    const QPointer<HubDownloadDialog> open(dialog);
     click(use);
     QCOMPARE(form.modelFolder(), snapshot);
-    QTRY_VERIFY(!dialog->isVisible());
+    QTRY_VERIFY(!open); // closed and deleted
 }
 
 void TestHubDownloadDialog::aGatedRepositoryWithoutTokenSaysSoAndOffersResume() {
