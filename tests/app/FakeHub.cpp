@@ -75,7 +75,7 @@ QString FakeHub::endpoint() const {
 QVector<FakeHub::File> FakeHub::tinyPipeline() {
     QByteArray weights;
     for (int i = 0; i < 300000; ++i)
-        weights.append(static_cast<char>((i * 7919) % 251));
+        weights.append(static_cast<char>((qint64(i) * 7919) % 251));
     return {
         {QStringLiteral("model_index.json"),
          R"({"_class_name": "CogVideoXPipeline", "_diffusers_version": "0.30.0"})", false},
