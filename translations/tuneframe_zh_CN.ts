@@ -1741,6 +1741,221 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     </message>
 </context>
 <context>
+    <name>HubDownloadDialog</name>
+    <message>
+        <source>Download from Hugging Face</source>
+        <translation>从 Hugging Face 下载</translation>
+    </message>
+    <message>
+        <source>Downloads a CogVideoX pipeline (model_index.json and the scheduler, tokenizer, text_encoder, transformer and vae folders) from %1 into the Hugging Face cache, where huggingface-cli and other tools find it too. An interrupted download resumes where it stopped.</source>
+        <translation>从 %1 下载 CogVideoX 管线（model_index.json 以及 scheduler、tokenizer、text_encoder、transformer 和 vae 文件夹）到 Hugging Face 缓存，huggingface-cli 等工具也能在那里找到它。中断的下载会从停下的地方继续。</translation>
+    </message>
+    <message>
+        <source>Repository</source>
+        <translation>仓库</translation>
+    </message>
+    <message>
+        <source>Revision</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Access token</source>
+        <translation>访问令牌</translation>
+    </message>
+    <message>
+        <source>Saved in</source>
+        <translation>保存位置</translation>
+    </message>
+    <message>
+        <source>main, a tag or a commit hash</source>
+        <translation>main、标签或提交哈希</translation>
+    </message>
+    <message>
+        <source>Only for gated or private repositories</source>
+        <translation>仅用于受限或私有仓库</translation>
+    </message>
+    <message>
+        <source>Filled from HF_TOKEN or huggingface-cli login when set. Create one at huggingface.co/settings/tokens; it is sent to %1 only and never saved.</source>
+        <translation>已设置时取自 HF_TOKEN 或 huggingface-cli login。可在 huggingface.co/settings/tokens 创建；令牌只发送给 %1，且从不保存。</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续下载</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Use this model</source>
+        <translation>使用此模型</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Asking %1 for the files of %2…</source>
+        <translation>正在向 %1 查询 %2 的文件…</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message numerus="yes">
+        <source>Downloading %n file(s)…</source>
+        <translation>
+            <numerusform>正在下载 %n 个文件…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Downloaded to %1.</source>
+        <translation>已下载到 %1。</translation>
+    </message>
+    <message>
+        <source>Cancelled. Partial files are kept; Resume continues where the download stopped.</source>
+        <translation>已取消。未完成的文件已保留；“继续下载”会从停下的地方接着下载。</translation>
+    </message>
+</context>
+<context>
+    <name>HubDownloader</name>
+    <message>
+        <source>&quot;%1&quot; is not a Hub repository id: write it as owner/name, for example THUDM/CogVideoX-2b.</source>
+        <translation>“%1”不是 Hub 仓库 ID：请写成 所有者/名称，例如 THUDM/CogVideoX-2b。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a revision: give a branch, a tag or a commit hash, for example main.</source>
+        <translation>“%1”不是有效版本：请给出分支、标签或提交哈希，例如 main。</translation>
+    </message>
+    <message>
+        <source>%1 from the Hub is larger than the %2 the Hub lists for it; the partial file was removed. Download again; if this happens again, a proxy may be changing the file.</source>
+        <translation>从 Hub 收到的 %1 大于 Hub 列出的 %2；未完成的文件已删除。请重新下载；如果再次发生，可能是代理在改动该文件。</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2. Free some disk space, then download again to resume.</source>
+        <translation>无法写入 %1：%2。请释放一些磁盘空间，然后重新下载以继续。</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>The Hub redirected %1 too often or to a bad address. Try again later.</source>
+        <translation>Hub 对 %1 的重定向次数过多或指向无效地址。请稍后再试。</translation>
+    </message>
+    <message>
+        <source>The Hub has no %1 that you may see (HTTP %2): check the repository id and revision, and for a private repository enter an access token.</source>
+        <translation>Hub 上没有你可访问的 %1（HTTP %2）：请检查仓库 ID 和版本；如果是私有仓库，请填写访问令牌。</translation>
+    </message>
+    <message>
+        <source>The Hub has no %1 (HTTP 404): check the repository id and revision.</source>
+        <translation>Hub 上没有 %1（HTTP 404）：请检查仓库 ID 和版本。</translation>
+    </message>
+    <message>
+        <source>%1 stalled: no data for %2 seconds. Check the connection, then download again to resume.</source>
+        <translation>%1 停滞：%2 秒内没有收到数据。请检查网络连接，然后重新下载以继续。</translation>
+    </message>
+    <message>
+        <source>Downloading %1 from %2 failed: %3. %4 of %5 are kept and the next download resumes from there: check the connection (or HF_ENDPOINT), then download again.</source>
+        <translation>从 %2 下载 %1 失败：%3。已保留 %4（共 %5），下次下载会从那里继续：请检查网络连接（或 HF_ENDPOINT），然后重新下载。</translation>
+    </message>
+    <message>
+        <source>Downloading %1 from %2 failed: %3. Check the connection (or HF_ENDPOINT), then download again.</source>
+        <translation>从 %2 下载 %1 失败：%3。请检查网络连接（或 HF_ENDPOINT），然后重新下载。</translation>
+    </message>
+    <message>
+        <source>The Hub refused %1 (HTTP %2): the repository is gated or private. Accept its terms on its page at huggingface.co while signed in, then enter an access token from huggingface.co/settings/tokens and download again.</source>
+        <translation>Hub 拒绝了 %1（HTTP %2）：该仓库受限或为私有。请登录 huggingface.co 并在其页面上接受条款，然后填写来自 huggingface.co/settings/tokens 的访问令牌并重新下载。</translation>
+    </message>
+    <message>
+        <source>The Hub refused the access token for %1 (HTTP %2). Check that the token is valid and that its account has accepted the repository&apos;s terms on huggingface.co.</source>
+        <translation>Hub 拒绝了用于 %1 的访问令牌（HTTP %2）。请确认令牌有效，且其账户已在 huggingface.co 上接受该仓库的条款。</translation>
+    </message>
+    <message>
+        <source>%1 at %2 has no model_index.json, so it is not a diffusers pipeline. Choose a CogVideoX pipeline repository such as THUDM/CogVideoX-2b.</source>
+        <translation>%1（%2）没有 model_index.json，因此不是 diffusers 管线。请选择 CogVideoX 管线仓库，例如 THUDM/CogVideoX-2b。</translation>
+    </message>
+    <message>
+        <source>Could not create the folder %1. Check that the Hugging Face cache is writable (or set HF_HUB_CACHE), then download again.</source>
+        <translation>无法创建文件夹 %1。请确认 Hugging Face 缓存可写（或设置 HF_HUB_CACHE），然后重新下载。</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2. Check that the Hugging Face cache is writable, then download again.</source>
+        <translation>无法写入 %1：%2。请确认 Hugging Face 缓存可写，然后重新下载。</translation>
+    </message>
+    <message>
+        <source>Could not read %1 back. Delete it, then download again.</source>
+        <translation>无法读回 %1。请删除它，然后重新下载。</translation>
+    </message>
+    <message>
+        <source>%1 came out %2 instead of the %3 the Hub lists for it; the partial file was removed. Download again; if this happens again, a proxy may be changing the file.</source>
+        <translation>%1 下载后为 %2，而不是 Hub 列出的 %3；未完成的文件已删除。请重新下载；如果再次发生，可能是代理在改动该文件。</translation>
+    </message>
+    <message>
+        <source>%1 does not match its %2 checksum from the Hub; the download was removed. Download again; if this happens again, a proxy may be changing the file.</source>
+        <translation>%1 与 Hub 提供的 %2 校验和不符；下载内容已删除。请重新下载；如果再次发生，可能是代理在改动该文件。</translation>
+    </message>
+    <message>
+        <source>Could not move %1 into place. Check that the Hugging Face cache is writable, then download again.</source>
+        <translation>无法将 %1 移到最终位置。请确认 Hugging Face 缓存可写，然后重新下载。</translation>
+    </message>
+    <message>
+        <source>Could not link %1 into %2. Check that the Hugging Face cache is writable and on a file system with symbolic links, then download again.</source>
+        <translation>无法将 %1 链接到 %2。请确认 Hugging Face 缓存可写且所在文件系统支持符号链接，然后重新下载。</translation>
+    </message>
+</context>
+<context>
+    <name>HubRepoListing</name>
+    <message>
+        <source>The Hub&apos;s file list for %1 is not usable (%2). Check the endpoint (HF_ENDPOINT) and try again later.</source>
+        <translation>%1 在 Hub 上的文件列表无法使用（%2）。请检查端点（HF_ENDPOINT），稍后再试。</translation>
+    </message>
+    <message>
+        <source>no commit hash</source>
+        <translation>没有提交哈希</translation>
+    </message>
+    <message>
+        <source>bad file name &quot;%1&quot;</source>
+        <translation>文件名“%1”无效</translation>
+    </message>
+    <message>
+        <source>no size for %1</source>
+        <translation>%1 没有大小</translation>
+    </message>
+    <message>
+        <source>no checksum for %1</source>
+        <translation>%1 没有校验和</translation>
+    </message>
+</context>
+<context>
     <name>HuggingFaceCache</name>
     <message>
         <source>%1 (%2)</source>
@@ -2505,6 +2720,14 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>No CogVideoX model in %1</source>
         <translation>%1 中没有 CogVideoX 模型</translation>
+    </message>
+    <message>
+        <source>Download…</source>
+        <translation>下载…</translation>
+    </message>
+    <message>
+        <source>Download a CogVideoX pipeline from the Hugging Face Hub into this cache.</source>
+        <translation>从 Hugging Face Hub 下载 CogVideoX 管线到此缓存。</translation>
     </message>
 </context>
 <context>

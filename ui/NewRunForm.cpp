@@ -1,6 +1,7 @@
 #include "ui/NewRunForm.h"
 
 #include "ui/FactoryImportDialog.h"
+#include "ui/HubDownloadDialog.h"
 
 #include "app/ConditionImages.h"
 #include "app/EngineLocator.h"
@@ -814,7 +815,6 @@ void NewRunForm::fillModelCacheMenu() {
     if (models.isEmpty()) {
         menu->addAction(tr("No CogVideoX model in %1").arg(QDir::toNativeSeparators(hub)))
             ->setEnabled(false);
-        return;
     }
     for (const HuggingFaceCache::Model& model : models) {
         QAction* action = menu->addAction(model.label());
@@ -822,4 +822,17 @@ void NewRunForm::fillModelCacheMenu() {
         connect(action, &QAction::triggered, this,
                 [this, folder = model.folder] { setModelFolder(folder); });
     }
+    menu->addSeparator();
+    QAction* download = menu->addAction(tr("Download…"));
+    download->setObjectName(QStringLiteral("hubDownloadAction"));
+    download->setToolTip(tr("Download a CogVideoX pipeline from the Hugging Face Hub into this "
+                            "cache."));
+    connect(download, &QAction::triggered, this, &NewRunForm::openHubDownloadDialog);
+}
+
+void NewRunForm::openHubDownloadDialog() {
+    auto* dialog = new HubDownloadDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &HubDownloadDialog::modelChosen, this, &NewRunForm::setModelFolder);
+    dialog->open();
 }

@@ -93,6 +93,7 @@ protected:
 
 private:
     void fillModelCacheMenu();
+    void openHubDownloadDialog();
     void retranslateUi();
     void applyPreset(const JobPreset& preset);
     void onEdited();

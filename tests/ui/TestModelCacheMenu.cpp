@@ -45,8 +45,10 @@ void TestModelCacheMenu::choosingACachedModelFillsTheModelFolder() {
     QMenu* menu = openedMenu(form);
     QVERIFY(menu);
     const QList<QAction*> actions = menu->actions();
-    QCOMPARE(actions.size(), 1);
+    // The model, a separator, then Download….
+    QCOMPARE(actions.size(), 3);
     QCOMPARE(actions[0]->text(), QStringLiteral("THUDM/CogVideoX-2b (01234567)"));
+    QCOMPARE(actions[2]->objectName(), QStringLiteral("hubDownloadAction"));
     actions[0]->trigger();
     QCOMPARE(form.modelFolder(), snapshot);
     qunsetenv("HF_HUB_CACHE");
@@ -59,8 +61,9 @@ void TestModelCacheMenu::anEmptyCacheSaysWhereItLooked() {
     form.show();
     QMenu* menu = openedMenu(form);
     QVERIFY(menu);
-    QCOMPARE(menu->actions().size(), 1);
+    QCOMPARE(menu->actions().size(), 3);
     QVERIFY(!menu->actions()[0]->isEnabled());
+    QVERIFY(menu->actions()[2]->isEnabled());
     QVERIFY(menu->actions()[0]->text().contains(QDir::toNativeSeparators(hub.path())));
     qunsetenv("HF_HUB_CACHE");
 }
