@@ -4,6 +4,7 @@
 #include "app/Project.h"
 #include "app/TrainingHistory.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -14,6 +15,9 @@ qint64 RunFixture::addRun(const std::shared_ptr<Project>& project, const QString
                           RunState state, int checkpoints, qsizetype checkpointBytes) {
     TrainingRunRecord record;
     record.name = name;
+    record.presetName = QStringLiteral("cpu-demo");
+    record.stage = QStringLiteral("train");
+    record.createdUtc = QDateTime::currentDateTimeUtc();
     record.folder = QDir(project->runsFolder()).filePath(name);
     record.state = state;
     QString error;

@@ -94,10 +94,13 @@ void TestDeleteRun::selectRow(int row) {
 QMessageBox* TestDeleteRun::pressDelete() {
     QTest::keyClick(runList(), Qt::Key_Delete);
     QMessageBox* box = nullptr;
-    QTRY_VERIFY_WITH_TIMEOUT((box = m_window->trainPage()->findChild<QMessageBox*>(
-                                  QStringLiteral("deleteRunConfirmation"))) &&
-                                 box->isVisible(),
-                             5000);
+    QTest::qWaitFor(
+        [&] {
+            box = m_window->trainPage()->findChild<QMessageBox*>(
+                QStringLiteral("deleteRunConfirmation"));
+            return box && box->isVisible();
+        },
+        5000);
     return box;
 }
 
@@ -154,7 +157,7 @@ void TestDeleteRun::cancelKeepsTheRun() {
         !m_window->trainPage()->findChild<QMessageBox*>(QStringLiteral("deleteRunConfirmation")));
     QCOMPARE(runList()->model()->rowCount(), 1);
     QVERIFY(QFileInfo::exists(
-        QDir(m_projectFolder).filePath(QStringLiteral("runs/kept/checkpoints/step-4"))));
+        QDir(m_projectFolder).filePath(QStringLiteral("runs/kept/checkpoints/step-1"))));
 }
 
 QTEST_MAIN(TestDeleteRun)
