@@ -30,7 +30,7 @@ std::vector<std::string> split_list(const std::string& text) {
     return items;
 }
 
-int whole_number(Arguments& arguments, std::string_view name, int fallback, int minimum) {
+int whole_int(Arguments& arguments, std::string_view name, int fallback, int minimum) {
     const double value = arguments.number_option(name, fallback);
     if (value != static_cast<int>(value) || value < minimum) {
         arguments.fail(std::string(name) + " must be a whole number of at least " +
@@ -67,11 +67,11 @@ int run_launch(CommandContext& context) {
     if (const auto gpus = arguments.option("--gpus")) {
         options.gpus = split_list(*gpus);
     }
-    options.cpu_ranks = whole_number(arguments, "--cpu-ranks", 0, 0);
-    options.nnodes = whole_number(arguments, "--nnodes", 1, 1);
-    options.node_rank = whole_number(arguments, "--node-rank", 0, 0);
+    options.cpu_ranks = whole_int(arguments, "--cpu-ranks", 0, 0);
+    options.nnodes = whole_int(arguments, "--nnodes", 1, 1);
+    options.node_rank = whole_int(arguments, "--node-rank", 0, 0);
     options.master_addr = arguments.option("--master-addr").value_or("127.0.0.1");
-    options.master_port = whole_number(arguments, "--master-port", 0, 0);
+    options.master_port = whole_int(arguments, "--master-port", 0, 0);
     arguments.finish();
     if (options.command.empty()) {
         arguments.fail("give the workers' command after '--', e.g. -- train --job RUN/job.json.");

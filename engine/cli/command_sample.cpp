@@ -18,8 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::int64_t whole_number(Arguments& arguments, std::string_view name, double fallback,
-                          double minimum) {
+std::int64_t whole_int64(Arguments& arguments, std::string_view name, double fallback,
+                         double minimum) {
     const double value = arguments.number_option(name, fallback);
     if (value != std::floor(value) || value < minimum || value > 1e9) {
         arguments.fail(std::string(name) + " must be a whole number of at least " +
@@ -67,22 +67,22 @@ int run_sample(CommandContext& context) {
     request.prompt = arguments.required_option("--prompt");
     request.negative_prompt = arguments.option("--negative-prompt").value_or("");
     const std::optional<std::string> image = arguments.option("--image");
-    request.frames = whole_number(arguments, "--frames", 0, 0);
-    request.height = whole_number(arguments, "--height", 0, 0);
-    request.width = whole_number(arguments, "--width", 0, 0);
-    request.steps = static_cast<int>(whole_number(arguments, "--steps", 50, 1));
+    request.frames = whole_int64(arguments, "--frames", 0, 0);
+    request.height = whole_int64(arguments, "--height", 0, 0);
+    request.width = whole_int64(arguments, "--width", 0, 0);
+    request.steps = static_cast<int>(whole_int64(arguments, "--steps", 50, 1));
     request.guidance = arguments.number_option("--guidance", 6.0);
     request.dynamic_cfg = arguments.flag("--dynamic-cfg");
     if (auto scheduler = arguments.option("--scheduler")) {
         request.sampler = diffusion::parse_sampler(*scheduler);
     }
-    request.seed = static_cast<std::uint64_t>(whole_number(arguments, "--seed", 42, 0));
+    request.seed = static_cast<std::uint64_t>(whole_int64(arguments, "--seed", 42, 0));
     request.max_sequence_length =
-        static_cast<int>(whole_number(arguments, "--max-sequence-length", 0, 0));
+        static_cast<int>(whole_int64(arguments, "--max-sequence-length", 0, 0));
     const std::optional<std::string> lora = arguments.option("--lora");
     const double lora_scale = arguments.number_option("--lora-scale", std::nan(""));
     const std::optional<std::string> out = arguments.option("--out");
-    const std::int64_t fps_option = whole_number(arguments, "--fps", 0, 0);
+    const std::int64_t fps_option = whole_int64(arguments, "--fps", 0, 0);
     const std::optional<std::string> initial_latents = arguments.option("--initial-latents");
     const std::optional<std::string> save_tensors = arguments.option("--save-tensors");
     const std::optional<std::string> dtype = arguments.option("--dtype");

@@ -89,7 +89,7 @@ at::Tensor input_tensor(const std::map<std::string, at::Tensor>& tensors, const 
                       "Name the tensors as ../shared/golden does, or pass --input-prefix.");
 }
 
-void report(const core::NamedTensors& outputs, const std::string& out) {
+void report_outputs(const core::NamedTensors& outputs, const std::string& out) {
     for (const auto& [name, tensor] : outputs) {
         std::cout << name << " " << c10::toString(tensor.scalar_type()) << " "
                   << c10::str(tensor.sizes()) << "\n";
@@ -127,7 +127,7 @@ int run_forward_vae_encode(CommandContext& context) {
             posterior.sample(at::make_generator<at::CPUGeneratorImpl>(seed_value)));
     }
     core::write_tensors(run.out, outputs);
-    report(outputs, run.out);
+    report_outputs(outputs, run.out);
     return 0;
 }
 
@@ -143,7 +143,7 @@ int run_forward_vae_decode(CommandContext& context) {
     auto vae = load_vae(run);
     const core::NamedTensors outputs = {{"decoded", vae->decode(latent)}};
     core::write_tensors(run.out, outputs);
-    report(outputs, run.out);
+    report_outputs(outputs, run.out);
     return 0;
 }
 

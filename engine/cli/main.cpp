@@ -120,8 +120,8 @@ int exit_code_for(tuneframe::core::ErrorCode code) {
 
 // Every failure leaves as one message for people on stderr and, for commands that speak the
 // protocol, an `error` event the studio can show, then `done` with status "failed".
-int report(const Command* command, tuneframe::core::EventEmitter& events,
-           const tuneframe::core::Error& error) {
+int report_failure(const Command* command, tuneframe::core::EventEmitter& events,
+                   const tuneframe::core::Error& error) {
     std::cerr << "error: " << error.what() << "\n";
     if (!error.hint().empty()) {
         std::cerr << "hint: " << error.hint() << "\n";
@@ -164,9 +164,9 @@ int main(int argc, char** argv) {
     tuneframe::core::EventEmitter events;
     const Command* command = find_command(arguments[0]);
     if (!command) {
-        return report(nullptr, events,
-                      Error(ErrorCode::Usage, "unknown command '" + arguments[0] + "'.",
-                            "Run 'tuneframe-engine --help' for the list of commands."));
+        return report_failure(nullptr, events,
+                              Error(ErrorCode::Usage, "unknown command '" + arguments[0] + "'.",
+                                    "Run 'tuneframe-engine --help' for the list of commands."));
     }
     tuneframe::cli::Arguments command_arguments(command->name, command->usage,
                                                 {arguments.begin() + 1, arguments.end()});
@@ -181,20 +181,22 @@ int main(int argc, char** argv) {
         }
         return command->run(context);
     } catch (const Error& error) {
-        return report(command, events, error);
+        return report_failure(command, events, error);
     } catch (const std::bad_alloc&) {
-        return report(command, events,
-                      Error(ErrorCode::Oom, "Host memory ran out.",
-                            "Close other programs or choose a smaller model or shape."));
+        return report_failure(command, events,
+                              Error(ErrorCode::Oom, "Host memory ran out.",
+                                    "Close other programs or choose a smaller model or shape."));
     } catch (const c10::OutOfMemoryError& error) {
-        return report(command, events,
-                      Error(ErrorCode::Oom,
-                            std::string("Device memory ran out: ") + error.what_without_backtrace(),
-                            "Use a smaller size or fewer frames, enable VAE tiling and slicing, "
-                            "or free the GPU of other programs."));
+        return report_failure(
+            command, events,
+            Error(ErrorCode::Oom,
+                  std::string("Device memory ran out: ") + error.what_without_backtrace(),
+                  "Use a smaller size or fewer frames, enable VAE tiling and slicing, "
+                  "or free the GPU of other programs."));
     } catch (const c10::Error& error) {
-        return report(command, events, Error(ErrorCode::Internal, error.what_without_backtrace()));
+        return report_failure(command, events,
+                              Error(ErrorCode::Internal, error.what_without_backtrace()));
     } catch (const std::exception& error) {
-        return report(command, events, Error(ErrorCode::Internal, error.what()));
+        return report_failure(command, events, Error(ErrorCode::Internal, error.what()));
     }
 }

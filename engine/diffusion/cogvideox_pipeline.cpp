@@ -25,7 +25,7 @@ using torch::indexing::Slice;
     throw core::Error(core::ErrorCode::BadInput, message, hint);
 }
 
-std::string shape_of(const at::Tensor& tensor) {
+std::string shape_or_absent(const at::Tensor& tensor) {
     return tensor.defined() ? c10::str(tensor.sizes()) : std::string("absent");
 }
 
@@ -188,7 +188,7 @@ at::Tensor CogVideoXPipeline::image_latents(const SampleRequest& request, const 
     if (!image.defined() || image.dim() != 4 || image.size(0) != 1 || image.size(1) != 3 ||
         image.size(2) != g.height || image.size(3) != g.width) {
         bad_request("Image-to-video needs the image as [1, 3, " + std::to_string(g.height) + ", " +
-                        std::to_string(g.width) + "], not " + shape_of(image) + ".",
+                        std::to_string(g.width) + "], not " + shape_or_absent(image) + ".",
                     "Give --image a picture file (it is resized to the video size) or a "
                     "tensor of the video's size.");
     }
@@ -202,8 +202,8 @@ at::Tensor CogVideoXPipeline::image_latents(const SampleRequest& request, const 
         const models::DiagonalGaussianDistribution posterior = vae->encode(pixels);
         if (request.image_latent_noise.defined()) {
             if (request.image_latent_noise.sizes() != posterior.mean.sizes()) {
-                bad_request("image_latent_noise must be " + shape_of(posterior.mean) + ", not " +
-                                shape_of(request.image_latent_noise) + ".",
+                bad_request("image_latent_noise must be " + shape_or_absent(posterior.mean) +
+                                ", not " + shape_or_absent(request.image_latent_noise) + ".",
                             "Record it from the same model and image size, or leave it out.");
             }
             sample = posterior.sample_with_noise(
@@ -400,7 +400,7 @@ void CogVideoXPipeline::denoise(Pending& p, cogvideox::CogVideoXTransformer3DMod
     if (request.initial_latents.defined()) {
         if (request.initial_latents.sizes() != at::IntArrayRef(latent_shape)) {
             bad_request("The initial latents must be " + c10::str(at::IntArrayRef(latent_shape)) +
-                            " for this size, not " + shape_of(request.initial_latents) + ".",
+                            " for this size, not " + shape_or_absent(request.initial_latents) + ".",
                         "Record them with --save-tensors at the same frames, height and width.");
         }
         latents = request.initial_latents.to(device, dtype);

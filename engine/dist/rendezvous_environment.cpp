@@ -35,7 +35,7 @@ int parse_int(const RendezvousEnvironment::Getter& get, const std::string& name,
     return value;
 }
 
-void check(const RendezvousEnvironment& env) {
+void check_environment(const RendezvousEnvironment& env) {
     if (env.rank >= env.world_size) {
         throw core::Error(core::ErrorCode::BadInput,
                           "The rank " + std::to_string(env.rank) + " is not below the world size " +
@@ -93,7 +93,7 @@ RendezvousEnvironment::read(const RendezvousEnvironment::Getter& get) {
     } else {
         return std::nullopt;
     }
-    check(env);
+    check_environment(env);
     return env;
 }
 

@@ -28,12 +28,12 @@ constexpr const char* kDown = kComfyUIDown;
 constexpr const char* kUp = kComfyUIUp;
 constexpr const char* kAlpha = kComfyUIAlpha;
 
-bool ends_with(const std::string& text, const std::string& suffix) {
+bool key_ends_with(const std::string& text, const std::string& suffix) {
     return text.size() > suffix.size() &&
            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::string list(const std::vector<std::string>& items) {
+std::string joined_list(const std::vector<std::string>& items) {
     std::string text;
     for (std::size_t i = 0; i < items.size() && i < 12; ++i) {
         text += (i ? ", " : "") + items[i];
@@ -107,7 +107,7 @@ group_keys(const core::SafetensorsFile& file, const std::string& prefix,
            std::vector<std::string>& unknown) {
     std::map<std::string, FileAdapter> adapters;
     auto kohya = [&](const std::string& name, const char* suffix) -> FileAdapter* {
-        if (name.rfind(kKohyaPrefix, 0) != 0 || !ends_with(name, suffix)) {
+        if (name.rfind(kKohyaPrefix, 0) != 0 || !key_ends_with(name, suffix)) {
             return nullptr;
         }
         const std::string key =
@@ -133,9 +133,9 @@ group_keys(const core::SafetensorsFile& file, const std::string& prefix,
         if (name.rfind(prefix + ".", 0) == 0) {
             name = name.substr(prefix.size() + 1);
         }
-        if (ends_with(name, kA)) {
+        if (key_ends_with(name, kA)) {
             adapters[name.substr(0, name.size() - std::strlen(kA))].a = &tensor;
-        } else if (ends_with(name, kB)) {
+        } else if (key_ends_with(name, kB)) {
             adapters[name.substr(0, name.size() - std::strlen(kB))].b = &tensor;
         } else {
             unknown.push_back(tensor.name);
@@ -303,7 +303,8 @@ LoadedLoRA load_lora_weights(torch::nn::Module& model, const std::filesystem::pa
     }
     if (!problems.empty()) {
         throw Error(ErrorCode::BadInput,
-                    "'" + file.string() + "' does not fit this model: " + list(problems) + ".",
+                    "'" + file.string() + "' does not fit this model: " + joined_list(problems) +
+                        ".",
                     "Use a LoRA trained for this base model (same architecture and size).");
     }
 

@@ -13,7 +13,7 @@
 namespace tuneframe::train {
 namespace {
 
-std::string describe(const at::Tensor& tensor) {
+std::string describe_tensor(const at::Tensor& tensor) {
     std::string text(core::dtype_name(core::from_scalar_type(tensor.scalar_type())));
     text += " [";
     for (std::int64_t dim = 0; dim < tensor.dim(); ++dim) {
@@ -48,7 +48,7 @@ void check_parameter(const std::string& name, const at::Tensor& parameter) {
     }
     if (type != at::kFloat && type != at::kBFloat16 && type != at::kHalf) {
         throw core::Error(core::ErrorCode::Unsupported,
-                          "Parameter \"" + name + "\" is " + describe(parameter) +
+                          "Parameter \"" + name + "\" is " + describe_tensor(parameter) +
                               "; the optimizers take float32, bfloat16 or float16 parameters.",
                           "Cast the trainable parameters to float32 or bf16.");
     }
@@ -182,8 +182,8 @@ void Optimizer::load_state_tensors(const StateTensors& tensors) {
             const at::Tensor& like = expected->second;
             if (tensor.scalar_type() != like.scalar_type() ||
                 (tensor.sizes() != like.sizes() && !accepts_loaded_shape(key, tensor, fresh))) {
-                mismatched.push_back(prefix + "." + key + " (" + describe(tensor) + ", expected " +
-                                     describe(like) + ")");
+                mismatched.push_back(prefix + "." + key + " (" + describe_tensor(tensor) +
+                                     ", expected " + describe_tensor(like) + ")");
                 continue;
             }
             next[i][key] = tensor

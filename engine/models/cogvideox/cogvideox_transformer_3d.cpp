@@ -12,7 +12,7 @@ using core::Error;
 using core::ErrorCode;
 using torch::indexing::Slice;
 
-std::string shape_of(const at::Tensor& tensor) {
+std::string input_shape(const at::Tensor& tensor) {
     std::string text = "[";
     for (std::int64_t i = 0; i < tensor.dim(); ++i) {
         text += (i ? ", " : "") + std::to_string(tensor.size(i));
@@ -151,7 +151,7 @@ void CogVideoXTransformer3DModelImpl::check_inputs(const CogVideoXTransformerInp
         in.hidden_states.size(2) != config_.in_channels) {
         bad_input("hidden_states must be [B, F, " + std::to_string(config_.in_channels) +
                       ", H, W] (frames before channels), not " +
-                      (in.hidden_states.defined() ? shape_of(in.hidden_states) : "absent") + ".",
+                      (in.hidden_states.defined() ? input_shape(in.hidden_states) : "absent") + ".",
                   hint);
     }
     const std::int64_t batch = in.hidden_states.size(0);
@@ -160,7 +160,7 @@ void CogVideoXTransformer3DModelImpl::check_inputs(const CogVideoXTransformerInp
         in.encoder_hidden_states.size(2) != config_.text_embed_dim) {
         bad_input("encoder_hidden_states must be [" + std::to_string(batch) + ", L, " +
                       std::to_string(config_.text_embed_dim) + "], not " +
-                      (in.encoder_hidden_states.defined() ? shape_of(in.encoder_hidden_states)
+                      (in.encoder_hidden_states.defined() ? input_shape(in.encoder_hidden_states)
                                                           : "absent") +
                       ".",
                   hint);

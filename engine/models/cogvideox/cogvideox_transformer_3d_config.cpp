@@ -9,7 +9,7 @@ namespace {
 using core::Error;
 using core::ErrorCode;
 
-void check(bool condition, const std::string& origin, const std::string& what) {
+void require(bool condition, const std::string& origin, const std::string& what) {
     if (!condition) {
         throw Error(ErrorCode::BadInput, origin + ": " + what + ".",
                     "Use the config.json that came with the checkpoint.");
@@ -17,26 +17,26 @@ void check(bool condition, const std::string& origin, const std::string& what) {
 }
 
 void validate(const CogVideoXTransformer3DConfig& c, const std::string& origin) {
-    check(c.num_attention_heads > 0 && c.attention_head_dim > 0 && c.num_layers >= 0, origin,
-          "num_attention_heads, attention_head_dim and num_layers must be positive");
-    check(c.in_channels > 0 && c.out_channels > 0 && c.text_embed_dim > 0 && c.time_embed_dim > 0 &&
-              c.patch_size > 0,
-          origin, "channel counts, embedding widths and patch_size must be positive");
-    check(!c.patch_size_t || *c.patch_size_t > 0, origin, "patch_size_t must be positive");
-    check(!c.ofs_embed_dim || *c.ofs_embed_dim == c.time_embed_dim, origin,
-          "ofs_embed_dim must equal time_embed_dim (the two embeddings are added)");
-    check(c.temporal_compression_ratio > 0 && c.sample_frames > 0, origin,
-          "temporal_compression_ratio and sample_frames must be positive");
+    require(c.num_attention_heads > 0 && c.attention_head_dim > 0 && c.num_layers >= 0, origin,
+            "num_attention_heads, attention_head_dim and num_layers must be positive");
+    require(c.in_channels > 0 && c.out_channels > 0 && c.text_embed_dim > 0 &&
+                c.time_embed_dim > 0 && c.patch_size > 0,
+            origin, "channel counts, embedding widths and patch_size must be positive");
+    require(!c.patch_size_t || *c.patch_size_t > 0, origin, "patch_size_t must be positive");
+    require(!c.ofs_embed_dim || *c.ofs_embed_dim == c.time_embed_dim, origin,
+            "ofs_embed_dim must equal time_embed_dim (the two embeddings are added)");
+    require(c.temporal_compression_ratio > 0 && c.sample_frames > 0, origin,
+            "temporal_compression_ratio and sample_frames must be positive");
     // Rotary splits head_dim into t/h/w parts of head_dim/4 and 3*head_dim/8 channel pairs;
     // sin-cos splits the width the same way: both need multiples of 16.
     if (c.use_rotary_positional_embeddings) {
-        check(c.attention_head_dim % 16 == 0, origin,
-              "attention_head_dim must be a multiple of 16 for rotary embeddings");
+        require(c.attention_head_dim % 16 == 0, origin,
+                "attention_head_dim must be a multiple of 16 for rotary embeddings");
     }
     if (c.uses_sincos_positions() || c.use_learned_positional_embeddings) {
-        check(c.inner_dim() % 16 == 0, origin,
-              "num_attention_heads * attention_head_dim must be a multiple of 16 for the 3D "
-              "sin-cos positions");
+        require(c.inner_dim() % 16 == 0, origin,
+                "num_attention_heads * attention_head_dim must be a multiple of 16 for the 3D "
+                "sin-cos positions");
     }
     if (c.activation_fn != "gelu-approximate") {
         throw Error(ErrorCode::Unsupported,

@@ -39,7 +39,7 @@ module_tensors(const torch::nn::Module& module,
     return tensors;
 }
 
-std::string list(const std::vector<std::string>& items) {
+std::string key_list(const std::vector<std::string>& items) {
     constexpr std::size_t shown = 12;
     std::string text;
     for (std::size_t i = 0; i < items.size() && i < shown; ++i) {
@@ -81,15 +81,16 @@ void check_keys(const std::map<std::string, ModuleTensor>& expected,
     std::string message =
         "'" + checkpoint.source().string() + "' does not match " + options.model_name + ":";
     if (!missing.empty()) {
-        message += " " + std::to_string(missing.size()) + " missing key(s): " + list(missing) + ".";
+        message +=
+            " " + std::to_string(missing.size()) + " missing key(s): " + key_list(missing) + ".";
     }
     if (!unexpected.empty()) {
         message += " " + std::to_string(unexpected.size()) +
-                   " unexpected key(s): " + list(unexpected) + ".";
+                   " unexpected key(s): " + key_list(unexpected) + ".";
     }
     if (!misshaped.empty()) {
-        message +=
-            " " + std::to_string(misshaped.size()) + " mis-shaped key(s): " + list(misshaped) + ".";
+        message += " " + std::to_string(misshaped.size()) +
+                   " mis-shaped key(s): " + key_list(misshaped) + ".";
     }
     throw Error(ErrorCode::BadInput, message,
                 "Check that config.json belongs to these weights (same model variant and "

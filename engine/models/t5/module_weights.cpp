@@ -13,7 +13,7 @@ using core::Error;
 using core::ErrorCode;
 
 // "3 missing (a, b, c)" with at most a handful of names; the rest counted.
-std::string describe(const std::vector<std::string>& names, const char* what) {
+std::string describe_names(const std::vector<std::string>& names, const char* what) {
     constexpr std::size_t kShown = 6;
     std::string text = std::to_string(names.size()) + " " + what + " (";
     for (std::size_t i = 0; i < names.size() && i < kShown; ++i) {
@@ -130,7 +130,7 @@ void load_module_weights(torch::nn::Module& module, const core::SafetensorsCheck
              {std::pair{&missing, "missing"}, std::pair{&unexpected, "unexpected"},
               std::pair{&misshaped, "with another shape or type"}}) {
             if (!names->empty()) {
-                problems += (problems.empty() ? "" : "; ") + describe(*names, what);
+                problems += (problems.empty() ? "" : "; ") + describe_names(*names, what);
             }
         }
         throw Error(ErrorCode::BadInput,

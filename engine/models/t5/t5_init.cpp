@@ -19,7 +19,7 @@ namespace {
 
 constexpr int kExtraIds = 100;
 
-bool ends_with(const std::string& text, const std::string& suffix) {
+bool name_ends_with(const std::string& text, const std::string& suffix) {
     return text.size() >= suffix.size() &&
            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
@@ -31,16 +31,16 @@ double init_std(const std::string& name, const T5Config& config) {
     if (name == "shared.weight") {
         return 1.0;
     }
-    if (ends_with(name, "SelfAttention.q.weight")) {
+    if (name_ends_with(name, "SelfAttention.q.weight")) {
         return 1.0 / std::sqrt(d_model * static_cast<double>(config.d_kv));
     }
-    if (ends_with(name, "SelfAttention.o.weight")) {
+    if (name_ends_with(name, "SelfAttention.o.weight")) {
         return 1.0 / std::sqrt(static_cast<double>(config.num_heads * config.d_kv));
     }
-    if (ends_with(name, "DenseReluDense.wo.weight")) {
+    if (name_ends_with(name, "DenseReluDense.wo.weight")) {
         return 1.0 / std::sqrt(static_cast<double>(config.d_ff));
     }
-    if (ends_with(name, "layer_norm.weight")) {
+    if (name_ends_with(name, "layer_norm.weight")) {
         return 0.0;
     }
     return 1.0 / std::sqrt(d_model); // k, v, wi_0, wi_1, relative_attention_bias

@@ -21,7 +21,7 @@ LRSchedule make(const std::string& name, std::int64_t warmup, std::int64_t total
     return LRSchedule(options, lr);
 }
 
-std::string error_of(const std::function<void()>& action) {
+std::string schedule_error(const std::function<void()>& action) {
     try {
         action();
     } catch (const core::Error& error) {
@@ -83,22 +83,22 @@ TEST(LRSchedule, RestartsReturnToFullRate) {
 }
 
 TEST(LRSchedule, ErrorsNameTheField) {
-    const std::string unknown = error_of([] { make("cosine_annealing", 0, 10); });
+    const std::string unknown = schedule_error([] { make("cosine_annealing", 0, 10); });
     EXPECT_NE(unknown.find("lr_scheduler"), std::string::npos) << unknown;
     EXPECT_NE(unknown.find("cosine_annealing"), std::string::npos) << unknown;
     EXPECT_NE(unknown.find("constant_with_warmup"), std::string::npos) << unknown;
 
-    const std::string no_length = error_of([] { make("linear", 0, 0); });
+    const std::string no_length = schedule_error([] { make("linear", 0, 0); });
     EXPECT_NE(no_length.find("max_train_steps"), std::string::npos) << no_length;
-    const std::string warmup = error_of([] { make("linear", -1, 10); });
+    const std::string warmup = schedule_error([] { make("linear", -1, 10); });
     EXPECT_NE(warmup.find("lr_warmup_steps"), std::string::npos) << warmup;
-    const std::string too_long = error_of([] { make("polynomial", 10, 10); });
+    const std::string too_long = schedule_error([] { make("polynomial", 10, 10); });
     EXPECT_NE(too_long.find("lr_warmup_steps"), std::string::npos) << too_long;
-    const std::string tiny_lr = error_of([] { make("polynomial", 0, 10, 1, 1, 1e-8); });
+    const std::string tiny_lr = schedule_error([] { make("polynomial", 0, 10, 1, 1, 1e-8); });
     EXPECT_NE(tiny_lr.find("lr must be larger"), std::string::npos) << tiny_lr;
-    const std::string cycles = error_of([] { make("cosine_with_restarts", 0, 10, -1); });
+    const std::string cycles = schedule_error([] { make("cosine_with_restarts", 0, 10, -1); });
     EXPECT_NE(cycles.find("lr_num_cycles"), std::string::npos) << cycles;
-    const std::string power = error_of([] { make("polynomial", 0, 10, 1, -2); });
+    const std::string power = schedule_error([] { make("polynomial", 0, 10, 1, -2); });
     EXPECT_NE(power.find("lr_power"), std::string::npos) << power;
     // A schedule that does not read a field does not check it.
     EXPECT_NO_THROW(make("cosine", 0, 10, -1, -2));

@@ -20,7 +20,7 @@ namespace {
 
 using namespace test_support;
 
-std::string error_of(const std::function<void()>& action, core::ErrorCode* code = nullptr) {
+std::string optimizer_error(const std::function<void()>& action, core::ErrorCode* code = nullptr) {
     try {
         action();
     } catch (const core::Error& error) {
@@ -75,7 +75,7 @@ TEST(OptimizerFactory, BuildsEveryNamedOptimizer) {
 TEST(OptimizerFactory, ErrorsNameTheField) {
     core::ErrorCode code = core::ErrorCode::None;
     const std::string unknown =
-        error_of([] { make_optimizer("lion", small_parameters(), {}); }, &code);
+        optimizer_error([] { make_optimizer("lion", small_parameters(), {}); }, &code);
     EXPECT_EQ(code, core::ErrorCode::Unsupported);
     EXPECT_NE(unknown.find("optimizer is \"lion\""), std::string::npos) << unknown;
     EXPECT_NE(unknown.find("adamw-cpu-offload"), std::string::npos) << unknown;
@@ -83,7 +83,7 @@ TEST(OptimizerFactory, ErrorsNameTheField) {
     const auto field_error = [](const std::string& name, const OptimizerOptions& options) {
         core::ErrorCode code = core::ErrorCode::None;
         const std::string text =
-            error_of([&] { make_optimizer(name, small_parameters(), options); }, &code);
+            optimizer_error([&] { make_optimizer(name, small_parameters(), options); }, &code);
         EXPECT_EQ(code, core::ErrorCode::BadInput) << text;
         return text;
     };
@@ -112,7 +112,7 @@ TEST(OptimizerFactory, ErrorsNameTheField) {
     EXPECT_EQ(field_error("adamw8bit", options).rfind("min_8bit_size", 0), 0u);
 
     auto optimizer = make_optimizer("adamw", small_parameters(), {});
-    EXPECT_EQ(error_of([&] { optimizer->set_lr(std::nan("")); }).rfind("lr is nan", 0), 0u);
+    EXPECT_EQ(optimizer_error([&] { optimizer->set_lr(std::nan("")); }).rfind("lr is nan", 0), 0u);
     EXPECT_NO_THROW(optimizer->set_lr(0));
 }
 
@@ -134,7 +134,7 @@ TEST(OptimizerFactory, DefaultsAreTheReferenceLibraries) {
 
 TEST(OptimizerPrecision, Float16OnTheCpuIsAClearError) {
     core::ErrorCode code = core::ErrorCode::None;
-    const std::string text = error_of(
+    const std::string text = optimizer_error(
         [] {
             make_optimizer("adamw", {{"proj.weight", make_parameter(torch::ones({2}), at::kHalf)}},
                            {});
@@ -145,12 +145,13 @@ TEST(OptimizerPrecision, Float16OnTheCpuIsAClearError) {
     EXPECT_NE(text.find("CUDA"), std::string::npos) << text;
     EXPECT_NE(text.find("bf16"), std::string::npos) << text;
 
-    const std::string integer = error_of([] {
+    const std::string integer = optimizer_error([] {
         make_optimizer("adamw", {{"steps", torch::zeros({2}, torch::kLong)}}, {});
     });
     EXPECT_NE(integer.find("steps"), std::string::npos) << integer;
-    EXPECT_NE(error_of([] { make_optimizer("adamw", {}, {}); }).find("no trainable parameters"),
-              std::string::npos);
+    EXPECT_NE(
+        optimizer_error([] { make_optimizer("adamw", {}, {}); }).find("no trainable parameters"),
+        std::string::npos);
 }
 
 // Updates far below bf16's resolution: lr 1e-4 on weights of 1, where a bf16 step is 2^-7.
@@ -363,7 +364,7 @@ TEST(ClipGradNorm, ClipsOnlyAboveTheLimit) {
 
     NamedParameters none{{"a", make_parameter(torch::zeros({2}))}};
     EXPECT_EQ(clip_grad_norm(none, 1.0).value(), 0.0);
-    EXPECT_NE(error_of([&] { clip_grad_norm(none, 0.0); }).find("max_grad_norm"),
+    EXPECT_NE(optimizer_error([&] { clip_grad_norm(none, 0.0); }).find("max_grad_norm"),
               std::string::npos);
 }
 
