@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The LibTorch 2.x check CI runs after the README's tests, without a GPU: in a Debian 13 root
 # (debootstrap), build the headless engine and its tests on `libtorch-dev` 2.6 (GCC 14, C++20)
-# and run them, then compile every engine and test file (C++17, without the precompiled header,
-# so a missing include shows) against the headers of Debian 13's `libtorch-cuda-dev` 2.6 with
-# TUNEFRAME_TORCH_CUDA and USE_C10D_NCCL. Prints `torch2 PART: N s` for each part.
+# and run them, then compile every engine and test file (C++17, without the precompiled header;
+# LibTorch targets in the unity batches the build made) against the headers of Debian 13's
+# `libtorch-cuda-dev` 2.6 with TUNEFRAME_TORCH_CUDA and USE_C10D_NCCL. Prints `torch2 PART: N s`
+# for each part.
 #
 #   scripts/check-torch2.sh [PART...]   PART: root build tests syntax (all four by default)
 #
@@ -216,8 +217,9 @@ EOF
     )"
 }
 
-# Runs inside the root. Every engine and test file is compiled as the CPU build compiled it, less
-# its precompiled header and its output, with the CUDA LibTorch's headers first on the path.
+# Runs inside the root. Every engine and test file is compiled as the CPU build compiled it (a
+# LibTorch target's files within its unity batches), less its precompiled header and its output,
+# with the CUDA LibTorch's headers first on the path.
 # shellcheck disable=SC2154 # cuda and torch_cuda come from syntax_check's preamble
 syntax_check_in_root() {
     local cuda_include=$cuda/host-include
@@ -230,9 +232,10 @@ syntax_check_in_root() {
     local gc="--param ggc-min-expand=100 --param ggc-min-heapsize=1048576"
     local std
     for std in $standards; do
-        jq -r --arg repo "$repo/" --arg std "$std" --arg torch "$torch_cuda" \
+        jq -r --arg repo "$repo/" --arg build "$build_dir" --arg std "$std" --arg torch "$torch_cuda" \
             --arg cuda "$cuda_include" --arg only "$only" --arg gc "$gc" '
-            .[] | select(.file | startswith($repo + "engine/") or startswith($repo + "tests/"))
+            .[] | select(.file | startswith($repo + "engine/") or startswith($repo + "tests/")
+                or test("^" + $build + "/(engine|tests)/.*/Unity/unity_[0-9]+_cxx[.]cxx$"))
             | select(.file | test($only))
             | (.command
                 | gsub(" -o [^ ]+"; "")

@@ -15,6 +15,7 @@ build() {
     "$root/scripts/install-deps.sh" "$@"
     cmake --preset default
     cmake --build --preset default
+    python3 "$root/scripts/check-unity-names.py" "$root/build"
     echo "build: $((SECONDS - started)) s" >&2
 }
 
