@@ -678,7 +678,7 @@ void BadInputCorpus::writeJobs() {
         {"v", 1},
         {"model", m_tinyPipeline},
         {"dataset", QJsonObject{{"manifest", manifest},
-                                {"resolution_buckets", QJsonArray{QJsonArray{32, 48}}},
+                                {"resolution_buckets", QJsonArray{QJsonValue(QJsonArray{32, 48})}},
                                 {"frame_buckets", QJsonArray{9}}}},
         {"precision", "fp32"},
         {"device", "cpu"},
@@ -738,9 +738,10 @@ void BadInputCorpus::writeJobs() {
     for (const QJsonValue& frames : {QJsonValue(QJsonArray()), QJsonValue(QJsonArray{0}),
                                      QJsonValue(QJsonArray{8}), QJsonValue(QJsonArray{1e9})})
         nested("dataset", "frame_buckets", frames);
-    for (const QJsonArray& bucket :
-         {QJsonArray(), QJsonArray{QJsonArray{0, 0}}, QJsonArray{QJsonArray{17, 16}},
-          QJsonArray{QJsonArray{1000000, 1000000}}, QJsonArray{QJsonArray{32}}})
+    for (const QJsonArray& bucket : {QJsonArray(), QJsonArray{QJsonValue(QJsonArray{0, 0})},
+                                     QJsonArray{QJsonValue(QJsonArray{17, 16})},
+                                     QJsonArray{QJsonValue(QJsonArray{1000000, 1000000})},
+                                     QJsonArray{QJsonValue(QJsonArray{32})}})
         nested("dataset", "resolution_buckets", bucket);
     for (const QString& manifestPath :
          {QStringLiteral("/nowhere/data.jsonl"), m_root, QStringLiteral("/dev/zero")})

@@ -322,7 +322,7 @@ void TestBadInputCorpus::prepareSkipsEveryBadClipAndManifestLineByName() {
         {"model", qEnvironmentVariable("TUNEFRAME_TINY_PIPELINE")},
         {"dataset", QJsonObject{{"manifest", m_corpus->manifestWithBadLines()},
                                 {"cache_dir", m_dir.filePath(QStringLiteral("cache"))},
-                                {"resolution_buckets", QJsonArray{QJsonArray{32, 48}}},
+                                {"resolution_buckets", QJsonArray{QJsonValue(QJsonArray{32, 48})}},
                                 {"frame_buckets", QJsonArray{9}}}},
         {"precision", "fp32"},
         {"device", "cpu"}};

@@ -230,9 +230,9 @@ void TestDatasetEditing::bucketsFollowTheTrainFormUntilSetHere() {
     QString error;
     // The CPU demo's shape, as the Train page saves its form.
     const QJsonObject form{
-        {QStringLiteral("dataset"),
-         QJsonObject{{QStringLiteral("frame_buckets"), QJsonArray{9}},
-                     {QStringLiteral("resolution_buckets"), QJsonArray{QJsonArray{64, 96}}}}}};
+        {QStringLiteral("dataset"), QJsonObject{{QStringLiteral("frame_buckets"), QJsonArray{9}},
+                                                {QStringLiteral("resolution_buckets"),
+                                                 QJsonArray{QJsonValue(QJsonArray{64, 96})}}}}};
     QVERIFY2(TrainingPreferences(*m_project).save(QStringLiteral("cpu-demo"), form, &error),
              qPrintable(error));
     QVERIFY(!preferences.hasOwnBucketLists());

@@ -251,7 +251,7 @@ void TestFactoryCommandImport::readmeCommand() {
              1800.0);
     const QJsonObject dataset = job.value(QStringLiteral("dataset")).toObject();
     QCOMPARE(dataset.value(QStringLiteral("resolution_buckets")).toArray(),
-             QJsonArray({QJsonArray{480, 720}}));
+             QJsonArray{QJsonValue(QJsonArray{480, 720})});
     QCOMPARE(dataset.value(QStringLiteral("frame_buckets")).toArray(), QJsonArray{49});
     QVERIFY(dataset.value(QStringLiteral("vae_tiling")).toBool());
     QVERIFY(dataset.value(QStringLiteral("vae_slicing")).toBool());

@@ -405,7 +405,7 @@ void TestTrainPage::factoryCommandFillsTheForm() {
                  .toObject()
                  .value(QStringLiteral("resolution_buckets"))
                  .toArray(),
-             QJsonArray({QJsonArray{480, 720}}));
+             QJsonArray{QJsonValue(QJsonArray{480, 720})});
     QCOMPARE(job.value(QStringLiteral("validation"))
                  .toObject()
                  .value(QStringLiteral("prompts"))
