@@ -17,7 +17,7 @@ public:
     void save(const std::filesystem::path& path);
 
 private:
-    bool recording_ = false;
+    [[maybe_unused]] bool recording_ = false; // read only where LibTorch 2.x records
 };
 
 } // namespace tuneframe::train
