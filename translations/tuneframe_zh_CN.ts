@@ -2084,6 +2084,48 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
 <context>
     <name>MainWindow</name>
     <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; is preparing its clips. Preparation goes on, but training starts only when you open this project again.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 正在准备片段。准备会继续进行，但训练要等你再次打开此项目后才会开始。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; is stopping; its engine finishes that without the studio.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 正在停止；引擎会在没有工作室的情况下完成停止。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; is paused at step %2; its engine keeps the model in memory until you open this project again and resume or stop it.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 已在第 %2 步暂停；在你再次打开此项目并继续或停止它之前，引擎会一直把模型留在内存中。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; is training (step %2 of %3). It goes on, and the studio follows it again when you open this project.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 正在训练（第 %2 步，共 %3 步）。训练会继续，再次打开此项目时工作室会重新跟踪它。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; is training. It goes on, and the studio follows it again when you open this project.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 正在训练。训练会继续，再次打开此项目时工作室会重新跟踪它。</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Closing the studio does not stop its engines:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;%1&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;p&gt;关闭工作室不会停止它的引擎：&lt;/p&gt;&lt;ul&gt;&lt;li&gt;%1&lt;/li&gt;&lt;/ul&gt;</translation>
+    </message>
+    <message>
+        <source>Training Is Still Running</source>
+        <translation>训练仍在进行</translation>
+    </message>
+    <message>
+        <source>Close Studio</source>
+        <translation>关闭工作室</translation>
+    </message>
+    <message>
+        <source>Keep Open</source>
+        <translation>保持打开</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n queued run(s) start only after you open this project again and press Start Queue.</source>
+        <translation>
+            <numerusform>%n 个排队的运行要等你再次打开此项目并点击“启动队列”后才会开始。</numerusform>
+        </translation>
+    </message>
+    <message>
         <source>The studio now runs %1.</source>
         <translation>工作室现在使用 %1。</translation>
     </message>

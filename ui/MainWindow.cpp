@@ -30,6 +30,7 @@
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
@@ -286,10 +287,83 @@ void MainWindow::changeEvent(QEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    const QString work = m_closeConfirmed ? QString() : runningWorkText();
+    m_closeConfirmed = false;
+    if (!work.isEmpty()) {
+        event->ignore();
+        askToCloseWhileRunning(work);
+        return;
+    }
     m_settings->setMainWindowGeometry(saveGeometry());
     m_settings->setMainWindowState(saveState());
     m_settings->sync();
     event->accept();
+}
+
+QString MainWindow::runningWorkText() const {
+    if (!m_trainingRuns)
+        return {};
+    QStringList lines;
+    for (const RunHistoryRow& row : m_trainingRuns->history()) {
+        if (!isActiveRunState(row.state))
+            continue;
+        const QString name = row.name.toHtmlEscaped();
+        if (row.state == RunState::Preparing)
+            lines << tr("<b>%1</b> is preparing its clips. Preparation goes on, but training "
+                        "starts only when you open this project again.")
+                         .arg(name);
+        else if (row.state == RunState::Stopping)
+            lines << tr("<b>%1</b> is stopping; its engine finishes that without the studio.")
+                         .arg(name);
+        else if (row.state == RunState::Paused)
+            lines << tr("<b>%1</b> is paused at step %2; its engine keeps the model in memory "
+                        "until you open this project again and resume or stop it.")
+                         .arg(name)
+                         .arg(row.step);
+        else if (row.maxSteps > 0)
+            lines << tr("<b>%1</b> is training (step %2 of %3). It goes on, and the studio "
+                        "follows it again when you open this project.")
+                         .arg(name)
+                         .arg(row.step)
+                         .arg(row.maxSteps);
+        else
+            lines << tr("<b>%1</b> is training. It goes on, and the studio follows it again "
+                        "when you open this project.")
+                         .arg(name);
+    }
+    const qsizetype queued = m_trainingRuns->queuedRuns().size();
+    if (!lines.isEmpty() && m_trainingRuns->isQueueRunning() && queued > 0)
+        lines << tr("%n queued run(s) start only after you open this project again and press "
+                    "Start Queue.",
+                    nullptr, int(queued));
+    if (lines.isEmpty())
+        return {};
+    return tr("<p>Closing the studio does not stop its engines:</p><ul><li>%1</li></ul>")
+        .arg(lines.join(QStringLiteral("</li><li>")));
+}
+
+void MainWindow::askToCloseWhileRunning(const QString& work) {
+    if (findChild<QMessageBox*>(QStringLiteral("closeWhileRunningMessage")))
+        return;
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Training Is Still Running"), work,
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("closeWhileRunningMessage"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextFormat(Qt::RichText);
+    QPushButton* close = box->addButton(tr("Close Studio"), QMessageBox::AcceptRole);
+    close->setObjectName(QStringLiteral("closeStudioButton"));
+    QPushButton* keep = box->addButton(tr("Keep Open"), QMessageBox::RejectRole);
+    keep->setObjectName(QStringLiteral("keepStudioOpenButton"));
+    box->setDefaultButton(keep);
+    connect(box, &QMessageBox::buttonClicked, this, [this, box](QAbstractButton* button) {
+        if (box->buttonRole(button) != QMessageBox::AcceptRole)
+            return;
+        m_closeConfirmed = true;
+        // Queued: the box closes first, and close() runs outside its click handler.
+        QTimer::singleShot(0, this, &QWidget::close);
+    });
+    // Window-modal and opened, never exec()'d: the event loop keeps running behind it.
+    box->open();
 }
 
 void MainWindow::onNewProjectTriggered() {

@@ -102,6 +102,9 @@ private:
     void showMessage(const QString& objectName, QMessageBox::Icon icon, const QString& title,
                      const QString& text);
     QList<StudioPage*> pages() const;
+    // What engines do for the project, for a studio about to close; empty when nothing runs.
+    QString runningWorkText() const;
+    void askToCloseWhileRunning(const QString& work);
 
     Settings* m_settings;
     ThemeController* m_themeController;
@@ -109,6 +112,7 @@ private:
     RecentProjects* m_recentProjects;
     std::shared_ptr<Project> m_project;
     std::unique_ptr<TrainingRuns> m_trainingRuns;
+    bool m_closeConfirmed = false;
 
     QListWidget* m_navigation = nullptr;
     QStackedWidget* m_pageStack = nullptr;

@@ -2,7 +2,8 @@
 // the real tuneframe-engine on the tiny pipeline: Ctrl+Return trains, Ctrl+Shift+P pauses and
 // resumes (the studio learns both from the engine's state events), Ctrl+Alt+C writes a
 // checkpoint, Ctrl+. stops; a run that fails on its settings before its first step offers Edit
-// Settings instead of Continue. Each test starts from a fresh project.
+// Settings instead of Continue; closing the window while an engine trains asks first and says
+// what goes on. Each test starts from a fresh project.
 #include "app/ContentHasher.h"
 #include "app/Project.h"
 #include "app/Settings.h"
@@ -17,6 +18,7 @@
 #include <QAction>
 #include <QDir>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -41,6 +43,7 @@ private slots:
     void cleanup();
     void shortcutsTrainPauseResumeSaveAndStop();
     void settingsFailureOffersEditInsteadOfContinue();
+    void closingWhileTrainingSaysWhatGoesOn();
 
 private:
     TrainPage* page() const { return m_window->trainPage(); }
@@ -235,6 +238,46 @@ void TestRunMenu::settingsFailureOffersEditInsteadOfContinue() {
                 ->findChild<QLabel*>(QStringLiteral("launchMessage"))
                 ->text()
                 .contains(m_window->trainingRuns()->summary(runId).name));
+}
+
+void TestRunMenu::closingWhileTrainingSaysWhatGoesOn() {
+    // Nothing runs: the window closes without asking.
+    QVERIFY(m_window->close());
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+
+    QVERIFY(prepareForm(m_tinyPipeline, 100000));
+    press("trainAction");
+    const qint64 runId = page()->selectedRunId();
+    QVERIFY(runId > 0);
+    TrainingRuns* runs = m_window->trainingRuns();
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Training, kEngineTimeoutMs);
+    const QString closeBox = QStringLiteral("closeWhileRunningMessage");
+
+    // Closing asks first, naming the run and what becomes of it; Keep Open keeps everything.
+    QVERIFY(!m_window->close());
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = m_window->findChild<QMessageBox*>(closeBox)) && box->isVisible());
+    const QString name = runs->summary(runId).name.toHtmlEscaped();
+    QVERIFY2(box->text().contains(name) && box->text().contains(QStringLiteral("goes on")),
+             qPrintable(box->text()));
+    auto* keep = box->findChild<QPushButton*>(QStringLiteral("keepStudioOpenButton"));
+    QVERIFY(keep && keep->isVisible() && keep->isEnabled());
+    QTest::mouseClick(keep, Qt::LeftButton);
+    QTRY_VERIFY(!m_window->findChild<QMessageBox*>(closeBox));
+    QVERIFY(m_window->isVisible());
+    QVERIFY(isActiveRunState(stateOf(runId)));
+
+    // Close Studio closes the window; the engine goes on training without it.
+    QVERIFY(!m_window->close());
+    QTRY_VERIFY((box = m_window->findChild<QMessageBox*>(closeBox)) && box->isVisible());
+    auto* closeStudio = box->findChild<QPushButton*>(QStringLiteral("closeStudioButton"));
+    QVERIFY(closeStudio && closeStudio->isVisible() && closeStudio->isEnabled());
+    QTest::mouseClick(closeStudio, Qt::LeftButton);
+    QTRY_VERIFY(!m_window->isVisible());
+    const qsizetype steps = runs->metrics(runId).size();
+    QTRY_VERIFY_WITH_TIMEOUT(runs->metrics(runId).size() > steps, kEngineTimeoutMs);
+    QVERIFY(isActiveRunState(stateOf(runId)));
 }
 
 QTEST_MAIN(TestRunMenu)
