@@ -205,12 +205,49 @@ unpack_debian_cuda_headers() {
         rm -rf /var/tmp/cuda-debs"
 }
 
+# Writes, as a JSON list, the compile_commands.json files the syntax pass compiles: by default those
+# whose text changes with CUDA LibTorch, because they, or a project header they include, use
+# TUNEFRAME_TORCH_CUDA or USE_C10D_NCCL or include a CUDA, NCCL or c10d header (a unity batch
+# counts when one of its files does). Every other file sees the same declarations in Debian 13's
+# CPU and CUDA LibTorch 2.6, and the build part has compiled it on the first already.
+# TUNEFRAME_TORCH2_ALL=1 takes every file.
+cuda_syntax_units() {
+    python3 - "$repo" "$build_dir/compile_commands.json" "${TUNEFRAME_TORCH2_ALL:-0}" <<'PY'
+import json, pathlib, re, sys
+
+repo, commands, every = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3] == "1"
+marker = re.compile(r"TUNEFRAME_TORCH_CUDA|USE_C10D_NCCL|"
+                    r"#\s*include\s*<(?:c10/cuda|ATen/cuda|cuda|nccl|torch/csrc/distributed)")
+include = re.compile(r'#\s*include\s*"([^"]+)"')
+known = {}
+
+def differs(path):
+    if path not in known:
+        known[path] = False  # an include cycle ends here
+        text = path.read_text(errors="replace") if path.is_file() else ""
+        known[path] = bool(marker.search(text)) or any(
+            differs(repo / name) for name in include.findall(text) if (repo / name).is_file())
+    return known[path]
+
+units = []
+for command in json.load(open(commands)):
+    unit = pathlib.Path(command["file"])
+    sources = ([pathlib.Path(name) for name in include.findall(unit.read_text())]
+               if "/Unity/" in command["file"] else [unit])
+    if every or any(differs(source) for source in sources):
+        units.append(command["file"])
+print(json.dumps(units))
+PY
+}
+
 syntax_check() {
     [[ -f "$cuda_home/include/cuda_runtime_api.h" ]] || unpack_debian_cuda_headers
+    cuda_syntax_units >"$build_dir/cuda-syntax-units.json"
     in_root "$(
         cat <<EOF
 build_dir='$build_dir' repo='$repo' jobs=$jobs standards='$standards' only='$only'
 torch_cuda='$torch_cuda_prefix/usr/include' cuda='$cuda_prefix'
+units='$build_dir/cuda-syntax-units.json'
 $(declare -f syntax_check_in_root)
 syntax_check_in_root
 EOF
@@ -220,7 +257,7 @@ EOF
 # Runs inside the root. Every engine and test file is compiled as the CPU build compiled it (a
 # LibTorch target's files within its unity batches), less its precompiled header and its output,
 # with the CUDA LibTorch's headers first on the path.
-# shellcheck disable=SC2154 # cuda and torch_cuda come from syntax_check's preamble
+# shellcheck disable=SC2154 # cuda, torch_cuda and units come from syntax_check's preamble
 syntax_check_in_root() {
     local cuda_include=$cuda/host-include
     [[ -f $cuda_include/cuda_runtime_api.h ]] || cuda_include=$cuda/debian-include
@@ -233,9 +270,10 @@ syntax_check_in_root() {
     local std
     for std in $standards; do
         jq -r --arg repo "$repo/" --arg build "$build_dir" --arg std "$std" --arg torch "$torch_cuda" \
-            --arg cuda "$cuda_include" --arg only "$only" --arg gc "$gc" '
+            --arg cuda "$cuda_include" --arg only "$only" --arg gc "$gc" --slurpfile units "$units" '
             .[] | select(.file | startswith($repo + "engine/") or startswith($repo + "tests/")
                 or test("^" + $build + "/(engine|tests)/.*/Unity/unity_[0-9]+_cxx[.]cxx$"))
+            | select(.file | IN($units[0][]))
             | select(.file | test($only))
             | (.command
                 | gsub(" -o [^ ]+"; "")
