@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The LibTorch 2.x check CI runs after the README's tests, without a GPU: in a Debian 13 root
 # (debootstrap), build the headless engine and its tests on `libtorch-dev` 2.6 (GCC 14, C++20)
-# and run them, then compile every engine and test file (C++17, without the precompiled header;
-# LibTorch targets in the unity batches the build made) against the headers of Debian 13's
-# `libtorch-cuda-dev` 2.6 with TUNEFRAME_TORCH_CUDA and USE_C10D_NCCL. Prints `torch2 PART: N s`
-# for each part.
+# and run them, then compile the engine and test files whose text CUDA changes (C++17, without
+# the precompiled header; LibTorch targets in the unity batches the build made) against the
+# headers of Debian 13's `libtorch-cuda-dev` 2.6 with TUNEFRAME_TORCH_CUDA and USE_C10D_NCCL.
+# Prints `torch2 PART: N s` for each part.
 #
 #   scripts/check-torch2.sh [PART...]   PART: root build tests syntax (all four by default)
 #
@@ -17,6 +17,7 @@
 #   TUNEFRAME_TORCH2_STD   language standards of the syntax pass (default c++17; "c++17 c++20"
 #                          for both, at twice the time)
 #   TUNEFRAME_TORCH2_ONLY  syntax pass only on files matching this regular expression
+#   TUNEFRAME_TORCH2_ALL   1: syntax pass on every engine and test file
 # Needs root (debootstrap, chroot, bind mounts). The build folder is build-torch2/.
 # shellcheck disable=SC2317 # functions run through `timed`
 set -euo pipefail
