@@ -40,7 +40,9 @@ option(TUNEFRAME_UNITY_BUILD "Compile each LibTorch target's sources in batches"
 
 # With the precompiled header loaded, GCC still spends 10 to 20 s at the end of every file
 # instantiating the templates LibTorch's headers left pending, whatever the file holds: that fixed
-# cost was most of a cold build. Batching a target's files pays it once per batch.
+# cost was most of a cold build. Clang keeps them instantiated in the header (CMake's
+# PCH_INSTANTIATE_TEMPLATES), hence the default preset's compiler; batching a target's files pays
+# the rest once per batch, and GCC's whole cost in the headless and LibTorch 2 builds.
 # -DTUNEFRAME_UNITY_BUILD=OFF compiles file by file, which shows a missing include.
 function(tuneframe_use_torch_pch target)
     _tuneframe_use_pch(${target} torch "torch" "<torch/torch.h>")

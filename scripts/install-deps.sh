@@ -9,7 +9,7 @@ packages=(
     libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
     libsqlite3-dev nlohmann-json3-dev libsentencepiece-dev libuchardet-dev libicu-dev libssl-dev
     libgtest-dev libgmock-dev
-    clang libclang-rt-14-dev
+    clang lld libclang-rt-14-dev
     libprotobuf-dev protobuf-compiler libpng-dev python3-protobuf
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqt6sql6-sqlite libqt6svg6 qt6-qpa-plugins libgl-dev fonts-dejavu-core fonts-wqy-microhei
