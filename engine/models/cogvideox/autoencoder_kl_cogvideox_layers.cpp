@@ -25,6 +25,34 @@ at::Tensor average_frame_pairs(const at::Tensor& input) {
     return (input.slice(2, 0, frames, 2) + input.slice(2, 1, frames, 2)) / 2;
 }
 
+// oneDNN 3.7 (Debian 13's LibTorch 2.6) computes bfloat16 convolutions on AVX-512 CPUs wrongly in
+// the plain layout when the output channels are not a multiple of 16: the decoder's conv_out
+// (128 -> 3) was off by 4.6 where bfloat16 allows 0.06, varying with the thread count. Its
+// channels-last kernels are right, and for those shapes faster too (17.5 vs 31.6 ms at 2 threads
+// on 1x128x5x120x180), so such convolutions take that layout on the CPU; every other one keeps
+// the plain layout, where channels-last costs the two conversions (18.8 vs 24.3 ms at 128 -> 128).
+bool channels_last_for_bf16(const at::Tensor& input, std::int64_t out_channels) {
+    return input.device().is_cpu() && input.scalar_type() == at::kBFloat16 &&
+           out_channels % 16 != 0;
+}
+
+// at::conv3d for [B, C, F, H, W] input, at::conv2d for [N, C, H, W]; the same stride and padding
+// along every dimension.
+at::Tensor convolve(const at::Tensor& input, const at::Tensor& weight, const at::Tensor& bias,
+                    std::int64_t stride = 1, std::int64_t padding = 0) {
+    const bool video = input.dim() == 5;
+    const auto run = [&](const at::Tensor& x) {
+        return video ? at::conv3d(x, weight, bias, stride, padding)
+                     : at::conv2d(x, weight, bias, stride, padding);
+    };
+    if (!channels_last_for_bf16(input, weight.size(0))) {
+        return run(input);
+    }
+    return run(input.contiguous(video ? at::MemoryFormat::ChannelsLast3d
+                                      : at::MemoryFormat::ChannelsLast))
+        .contiguous();
+}
+
 } // namespace
 
 at::Tensor ConvCache::take(std::size_t slot) {
@@ -55,7 +83,7 @@ at::Tensor CogVideoXSafeConv3dImpl::forward(const at::Tensor& input) const {
     constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
     const double gib = static_cast<double>(input.numel()) * 2 / kGiB;
     if (gib <= 2) {
-        return at::conv3d(input, weight, bias);
+        return convolve(input, weight, bias);
     }
     const auto parts = static_cast<std::int64_t>(gib / 2) + 1;
     const std::vector<at::Tensor> chunks = input.chunk(parts, 2);
@@ -67,7 +95,7 @@ at::Tensor CogVideoXSafeConv3dImpl::forward(const at::Tensor& input) const {
             const std::int64_t overlap = kernel_size_ - 1;
             chunk = at::cat({previous.narrow(2, previous.size(2) - overlap, overlap), chunk}, 2);
         }
-        outputs.push_back(at::conv3d(chunk, weight, bias));
+        outputs.push_back(convolve(chunk, weight, bias));
     }
     return at::cat(outputs, 2);
 }
@@ -145,8 +173,7 @@ at::Tensor VaeConv2dImpl::forward_frames(const at::Tensor& input) const {
     const at::Tensor images = input.permute({0, 2, 1, 3, 4})
                                   .reshape({batch * frames, input.size(1), input.size(3),
                                             input.size(4)}); // [B*F, C, H, W]
-    const at::Tensor out =
-        at::conv2d(images, weight, bias, {stride_, stride_}, {padding_, padding_});
+    const at::Tensor out = convolve(images, weight, bias, stride_, padding_);
     return out.reshape({batch, frames, out.size(1), out.size(2), out.size(3)})
         .permute({0, 2, 1, 3, 4});
 }

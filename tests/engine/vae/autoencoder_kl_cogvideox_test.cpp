@@ -4,6 +4,7 @@
 #include "engine/core/json_file.h"
 #include "engine/core/tensor_io.h"
 #include "engine/models/cogvideox/autoencoder_kl_cogvideox.h"
+#include "engine/models/cogvideox/autoencoder_kl_cogvideox_layers.h"
 #include "tests/engine/t5/golden_compare.h"
 
 #include <gtest/gtest.h>
@@ -101,6 +102,39 @@ TEST_F(VaeGolden, ParameterNamesAreTheCheckpointKeys) {
     const core::SafetensorsCheckpoint checkpoint(golden_ / "vae" / "vae");
     std::sort(names.begin(), names.end());
     EXPECT_EQ(names, checkpoint.names());
+}
+
+// oneDNN 3.7 on AVX-512 CPUs gets bfloat16 convolutions with 3, 8 or 24 output channels wrong in
+// the plain layout (the real decoder's conv_out has 3); the layers must not.
+TEST(Vae, Bf16ConvolutionsWithFewOutputChannelsAgreeWithFloat32OnTheCpu) {
+    torch::manual_seed(3);
+    const auto bf16 = torch::TensorOptions(torch::kBFloat16);
+    for (const std::int64_t out_channels : {3, 8, 24, 32}) {
+        SCOPED_TRACE(out_channels);
+        vae::CogVideoXSafeConv3d conv3d(16, out_channels, 3, bf16);
+        vae::VaeConv2d conv2d(16, out_channels, 1, 1, bf16);
+        torch::NoGradGuard no_grad;
+        for (auto& parameter : conv3d->parameters()) {
+            parameter.copy_(torch::randn(parameter.sizes()) * 0.1);
+        }
+        for (auto& parameter : conv2d->parameters()) {
+            parameter.copy_(torch::randn(parameter.sizes()) * 0.1);
+        }
+        const at::Tensor video = torch::randn({1, 16, 5, 12, 16}).to(torch::kBFloat16);
+        const at::Tensor expected3d =
+            at::conv3d(video.to(torch::kFloat), conv3d->weight.to(torch::kFloat),
+                       conv3d->bias.to(torch::kFloat));
+        EXPECT_TRUE(close_to("conv3d", conv3d->forward(video), expected3d,
+                             test::bf16_tolerance(expected3d)));
+        const at::Tensor frames = video.permute({0, 2, 1, 3, 4}).reshape({5, 16, 12, 16});
+        const at::Tensor expected2d =
+            at::conv2d(frames.to(torch::kFloat), conv2d->weight.to(torch::kFloat),
+                       conv2d->bias.to(torch::kFloat), 1, 1)
+                .reshape({1, 5, out_channels, 12, 16})
+                .permute({0, 2, 1, 3, 4});
+        EXPECT_TRUE(close_to("conv2d", conv2d->forward_frames(video), expected2d,
+                             test::bf16_tolerance(expected2d)));
+    }
 }
 
 TEST(Vae, FrameBatchesFollowDiffusers) {
