@@ -2301,6 +2301,12 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>The clips in %1 (--data_root) were not imported: another import is running. Import the command again when it has finished.</source>
         <translation>%1（--data_root）中的片段未导入：另一个导入正在进行。请在它完成后重新导入该命令。</translation>
     </message>
+    <message numerus="yes">
+        <source>%n of these clips are no longer in the project.</source>
+        <translation>
+            <numerusform>其中 %n 个片段已不在项目中。</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>MemoryEstimate</name>
@@ -4218,6 +4224,98 @@ What to do: %2</source>
     <message>
         <source>On its page</source>
         <translation>在所属页面</translation>
+    </message>
+</context>
+<context>
+    <name>PreparedSkips</name>
+    <message>
+        <source>%1 could not be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Line %1 of %2 is not valid JSON (%3). Choose Continue to prepare the run again.</source>
+        <translation>%2 的第 %1 行不是有效的 JSON（%3）。请选择“继续”以重新准备此运行。</translation>
+    </message>
+    <message>
+        <source>too short for the frames this run trains</source>
+        <translation>比此运行训练的帧数短</translation>
+    </message>
+    <message>
+        <source>no bucket of this run fits it</source>
+        <translation>此运行没有适合它的分桶</translation>
+    </message>
+    <message>
+        <source>its trim lies outside the clip</source>
+        <translation>其裁剪范围超出了片段</translation>
+    </message>
+    <message>
+        <source>its length or size could not be read</source>
+        <translation>无法读取其长度或尺寸</translation>
+    </message>
+    <message>
+        <source>the file is missing</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>文件为空</translation>
+    </message>
+    <message>
+        <source>the file is not a video</source>
+        <translation>文件不是视频</translation>
+    </message>
+    <message>
+        <source>the video is damaged</source>
+        <translation>视频已损坏</translation>
+    </message>
+    <message>
+        <source>its format is not supported</source>
+        <translation>不支持其格式</translation>
+    </message>
+    <message>
+        <source>the file could not be read</source>
+        <translation>无法读取文件</translation>
+    </message>
+    <message>
+        <source>it lies outside the dataset folder</source>
+        <translation>它位于数据集文件夹之外</translation>
+    </message>
+</context>
+<context>
+    <name>SkippedClipsPanel</name>
+    <message numerus="yes">
+        <source>%n clip(s) left out of this run</source>
+        <translation>
+            <numerusform>此运行略过了 %n 个片段</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Preparing the run did not use them; the run trains on the other clips. Fix or remove them on the Dataset page.</source>
+        <translation>准备此运行时未使用它们；此运行使用其余片段训练。请在“数据集”页面修复或移除它们。</translation>
+    </message>
+    <message>
+        <source>A preset that trains fewer frames keeps short clips.</source>
+        <translation>训练帧数较少的预设可以保留较短的片段。</translation>
+    </message>
+    <message>
+        <source>Clip</source>
+        <translation>片段</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Show in Dataset</source>
+        <translation>在数据集中显示</translation>
+    </message>
+    <message>
+        <source>Selects these clips on the Dataset page (the selected rows only, when some are selected).</source>
+        <translation>在“数据集”页面选中这些片段（若已选中部分行，则只选这些行）。</translation>
+    </message>
+    <message>
+        <source>(a manifest line)</source>
+        <translation>（清单中的一行）</translation>
     </message>
 </context>
 </TS>

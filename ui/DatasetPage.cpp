@@ -435,6 +435,27 @@ void DatasetPage::selectClips(const QVector<qint64>& clipIds) {
     }
 }
 
+int DatasetPage::showClipsAt(const QStringList& paths) {
+    if (!m_clipModel)
+        return 0;
+    QSet<QString> wanted;
+    for (const QString& path : paths)
+        wanted.insert(QDir::cleanPath(path));
+    QVector<qint64> ids;
+    bool hidden = false;
+    for (int row = 0; row < m_clipModel->rowCount(); ++row) {
+        const ClipRecord& clip = m_clipModel->record(row);
+        if (!wanted.contains(QDir::cleanPath(clip.path)))
+            continue;
+        ids.append(clip.id);
+        hidden = hidden || !m_filterModel->mapFromSource(m_clipModel->index(row, 0)).isValid();
+    }
+    if (hidden)
+        m_filterBar->clearFilters();
+    selectClips(ids);
+    return static_cast<int>(ids.size());
+}
+
 ClipTableModel* DatasetPage::clipModel() const {
     return m_clipModel.get();
 }

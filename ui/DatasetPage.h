@@ -65,6 +65,9 @@ public:
     void setViewMode(ViewMode mode);
     QVector<qint64> selectedClipIds() const;
     void selectClips(const QVector<qint64>& clipIds);
+    // Selects the project's clips at these file paths, clearing the filter when it hides one of
+    // them; returns how many the project holds.
+    int showClipsAt(const QStringList& paths);
 
     ClipTableModel* clipModel() const;
     ClipFilterModel* filterModel() const;

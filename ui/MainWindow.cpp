@@ -72,6 +72,13 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     connect(m_trainPage, &TrainPage::datasetImportRequested, this,
             &MainWindow::onFactoryDatasetRequested);
+    connect(m_trainPage, &TrainPage::showClipsRequested, this, [this](const QStringList& paths) {
+        showPage(Page::Dataset);
+        const int missing = static_cast<int>(paths.size()) - m_datasetPage->showClipsAt(paths);
+        if (missing > 0)
+            statusBar()->showMessage(
+                tr("%n of these clips are no longer in the project.", nullptr, missing), 10000);
+    });
 
     connect(m_settings, &Settings::themeChanged, this, &MainWindow::updateSettingsActions);
     connect(m_settings, &Settings::languageChanged, this, &MainWindow::updateSettingsActions);

@@ -5,6 +5,7 @@
 #include "ui/SweepDialog.h"
 
 #include "app/JobPresets.h"
+#include "app/PreparedSkips.h"
 #include "app/Project.h"
 #include "app/RunDeletion.h"
 #include "app/RunHistoryModel.h"
@@ -16,6 +17,7 @@
 #include "ui/RunExportDialog.h"
 #include "ui/RunFailurePanel.h"
 #include "ui/RunQueuePanel.h"
+#include "ui/SkippedClipsPanel.h"
 #include "ui/TensorBoardDialog.h"
 
 #include <QAction>
@@ -142,6 +144,9 @@ QWidget* TrainPage::createRunPanel() {
     auto* panel = new QWidget;
     m_controlBar = new RunControlBar(panel);
     m_failurePanel = new RunFailurePanel(panel);
+    m_skippedPanel = new SkippedClipsPanel(panel);
+    connect(m_skippedPanel, &SkippedClipsPanel::showClipsRequested, this,
+            &TrainPage::showClipsRequested);
     m_dashboard = new RunDashboard(panel);
     // The plots and the memory table share the height; either can be dragged smaller.
     auto* plotsAndMemory = new QSplitter(Qt::Vertical, panel);
@@ -159,6 +164,7 @@ QWidget* TrainPage::createRunPanel() {
     auto* layout = new QVBoxLayout(panel);
     layout->addWidget(m_controlBar);
     layout->addWidget(m_failurePanel);
+    layout->addWidget(m_skippedPanel);
     layout->addWidget(plotsAndMemory, 1);
     layout->addWidget(m_compareSweepButton);
     connect(m_compareSweepButton, &QPushButton::clicked, this, [this] {
@@ -559,6 +565,7 @@ void TrainPage::showSelectedRun() {
     m_compareSweepButton->setVisible(m_runs && m_selectedRunId &&
                                      m_runs->sweepOf(m_selectedRunId).has_value());
     updateDeleteRunAction();
+    reloadSkippedClips();
     if (!m_runs || !m_selectedRunId) {
         m_controlBar->clearRun();
         m_dashboard->clear();
@@ -583,6 +590,17 @@ void TrainPage::showSelectedRun() {
     }
 }
 
+void TrainPage::reloadSkippedClips() {
+    if (!m_runs || !m_selectedRunId) {
+        m_skippedPanel->setClips({});
+        return;
+    }
+    QString error;
+    m_skippedPanel->setClips(PreparedSkips::read(m_runs->runFolder(m_selectedRunId), &error));
+    if (!error.isEmpty())
+        emit statusMessage(error);
+}
+
 void TrainPage::onRunStateChanged(qint64 runId, RunState state) {
     m_historyModel->setState(runId, state);
     // "Run … started." is news only until the run ends; the bar and the failure panel say how.
@@ -593,6 +611,9 @@ void TrainPage::onRunStateChanged(qint64 runId, RunState state) {
     if (runId == m_selectedRunId) {
         updateDeleteRunAction();
         m_controlBar->setState(state);
+        // Preparing ends in Training (or Stopped, or Failed), with prepared.jsonl written.
+        if (state != RunState::Preparing)
+            reloadSkippedClips();
         if (state != RunState::Failed)
             m_failurePanel->clearFailure();
     }

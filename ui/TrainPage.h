@@ -20,6 +20,7 @@ class QTableView;
 class QTimer;
 class RunControlBar;
 class RunFailurePanel;
+class SkippedClipsPanel;
 class RunHistoryModel;
 class RunQueuePanel;
 class RunDashboard;
@@ -65,6 +66,8 @@ signals:
     void statusMessage(const QString& message);
     // The form's imported cogvideox-factory command named its dataset.
     void datasetImportRequested(const FactoryDataset& dataset);
+    // The clips at these paths are to be shown on the Dataset page (ones a run left out).
+    void showClipsRequested(const QStringList& paths);
 
 protected:
     void retranslateUi() override;
@@ -82,6 +85,7 @@ private:
     void reloadQueue();
     void reloadComparisonChoices();
     void showSelectedRun();
+    void reloadSkippedClips();
     void onRunStateChanged(qint64 runId, RunState state);
     void onStepReported(qint64 runId, const StepMetrics& metrics);
     void onProgressChanged(qint64 runId, qint64 done, qint64 total, double etaSeconds,
@@ -130,6 +134,7 @@ private:
 
     RunControlBar* m_controlBar = nullptr;
     RunFailurePanel* m_failurePanel = nullptr;
+    SkippedClipsPanel* m_skippedPanel = nullptr;
     RunDashboard* m_dashboard = nullptr;
     MemoryTableWidget* m_memoryTable = nullptr;
     QPushButton* m_compareSweepButton = nullptr;

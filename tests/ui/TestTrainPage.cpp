@@ -9,6 +9,7 @@
 #include "app/ContentHasher.h"
 #include "app/EngineRun.h"
 #include "app/PlaybackEngine.h"
+#include "app/PreparedSkips.h"
 #include "app/Project.h"
 #include "app/RunMemoryTable.h"
 #include "app/Settings.h"
@@ -17,6 +18,7 @@
 #include "media/log_level.h"
 #include "tests/app/DatasetFixture.h"
 #include "tests/app/FactoryCommandLines.h"
+#include "ui/ClipFilterBar.h"
 #include "ui/DatasetPage.h"
 #include "ui/FactoryImportDialog.h"
 #include "ui/GalleryPage.h"
@@ -28,6 +30,7 @@
 #include "ui/RunExportDialog.h"
 #include "ui/RunFailurePanel.h"
 #include "ui/SamplePage.h"
+#include "ui/SkippedClipsPanel.h"
 #include "ui/SweepComparisonDialog.h"
 #include "ui/SweepDialog.h"
 #include "ui/TrainPage.h"
@@ -54,6 +57,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 
 #include <algorithm>
 #include <functional>
@@ -85,6 +89,7 @@ private slots:
     void chosenFrameBecomesTheImageToVideoCondition();
     void projectKeepsTheFormAcrossARestart();
     void factoryCommandImportsItsDataset();
+    void clipsPrepareLeftOutAreNamedAndShown();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
@@ -768,6 +773,65 @@ void TestTrainPage::factoryCommandImportsItsDataset() {
     QCOMPARE(clips.at(0).path, QDir(data.path()).filePath(QStringLiteral("videos/0.mp4")));
     QCOMPARE(clips.at(0).caption, QStringLiteral("a red ball rolls"));
     QCOMPARE(clips.at(1).caption, QStringLiteral("a blue square spins"));
+
+    QVERIFY(m_window->openProject(m_projectFolder));
+    m_window->showPage(MainWindow::Page::Train);
+}
+
+void TestTrainPage::clipsPrepareLeftOutAreNamedAndShown() {
+    // A project of its own whose second clip, 4 frames long, is too short for the tiny preset's
+    // 9 frames: prepare leaves it out and the run trains on the first.
+    const QString projectFolder = m_projects.filePath(QStringLiteral("short-clip"));
+    std::unique_ptr<Project> project = DatasetFixture::createProject(projectFolder);
+    QVERIFY(project);
+    QVector<ClipRecord> clips;
+    for (const int frames : {12, 4}) {
+        const auto index = static_cast<int>(clips.size());
+        const QString path = m_media.filePath(QStringLiteral("frames-%1.mp4").arg(frames));
+        const QString error = DatasetFixture::writeVideo(path, frames, 50 + index);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        ClipRecord clip = DatasetFixture::syntheticClip(index);
+        clip.path = path;
+        clip.contentHash = ContentHasher::hashFile(path).hash;
+        clip.fileSizeBytes = QFileInfo(path).size();
+        clip.width = DatasetFixture::kWidth;
+        clip.height = DatasetFixture::kHeight;
+        clip.frameCount = frames;
+        clip.caption = QStringLiteral("a pattern of %1 frames").arg(frames);
+        clip.status = ClipStatus::Accepted;
+        clips.append(clip);
+    }
+    const QVector<qint64> ids = DatasetFixture::store(*project, clips);
+    QCOMPARE(ids.size(), 2);
+    project.reset();
+    QVERIFY(m_window->openProject(projectFolder));
+    m_window->showPage(MainWindow::Page::Train);
+
+    auto* panel = page()->findChild<SkippedClipsPanel*>(QStringLiteral("skippedClipsPanel"));
+    QVERIFY(panel);
+    const qint64 runId = launchFromForm(m_tinyPipeline, 1, 0, 0);
+    QVERIFY(runId);
+    QVERIFY(!panel->isVisible()); // nothing is known to be left out before prepare has run
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
+    QTRY_VERIFY(panel->isVisible());
+    QCOMPARE(panel->clips().size(), 1);
+    const PreparedSkips::Clip skipped = panel->clips().constFirst();
+    QCOMPARE(QDir::cleanPath(skipped.path), clips.at(1).path);
+    QCOMPARE(skipped.reason, QStringLiteral("too_short"));
+    auto* list = panel->findChild<QTreeWidget*>(QStringLiteral("skippedClipsList"));
+    QCOMPARE(list->topLevelItemCount(), 1);
+    QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("frames-4.mp4"));
+    QCOMPARE(list->topLevelItem(0)->text(1), PreparedSkips::reasonText(skipped));
+    QVERIFY(!list->topLevelItem(0)->toolTip(1).isEmpty()); // the engine's own explanation
+
+    // The Dataset page shows the clip even where its filter hid it.
+    DatasetPage* dataset = m_window->datasetPage();
+    dataset->findChild<ClipFilterBar*>()->setStatusFilter(ClipStatus::Rejected);
+    auto* show = panel->findChild<QPushButton*>(QStringLiteral("showSkippedClipsButton"));
+    QVERIFY(show->isVisible() && show->isEnabled());
+    QTest::mouseClick(show, Qt::LeftButton);
+    QVERIFY(dataset->isVisible());
+    QCOMPARE(dataset->selectedClipIds(), QVector<qint64>{ids.at(1)});
 
     QVERIFY(m_window->openProject(m_projectFolder));
     m_window->showPage(MainWindow::Page::Train);
