@@ -61,6 +61,11 @@ constexpr Command kCommands[] = {
      "the newest checkpoint; obeys stop/checkpoint/validate/pause/resume on stdin and on "
      "RUN_FOLDER/control.sock",
      true, tuneframe::cli::run_train},
+    {"run", "tuneframe-engine run --job RUN_FOLDER/job.json [--gpus 0,1[,...] | --cpu-ranks N]",
+     "prepare, then train, in one process (it becomes `train`, or `launch -- train` with --gpus "
+     "or --cpu-ranks, once the dataset is cached): what the studio starts, detached, so a run "
+     "goes on to its end without it; one `done` ends it",
+     true, tuneframe::cli::run_run},
     {"bench",
      "tuneframe-engine bench (--shape bench-cpu|2b-49x480x720|5b-49x480x720 | --arch NAME) "
      "[--frames F --height H --width W] [--rank R] [--optimizer O] [--checkpointing | "

@@ -79,6 +79,13 @@ TrainingProject::TrainingProject()
 }
 
 fs::path TrainingProject::prepared_run(const std::string& name, const json& edits) {
+    const fs::path run = new_run(name, edits);
+    const EngineRun prepare = run_engine({"prepare", "--job", (run / "job.json").string()});
+    EXPECT_EQ(prepare.exit_code, 0);
+    return run;
+}
+
+fs::path TrainingProject::new_run(const std::string& name, const json& edits) {
     const fs::path run = folder_ / "runs" / name;
     fs::create_directories(run);
     json job = {{"model", tiny_pipeline().string()},
@@ -98,8 +105,6 @@ fs::path TrainingProject::prepared_run(const std::string& name, const json& edit
     job = common::merge_job_json(job, edits);
     common::TrainingJob::from_json(job, "test"); // the test's own job must be valid
     core::write_json_file(run / "job.json", job);
-    const EngineRun prepare = run_engine({"prepare", "--job", (run / "job.json").string()});
-    EXPECT_EQ(prepare.exit_code, 0);
     return run;
 }
 

@@ -37,6 +37,8 @@ public:
 
     // runs/<name>/job.json with `edits` merged in, prepared.
     std::filesystem::path prepared_run(const std::string& name, const nlohmann::json& edits);
+    // The same job, not prepared.
+    std::filesystem::path new_run(const std::string& name, const nlohmann::json& edits);
     const std::filesystem::path& folder() const { return folder_; }
 
 private:

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include <csignal>
@@ -177,6 +178,57 @@ TEST_F(EngineTrain, ImageToVideoTrainsOnTheFirstFrameLatents) {
     ASSERT_EQ(train.exit_code, 0);
     ASSERT_EQ(train.of("step").size(), 2u);
     EXPECT_TRUE(std::isfinite(train.of("step").back()["loss"].get<double>()));
+}
+
+// What the studio starts: prepare, then the same process becomes train, so the pid it follows
+// and the output it reads carry the run to its end with one `done`.
+TEST_F(EngineTrain, RunPreparesThenTrainsInTheSameProcess) {
+    const fs::path run = project_->new_run("whole", {{"max_steps", 2}});
+    int child = 0;
+    std::string pid_while_training;
+    const EngineRun whole =
+        run_engine({"run", "--job", job(run)}, [&](test::ChildProcess& process, const json& event) {
+            child = process.pid();
+            if (event["type"] == "step" && pid_while_training.empty()) {
+                std::ifstream file(run / "pid");
+                std::getline(file, pid_while_training);
+            }
+            return true;
+        });
+    ASSERT_EQ(whole.exit_code, 0);
+    std::vector<std::string> phases;
+    for (const json& phase : whole.of("phase")) {
+        phases.push_back(phase["phase"].get<std::string>());
+    }
+    ASSERT_FALSE(phases.empty());
+    EXPECT_EQ(phases.front(), "prepare");
+    EXPECT_NE(std::find(phases.begin(), phases.end(), "train"), phases.end());
+    EXPECT_EQ(whole.of("hello").size(), 2u); // prepare's image, then train's
+    EXPECT_EQ(whole.of("step").size(), 2u);
+    ASSERT_EQ(whole.of("done").size(), 1u);
+    EXPECT_EQ(whole.of("done")[0]["status"], "finished");
+    EXPECT_EQ(pid_while_training, std::to_string(child));
+    EXPECT_TRUE(fs::exists(run / "prepared.jsonl"));
+    // events.jsonl holds both parts, as the studio reattaching after a restart reads them (all
+    // but the hello lines, which each image prints before it knows the run folder).
+    std::ifstream log(run / "events.jsonl");
+    std::string line;
+    std::vector<json> logged;
+    while (std::getline(log, line)) {
+        logged.push_back(json::parse(line));
+    }
+    std::vector<json> printed;
+    std::copy_if(whole.events.begin(), whole.events.end(), std::back_inserter(printed),
+                 [](const json& event) { return event["type"] != "hello"; });
+    EXPECT_EQ(logged, printed);
+}
+
+TEST_F(EngineTrain, RunRefusesTwoProcessPlansAtOnce) {
+    const fs::path run = project_->new_run("both", {{"max_steps", 1}});
+    const EngineRun both =
+        run_engine({"run", "--job", job(run), "--gpus", "0,1", "--cpu-ranks", "2"});
+    EXPECT_EQ(both.exit_code, 2);
+    EXPECT_FALSE(fs::exists(run / "prepared.jsonl")); // refused before anything ran
 }
 
 TEST_F(EngineTrain, AnUnpreparedRunSaysToRunPrepare) {

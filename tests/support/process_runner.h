@@ -32,6 +32,7 @@ public:
     void kill(int signal);
     // Waits for the exit; -1 when a signal ended it.
     int wait();
+    int pid() const { return pid_; }
 
 private:
     int pid_ = -1;
