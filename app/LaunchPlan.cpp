@@ -28,19 +28,23 @@ int LaunchPlan::processCount() const {
 
 QStringList LaunchPlan::engineArguments(const QString& command, const QString& jobFile) const {
     const QStringList direct{command, QStringLiteral("--job"), jobFile};
-    if (command != QLatin1String("train") || processCount() < 2)
+    const bool train = command == QLatin1String("train");
+    if ((!train && command != QLatin1String("run")) || processCount() < 2)
         return direct;
-    QStringList arguments{QStringLiteral("launch")};
+    QStringList processes;
     if (!m_gpus.isEmpty()) {
         QStringList indices;
         for (int index : m_gpus)
             indices.append(QString::number(index));
-        arguments << QStringLiteral("--gpus") << indices.join(QLatin1Char(','));
+        processes << QStringLiteral("--gpus") << indices.join(QLatin1Char(','));
     } else {
-        arguments << QStringLiteral("--cpu-ranks") << QString::number(m_cpuRanks);
+        processes << QStringLiteral("--cpu-ranks") << QString::number(m_cpuRanks);
     }
-    arguments << QStringLiteral("--");
-    return arguments + direct;
+    // `run` prepares alone and then starts `launch` itself.
+    if (!train)
+        return direct + processes;
+    return QStringList{QStringLiteral("launch")} + processes + QStringList{QStringLiteral("--")} +
+           direct;
 }
 
 QJsonObject LaunchPlan::toJson() const {

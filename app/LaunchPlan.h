@@ -24,7 +24,8 @@ public:
     int processCount() const;
 
     // The engine's arguments for `command` on jobFile: `train` becomes `launch … -- train`
-    // when several processes train; `prepare` always runs alone.
+    // when several processes train, and `run` (prepare, then train) gets --gpus or
+    // --cpu-ranks to start that itself; `prepare` always runs alone.
     QStringList engineArguments(const QString& command, const QString& jobFile) const;
 
     QJsonObject toJson() const;

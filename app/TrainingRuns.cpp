@@ -32,6 +32,9 @@ namespace {
 
 const QString kPrepareCommand = QStringLiteral("prepare");
 const QString kTrainCommand = QStringLiteral("train");
+// Prepare, then train, in one detached engine process (the studio's own runs since it exists;
+// runs an older studio started as prepare then train still reattach and chain).
+const QString kRunCommand = QStringLiteral("run");
 const QString kManifestFileName = QStringLiteral("dataset.jsonl");
 const QString kJobFileName = QStringLiteral("job.json");
 const QString kModelFolderKey = QStringLiteral("model_folder");
@@ -356,7 +359,7 @@ TrainingRuns::LaunchResult TrainingRuns::addRun(const QJsonObject& job, const QS
     record.presetName = presetName;
     record.job = toQt(full);
     record.state = startNow ? RunState::Preparing : RunState::Queued;
-    record.stage = kPrepareCommand;
+    record.stage = kRunCommand;
     record.maxSteps = full.value("max_steps", std::int64_t(0));
     record.createdUtc = now;
     record.sweepId = sweepId;
@@ -378,7 +381,7 @@ TrainingRuns::LaunchResult TrainingRuns::addRun(const QJsonObject& job, const QS
                                 QString::fromStdString(full["model"].get<std::string>()), &ignored);
     emit runAdded(result.runId);
     if (startNow)
-        startCommand(result.runId, kPrepareCommand, 0);
+        startCommand(result.runId, kRunCommand, 0);
     else
         emit queueChanged();
     return result;
@@ -393,8 +396,7 @@ bool TrainingRuns::continueRun(qint64 runId, QString* error) {
     }
     const bool prepared =
         QFileInfo::exists(QDir(run->folder).filePath(QStringLiteral("prepared.jsonl")));
-    const QString command =
-        run->stage == kTrainCommand && prepared ? kTrainCommand : kPrepareCommand;
+    const QString command = run->stage == kTrainCommand && prepared ? kTrainCommand : kRunCommand;
     m_impl->history.setFailure(runId, QString(), QString(), {});
     return startCommand(runId, command, run->eventsOffset, error);
 }
@@ -482,9 +484,11 @@ void TrainingRuns::stop(qint64 runId) {
     ActiveRun* run = activeRun(runId);
     if (!run)
         return;
+    // prepare keeps nothing a stop could save: it ends at once, and the cache keeps what it wrote.
+    const bool preparing = isPreparing(*run);
     run->stopRequested = true;
     setRunState(runId, RunState::Stopping);
-    if (run->engine->command() == kPrepareCommand)
+    if (preparing)
         run->engine->terminate();
     else
         run->engine->sendCommand(tuneframe::protocol::CommandType::Stop);
@@ -619,6 +623,12 @@ RunHistoryRow TrainingRuns::summaryOf(const TrainingRunRecord& run) const {
     return row;
 }
 
+bool TrainingRuns::isPreparing(const ActiveRun& run) {
+    const QString command = run.engine ? run.engine->command() : QString();
+    return command == kPrepareCommand ||
+           (command == kRunCommand && run.state == RunState::Preparing);
+}
+
 ActiveRun* TrainingRuns::activeRun(qint64 runId) {
     auto found = m_impl->active.find(runId);
     if (found == m_impl->active.end() || !found->engine)
@@ -628,7 +638,7 @@ ActiveRun* TrainingRuns::activeRun(qint64 runId) {
 
 void TrainingRuns::sendTrainCommand(qint64 runId, tuneframe::protocol::CommandType command) {
     ActiveRun* run = activeRun(runId);
-    if (run && run->engine->command() == kTrainCommand)
+    if (run && !isPreparing(*run))
         run->engine->sendCommand(command);
 }
 
@@ -699,7 +709,7 @@ void TrainingRuns::onEvents(qint64 runId, const QVector<EngineEvent>& events, qi
             }
             break;
         case EventType::Progress:
-            if (run.engine && run.engine->command() == kPrepareCommand) {
+            if (run.engine && isPreparing(run)) {
                 run.progress = {event.integer(QStringLiteral("done")),
                                 event.integer(QStringLiteral("total")), -1,
                                 event.string(QStringLiteral("unit"))};
@@ -765,7 +775,14 @@ void TrainingRuns::onLog(qint64 runId, ActiveRun& run, const QString& level,
 void TrainingRuns::onPhase(qint64 runId, ActiveRun& run, const QString& phase) {
     if (run.stopRequested)
         return;
-    if (phase == QLatin1String("validate"))
+    if (phase == QLatin1String("train") && run.state == RunState::Preparing) {
+        // `run` became train: Continue goes straight to training from here on.
+        run.progress = {0, m_impl->history.run(runId).value_or(TrainingRunRecord()).maxSteps, -1,
+                        QStringLiteral("step")};
+        run.remainingTime.reset();
+        setRunState(runId, RunState::Training, kTrainCommand);
+        emit progressChanged(runId, 0, run.progress.total, -1, run.progress.unit);
+    } else if (phase == QLatin1String("validate"))
         setRunState(runId, RunState::Validating);
     else if (phase == QLatin1String("train") && run.state == RunState::Validating)
         setRunState(runId, RunState::Training);
@@ -854,5 +871,5 @@ void TrainingRuns::startNextQueued() {
     const qint64 next = queued.first();
     m_impl->history.setQueuePosition(next, std::nullopt);
     emit queueChanged();
-    startCommand(next, kPrepareCommand, 0);
+    startCommand(next, kRunCommand, 0);
 }

@@ -153,6 +153,8 @@ private:
                         const QString& sweepLabel);
     RunHistoryRow summaryOf(const TrainingRunRecord& run) const;
     ActiveRun* activeRun(qint64 runId);
+    // The engine is preparing the run's dataset (`prepare`, or `run` before it trains).
+    static bool isPreparing(const ActiveRun& run);
     void sendTrainCommand(qint64 runId, tuneframe::protocol::CommandType command);
     bool startCommand(qint64 runId, const QString& command, qint64 eventsOffset,
                       QString* error = nullptr);

@@ -187,6 +187,13 @@ void TestEngineRun::launchPlanChoosesTheCommandLine() {
     // Preparing the cache is one process whatever trains afterwards.
     QCOMPARE(LaunchPlan::cpuRanks(2).engineArguments(QStringLiteral("prepare"), job),
              QStringList({QStringLiteral("prepare"), QStringLiteral("--job"), job}));
+    // `run` prepares alone and starts `launch` itself, so it only passes the processes on.
+    const QStringList run{QStringLiteral("run"), QStringLiteral("--job"), job};
+    QCOMPARE(LaunchPlan::singleProcess().engineArguments(QStringLiteral("run"), job), run);
+    QCOMPARE(LaunchPlan::gpus({0, 2}).engineArguments(QStringLiteral("run"), job),
+             run + QStringList({QStringLiteral("--gpus"), QStringLiteral("0,2")}));
+    QCOMPARE(LaunchPlan::cpuRanks(2).engineArguments(QStringLiteral("run"), job),
+             run + QStringList({QStringLiteral("--cpu-ranks"), QStringLiteral("2")}));
 }
 
 void TestEngineRun::launchPlanSurvivesTheRunFolder() {
