@@ -99,6 +99,8 @@ struct ActiveRun {
     QString errorHint;
     bool stopRequested = false;
     bool reattached = false;
+    // Its engine had already exited when the studio reopened the project.
+    bool endedWhileClosed = false;
 };
 
 struct TrainingRuns::Impl {
@@ -160,6 +162,7 @@ void TrainingRuns::restore() {
         ActiveRun& state = m_impl->active[run.id];
         state.state = run.state;
         state.reattached = true;
+        state.endedWhileClosed = !EngineRun::isEngineAlive(run.pid);
         state.progress.total = run.maxSteps;
         follow(run.id, run.stage.isEmpty() ? kTrainCommand : run.stage, run.pid, run.eventsOffset);
     }
@@ -814,6 +817,8 @@ void TrainingRuns::onEnded(qint64 runId, int outcomeValue) {
         run.engine->deleteLater();
     m_impl->active.remove(runId);
 
+    // `run` recorded the train stage itself when it began training.
+    const QString endStage = command == kRunCommand ? QString() : command;
     RunState state = RunState::Failed;
     if (outcome == EngineRun::Outcome::Succeeded)
         state = command == kPrepareCommand ? RunState::Stopped : RunState::Finished;
@@ -835,11 +840,13 @@ void TrainingRuns::onEnded(qint64 runId, int outcomeValue) {
             hint = tr("Look at the last lines below, then choose Continue: the run resumes from "
                       "its newest checkpoint.");
         m_impl->history.setFailure(runId, message, hint, lastLines);
-        setRunState(runId, state, command);
+        setRunState(runId, state, endStage);
         emit runFailed(runId, message, hint, lastLines);
     } else {
-        setRunState(runId, state, command);
+        setRunState(runId, state, endStage);
     }
+    if (run.endedWhileClosed)
+        emit runEndedWhileClosed(runId, state);
     if (m_impl->queueRunning) {
         if (state == RunState::Failed && !m_impl->continuePastFailure)
             holdQueue();

@@ -144,6 +144,8 @@ signals:
     void memoryReported(qint64 runId);
     void runFailed(qint64 runId, const QString& message, const QString& hint,
                    const QStringList& lastLines);
+    // A run whose engine ended while no studio followed it, once restore() has read how.
+    void runEndedWhileClosed(qint64 runId, RunState state);
     void queueChanged();
     void adaptersChanged();
 

@@ -2084,8 +2084,8 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
 <context>
     <name>MainWindow</name>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; is preparing its clips. Preparation goes on, but training starts only when you open this project again.</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt; 正在准备片段。准备会继续进行，但训练要等你再次打开此项目后才会开始。</translation>
+        <source>&lt;b&gt;%1&lt;/b&gt; is preparing its clips. Its engine then trains it to its end, and the studio follows it again when you open this project.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 正在准备片段。之后引擎会把它训练到结束，再次打开此项目时工作室会重新跟踪它。</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; is stopping; its engine finishes that without the studio.</source>
@@ -2306,6 +2306,18 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>
             <numerusform>其中 %n 个片段已不在项目中。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>“%1” %2</source>
+        <translation>“%1”%2</translation>
+    </message>
+    <message>
+        <source>While the studio was closed: %1.</source>
+        <translation>工作室关闭期间：%1。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
     </message>
 </context>
 <context>

@@ -134,11 +134,14 @@ void MainWindow::setProject(std::shared_ptr<Project> project) {
     m_galleryPage->setTrainingRuns(nullptr);
     m_samplePage->setTrainingRuns(nullptr);
     m_trainingRuns.reset();
+    m_endedWhileClosed.clear();
     m_project = std::move(project);
     for (StudioPage* page : pages())
         page->setProject(m_project);
     if (m_project) {
         m_trainingRuns = std::make_unique<TrainingRuns>(m_project, enginePath());
+        connect(m_trainingRuns.get(), &TrainingRuns::runEndedWhileClosed, this,
+                &MainWindow::reportRunEndedWhileClosed);
         m_trainPage->setDefaultModelFolder(m_trainingRuns->defaultModelFolder());
         m_trainPage->setTrainingRuns(m_trainingRuns.get());
         m_galleryPage->setTrainingRuns(m_trainingRuns.get());
@@ -240,6 +243,14 @@ MainWindow::Page MainWindow::currentPage() const {
     return static_cast<Page>(m_pageStack->currentIndex() + 1);
 }
 
+// Runs keep going without the studio; on reopening, say which of them ended meanwhile and how.
+void MainWindow::reportRunEndedWhileClosed(qint64 runId, RunState state) {
+    m_endedWhileClosed.append(tr("“%1” %2").arg(m_trainingRuns->summary(runId).name,
+                                                RunStateText::display(state).toLower()));
+    statusBar()->showMessage(
+        tr("While the studio was closed: %1.").arg(m_endedWhileClosed.join(tr(", "))), 60000);
+}
+
 void MainWindow::showPage(Page page) {
     if (page == Page::None)
         return;
@@ -316,8 +327,8 @@ QString MainWindow::runningWorkText() const {
             continue;
         const QString name = row.name.toHtmlEscaped();
         if (row.state == RunState::Preparing)
-            lines << tr("<b>%1</b> is preparing its clips. Preparation goes on, but training "
-                        "starts only when you open this project again.")
+            lines << tr("<b>%1</b> is preparing its clips. Its engine then trains it to its "
+                        "end, and the studio follows it again when you open this project.")
                          .arg(name);
         else if (row.state == RunState::Stopping)
             lines << tr("<b>%1</b> is stopping; its engine finishes that without the studio.")

@@ -1,7 +1,10 @@
 #pragma once
 
+#include "app/RunState.h"
+
 #include <QMainWindow>
 #include <QMessageBox>
+#include <QStringList>
 
 #include <memory>
 
@@ -90,6 +93,7 @@ private slots:
     void onNavigationRowChanged(int row);
     void onSettingsWriteFailed(const QString& message);
     void onEnginePathChanged();
+    void reportRunEndedWhileClosed(qint64 runId, RunState state);
 
 private:
     void createActions();
@@ -112,6 +116,7 @@ private:
     RecentProjects* m_recentProjects;
     std::shared_ptr<Project> m_project;
     std::unique_ptr<TrainingRuns> m_trainingRuns;
+    QStringList m_endedWhileClosed; // "“name” finished", … for the status bar
     bool m_closeConfirmed = false;
 
     QListWidget* m_navigation = nullptr;

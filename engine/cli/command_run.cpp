@@ -1,6 +1,7 @@
 // `run --job FILE [--gpus 0,1 | --cpu-ranks N]`: a run's whole chain in one detached process.
 #include "engine/cli/commands.h"
 #include "engine/core/error.h"
+#include "engine/core/pid_file.h"
 #include "engine/data/dataset_preparer.h"
 
 #include <cerrno>
@@ -44,6 +45,9 @@ int run_run(CommandContext& context) {
         arguments.fail("--gpus and --cpu-ranks need a value.");
     }
 
+    // train writes the pid file again, with the same pid, and removes it when it ends; exec
+    // skips this one's destructor.
+    const core::PidFile pid(std::filesystem::path(job).parent_path() / "pid");
     const data::PrepareSummary summary = data::DatasetPreparer(job, context.events).run();
     context.events.log(
         "info", "Prepared the dataset: " + std::to_string(summary.prepared + summary.reused) +
