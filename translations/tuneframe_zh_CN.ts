@@ -4330,4 +4330,167 @@ What to do: %2</source>
         <translation>（清单中的一行）</translation>
     </message>
 </context>
+<context>
+    <name>AdvancedJobFields</name>
+    <message>
+        <source>Frame buckets: “%1” is not a list of frame counts. Write them like 9, 17, 49 (each a multiple of 8, plus 1).</source>
+        <translation>帧数分桶：“%1”不是帧数列表。请写成 9, 17, 49 这样的形式（每个都是 8 的倍数加 1）。</translation>
+    </message>
+    <message>
+        <source>Resolution buckets: “%1” is not a list of sizes. Write them as height x width, like 480x720, 240x360.</source>
+        <translation>分辨率分桶：“%1”不是尺寸列表。请按“高x宽”书写，例如 480x720, 240x360。</translation>
+    </message>
+    <message>
+        <source>Advanced</source>
+        <translation>高级</translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing</source>
+        <translation>梯度检查点</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>Gradient clipping</source>
+        <translation>梯度裁剪</translation>
+    </message>
+    <message>
+        <source>Learning-rate schedule</source>
+        <translation>学习率调度</translation>
+    </message>
+    <message>
+        <source>Warmup steps</source>
+        <translation>预热步数</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Frame buckets</source>
+        <translation>帧数分桶</translation>
+    </message>
+    <message>
+        <source>Resolution buckets</source>
+        <translation>分辨率分桶</translation>
+    </message>
+    <message>
+        <source>Fit clips by</source>
+        <translation>片段适配方式</translation>
+    </message>
+    <message>
+        <source>Caption dropout</source>
+        <translation>描述丢弃率</translation>
+    </message>
+    <message>
+        <source>VAE tiling</source>
+        <translation>VAE 分块</translation>
+    </message>
+    <message>
+        <source>VAE slicing</source>
+        <translation>VAE 切片</translation>
+    </message>
+    <message>
+        <source>Recompute activations in the backward pass</source>
+        <translation>在反向传播中重新计算激活值</translation>
+    </message>
+    <message>
+        <source>Saves most of the activation memory for about a third more time per step. Leave it on unless the model fits without it.</source>
+        <translation>节省大部分激活内存，每步约多花三分之一的时间。除非不开启也放得下模型，否则请保持开启。</translation>
+    </message>
+    <message>
+        <source>Steps whose gradients add up before the optimizer moves: the effective batch is the batch size times this, at the memory of one batch.</source>
+        <translation>优化器更新前累加梯度的步数：有效批大小为批大小乘以此值，而内存只占一个批次。</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Gradients whose norm exceeds this are scaled down to it, which keeps a bad batch from throwing training off. 0 turns clipping off.</source>
+        <translation>范数超过此值的梯度会被缩放到此值，以免一个坏批次打乱训练。0 表示不裁剪。</translation>
+    </message>
+    <message>
+        <source>Constant</source>
+        <translation>恒定</translation>
+    </message>
+    <message>
+        <source>Constant after warmup</source>
+        <translation>预热后恒定</translation>
+    </message>
+    <message>
+        <source>Linear decay</source>
+        <translation>线性衰减</translation>
+    </message>
+    <message>
+        <source>Cosine decay</source>
+        <translation>余弦衰减</translation>
+    </message>
+    <message>
+        <source>Cosine with restarts</source>
+        <translation>带重启的余弦</translation>
+    </message>
+    <message>
+        <source>Polynomial decay</source>
+        <translation>多项式衰减</translation>
+    </message>
+    <message>
+        <source>How the learning rate changes over the run's steps.</source>
+        <translation>学习率在整个运行的步数中如何变化。</translation>
+    </message>
+    <message>
+        <source>Steps over which the learning rate rises from 0 to its value at the start.</source>
+        <translation>开始时学习率从 0 升到设定值所用的步数。</translation>
+    </message>
+    <message>
+        <source>Seeds the LoRA's initial weights, the noise and the crops: the same seed and data repeat a run exactly.</source>
+        <translation>决定 LoRA 的初始权重、噪声和裁剪：相同的种子和数据会完全重现一次运行。</translation>
+    </message>
+    <message>
+        <source>The clip lengths trained, in frames (each a multiple of 8, plus 1: 9, 17, …, 49). A clip trains at the longest that fits it; one shorter than all is left out.</source>
+        <translation>训练的片段长度（帧数，每个都是 8 的倍数加 1：9, 17, …, 49）。片段按能容纳它的最长长度训练；比所有长度都短的片段会被略过。</translation>
+    </message>
+    <message>
+        <source>The sizes trained, height x width in pixels (multiples of 16). Each clip trains at the size nearest its own shape.</source>
+        <translation>训练的尺寸，高x宽，单位为像素（16 的倍数）。每个片段按最接近其形状的尺寸训练。</translation>
+    </message>
+    <message>
+        <source>Stretching</source>
+        <translation>拉伸</translation>
+    </message>
+    <message>
+        <source>Cropping the centre</source>
+        <translation>居中裁剪</translation>
+    </message>
+    <message>
+        <source>Cropping at random</source>
+        <translation>随机裁剪</translation>
+    </message>
+    <message>
+        <source>How a clip whose shape differs from its bucket is fitted to it: stretched whole, or scaled to cover it and cropped.</source>
+        <translation>形状与分桶不同的片段如何适配：整体拉伸，或缩放到覆盖后再裁剪。</translation>
+    </message>
+    <message>
+        <source>The share of steps that train on an empty caption, which helps guidance-free sampling. 0 keeps every caption.</source>
+        <translation>使用空描述训练的步数比例，有助于无引导采样。0 表示保留所有描述。</translation>
+    </message>
+    <message>
+        <source>Encode and decode in tiles</source>
+        <translation>分块编码和解码</translation>
+    </message>
+    <message>
+        <source>Less memory while preparing clips and decoding validation videos, at some speed.</source>
+        <translation>准备片段和解码验证视频时占用更少内存，但会慢一些。</translation>
+    </message>
+    <message>
+        <source>One video at a time</source>
+        <translation>一次一个视频</translation>
+    </message>
+    <message>
+        <source>The VAE encodes and decodes a batch one video at a time: less memory, same result.</source>
+        <translation>VAE 逐个视频编码和解码一个批次：内存更少，结果相同。</translation>
+    </message>
+</context>
 </TS>

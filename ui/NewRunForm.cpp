@@ -1,5 +1,6 @@
 #include "ui/NewRunForm.h"
 
+#include "ui/AdvancedJobFields.h"
 #include "ui/FactoryImportDialog.h"
 #include "ui/HubDownloadDialog.h"
 
@@ -107,6 +108,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_planCombo(combo(this, "parallelPlanCombo", kPlans))
     , m_spSizeSpin(spin(this, "sequenceParallelSpin", 1, kMaximumCpuRanks))
     , m_memoryLabel(new QLabel(this))
+    , m_advanced(new AdvancedJobFields(this))
     , m_errorLabel(new QLabel(this))
     , m_validateTimer(new QTimer(this))
     , m_estimateTimer(new QTimer(this))
@@ -177,6 +179,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(m_form);
+    layout->addWidget(m_advanced);
     layout->addWidget(m_importButton);
     layout->addWidget(m_errorLabel);
 
@@ -229,6 +232,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     for (QLineEdit* edit : {m_modelEdit, m_learningRateEdit, m_triggerEdit})
         connect(edit, &QLineEdit::textChanged, this, &NewRunForm::onEdited);
     connect(m_promptsEdit, &QPlainTextEdit::textChanged, this, &NewRunForm::onEdited);
+    connect(m_advanced, &AdvancedJobFields::edited, this, &NewRunForm::onEdited);
     retranslateUi();
     updateProcessRows();
     revalidate();
@@ -666,6 +670,7 @@ void NewRunForm::applyPreset(const JobPreset& preset) {
     const QJsonObject parallel = object(preset.job, "parallel");
     setComboValue(m_planCombo, parallel.value(QStringLiteral("plan")).toString(kPlans.first()));
     m_spSizeSpin->setValue(parallel.value(QStringLiteral("sp_size")).toInt(1));
+    m_advanced->setJob(preset.job);
     m_applying = false;
     onEdited();
 }
@@ -728,7 +733,10 @@ void NewRunForm::revalidate() {
     else if (!numberOk)
         error = tr("The learning rate “%1” is not a number. Write it like 1e-4 or 0.0001.")
                     .arg(m_learningRateEdit->text());
-    else
+    else if (const QString advanced = m_advanced->inputError(); !advanced.isEmpty()) {
+        error = advanced;
+        m_advanced->setExpanded(true); // the field it names is in view
+    } else
         error = JobPresets::validate(job());
     m_error = error;
     if (error.isEmpty()) {
@@ -789,6 +797,9 @@ QJsonObject NewRunForm::formValues() const {
     }
     values.insert(QStringLiteral("validation"), validation);
     values.insert(QStringLiteral("trigger_word"), m_triggerEdit->text().trimmed());
+    const QJsonObject advanced = m_advanced->values();
+    for (auto field = advanced.begin(); field != advanced.end(); ++field)
+        values.insert(field.key(), field.value());
     const LaunchPlan plan = launchPlan();
     QString device = m_deviceCombo->currentData().toString();
     if (device == kSeveralGpus) {

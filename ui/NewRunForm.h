@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 
+class AdvancedJobFields;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -158,6 +159,7 @@ private:
     QSpinBox* m_spSizeSpin;
     GpuInventory::Result m_gpus;
     QLabel* m_memoryLabel;
+    AdvancedJobFields* m_advanced;
     QLabel* m_errorLabel;
     QTimer* m_validateTimer;
     QTimer* m_estimateTimer;

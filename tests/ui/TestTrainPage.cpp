@@ -18,6 +18,7 @@
 #include "media/log_level.h"
 #include "tests/app/DatasetFixture.h"
 #include "tests/app/FactoryCommandLines.h"
+#include "ui/AdvancedJobFields.h"
 #include "ui/ClipFilterBar.h"
 #include "ui/DatasetPage.h"
 #include "ui/FactoryImportDialog.h"
@@ -54,9 +55,11 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 
 #include <algorithm>
@@ -90,6 +93,8 @@ private slots:
     void projectKeepsTheFormAcrossARestart();
     void factoryCommandImportsItsDataset();
     void clipsPrepareLeftOutAreNamedAndShown();
+    void aRunClosedWhilePreparingTrainsToItsEnd();
+    void advancedFieldsReachTheRunsJob();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
@@ -676,6 +681,8 @@ void TestTrainPage::projectKeepsTheFormAcrossARestart() {
              QStringLiteral("0.0003"));
     typeInto(form->findChild<QPlainTextEdit*>(QStringLiteral("validationPromptsEdit")),
              QStringLiteral("a red ball rolls across a floor"));
+    form->findChild<AdvancedJobFields*>()->setExpanded(true);
+    typeInto(form->findChild<QSpinBox*>(QStringLiteral("seedSpin")), QStringLiteral("1234"));
     form->validateNow();
     const QJsonObject typed = form->job();
     QCOMPARE(typed.value(QStringLiteral("max_steps")).toInt(), 77);
@@ -696,6 +703,7 @@ void TestTrainPage::projectKeepsTheFormAcrossARestart() {
     QCOMPARE(form->modelFolder(), QDir::fromNativeSeparators(otherModel.path()));
     QCOMPARE(form->findChild<QSpinBox*>(QStringLiteral("rankSpin"))->value(), 12);
     QCOMPARE(form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->value(), 77);
+    QCOMPARE(form->findChild<QSpinBox*>(QStringLiteral("seedSpin"))->value(), 1234);
     QCOMPARE(form->findChild<QLineEdit*>(QStringLiteral("learningRateEdit"))->text(),
              QStringLiteral("0.0003"));
     QCOMPARE(
@@ -835,6 +843,120 @@ void TestTrainPage::clipsPrepareLeftOutAreNamedAndShown() {
 
     QVERIFY(m_window->openProject(m_projectFolder));
     m_window->showPage(MainWindow::Page::Train);
+}
+
+void TestTrainPage::aRunClosedWhilePreparingTrainsToItsEnd() {
+    const qint64 runId = launchFromForm(m_tinyPipeline, 3, 0, 0);
+    QVERIFY(runId > 0);
+    QCOMPARE(stateOf(runId), RunState::Preparing);
+    const QString folder = m_window->trainingRuns()->runFolder(runId);
+    const QString name = m_window->trainingRuns()->summary(runId).name;
+    QFile pidFile(QDir(folder).filePath(QStringLiteral("pid")));
+    QTRY_VERIFY_WITH_TIMEOUT(pidFile.exists(), 30000);
+    QVERIFY(pidFile.open(QIODevice::ReadOnly));
+    const qint64 pid = pidFile.readAll().trimmed().toLongLong();
+    pidFile.close();
+    QVERIFY(EngineRun::isEngineAlive(pid));
+
+    // The studio quits while the dataset is being prepared; nothing of it is left to start the
+    // training, yet the run trains to its end.
+    QFile events(QDir(folder).filePath(QStringLiteral("events.jsonl")));
+    if (events.open(QIODevice::ReadOnly)) {
+        QVERIFY(!events.readAll().contains("\"phase\":\"train\""));
+        events.close();
+    }
+    m_window.reset();
+    const auto ended = [&events] {
+        if (!events.open(QIODevice::ReadOnly))
+            return false;
+        const QByteArray text = events.readAll();
+        events.close();
+        return text.contains("\"type\":\"done\"");
+    };
+    QVERIFY(QTest::qWaitFor(ended, kEngineTimeoutMs));
+    QTRY_VERIFY_WITH_TIMEOUT(!EngineRun::isEngineAlive(pid), 30000);
+
+    // Reopening shows the run finished with every step, and says it ended meanwhile.
+    m_window = newWindow();
+    QVERIFY(m_window->openProject(m_projectFolder));
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, 30000);
+    QCOMPARE(m_window->trainingRuns()->metrics(runId).size(), 3);
+    QTRY_VERIFY(m_window->statusBar()->currentMessage().contains(name));
+    QVERIFY(m_window->statusBar()->currentMessage().contains(
+        RunStateText::display(RunState::Finished).toLower()));
+    m_window->showPage(MainWindow::Page::Train);
+}
+
+void TestTrainPage::advancedFieldsReachTheRunsJob() {
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_tinyPipeline);
+    auto* toggle = form->findChild<QToolButton*>(QStringLiteral("advancedToggle"));
+    auto* seed = form->findChild<QSpinBox*>(QStringLiteral("seedSpin"));
+    QVERIFY(toggle->isVisible() && toggle->isEnabled());
+    QVERIFY(!seed->isVisible());
+    QTest::mouseClick(toggle, Qt::LeftButton);
+    QVERIFY(seed->isVisible());
+    // The preset's own values show.
+    auto* frames = form->findChild<QLineEdit*>(QStringLiteral("frameBucketsEdit"));
+    QCOMPARE(frames->text(), QStringLiteral("9"));
+    QCOMPARE(form->findChild<QLineEdit*>(QStringLiteral("resolutionBucketsEdit"))->text(),
+             QStringLiteral("64x96"));
+
+    // A list that does not read as frame counts is refused, naming the field.
+    typeInto(frames, QStringLiteral("9, nine"));
+    form->validateNow();
+    QVERIFY(!form->isValid());
+    QVERIFY2(form->validationError().contains(QStringLiteral("Frame buckets")),
+             qPrintable(form->validationError()));
+    typeInto(frames, QStringLiteral("9"));
+    typeInto(seed, QStringLiteral("7"));
+    typeInto(form->findChild<QSpinBox*>(QStringLiteral("gradientAccumulationSpin")),
+             QStringLiteral("2"));
+    typeInto(form->findChild<QSpinBox*>(QStringLiteral("warmupStepsSpin")), QStringLiteral("1"));
+    auto* schedule = form->findChild<QComboBox*>(QStringLiteral("lrScheduleCombo"));
+    schedule->setFocus();
+    QTest::keyClick(schedule, Qt::Key_Home);
+    for (int index = 0;
+         index < schedule->count() && schedule->currentData() != QStringLiteral("cosine"); ++index)
+        QTest::keyClick(schedule, Qt::Key_Down);
+    QCOMPARE(schedule->currentData().toString(), QStringLiteral("cosine"));
+    auto* slicing = form->findChild<QCheckBox*>(QStringLiteral("vaeSlicingCheck"));
+    QVERIFY(slicing->isVisible() && !slicing->isChecked());
+    QTest::mouseClick(slicing, Qt::LeftButton, {}, QPoint(4, slicing->height() / 2));
+    QVERIFY(slicing->isChecked());
+    form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->setValue(2);
+    form->findChild<QSpinBox*>(QStringLiteral("checkpointEverySpin"))->setValue(0);
+    form->findChild<QSpinBox*>(QStringLiteral("validationEverySpin"))->setValue(0);
+    form->validateNow();
+    QVERIFY2(form->isValid(), qPrintable(form->validationError()));
+
+    const qint64 before = page()->selectedRunId();
+    auto* train = page()->findChild<QPushButton*>(QStringLiteral("trainButton"));
+    QVERIFY(train->isVisible() && train->isEnabled());
+    QTest::mouseClick(train, Qt::LeftButton);
+    const qint64 runId = page()->selectedRunId();
+    QVERIFY(runId != before && runId > 0);
+    // What the engine reads: the run's job.json.
+    QFile jobFile(QDir(m_window->trainingRuns()->runFolder(runId)).filePath("job.json"));
+    QVERIFY(jobFile.open(QIODevice::ReadOnly));
+    const QJsonObject job = QJsonDocument::fromJson(jobFile.readAll()).object();
+    QCOMPARE(job.value(QStringLiteral("seed")).toInt(), 7);
+    QCOMPARE(job.value(QStringLiteral("gradient_accumulation")).toInt(), 2);
+    const QJsonObject lrSchedule = job.value(QStringLiteral("lr_schedule")).toObject();
+    QCOMPARE(lrSchedule.value(QStringLiteral("name")).toString(), QStringLiteral("cosine"));
+    QCOMPARE(lrSchedule.value(QStringLiteral("warmup_steps")).toInt(), 1);
+    const QJsonObject dataset = job.value(QStringLiteral("dataset")).toObject();
+    QVERIFY(dataset.value(QStringLiteral("vae_slicing")).toBool());
+    QCOMPARE(dataset.value(QStringLiteral("frame_buckets")).toArray(), QJsonArray{9});
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
+    // Two steps, the first still warming up: its rate is below the second's.
+    const QVector<StepMetrics> metrics = m_window->trainingRuns()->metrics(runId);
+    QCOMPARE(metrics.size(), 2);
+    QVERIFY2(metrics.at(0).learningRate < metrics.at(1).learningRate,
+             qPrintable(QStringLiteral("%1 then %2")
+                            .arg(metrics.at(0).learningRate)
+                            .arg(metrics.at(1).learningRate)));
 }
 
 QTEST_MAIN(TestTrainPage)

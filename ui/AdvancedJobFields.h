@@ -1,0 +1,60 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QToolButton;
+
+// The job fields past the everyday ones, behind an "Advanced" disclosure on the Train form:
+// gradient checkpointing and accumulation, clipping, the learning-rate schedule and its warmup,
+// the seed, the frame and resolution buckets, how clips are fitted to them, caption dropout
+// and the VAE's tiling and slicing. Each field says in its tooltip what it changes.
+class AdvancedJobFields : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit AdvancedJobFields(QWidget* parent = nullptr);
+
+    // Shows a job's values (a preset's, or one restored); fields it lacks show the engine's
+    // defaults.
+    void setJob(const QJsonObject& job);
+    // The fields as job JSON, to merge over the preset.
+    QJsonObject values() const;
+    // What is wrong with a field's text (the buckets), naming the field; empty when all parse.
+    QString inputError() const;
+    void setExpanded(bool expanded);
+    bool isExpanded() const;
+
+signals:
+    void edited();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslateUi();
+
+    QToolButton* m_toggle;
+    QWidget* m_body;
+    QFormLayout* m_form;
+    QCheckBox* m_checkpointingCheck;
+    QSpinBox* m_accumulationSpin;
+    QDoubleSpinBox* m_clipSpin;
+    QComboBox* m_scheduleCombo;
+    QSpinBox* m_warmupSpin;
+    QSpinBox* m_seedSpin;
+    QLineEdit* m_frameBucketsEdit;
+    QLineEdit* m_resolutionBucketsEdit;
+    QComboBox* m_resizeCombo;
+    QDoubleSpinBox* m_captionDropoutSpin;
+    QCheckBox* m_vaeTilingCheck;
+    QCheckBox* m_vaeSlicingCheck;
+    QList<QLabel*> m_labels;
+};
