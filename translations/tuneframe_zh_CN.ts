@@ -2319,6 +2319,10 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>, </source>
         <translation>，</translation>
     </message>
+    <message>
+        <source>Project Open in Another Studio</source>
+        <translation>项目已在另一个工作室中打开</translation>
+    </message>
 </context>
 <context>
     <name>MemoryEstimate</name>
@@ -4491,6 +4495,21 @@ What to do: %2</source>
     <message>
         <source>The VAE encodes and decodes a batch one video at a time: less memory, same result.</source>
         <translation>VAE 逐个视频编码和解码一个批次：内存更少，结果相同。</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectLock</name>
+    <message>
+        <source>%1 is open in another Tuneframe studio (process %2 on %3). A project is open in one studio at a time, so that only one of them starts and stops its runs. Switch to that studio, or close the project there and open it here again.</source>
+        <translation>%1 已在另一个 Tuneframe 工作室中打开（%3 上的进程 %2）。一个项目同一时间只能在一个工作室中打开，这样只有一个工作室启动和停止它的运行。请切换到那个工作室，或在那里关闭项目后再在这里打开。</translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>%1 cannot be opened: its lock file %2 could not be written. Check that the project folder is writable.</source>
+        <translation>无法打开 %1：无法写入其锁文件 %2。请检查项目文件夹是否可写。</translation>
     </message>
 </context>
 </TS>

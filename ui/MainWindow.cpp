@@ -5,6 +5,7 @@
 #include "app/EngineLocator.h"
 #include "app/JobPresets.h"
 #include "app/Project.h"
+#include "app/ProjectLock.h"
 #include "app/RecentProjects.h"
 #include "app/Settings.h"
 #include "app/TrainingRuns.h"
@@ -118,11 +119,25 @@ bool MainWindow::openProject(const QString& folder) {
         emit projectOpenFailed(folder, result.errorMessage);
         return false;
     }
-    setProject(std::move(result.project));
-    return true;
+    return setProject(std::move(result.project));
 }
 
-void MainWindow::setProject(std::shared_ptr<Project> project) {
+bool MainWindow::setProject(std::shared_ptr<Project> project) {
+    // Reopening the project this studio holds keeps its lock.
+    std::unique_ptr<ProjectLock> lock;
+    const bool heldHere =
+        project && m_projectLock &&
+        m_projectLock->folder() == QFileInfo(project->folder()).absoluteFilePath();
+    if (project && !heldHere) {
+        QString error;
+        lock = ProjectLock::acquire(project->folder(), &error);
+        if (!lock) {
+            showMessage(QStringLiteral("projectLockedMessage"), QMessageBox::Warning,
+                        tr("Project Open in Another Studio"), error);
+            emit projectOpenFailed(project->folder(), error);
+            return false;
+        }
+    }
     // Building the demo project for a project the user has left would import behind their back.
     if (m_demoController && m_demoController->isRunning() &&
         m_demoController->project() != project) {
@@ -136,6 +151,8 @@ void MainWindow::setProject(std::shared_ptr<Project> project) {
     m_trainingRuns.reset();
     m_endedWhileClosed.clear();
     m_project = std::move(project);
+    if (!heldHere)
+        m_projectLock = std::move(lock); // the old project's lock goes, or the new one's comes
     for (StudioPage* page : pages())
         page->setProject(m_project);
     if (m_project) {
@@ -156,6 +173,7 @@ void MainWindow::setProject(std::shared_ptr<Project> project) {
     } else {
         emit projectClosed();
     }
+    return true;
 }
 
 void MainWindow::closeProject() {
@@ -210,7 +228,8 @@ bool MainWindow::openDemoProject(const QString& folder) {
     }
     if (controller->isRunning())
         m_demoProgress->start(tr("Preparing the demo project…"));
-    setProject(demo);
+    if (!setProject(demo))
+        return false;
     showPage(Page::Dataset);
     return true;
 }

@@ -14,6 +14,7 @@ struct FactoryDataset;
 class GalleryPage;
 class LanguageController;
 class Project;
+class ProjectLock;
 class QAction;
 class QActionGroup;
 class QDialog;
@@ -46,7 +47,8 @@ public:
     // Opens the project in folder and makes it current. When that fails the current project
     // stays, a message box names the folder and the fix, and projectOpenFailed is emitted.
     bool openProject(const QString& folder);
-    void setProject(std::shared_ptr<Project> project);
+    // False, with a message, when another studio holds the project.
+    bool setProject(std::shared_ptr<Project> project);
     void closeProject();
     std::shared_ptr<Project> project() const;
     // Opens the demo project (folder: DemoProjectController::defaultFolder() when empty),
@@ -114,6 +116,8 @@ private:
     ThemeController* m_themeController;
     LanguageController* m_languageController;
     RecentProjects* m_recentProjects;
+    // Before m_project, so that it is released after the project it guards.
+    std::unique_ptr<ProjectLock> m_projectLock;
     std::shared_ptr<Project> m_project;
     std::unique_ptr<TrainingRuns> m_trainingRuns;
     QStringList m_endedWhileClosed; // "“name” finished", … for the status bar

@@ -3,6 +3,7 @@
 #include "app/ApplicationInfo.h"
 #include "app/EngineLocator.h"
 #include "app/Project.h"
+#include "app/ProjectLock.h"
 #include "app/Settings.h"
 #include "ui/EmptyStateWidget.h"
 #include "ui/NewProjectDialog.h"
@@ -15,6 +16,7 @@
 #include <QApplication>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -26,6 +28,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStackedWidget>
+#include <QSysInfo>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -50,6 +53,8 @@ private slots:
     void geometryIsRemembered();
     void versionFlagOnRealBinaryNeedsNoDisplay();
     void realBinaryReportsInvalidProjectFolder();
+    void aSecondStudioIsRefusedTheProject();
+    void oneStudioAtATimeAndAGoneOnesLockIsTakenOver();
     void shortcutListShowsEveryMenuShortcut();
     void runMenuHoldsTheRunCommands();
     void preferencesEnginePathIsWhatTheStudioRuns();
@@ -459,6 +464,57 @@ void TestMainWindow::realBinaryReportsInvalidProjectFolder() {
     QCOMPARE(process.state(), QProcess::Running);
     process.kill();
     QVERIFY(process.waitForFinished(30000));
+}
+
+void TestMainWindow::aSecondStudioIsRefusedTheProject() {
+    const QString folder = createProject(QStringLiteral("held"));
+    QVERIFY(m_window->openProject(folder));
+
+    // The real studio, another process, is told who holds it and stays on its empty state.
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    environment.insert(QStringLiteral("TUNEFRAME_CONFIG_DIR"), m_config->path());
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.start(studioBinary(), {folder});
+    QVERIFY(process.waitForStarted(30000));
+    QByteArray errors;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (errors += process.readAllStandardError()).contains("another Tuneframe studio"), 30000);
+    QVERIFY2(errors.contains(QByteArray::number(QCoreApplication::applicationPid())),
+             errors.constData());
+    QCOMPARE(process.state(), QProcess::Running);
+    process.kill();
+    QVERIFY(process.waitForFinished(30000));
+    // This studio still has it.
+    QVERIFY(m_window->project());
+}
+
+void TestMainWindow::oneStudioAtATimeAndAGoneOnesLockIsTakenOver() {
+    // A lock left by a studio whose process is gone (a crash) does not keep the project shut.
+    const QString folder = createProject(QStringLiteral("crashed"));
+    QFile stale(QDir(folder).filePath(ProjectLock::kFileName));
+    QVERIFY(stale.open(QIODevice::WriteOnly));
+    stale.write("2147480000\ntuneframe\n" + QSysInfo::machineHostName().toUtf8() + "\n");
+    stale.close();
+    QVERIFY(m_window->openProject(folder));
+    // Reopening the project it holds is fine for the same studio.
+    QVERIFY(m_window->openProject(folder));
+
+    MainWindow second(m_settings.get());
+    QSignalSpy failed(&second, &MainWindow::projectOpenFailed);
+    QVERIFY(!second.openProject(folder));
+    QCOMPARE(failed.size(), 1);
+    QVERIFY(!second.project());
+    auto* message = child<QMessageBox>(&second, QStringLiteral("projectLockedMessage"));
+    QVERIFY(message);
+    QVERIFY(message->text().contains(QDir::toNativeSeparators(folder)));
+    message->close();
+
+    // Once the first studio lets go, the second opens it.
+    m_window->closeProject();
+    QVERIFY(second.openProject(folder));
+    QVERIFY(!m_window->openProject(folder));
 }
 
 void TestMainWindow::shortcutListShowsEveryMenuShortcut() {
