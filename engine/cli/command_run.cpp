@@ -7,6 +7,10 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include <unistd.h>
 
 namespace tuneframe::cli {
