@@ -4299,11 +4299,9 @@ What to do: %2</source>
 </context>
 <context>
     <name>SkippedClipsPanel</name>
-    <message numerus="yes">
-        <source>%n clip(s) left out of this run</source>
-        <translation>
-            <numerusform>此运行略过了 %n 个片段</numerusform>
-        </translation>
+    <message>
+        <source>Clips left out of this run: %1</source>
+        <translation>此运行略过的片段：%1</translation>
     </message>
     <message>
         <source>Preparing the run did not use them; the run trains on the other clips. Fix or remove them on the Dataset page.</source>

@@ -31,7 +31,6 @@ SkippedClipsPanel::SkippedClipsPanel(QWidget* parent)
     m_list->setRootIsDecorated(false);
     m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_list->header()->setStretchLastSection(true);
-    m_list->setMaximumHeight(120);
     m_showButton->setObjectName(QStringLiteral("showSkippedClipsButton"));
     connect(m_showButton, &QPushButton::clicked, this,
             [this] { emit showClipsRequested(chosenPaths()); });
@@ -85,7 +84,7 @@ void SkippedClipsPanel::changeEvent(QEvent* event) {
 
 void SkippedClipsPanel::retranslateUi() {
     const auto count = static_cast<int>(m_clips.size());
-    m_titleLabel->setText(tr("%n clip(s) left out of this run", nullptr, count));
+    m_titleLabel->setText(tr("Clips left out of this run: %1").arg(count));
     const bool anyTooShort =
         std::any_of(m_clips.cbegin(), m_clips.cend(), [](const PreparedSkips::Clip& clip) {
             return clip.reason == QLatin1String("too_short");
@@ -112,4 +111,9 @@ void SkippedClipsPanel::retranslateUi() {
         item->setToolTip(1, clip.message);
     }
     m_list->resizeColumnToContents(0);
+    // As tall as its rows, up to four; more scroll.
+    const int rows = std::min(count, 4);
+    const int rowHeight = std::max(m_list->sizeHintForRow(0), fontMetrics().height() + 4);
+    m_list->setFixedHeight(m_list->header()->sizeHint().height() + rows * rowHeight +
+                           2 * m_list->frameWidth());
 }

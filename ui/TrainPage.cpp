@@ -132,6 +132,9 @@ QWidget* TrainPage::createNewRunPanel() {
     });
     connect(m_sweepButton, &QPushButton::clicked, this, &TrainPage::openSweepDialog);
 
+    // Never shorter than its fields want (the scroll area scrolls instead): a form squeezed to
+    // its minimum clips every field's text, as it did once Advanced was open.
+    panel->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
     auto* scroll = new QScrollArea;
     scroll->setObjectName(QStringLiteral("newRunScroll"));
     scroll->setWidgetResizable(true);

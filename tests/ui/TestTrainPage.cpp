@@ -184,8 +184,10 @@ qint64 TestTrainPage::launchFromForm(const QString& modelFolder, int steps, int 
 
 void TestTrainPage::screenshot(QWidget* widget, const QString& name) const {
     const QString folder = qEnvironmentVariable("TUNEFRAME_SCREENSHOT_DIR");
-    if (!folder.isEmpty())
-        QVERIFY(widget->grab().save(QDir(folder).filePath(name)));
+    if (folder.isEmpty())
+        return;
+    QTest::qWait(200); // layouts settle as the window would before anyone looked at it
+    QVERIFY(widget->grab().save(QDir(folder).filePath(name)));
 }
 
 void TestTrainPage::trainStopContinueGalleryExport() {
@@ -831,6 +833,7 @@ void TestTrainPage::clipsPrepareLeftOutAreNamedAndShown() {
     QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("frames-4.mp4"));
     QCOMPARE(list->topLevelItem(0)->text(1), PreparedSkips::reasonText(skipped));
     QVERIFY(!list->topLevelItem(0)->toolTip(1).isEmpty()); // the engine's own explanation
+    screenshot(m_window.get(), QStringLiteral("train-clips-left-out.png"));
 
     // The Dataset page shows the clip even where its filter hid it.
     DatasetPage* dataset = m_window->datasetPage();
@@ -930,6 +933,7 @@ void TestTrainPage::advancedFieldsReachTheRunsJob() {
     form->findChild<QSpinBox*>(QStringLiteral("validationEverySpin"))->setValue(0);
     form->validateNow();
     QVERIFY2(form->isValid(), qPrintable(form->validationError()));
+    screenshot(m_window.get(), QStringLiteral("train-advanced-fields.png"));
 
     const qint64 before = page()->selectedRunId();
     auto* train = page()->findChild<QPushButton*>(QStringLiteral("trainButton"));
