@@ -3252,6 +3252,14 @@ Step time %6 s, %7 samples/s</source>
         <source>What to do: %1</source>
         <translation>处理方法：%1</translation>
     </message>
+    <message>
+        <source>Open Folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <source>Shows the exported adapter in the file manager.</source>
+        <translation>在文件管理器中显示导出的适配器。</translation>
+    </message>
 </context>
 <context>
     <name>RunFailurePanel</name>

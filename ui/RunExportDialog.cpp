@@ -3,10 +3,12 @@
 #include "app/EngineCommand.h"
 
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,6 +16,7 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace {
@@ -57,6 +60,9 @@ RunExportDialog::RunExportDialog(const QString& enginePath, QWidget* parent)
     m_resultLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_exportButton = m_buttons->addButton(QString(), QDialogButtonBox::AcceptRole);
     m_exportButton->setObjectName(QStringLiteral("startExportButton"));
+    m_openFolderButton = m_buttons->addButton(QString(), QDialogButtonBox::ActionRole);
+    m_openFolderButton->setObjectName(QStringLiteral("openExportFolderButton"));
+    m_openFolderButton->hide(); // until an export has written something to show
 
     auto* destinationRow = new QHBoxLayout;
     destinationRow->addWidget(m_destinationEdit, 1);
@@ -93,6 +99,13 @@ RunExportDialog::RunExportDialog(const QString& enginePath, QWidget* parent)
         dialog->open();
     });
     connect(m_exportButton, &QPushButton::clicked, this, &RunExportDialog::startExport);
+    connect(m_openFolderButton, &QPushButton::clicked, this, [this] {
+        // The folder a ComfyUI file lies in; a diffusers or merged export is a folder itself.
+        const QFileInfo exported(m_exportedPath);
+        const QString folder =
+            exported.isDir() ? exported.absoluteFilePath() : exported.absolutePath();
+        QDesktopServices::openUrl(QUrl::fromLocalFile(folder));
+    });
     connect(m_buttons, &QDialogButtonBox::rejected, this, &RunExportDialog::reject);
     connect(m_command, &EngineCommand::succeeded, this, &RunExportDialog::onSucceeded);
     connect(m_command, &EngineCommand::failed, this, &RunExportDialog::onFailed);
@@ -141,6 +154,8 @@ void RunExportDialog::startExport() {
     }
     const Run& run = m_runs.at(runIndex);
     m_resultText.clear();
+    m_exportedPath.clear();
+    m_openFolderButton->hide();
     setBusy(true);
     m_resultLabel->setText(tr("Exporting and verifying…"));
     m_command->start({QStringLiteral("export"), QStringLiteral("--run"), run.folder,
@@ -176,6 +191,8 @@ void RunExportDialog::retranslateUi() {
     m_destinationLabel->setText(tr("Destination"));
     m_browseButton->setText(tr("Browse…"));
     m_exportButton->setText(tr("Export"));
+    m_openFolderButton->setText(tr("Open Folder"));
+    m_openFolderButton->setToolTip(tr("Shows the exported adapter in the file manager."));
     m_formatCombo->setItemText(0, tr("Diffusers LoRA"));
     m_formatCombo->setItemText(1, tr("ComfyUI LoRA"));
     m_formatCombo->setItemText(2, tr("Merged transformer"));
@@ -234,6 +251,8 @@ void RunExportDialog::onSucceeded(const QJsonObject& summary) {
                      summary.value(QStringLiteral("verified_max_abs_diff")).toDouble(), 'g', 3),
                  QLocale().toString(summary.value(QStringLiteral("tolerance")).toDouble(), 'g', 3));
     m_resultLabel->setText(m_resultText);
+    m_exportedPath = summary.value(QStringLiteral("path")).toString();
+    m_openFolderButton->setVisible(!m_exportedPath.isEmpty());
     emit exportFinished(m_runs.at(m_runCombo->currentIndex()).id,
                         summary.value(QStringLiteral("step")).toInteger(),
                         summary.value(QStringLiteral("format")).toString(),

@@ -29,6 +29,8 @@ public:
     QString destination() const;
     // Starts the export with the chosen values (what the Export button does).
     void startExport();
+    // What the last successful export wrote; empty before one or while exporting.
+    QString exportedPath() const { return m_exportedPath; }
     bool isExporting() const;
     QString resultText() const;
 
@@ -59,6 +61,7 @@ private:
     QVector<Run> m_runs;
     EngineCommand* m_command;
     QString m_resultText;
+    QString m_exportedPath; // what the last export wrote
     bool m_destinationEdited = false;
 
     QLabel* m_runLabel;
@@ -75,4 +78,5 @@ private:
     QLabel* m_resultLabel;
     QDialogButtonBox* m_buttons;
     QPushButton* m_exportButton;
+    QPushButton* m_openFolderButton;
 };

@@ -42,6 +42,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDesktopServices>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QImage>
@@ -61,6 +62,7 @@
 #include <QTest>
 #include <QToolButton>
 #include <QTreeWidget>
+#include <QUrl>
 
 #include <algorithm>
 #include <functional>
@@ -74,6 +76,17 @@ constexpr int kClipCount = 3;
 constexpr int kEngineTimeoutMs = 480000;
 
 } // namespace
+
+// Stands in for the desktop's file manager: records what the studio asked it to show.
+class UrlRecorder : public QObject {
+    Q_OBJECT
+
+public:
+    QList<QUrl> urls;
+
+public slots:
+    void open(const QUrl& url) { urls.append(url); }
+};
 
 class TestTrainPage : public QObject {
     Q_OBJECT
@@ -246,6 +259,8 @@ void TestTrainPage::trainStopContinueGalleryExport() {
     m_window->showPage(MainWindow::Page::Train);
 
     // Export in every format; the engine verifies each by reloading it.
+    UrlRecorder opened;
+    QDesktopServices::setUrlHandler(QStringLiteral("file"), &opened, "open");
     page()->selectRun(runId);
     page()->controlBar()->findChild<QPushButton*>(QStringLiteral("exportRunButton"))->click();
     auto* dialog = page()->findChild<RunExportDialog*>(QStringLiteral("runExportDialog"));
@@ -264,7 +279,17 @@ void TestTrainPage::trainStopContinueGalleryExport() {
         QVERIFY(QFileInfo::exists(finished.constLast().at(3).toString()));
         QVERIFY(dialog->resultText().contains(QStringLiteral("verified")));
         QTRY_VERIFY(!dialog->isExporting());
+        // Open Folder shows where it went: the folder, or the folder holding the file.
+        auto* openFolder =
+            dialog->findChild<QPushButton*>(QStringLiteral("openExportFolderButton"));
+        QVERIFY(openFolder->isVisible() && openFolder->isEnabled());
+        QTest::mouseClick(openFolder, Qt::LeftButton);
+        const QFileInfo exported(finished.constLast().at(3).toString());
+        QCOMPARE(opened.urls.constLast().toLocalFile(),
+                 exported.isDir() ? exported.absoluteFilePath() : exported.absolutePath());
     }
+    QCOMPARE(opened.urls.size(), 3);
+    QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
     dialog->close();
 
     // The Sample page renders with the exported adapter and plays the video.
