@@ -3520,6 +3520,58 @@ What to do: %2</source>
         <translation>%1
 处理方法：%2</translation>
     </message>
+    <message>
+        <source>Choose the Model Folder</source>
+        <translation>选择模型文件夹</translation>
+    </message>
+    <message>
+        <source>Choose the Condition Image</source>
+        <translation>选择条件图像</translation>
+    </message>
+    <message>
+        <source>Images and videos (*.png *.jpg *.jpeg *.webp *.bmp *.mp4 *.mov *.mkv *.webm);;All files (*)</source>
+        <translation>图像和视频 (*.png *.jpg *.jpeg *.webp *.bmp *.mp4 *.mov *.mkv *.webm);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Negative prompt</source>
+        <translation>反向提示词</translation>
+    </message>
+    <message>
+        <source>Optional: what the video should not show</source>
+        <translation>可选：视频中不应出现的内容</translation>
+    </message>
+    <message>
+        <source>Condition image</source>
+        <translation>条件图像</translation>
+    </message>
+    <message>
+        <source>Image-to-video models only: the first frame's picture</source>
+        <translation>仅用于图生视频模型：第一帧的图像</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>调度器</translation>
+    </message>
+    <message>
+        <source>DPM (what training validates with)</source>
+        <translation>DPM（训练验证所用）</translation>
+    </message>
+    <message>
+        <source>DDIM</source>
+        <translation>DDIM</translation>
+    </message>
+    <message>
+        <source>Dynamic guidance</source>
+        <translation>动态引导</translation>
+    </message>
+    <message>
+        <source>Guidance that grows over the denoising steps (CogVideoX's dynamic CFG): often steadier motion at high guidance.</source>
+        <translation>随去噪步数逐渐增强的引导（CogVideoX 的动态 CFG）：在高引导值下运动通常更稳定。</translation>
+    </message>
 </context>
 <context>
     <name>Settings</name>

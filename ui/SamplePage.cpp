@@ -5,19 +5,24 @@
 #include "app/TrainingRuns.h"
 #include "ui/VideoPlayerWidget.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSaveFile>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -39,12 +44,21 @@ SamplePage::SamplePage(QWidget* parent)
     : StudioPage(parent)
     , m_modelLabel(new QLabel)
     , m_modelEdit(new QLineEdit)
+    , m_modelBrowse(new QPushButton)
     , m_adapterLabel(new QLabel)
     , m_adapterCombo(new QComboBox)
     , m_scaleLabel(new QLabel)
     , m_scaleSpin(box<QDoubleSpinBox>("sampleLoraScaleSpin", 0, 4, 1))
     , m_promptLabel(new QLabel)
     , m_promptEdit(new QPlainTextEdit)
+    , m_negativeLabel(new QLabel)
+    , m_negativeEdit(new QLineEdit)
+    , m_imageLabel(new QLabel)
+    , m_imageEdit(new QLineEdit)
+    , m_imageBrowse(new QPushButton)
+    , m_schedulerLabel(new QLabel)
+    , m_schedulerCombo(new QComboBox)
+    , m_dynamicCfgCheck(new QCheckBox)
     , m_sizeLabel(new QLabel)
     // The tiny demo model's sizes; frame counts are 8k+1 and sizes multiples of 16.
     , m_framesSpin(box<QSpinBox>("sampleFramesSpin", 1, 161, 9))
@@ -68,6 +82,14 @@ SamplePage::SamplePage(QWidget* parent)
     m_adapterCombo->setObjectName(QStringLiteral("sampleAdapterCombo"));
     m_promptEdit->setObjectName(QStringLiteral("samplePromptEdit"));
     m_promptEdit->setMaximumHeight(90);
+    m_modelBrowse->setObjectName(QStringLiteral("sampleModelBrowse"));
+    m_negativeEdit->setObjectName(QStringLiteral("sampleNegativePromptEdit"));
+    m_imageEdit->setObjectName(QStringLiteral("sampleImageEdit"));
+    m_imageBrowse->setObjectName(QStringLiteral("sampleImageBrowse"));
+    m_schedulerCombo->setObjectName(QStringLiteral("sampleSchedulerCombo"));
+    m_schedulerCombo->addItem(QString(), QStringLiteral("dpm"));
+    m_schedulerCombo->addItem(QString(), QStringLiteral("ddim"));
+    m_dynamicCfgCheck->setObjectName(QStringLiteral("sampleDynamicCfgCheck"));
     m_framesSpin->setSingleStep(8);
     m_heightSpin->setSingleStep(16);
     m_widthSpin->setSingleStep(16);
@@ -89,13 +111,23 @@ SamplePage::SamplePage(QWidget* parent)
     adapter->addWidget(m_adapterCombo, 1);
     adapter->addWidget(m_scaleLabel);
     adapter->addWidget(m_scaleSpin);
+    auto* modelRow = new QHBoxLayout;
+    modelRow->addWidget(m_modelEdit, 1);
+    modelRow->addWidget(m_modelBrowse);
+    auto* imageRow = new QHBoxLayout;
+    imageRow->addWidget(m_imageEdit, 1);
+    imageRow->addWidget(m_imageBrowse);
     auto* form = new QFormLayout;
-    form->addRow(m_modelLabel, m_modelEdit);
+    form->addRow(m_modelLabel, modelRow);
     form->addRow(m_adapterLabel, adapter);
     form->addRow(m_promptLabel, m_promptEdit);
+    form->addRow(m_negativeLabel, m_negativeEdit);
+    form->addRow(m_imageLabel, imageRow);
     form->addRow(m_sizeLabel, size);
     form->addRow(m_stepsLabel, m_stepsSpin);
+    form->addRow(m_schedulerLabel, m_schedulerCombo);
     form->addRow(m_guidanceLabel, m_guidanceSpin);
+    form->addRow(QString(), m_dynamicCfgCheck);
     form->addRow(m_seedLabel, m_seedSpin);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_generateButton);
@@ -115,6 +147,29 @@ SamplePage::SamplePage(QWidget* parent)
     setProjectContent(splitter);
 
     connect(m_generateButton, &QPushButton::clicked, this, &SamplePage::generate);
+    connect(m_modelBrowse, &QPushButton::clicked, this, [this] {
+        auto* dialog = new QFileDialog(this, tr("Choose the Model Folder"),
+                                       QDir::fromNativeSeparators(m_modelEdit->text()));
+        dialog->setFileMode(QFileDialog::Directory);
+        dialog->setOption(QFileDialog::ShowDirsOnly);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& folder) {
+            m_modelEdit->setText(QDir::toNativeSeparators(folder));
+        });
+        dialog->open();
+    });
+    connect(m_imageBrowse, &QPushButton::clicked, this, [this] {
+        auto* dialog = new QFileDialog(this, tr("Choose the Condition Image"),
+                                       QDir::fromNativeSeparators(m_imageEdit->text()),
+                                       tr("Images and videos (*.png *.jpg *.jpeg *.webp *.bmp "
+                                          "*.mp4 *.mov *.mkv *.webm);;All files (*)"));
+        dialog->setFileMode(QFileDialog::ExistingFile);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& file) {
+            m_imageEdit->setText(QDir::toNativeSeparators(file));
+        });
+        dialog->open();
+    });
     connect(m_cancelButton, &QPushButton::clicked, this, [this] {
         m_command->cancel();
         setBusy(false);
@@ -189,6 +244,15 @@ void SamplePage::generate() {
                           QString::number(m_seedSpin->value()),
                           QStringLiteral("--out"),
                           m_pendingVideo};
+    const QString negative = m_negativeEdit->text().trimmed();
+    if (!negative.isEmpty())
+        arguments << QStringLiteral("--negative-prompt") << negative;
+    const QString image = QDir::fromNativeSeparators(m_imageEdit->text().trimmed());
+    if (!image.isEmpty())
+        arguments << QStringLiteral("--image") << image;
+    arguments << QStringLiteral("--scheduler") << m_schedulerCombo->currentData().toString();
+    if (m_dynamicCfgCheck->isChecked())
+        arguments << QStringLiteral("--dynamic-cfg");
     const QString adapter = m_adapterCombo->currentData().toString();
     if (!adapter.isEmpty())
         arguments << QStringLiteral("--lora") << adapter << QStringLiteral("--lora-scale")
@@ -217,6 +281,19 @@ void SamplePage::retranslateUi() {
     m_adapterLabel->setText(tr("Adapter"));
     m_scaleLabel->setText(tr("Strength"));
     m_promptLabel->setText(tr("Prompt"));
+    m_negativeLabel->setText(tr("Negative prompt"));
+    m_negativeEdit->setPlaceholderText(tr("Optional: what the video should not show"));
+    m_imageLabel->setText(tr("Condition image"));
+    m_imageEdit->setPlaceholderText(tr("Image-to-video models only: the first frame's picture"));
+    m_imageBrowse->setText(tr("Browse…"));
+    m_modelBrowse->setText(tr("Browse…"));
+    m_schedulerLabel->setText(tr("Scheduler"));
+    m_schedulerCombo->setItemText(0, tr("DPM (what training validates with)"));
+    m_schedulerCombo->setItemText(1, tr("DDIM"));
+    m_dynamicCfgCheck->setText(tr("Dynamic guidance"));
+    m_dynamicCfgCheck->setToolTip(
+        tr("Guidance that grows over the denoising steps (CogVideoX's dynamic CFG): often "
+           "steadier motion at high guidance."));
     m_sizeLabel->setText(tr("Frames, height, width"));
     m_stepsLabel->setText(tr("Steps"));
     m_guidanceLabel->setText(tr("Guidance"));
@@ -255,11 +332,61 @@ void SamplePage::onSucceeded(const QJsonObject& summary) {
     m_statusLabel->setText(
         tr("Rendered in %1 s.")
             .arg(summary.value(QStringLiteral("seconds")).toDouble(), 0, 'f', 1));
-    auto* item = new QListWidgetItem(QFileInfo(m_lastVideo).fileName());
-    item->setData(Qt::UserRole, m_lastVideo);
-    item->setToolTip(m_promptEdit->toPlainText());
-    m_results->insertItem(0, item);
+    writeRecord(summary);
+    addResult(m_lastVideo, m_promptEdit->toPlainText().trimmed(), true);
     m_player->openClip(m_lastVideo);
+}
+
+QString SamplePage::recordFile(const QString& video) {
+    return video + QStringLiteral(".json");
+}
+
+QJsonObject SamplePage::record(const QString& video) {
+    QFile file(recordFile(video));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+// What made the video, beside it: the form's values and what the engine says it used.
+void SamplePage::writeRecord(const QJsonObject& summary) const {
+    QJsonObject record = summary;
+    record.insert(QStringLiteral("model"), QDir::fromNativeSeparators(m_modelEdit->text()));
+    record.insert(QStringLiteral("prompt"), m_promptEdit->toPlainText().trimmed());
+    record.insert(QStringLiteral("adapter"), m_adapterCombo->currentData().toString());
+    record.insert(QStringLiteral("image"), QDir::fromNativeSeparators(m_imageEdit->text()));
+    QSaveFile file(recordFile(m_lastVideo));
+    const QByteArray bytes = QJsonDocument(record).toJson();
+    // A sample without its record still plays; the list then shows its file name only.
+    if (file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size())
+        file.commit();
+}
+
+void SamplePage::addResult(const QString& video, const QString& prompt, bool first) {
+    auto* item = new QListWidgetItem(QFileInfo(video).fileName());
+    item->setData(Qt::UserRole, video);
+    item->setToolTip(prompt);
+    m_results->insertItem(first ? 0 : m_results->count(), item);
+}
+
+// The project's samples, newest first, as earlier sessions left them.
+void SamplePage::reloadResults() {
+    m_results->clear();
+    if (!project())
+        return;
+    const QDir samples(QDir(project()->folder()).filePath(QStringLiteral("samples")));
+    for (const QFileInfo& video :
+         samples.entryInfoList({QStringLiteral("*.mp4")}, QDir::Files, QDir::Time)) {
+        addResult(video.absoluteFilePath(),
+                  record(video.absoluteFilePath()).value(QStringLiteral("prompt")).toString(),
+                  false);
+    }
+}
+
+void SamplePage::onProjectChanged() {
+    StudioPage::onProjectChanged();
+    m_lastVideo.clear();
+    reloadResults();
 }
 
 void SamplePage::onFailed(const QString& message, const QString& hint) {

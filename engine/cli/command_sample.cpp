@@ -146,6 +146,12 @@ int run_sample(CommandContext& context) {
                               {"height", result.video.size(3)},
                               {"width", result.video.size(4)},
                               {"sampler", diffusion::sampler_name(result.sampler)},
+                              {"steps", request.steps},
+                              {"guidance", request.guidance},
+                              {"dynamic_cfg", request.dynamic_cfg},
+                              {"negative_prompt", request.negative_prompt},
+                              {"seed", request.seed},
+                              {"image_to_video", request.image.defined()},
                               {"seconds", seconds}};
     if (out) {
         const int fps = fps_option > 0 ? static_cast<int>(fps_option) : folder.default_fps();

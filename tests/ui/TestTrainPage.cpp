@@ -51,6 +51,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -303,6 +304,17 @@ void TestTrainPage::trainStopContinueGalleryExport() {
     sample->findChild<QPlainTextEdit*>(QStringLiteral("samplePromptEdit"))
         ->setPlainText(QStringLiteral("a pattern moving right"));
     sample->findChild<QSpinBox*>(QStringLiteral("sampleStepsSpin"))->setValue(2);
+    // The choices past the prompt, typed and clicked as a person would.
+    auto* negative = sample->findChild<QLineEdit*>(QStringLiteral("sampleNegativePromptEdit"));
+    QVERIFY(negative->isVisible() && negative->isEnabled());
+    QTest::keyClicks(negative, QStringLiteral("blurry"));
+    auto* scheduler = sample->findChild<QComboBox*>(QStringLiteral("sampleSchedulerCombo"));
+    scheduler->setFocus();
+    QTest::keyClick(scheduler, Qt::Key_Down);
+    QCOMPARE(scheduler->currentData().toString(), QStringLiteral("ddim"));
+    auto* dynamicCfg = sample->findChild<QCheckBox*>(QStringLiteral("sampleDynamicCfgCheck"));
+    QTest::mouseClick(dynamicCfg, Qt::LeftButton, {}, QPoint(4, dynamicCfg->height() / 2));
+    QVERIFY(dynamicCfg->isChecked());
     sample->findChild<QPushButton*>(QStringLiteral("sampleGenerateButton"))->click();
     QVERIFY(sample->isGenerating());
     QTRY_VERIFY_WITH_TIMEOUT(!sample->isGenerating(), kEngineTimeoutMs);
@@ -310,6 +322,21 @@ void TestTrainPage::trainStopContinueGalleryExport() {
              qPrintable(sample->findChild<QLabel*>(QStringLiteral("sampleStatusLabel"))->text()));
     QVERIFY(sample->lastVideo().startsWith(m_projectFolder));
     QTRY_COMPARE_WITH_TIMEOUT(sample->player()->clipPath(), sample->lastVideo(), 10000);
+    // The record beside the video says what the engine rendered with.
+    const QJsonObject made = SamplePage::record(sample->lastVideo());
+    QCOMPARE(made.value(QStringLiteral("sampler")).toString(), QStringLiteral("ddim"));
+    QCOMPARE(made.value(QStringLiteral("negative_prompt")).toString(), QStringLiteral("blurry"));
+    QVERIFY(made.value(QStringLiteral("dynamic_cfg")).toBool());
+    QCOMPARE(made.value(QStringLiteral("steps")).toInt(), 2);
+    QCOMPARE(made.value(QStringLiteral("prompt")).toString(),
+             QStringLiteral("a pattern moving right"));
+    // The project lists its samples again when it is opened again.
+    const QString rendered = sample->lastVideo();
+    QVERIFY(m_window->openProject(m_projectFolder));
+    auto* results = sample->findChild<QListWidget*>(QStringLiteral("sampleResults"));
+    QCOMPARE(results->count(), 1);
+    QCOMPARE(results->item(0)->data(Qt::UserRole).toString(), rendered);
+    QCOMPARE(results->item(0)->toolTip(), QStringLiteral("a pattern moving right"));
     m_window->showPage(MainWindow::Page::Train);
 }
 
