@@ -1,8 +1,11 @@
 // `run --job FILE [--gpus 0,1 | --cpu-ranks N]`: a run's whole chain in one detached process.
 #include "engine/cli/commands.h"
 #include "engine/core/error.h"
+#include "engine/core/job_file.h"
 #include "engine/core/pid_file.h"
 #include "engine/data/dataset_preparer.h"
+#include "engine/diffusion/pipeline_folder.h"
+#include "engine/lora/lora_rank_check.h"
 
 #include <cerrno>
 #include <cstring>
@@ -47,6 +50,15 @@ int run_run(CommandContext& context) {
     }
     if ((gpus && gpus->empty()) || (cpu_ranks && cpu_ranks->empty())) {
         arguments.fail("--gpus and --cpu-ranks need a value.");
+    }
+
+    // What train would refuse only after every clip was encoded is refused now. (A bare
+    // `prepare` does not check it: a cache may be built for jobs that train elsewhere.)
+    const common::TrainingJob parsed = core::read_job_file(job);
+    if (parsed.mode == "lora") {
+        const diffusion::PipelineFolder folder =
+            diffusion::PipelineFolder::open(core::job_relative_path(job, parsed.model));
+        lora::check_lora_rank_fits(parsed.lora, folder.transformer_config, job);
     }
 
     // train writes the pid file again, with the same pid, and removes it when it ends; exec

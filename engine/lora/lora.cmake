@@ -5,5 +5,6 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/comfyui_lora_keys.cpp
     ${CMAKE_CURRENT_LIST_DIR}/lora_injection.cpp
     ${CMAKE_CURRENT_LIST_DIR}/lora_linear.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/lora_rank_check.cpp
     ${CMAKE_CURRENT_LIST_DIR}/lora_weights.cpp
 )

@@ -232,6 +232,20 @@ TEST_F(EngineTrain, RunRefusesTwoProcessPlansAtOnce) {
     EXPECT_FALSE(fs::exists(run / "prepared.jsonl")); // refused before anything ran
 }
 
+// A rank the model cannot take is refused before any clip is encoded, not after.
+TEST_F(EngineTrain, RunRefusesARankTheModelCannotTakeBeforePreparing) {
+    const fs::path run =
+        project_->new_run("too-wide", {{"max_steps", 1}, {"lora", {{"rank", 64}}}});
+    const EngineRun refused = run_engine({"run", "--job", job(run)});
+    EXPECT_EQ(refused.exit_code, 1);
+    ASSERT_EQ(refused.of("error").size(), 1u);
+    EXPECT_EQ(refused.of("error")[0]["code"], "bad_input");
+    EXPECT_NE(refused.of("error")[0]["hint"].get<std::string>().find("at most 32"),
+              std::string::npos);
+    EXPECT_TRUE(refused.of("progress").empty());
+    EXPECT_FALSE(fs::exists(run / "prepared.jsonl"));
+}
+
 TEST_F(EngineTrain, AnUnpreparedRunSaysToRunPrepare) {
     const fs::path run = project_->folder() / "runs" / "unprepared";
     fs::create_directories(run);

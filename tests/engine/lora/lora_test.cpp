@@ -4,6 +4,7 @@
 #include "engine/core/tensor_io.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/lora/lora_linear.h"
+#include "engine/lora/lora_rank_check.h"
 #include "engine/lora/lora_weights.h"
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
@@ -331,6 +332,51 @@ TEST_F(LoRAFile, RejectsKeysThatDoNotFit) {
         }
     }
     EXPECT_TRUE(adapted_layers(*loaded).empty()) << "a failed load must change nothing";
+}
+
+// The widths the rank check reads from the config are those of the layers the model builds.
+TEST(RankCheck, WidthsFromTheConfigAreTheModelsLayers) {
+    const auto config = tiny_config();
+    CogVideoXTransformer3DModel model(config);
+    const std::vector<NamedLoRALinear> layers = linear_layers(*model);
+    for (const char* target :
+         {"to_q", "to_k", "attn1.to_v", "to_out.0", "ff.net.0.proj", "ff.net.2", "norm1.linear"}) {
+        std::int64_t narrowest = 0;
+        for (const auto& [name, layer] : layers) {
+            if (matches_target(name, target)) {
+                const std::int64_t width = std::min(layer->in_features(), layer->out_features());
+                narrowest = narrowest == 0 ? width : std::min(narrowest, width);
+            }
+        }
+        const std::optional<std::int64_t> width = narrowest_target_width(target, config);
+        if (narrowest == 0) {
+            continue; // not a LoRALinear in this model: the check must not invent a limit
+        }
+        ASSERT_TRUE(width.has_value()) << target;
+        EXPECT_EQ(*width, narrowest) << target;
+    }
+    EXPECT_FALSE(narrowest_target_width("proj_out", config).has_value());
+}
+
+TEST(RankCheck, ARankWiderThanATargetIsRefusedNamingTheLimit) {
+    const auto config = tiny_config(); // 32 features wide
+    common::LoraSettings lora;
+    lora.rank = 32;
+    EXPECT_NO_THROW(check_lora_rank_fits(lora, config, "job.json"));
+    lora.rank = 64;
+    try {
+        check_lora_rank_fits(lora, config, "job.json");
+        FAIL() << "no error";
+    } catch (const core::Error& error) {
+        EXPECT_EQ(error.code(), core::ErrorCode::BadInput);
+        const std::string message = error.what();
+        EXPECT_NE(message.find("job.json"), std::string::npos) << message;
+        EXPECT_NE(message.find("64"), std::string::npos) << message;
+        EXPECT_NE(error.hint().find("at most 32"), std::string::npos) << error.hint();
+    }
+    // A target the check does not know is left to the layer, which refuses it when built.
+    lora.targets = {"proj_out"};
+    EXPECT_NO_THROW(check_lora_rank_fits(lora, config, "job.json"));
 }
 
 } // namespace
