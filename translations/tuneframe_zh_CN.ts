@@ -4391,6 +4391,10 @@ What to do: %2</source>
         <source>(a manifest line)</source>
         <translation>（清单中的一行）</translation>
     </message>
+    <message>
+        <source>Shows each clip and why it was left out.</source>
+        <translation>显示每个被略过的片段及原因。</translation>
+    </message>
 </context>
 <context>
     <name>AdvancedJobFields</name>

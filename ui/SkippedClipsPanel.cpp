@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -15,15 +16,11 @@
 
 SkippedClipsPanel::SkippedClipsPanel(QWidget* parent)
     : QWidget(parent)
-    , m_titleLabel(new QLabel(this))
     , m_explanationLabel(new QLabel(this))
     , m_list(new QTreeWidget(this))
+    , m_detailsButton(new QToolButton(this))
     , m_showButton(new QPushButton(this)) {
     setObjectName(QStringLiteral("skippedClipsPanel"));
-    m_titleLabel->setObjectName(QStringLiteral("skippedClipsTitle"));
-    QFont titleFont = m_titleLabel->font();
-    titleFont.setBold(true);
-    m_titleLabel->setFont(titleFont);
     m_explanationLabel->setObjectName(QStringLiteral("skippedClipsExplanation"));
     m_explanationLabel->setWordWrap(true);
     m_list->setObjectName(QStringLiteral("skippedClipsList"));
@@ -38,16 +35,35 @@ SkippedClipsPanel::SkippedClipsPanel(QWidget* parent)
         emit showClipsRequested({item->data(0, Qt::UserRole).toString()});
     });
 
+    // One line until asked for the list: the plots below need the height more.
+    m_detailsButton->setObjectName(QStringLiteral("skippedClipsDetailsButton"));
+    m_detailsButton->setCheckable(true);
+    m_detailsButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_detailsButton->setArrowType(Qt::RightArrow);
+    m_detailsButton->setAutoRaise(true);
+    QFont titleFont = m_detailsButton->font();
+    titleFont.setBold(true);
+    m_detailsButton->setFont(titleFont);
+    m_detailsButton->setToolTip(tr("Shows each clip and why it was left out."));
+    m_explanationLabel->hide();
+    m_list->hide();
+    connect(m_detailsButton, &QToolButton::toggled, this, [this](bool shown) {
+        m_explanationLabel->setVisible(shown);
+        m_list->setVisible(shown);
+        m_detailsButton->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
+    });
+
     auto* frame = new QFrame(this);
     frame->setFrameShape(QFrame::StyledPanel);
-    auto* buttons = new QHBoxLayout;
-    buttons->addStretch(1);
-    buttons->addWidget(m_showButton);
+    auto* titleRow = new QHBoxLayout;
+    titleRow->addWidget(m_detailsButton);
+    titleRow->addStretch(1);
+    titleRow->addWidget(m_showButton);
     auto* inner = new QVBoxLayout(frame);
-    inner->addWidget(m_titleLabel);
+    inner->setContentsMargins(6, 4, 6, 4);
+    inner->addLayout(titleRow);
     inner->addWidget(m_explanationLabel);
     inner->addWidget(m_list);
-    inner->addLayout(buttons);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(frame);
@@ -84,7 +100,7 @@ void SkippedClipsPanel::changeEvent(QEvent* event) {
 
 void SkippedClipsPanel::retranslateUi() {
     const auto count = static_cast<int>(m_clips.size());
-    m_titleLabel->setText(tr("Clips left out of this run: %1").arg(count));
+    m_detailsButton->setText(tr("Clips left out of this run: %1").arg(count));
     const bool anyTooShort =
         std::any_of(m_clips.cbegin(), m_clips.cend(), [](const PreparedSkips::Clip& clip) {
             return clip.reason == QLatin1String("too_short");

@@ -8,10 +8,12 @@
 
 class QLabel;
 class QPushButton;
+class QToolButton;
 class QTreeWidget;
 
-// The clips the selected run's `prepare` left out, each with why, and a way to the Dataset page
-// to fix or remove them. Hidden while the run left out none (or has not been prepared).
+// The clips the selected run's `prepare` left out: a line with their count, which opens to each
+// clip and why, and a way to the Dataset page to fix or remove them. Hidden while the run left
+// out none (or has not been prepared).
 class SkippedClipsPanel : public QWidget {
     Q_OBJECT
 
@@ -32,9 +34,9 @@ private:
     void retranslateUi();
     QStringList chosenPaths() const;
 
-    QLabel* m_titleLabel;
     QLabel* m_explanationLabel;
     QTreeWidget* m_list;
+    QToolButton* m_detailsButton;
     QPushButton* m_showButton;
     QVector<PreparedSkips::Clip> m_clips;
 };

@@ -881,6 +881,10 @@ void TestTrainPage::clipsPrepareLeftOutAreNamedAndShown() {
     QCOMPARE(QDir::cleanPath(skipped.path), clips.at(1).path);
     QCOMPARE(skipped.reason, QStringLiteral("too_short"));
     auto* list = panel->findChild<QTreeWidget*>(QStringLiteral("skippedClipsList"));
+    QVERIFY(!list->isVisible()); // one line until the user asks which and why
+    QTest::mouseClick(panel->findChild<QToolButton*>(QStringLiteral("skippedClipsDetailsButton")),
+                      Qt::LeftButton);
+    QVERIFY(list->isVisible());
     QCOMPARE(list->topLevelItemCount(), 1);
     QCOMPARE(list->topLevelItem(0)->text(0), QStringLiteral("frames-4.mp4"));
     QCOMPARE(list->topLevelItem(0)->text(1), PreparedSkips::reasonText(skipped));
