@@ -39,6 +39,8 @@ const QString kManifestFileName = QStringLiteral("dataset.jsonl");
 const QString kJobFileName = QStringLiteral("job.json");
 const QString kModelFolderKey = QStringLiteral("model_folder");
 const QString kContinuePastFailureKey = QStringLiteral("queue_continue_past_failure");
+// Whether the queue was running: a project reopened goes on with it.
+const QString kQueueRunningKey = QStringLiteral("queue_running");
 constexpr int kLastLineCount = 20;
 // The end of events.jsonl searched for a failed run's error code: the error and done lines are
 // the last ones, so this holds them with room for the longest hint.
@@ -165,6 +167,14 @@ void TrainingRuns::restore() {
         state.endedWhileClosed = !EngineRun::isEngineAlive(run.pid);
         state.progress.total = run.maxSteps;
         follow(run.id, run.stage.isEmpty() ? kTrainCommand : run.stage, run.pid, run.eventsOffset);
+    }
+    // A queue left running goes on: its next run starts once the one it followed has ended
+    // (now, when that ended while the studio was closed).
+    if (ProjectSchema::metaValue(m_impl->project->database(), kQueueRunningKey) ==
+        QLatin1String("1")) {
+        m_impl->queueRunning = true;
+        emit queueChanged();
+        startNextQueued();
     }
 }
 
@@ -579,13 +589,20 @@ bool TrainingRuns::deleteRun(qint64 runId, QString* error) {
 }
 
 void TrainingRuns::startQueue() {
-    m_impl->queueRunning = true;
-    emit queueChanged();
+    setQueueRunning(true);
     startNextQueued();
 }
 
 void TrainingRuns::holdQueue() {
-    m_impl->queueRunning = false;
+    setQueueRunning(false);
+}
+
+void TrainingRuns::setQueueRunning(bool running) {
+    m_impl->queueRunning = running;
+    QSqlDatabase database = m_impl->project->database();
+    QString ignored; // not remembered: the user presses Start Queue again after reopening
+    ProjectSchema::setMetaValue(database, kQueueRunningKey,
+                                running ? QStringLiteral("1") : QStringLiteral("0"), &ignored);
     emit queueChanged();
 }
 

@@ -157,6 +157,8 @@ private:
     ActiveRun* activeRun(qint64 runId);
     // The engine is preparing the run's dataset (`prepare`, or `run` before it trains).
     static bool isPreparing(const ActiveRun& run);
+    // Also remembered in the project, so that reopening it goes on with a running queue.
+    void setQueueRunning(bool running);
     void sendTrainCommand(qint64 runId, tuneframe::protocol::CommandType command);
     bool startCommand(qint64 runId, const QString& command, qint64 eventsOffset,
                       QString* error = nullptr);

@@ -2119,11 +2119,9 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>Keep Open</source>
         <translation>保持打开</translation>
     </message>
-    <message numerus="yes">
-        <source>%n queued run(s) start only after you open this project again and press Start Queue.</source>
-        <translation>
-            <numerusform>%n 个排队的运行要等你再次打开此项目并点击“启动队列”后才会开始。</numerusform>
-        </translation>
+    <message>
+        <source>The queue goes on when you open this project again: its next run starts then. Queued: %1.</source>
+        <translation>再次打开此项目时队列会继续：下一个运行届时开始。排队中：%1。</translation>
     </message>
     <message>
         <source>The studio now runs %1.</source>

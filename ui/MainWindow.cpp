@@ -370,9 +370,9 @@ QString MainWindow::runningWorkText() const {
     }
     const qsizetype queued = m_trainingRuns->queuedRuns().size();
     if (!lines.isEmpty() && m_trainingRuns->isQueueRunning() && queued > 0)
-        lines << tr("%n queued run(s) start only after you open this project again and press "
-                    "Start Queue.",
-                    nullptr, int(queued));
+        lines << tr("The queue goes on when you open this project again: its next run starts "
+                    "then. Queued: %1.")
+                     .arg(queued);
     if (lines.isEmpty())
         return {};
     return tr("<p>Closing the studio does not stop its engines:</p><ul><li>%1</li></ul>")

@@ -109,6 +109,7 @@ private slots:
     void clipsPrepareLeftOutAreNamedAndShown();
     void aRunClosedWhilePreparingTrainsToItsEnd();
     void advancedFieldsReachTheRunsJob();
+    void aRunningQueueGoesOnWhenTheProjectReopens();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
@@ -1017,6 +1018,36 @@ void TestTrainPage::advancedFieldsReachTheRunsJob() {
              qPrintable(QStringLiteral("%1 then %2")
                             .arg(metrics.at(0).learningRate)
                             .arg(metrics.at(1).learningRate)));
+}
+
+void TestTrainPage::aRunningQueueGoesOnWhenTheProjectReopens() {
+    const qint64 first = launchFromForm(m_tinyPipeline, 2, 0, 0, "addToQueueButton");
+    const qint64 second = launchFromForm(m_tinyPipeline, 2, 0, 0, "addToQueueButton");
+    QVERIFY(first > 0 && second > first);
+    auto* start = page()->findChild<QPushButton*>(QStringLiteral("queueStartButton"));
+    QVERIFY(start->isVisible() && start->isEnabled());
+    QTest::mouseClick(start, Qt::LeftButton);
+    QVERIFY(m_window->trainingRuns()->isQueueRunning());
+    const QString firstFolder = m_window->trainingRuns()->runFolder(first);
+    const QString secondFolder = m_window->trainingRuns()->runFolder(second);
+    QFile pidFile(QDir(firstFolder).filePath(QStringLiteral("pid")));
+    QTRY_VERIFY_WITH_TIMEOUT(pidFile.exists(), 30000);
+    QVERIFY(pidFile.open(QIODevice::ReadOnly));
+    const qint64 pid = pidFile.readAll().trimmed().toLongLong();
+    pidFile.close();
+
+    // The studio closes while the first run works; it finishes, and nothing starts the second.
+    m_window.reset();
+    QTRY_VERIFY_WITH_TIMEOUT(!EngineRun::isEngineAlive(pid), kEngineTimeoutMs);
+    QVERIFY(!QFileInfo::exists(QDir(secondFolder).filePath(QStringLiteral("events.jsonl"))));
+
+    // Reopened, the queue goes on: the second run starts and trains to its end.
+    m_window = newWindow();
+    QVERIFY(m_window->openProject(m_projectFolder));
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(first), RunState::Finished, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(second), RunState::Finished, kEngineTimeoutMs);
+    QTRY_VERIFY(!m_window->trainingRuns()->isQueueRunning()); // empty now, so held
+    m_window->showPage(MainWindow::Page::Train);
 }
 
 QTEST_MAIN(TestTrainPage)
