@@ -126,6 +126,20 @@ ClipRecord DatasetFixture::syntheticClip(int index) {
     return clip;
 }
 
+ClipRecord DatasetFixture::acceptedVideo(const QString& path, int index, int frameCount,
+                                         const QString& caption) {
+    ClipRecord clip = syntheticClip(index);
+    clip.path = path;
+    clip.contentHash = ContentHasher::hashFile(path).hash;
+    clip.fileSizeBytes = QFileInfo(path).size();
+    clip.width = kWidth;
+    clip.height = kHeight;
+    clip.frameCount = frameCount;
+    clip.caption = caption;
+    clip.status = ClipStatus::Accepted;
+    return clip;
+}
+
 QVector<qint64> DatasetFixture::store(const Project& project, const QVector<ClipRecord>& records) {
     QString error;
     ClipStore clips(project);

@@ -33,6 +33,10 @@ public:
     // A record as an import would store it, for a file that need not exist:
     // /data/clip-N.mp4, 720x480, 100 frames at 25 fps, caption "caption N".
     static ClipRecord syntheticClip(int index);
+    // The record an import stores for a writeVideo clip at path (kWidth x kHeight, frameCount
+    // frames, content hashed), accepted with this caption; index as for syntheticClip.
+    static ClipRecord acceptedVideo(const QString& path, int index, int frameCount,
+                                    const QString& caption);
     // Stores records through ClipStore; returns their ids in order (empty on failure).
     static QVector<qint64> store(const Project& project, const QVector<ClipRecord>& records);
 

@@ -4,7 +4,6 @@
 // checkpoint, Ctrl+. stops; a run that fails on its settings before its first step offers Edit
 // Settings instead of Continue; closing the window while an engine trains asks first and says
 // what goes on. Each test starts from a fresh project.
-#include "app/ContentHasher.h"
 #include "app/Project.h"
 #include "app/Settings.h"
 #include "app/TrainingRuns.h"
@@ -87,16 +86,8 @@ void TestRunMenu::init() {
     QVector<ClipRecord> clips;
     for (int index = 0; index < kClipCount; ++index) {
         const QString path = m_media.filePath(QStringLiteral("clip-%1.mp4").arg(index));
-        ClipRecord clip = DatasetFixture::syntheticClip(index);
-        clip.path = path;
-        clip.contentHash = ContentHasher::hashFile(path).hash;
-        clip.fileSizeBytes = QFileInfo(path).size();
-        clip.width = DatasetFixture::kWidth;
-        clip.height = DatasetFixture::kHeight;
-        clip.frameCount = 12;
-        clip.caption = QStringLiteral("a pattern %1 moving right").arg(index);
-        clip.status = ClipStatus::Accepted;
-        clips.append(clip);
+        clips.append(DatasetFixture::acceptedVideo(
+            path, index, 12, QStringLiteral("a pattern %1 moving right").arg(index)));
     }
     QCOMPARE(DatasetFixture::store(*project, clips).size(), kClipCount);
     project.reset();

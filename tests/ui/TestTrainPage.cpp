@@ -2,12 +2,11 @@
 // tuneframe-engine (TUNEFRAME_ENGINE) on the tiny pipeline (TUNEFRAME_TINY_PIPELINE): a run
 // started from the form plots its steps, stops with a checkpoint and continues, its
 // validation video appears in the gallery, it exports in every format, a broken model fails
-// with the engine's hint, and a studio that quits mid-run reattaches to the engine. With
-// TUNEFRAME_SCREENSHOT_DIR set, the dashboard and the gallery are saved there as PNG.
+// with the engine's hint; the form's Advanced fields reach the run's job and the clips prepare
+// left out are named. (Runs that go on without the studio: TestRunsWithoutTheStudio.) With
+// TUNEFRAME_SCREENSHOT_DIR set, the dashboard, the gallery and the new views are saved as PNG.
 #include "app/ClipStore.h"
 #include "app/ConditionImages.h"
-#include "app/ContentHasher.h"
-#include "app/EngineRun.h"
 #include "app/PlaybackEngine.h"
 #include "app/PreparedSkips.h"
 #include "app/Project.h"
@@ -18,6 +17,7 @@
 #include "media/log_level.h"
 #include "tests/app/DatasetFixture.h"
 #include "tests/app/FactoryCommandLines.h"
+#include "tests/ui/TrainFormDriver.h"
 #include "ui/AdvancedJobFields.h"
 #include "ui/ClipFilterBar.h"
 #include "ui/DatasetPage.h"
@@ -57,7 +57,6 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStatusBar>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -96,7 +95,6 @@ private slots:
     void initTestCase();
     void trainStopContinueGalleryExport();
     void brokenModelFailsWithTheEngineHint();
-    void reattachesAfterTheStudioRestarts();
     void queueRunsOneAfterAnotherAndHoldsOnFailure();
     void factoryCommandFillsTheForm();
     void twoCpuProcessesTrainUnderLaunch();
@@ -107,9 +105,7 @@ private slots:
     void projectKeepsTheFormAcrossARestart();
     void factoryCommandImportsItsDataset();
     void clipsPrepareLeftOutAreNamedAndShown();
-    void aRunClosedWhilePreparingTrainsToItsEnd();
     void advancedFieldsReachTheRunsJob();
-    void aRunningQueueGoesOnWhenTheProjectReopens();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
@@ -141,26 +137,9 @@ void TestTrainPage::initTestCase() {
     qputenv("TUNEFRAME_CONFIG_DIR", m_config.path().toLocal8Bit());
 
     m_projectFolder = m_projects.filePath(QStringLiteral("project"));
-    std::unique_ptr<Project> project = DatasetFixture::createProject(m_projectFolder);
-    QVERIFY(project);
-    QVector<ClipRecord> clips;
-    for (int index = 0; index < kClipCount; ++index) {
-        const QString path = m_media.filePath(QStringLiteral("clip-%1.mp4").arg(index));
-        const QString error = DatasetFixture::writeVideo(path, 12, index);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-        ClipRecord clip = DatasetFixture::syntheticClip(index);
-        clip.path = path;
-        clip.contentHash = ContentHasher::hashFile(path).hash;
-        clip.fileSizeBytes = QFileInfo(path).size();
-        clip.width = DatasetFixture::kWidth;
-        clip.height = DatasetFixture::kHeight;
-        clip.frameCount = 12;
-        clip.caption = QStringLiteral("a pattern %1 moving right").arg(index);
-        clip.status = ClipStatus::Accepted;
-        clips.append(clip);
-    }
-    QCOMPARE(DatasetFixture::store(*project, clips).size(), kClipCount);
-    project.reset();
+    const QString error =
+        TrainFormDriver::createPatternProject(m_projectFolder, m_media.path(), kClipCount);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
 
     m_settings = std::make_unique<Settings>(m_config.path());
     m_window = newWindow();
@@ -178,23 +157,8 @@ std::unique_ptr<MainWindow> TestTrainPage::newWindow() {
 qint64 TestTrainPage::launchFromForm(const QString& modelFolder, int steps, int checkpointEvery,
                                      int validateEvery, const char* button,
                                      const std::function<void(NewRunForm*)>& adjust) {
-    NewRunForm* form = page()->newRunForm();
-    if (!form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")))
-        return 0;
-    form->setModelFolder(modelFolder);
-    form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->setValue(steps);
-    form->findChild<QSpinBox*>(QStringLiteral("checkpointEverySpin"))->setValue(checkpointEvery);
-    form->findChild<QSpinBox*>(QStringLiteral("validationEverySpin"))->setValue(validateEvery);
-    if (adjust)
-        adjust(form);
-    if (!QTest::qWaitFor([form] { return form->isValid(); }, 5000)) {
-        qWarning("form invalid: %s", qPrintable(form->validationError()));
-        return 0;
-    }
-    const qint64 before = page()->selectedRunId();
-    page()->findChild<QPushButton*>(QString::fromLatin1(button))->click();
-    const qint64 runId = page()->selectedRunId();
-    return runId != before ? runId : 0;
+    return TrainFormDriver::launch(page(), modelFolder, steps, checkpointEvery, validateEvery,
+                                   button, adjust);
 }
 
 void TestTrainPage::screenshot(QWidget* widget, const QString& name) const {
@@ -373,40 +337,6 @@ void TestTrainPage::brokenModelFailsWithTheEngineHint() {
     QVERIFY(!failure->hint().isEmpty());
     // The project stays usable: the history still lists the finished run.
     QVERIFY(m_window->trainingRuns()->history().size() >= 2);
-}
-
-void TestTrainPage::reattachesAfterTheStudioRestarts() {
-    const qint64 runId = launchFromForm(m_tinyPipeline, 20000, 5000, 0);
-    QVERIFY(runId > 0);
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->trainingRuns()->metrics(runId).size() >= 2,
-                             kEngineTimeoutMs);
-    QString folder = m_window->trainingRuns()->runFolder(runId);
-    QFile pidFile(QDir(folder).filePath(QStringLiteral("pid")));
-    QVERIFY(pidFile.open(QIODevice::ReadOnly));
-    const qint64 pid = pidFile.readAll().trimmed().toLongLong();
-    QVERIFY(EngineRun::isEngineAlive(pid));
-
-    // The studio quits; the engine keeps training.
-    m_window.reset();
-    QTest::qWait(1500);
-    QVERIFY(EngineRun::isEngineAlive(pid));
-
-    m_window = newWindow();
-    QVERIFY(m_window->openProject(m_projectFolder));
-    m_window->showPage(MainWindow::Page::Train);
-    page()->selectRun(runId);
-    QCOMPARE(page()->selectedRunId(), runId);
-    QVERIFY(isActiveRunState(stateOf(runId)));
-    const int seen = page()->dashboard()->pointCount();
-    QTRY_VERIFY_WITH_TIMEOUT(page()->dashboard()->pointCount() > seen + 1, kEngineTimeoutMs);
-
-    page()->controlBar()->findChild<QPushButton*>(QStringLiteral("stopRunButton"))->click();
-    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Stopped, kEngineTimeoutMs);
-    // Every step once, none lost while the studio was away.
-    const QVector<StepMetrics> metrics = m_window->trainingRuns()->metrics(runId);
-    for (int index = 0; index < metrics.size(); ++index)
-        QCOMPARE(metrics.at(index).step, index + 1);
-    QTRY_VERIFY_WITH_TIMEOUT(!EngineRun::isEngineAlive(pid), 30000);
 }
 
 void TestTrainPage::queueRunsOneAfterAnotherAndHoldsOnFailure() {
@@ -853,16 +783,8 @@ void TestTrainPage::clipsPrepareLeftOutAreNamedAndShown() {
         const QString path = m_media.filePath(QStringLiteral("frames-%1.mp4").arg(frames));
         const QString error = DatasetFixture::writeVideo(path, frames, 50 + index);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        ClipRecord clip = DatasetFixture::syntheticClip(index);
-        clip.path = path;
-        clip.contentHash = ContentHasher::hashFile(path).hash;
-        clip.fileSizeBytes = QFileInfo(path).size();
-        clip.width = DatasetFixture::kWidth;
-        clip.height = DatasetFixture::kHeight;
-        clip.frameCount = frames;
-        clip.caption = QStringLiteral("a pattern of %1 frames").arg(frames);
-        clip.status = ClipStatus::Accepted;
-        clips.append(clip);
+        clips.append(DatasetFixture::acceptedVideo(
+            path, index, frames, QStringLiteral("a pattern of %1 frames").arg(frames)));
     }
     const QVector<qint64> ids = DatasetFixture::store(*project, clips);
     QCOMPARE(ids.size(), 2);
@@ -902,48 +824,6 @@ void TestTrainPage::clipsPrepareLeftOutAreNamedAndShown() {
     QCOMPARE(dataset->selectedClipIds(), QVector<qint64>{ids.at(1)});
 
     QVERIFY(m_window->openProject(m_projectFolder));
-    m_window->showPage(MainWindow::Page::Train);
-}
-
-void TestTrainPage::aRunClosedWhilePreparingTrainsToItsEnd() {
-    const qint64 runId = launchFromForm(m_tinyPipeline, 3, 0, 0);
-    QVERIFY(runId > 0);
-    QCOMPARE(stateOf(runId), RunState::Preparing);
-    const QString folder = m_window->trainingRuns()->runFolder(runId);
-    const QString name = m_window->trainingRuns()->summary(runId).name;
-    QFile pidFile(QDir(folder).filePath(QStringLiteral("pid")));
-    QTRY_VERIFY_WITH_TIMEOUT(pidFile.exists(), 30000);
-    QVERIFY(pidFile.open(QIODevice::ReadOnly));
-    const qint64 pid = pidFile.readAll().trimmed().toLongLong();
-    pidFile.close();
-    QVERIFY(EngineRun::isEngineAlive(pid));
-
-    // The studio quits while the dataset is being prepared; nothing of it is left to start the
-    // training, yet the run trains to its end.
-    QFile events(QDir(folder).filePath(QStringLiteral("events.jsonl")));
-    if (events.open(QIODevice::ReadOnly)) {
-        QVERIFY(!events.readAll().contains("\"phase\":\"train\""));
-        events.close();
-    }
-    m_window.reset();
-    const auto ended = [&events] {
-        if (!events.open(QIODevice::ReadOnly))
-            return false;
-        const QByteArray text = events.readAll();
-        events.close();
-        return text.contains("\"type\":\"done\"");
-    };
-    QVERIFY(QTest::qWaitFor(ended, kEngineTimeoutMs));
-    QTRY_VERIFY_WITH_TIMEOUT(!EngineRun::isEngineAlive(pid), 30000);
-
-    // Reopening shows the run finished with every step, and says it ended meanwhile.
-    m_window = newWindow();
-    QVERIFY(m_window->openProject(m_projectFolder));
-    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, 30000);
-    QCOMPARE(m_window->trainingRuns()->metrics(runId).size(), 3);
-    QTRY_VERIFY(m_window->statusBar()->currentMessage().contains(name));
-    QVERIFY(m_window->statusBar()->currentMessage().contains(
-        RunStateText::display(RunState::Finished).toLower()));
     m_window->showPage(MainWindow::Page::Train);
 }
 
@@ -1018,36 +898,6 @@ void TestTrainPage::advancedFieldsReachTheRunsJob() {
              qPrintable(QStringLiteral("%1 then %2")
                             .arg(metrics.at(0).learningRate)
                             .arg(metrics.at(1).learningRate)));
-}
-
-void TestTrainPage::aRunningQueueGoesOnWhenTheProjectReopens() {
-    const qint64 first = launchFromForm(m_tinyPipeline, 2, 0, 0, "addToQueueButton");
-    const qint64 second = launchFromForm(m_tinyPipeline, 2, 0, 0, "addToQueueButton");
-    QVERIFY(first > 0 && second > first);
-    auto* start = page()->findChild<QPushButton*>(QStringLiteral("queueStartButton"));
-    QVERIFY(start->isVisible() && start->isEnabled());
-    QTest::mouseClick(start, Qt::LeftButton);
-    QVERIFY(m_window->trainingRuns()->isQueueRunning());
-    const QString firstFolder = m_window->trainingRuns()->runFolder(first);
-    const QString secondFolder = m_window->trainingRuns()->runFolder(second);
-    QFile pidFile(QDir(firstFolder).filePath(QStringLiteral("pid")));
-    QTRY_VERIFY_WITH_TIMEOUT(pidFile.exists(), 30000);
-    QVERIFY(pidFile.open(QIODevice::ReadOnly));
-    const qint64 pid = pidFile.readAll().trimmed().toLongLong();
-    pidFile.close();
-
-    // The studio closes while the first run works; it finishes, and nothing starts the second.
-    m_window.reset();
-    QTRY_VERIFY_WITH_TIMEOUT(!EngineRun::isEngineAlive(pid), kEngineTimeoutMs);
-    QVERIFY(!QFileInfo::exists(QDir(secondFolder).filePath(QStringLiteral("events.jsonl"))));
-
-    // Reopened, the queue goes on: the second run starts and trains to its end.
-    m_window = newWindow();
-    QVERIFY(m_window->openProject(m_projectFolder));
-    QTRY_COMPARE_WITH_TIMEOUT(stateOf(first), RunState::Finished, 30000);
-    QTRY_COMPARE_WITH_TIMEOUT(stateOf(second), RunState::Finished, kEngineTimeoutMs);
-    QTRY_VERIFY(!m_window->trainingRuns()->isQueueRunning()); // empty now, so held
-    m_window->showPage(MainWindow::Page::Train);
 }
 
 QTEST_MAIN(TestTrainPage)
