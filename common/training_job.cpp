@@ -258,6 +258,7 @@ void read_lora(Fields f, LoraSettings& l) {
                "\"to_v\", \"to_out.0\"].");
     }
     f.choose("init", l.init, {"kaiming", "gaussian"});
+    f.choose("base_quantization", l.base_quantization, {"none", "int8", "fp8"});
     f.finish();
 }
 
@@ -382,6 +383,11 @@ TrainingJob TrainingJob::from_json(const json& object, const std::string& origin
     if (!device_ok) {
         f.fail("device", "is \"" + d + "\"", "Use auto, cpu, cuda or cuda:N.");
     }
+    if (job.mode == "full" && job.lora.base_quantization != "none") {
+        f.fail("lora.base_quantization",
+               "is \"" + job.lora.base_quantization + "\" but mode is \"full\"",
+               "Quantized base weights are frozen: use mode \"lora\", or set it to \"none\".");
+    }
     if (job.task == "i2v" && !job.validation.prompts.empty() &&
         job.validation.images.size() != job.validation.prompts.size()) {
         f.fail("validation.images",
@@ -419,7 +425,8 @@ json TrainingJob::to_json() const {
          {{"rank", lora.rank},
           {"alpha", lora.alpha},
           {"targets", lora.targets},
-          {"init", lora.init}}},
+          {"init", lora.init},
+          {"base_quantization", lora.base_quantization}}},
         {"optimizer",
          {{"name", optimizer.name},
           {"lr", optimizer.lr},

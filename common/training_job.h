@@ -55,6 +55,10 @@ struct LoraSettings {
     double alpha = 64;
     std::vector<std::string> targets = {"to_q", "to_k", "to_v", "to_out.0"};
     std::string init = "kaiming"; // kaiming | gaussian
+    // How the frozen base transformer's Linear weights are stored while a LoRA trains:
+    // none | int8 (weight-only, per output channel, every device) | fp8 (e4m3, per output
+    // channel, CUDA with LibTorch 2). The adapter trains and exports against the unquantized base.
+    std::string base_quantization = "none";
 };
 
 struct OptimizerSettings {

@@ -81,6 +81,13 @@ TEST(TrainingJob, BadValuesSayWhatIsAllowed) {
     EXPECT_TRUE(error_of({{"dataset", {{"frame_buckets", {1025}}}}}).empty());
     EXPECT_NE(error_of({{"lora", {{"rank", 0}}}}, &field).find("less than 1"), std::string::npos);
     EXPECT_EQ(field, "lora.rank");
+    EXPECT_NE(error_of({{"lora", {{"base_quantization", "int4"}}}}, &field).find("int8"),
+              std::string::npos);
+    EXPECT_EQ(field, "lora.base_quantization");
+    EXPECT_NE(error_of({{"mode", "full"}, {"lora", {{"base_quantization", "int8"}}}}, &field)
+                  .find("mode is \"full\""),
+              std::string::npos);
+    EXPECT_EQ(field, "lora.base_quantization");
     EXPECT_FALSE(error_of({{"optimizer", {{"lr", "1e-4"}}}}).empty());
     EXPECT_FALSE(error_of({{"batch_size", 1.5}}).empty());
     EXPECT_FALSE(error_of({{"optimizer", {{"name", "came"}}}}).empty()); // beta3 missing
