@@ -36,6 +36,7 @@ int run_bench(CommandContext& context) {
     spec.device = arguments.option("--device").value_or(spec.device);
     spec.precision = arguments.option("--dtype").value_or(spec.precision);
     spec.attention = arguments.option("--attention").value_or(spec.attention);
+    spec.quantize = arguments.option("--quantize").value_or(spec.quantize);
     spec.profile_path = arguments.option("--profile").value_or("");
     if (arguments.flag("--checkpointing")) {
         spec.checkpointing = true;

@@ -7,4 +7,6 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/lora_linear.cpp
     ${CMAKE_CURRENT_LIST_DIR}/lora_rank_check.cpp
     ${CMAKE_CURRENT_LIST_DIR}/lora_weights.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/quantized_linear.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/quantized_weight.cpp
 )

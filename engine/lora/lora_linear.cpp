@@ -1,6 +1,7 @@
 #include "engine/lora/lora_linear.h"
 
 #include "engine/core/error.h"
+#include "engine/lora/quantized_linear.h"
 
 #include <torch/torch.h>
 
@@ -58,7 +59,26 @@ LoRALinearImpl::LoRALinearImpl(std::int64_t in_features, std::int64_t out_featur
     : LoRALinearImpl(torch::nn::LinearOptions(in_features, out_features).bias(bias)) {}
 
 at::Tensor LoRALinearImpl::base_forward(const at::Tensor& input) const {
+    if (quantization_ != BaseQuantization::None) {
+        return quantized_linear(input, weight, weight_scale, bias);
+    }
     return torch::nn::functional::linear(input, weight, bias);
+}
+
+void LoRALinearImpl::quantize_base(BaseQuantization quantization) {
+    if (quantization == BaseQuantization::None || quantization_ != BaseQuantization::None) {
+        return;
+    }
+    if (merged_) {
+        throw Error(ErrorCode::Internal, "cannot quantize a base with a merged LoRA adapter");
+    }
+    QuantizedWeight quantized = quantize_weight(weight, quantization);
+    torch::NoGradGuard no_grad;
+    weight.set_requires_grad(false);
+    // The parameter now owns the quantized values alone, so the full-precision storage goes.
+    weight.set_data(quantized.values);
+    weight_scale = register_buffer("weight_scale", quantized.scale);
+    quantization_ = quantization;
 }
 
 at::Tensor LoRALinearImpl::forward(const at::Tensor& input) {
@@ -163,6 +183,13 @@ void LoRALinearImpl::merge() {
     if (!has_adapter() || merged_) {
         return;
     }
+    if (quantization_ != BaseQuantization::None) {
+        throw Error(ErrorCode::Unsupported,
+                    "A LoRA adapter cannot be merged into " +
+                        std::string(base_quantization_name(quantization_)) + " base weights.",
+                    "Merge into the unquantized base: export the run as merged, which loads "
+                    "the base model afresh.");
+    }
     torch::NoGradGuard no_grad;
     weight.add_(delta_weight()); // one rounding into the base dtype, as PEFT's merge
     merged_ = true;
@@ -178,7 +205,10 @@ void LoRALinearImpl::unmerge() {
 }
 
 void LoRALinearImpl::cast_base(torch::Dtype dtype, bool non_blocking) {
-    weight.set_data(weight.to(dtype, non_blocking));
+    // Quantized values keep their type; they are converted to the input's at each forward.
+    if (quantization_ == BaseQuantization::None) {
+        weight.set_data(weight.to(dtype, non_blocking));
+    }
     if (bias.defined()) {
         bias.set_data(bias.to(dtype, non_blocking));
     }
@@ -189,7 +219,12 @@ void LoRALinearImpl::to(torch::Dtype dtype, bool non_blocking) {
 }
 
 void LoRALinearImpl::to(torch::Device device, torch::Dtype dtype, bool non_blocking) {
-    weight.set_data(weight.to(device, dtype, non_blocking));
+    if (quantization_ == BaseQuantization::None) {
+        weight.set_data(weight.to(device, dtype, non_blocking));
+    } else {
+        weight.set_data(weight.to(device, non_blocking));
+        weight_scale.set_data(weight_scale.to(device, non_blocking));
+    }
     if (bias.defined()) {
         bias.set_data(bias.to(device, dtype, non_blocking));
     }

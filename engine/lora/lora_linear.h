@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/lora/quantized_weight.h"
+
 #include <torch/nn/module.h>
 #include <torch/nn/modules/linear.h>
 #include <torch/nn/pimpl.h>
@@ -34,6 +36,10 @@ struct LoRAAdapterOptions {
 // It does not hold an nn::Linear object because LibTorch's Linear always initialises its
 // weights, which costs half a minute on a 5b model that is about to be loaded anyway (see
 // SkipInitGuard). Model ports use it for every Linear, which is what lets any be targeted.
+//
+// A frozen base may be stored quantized (quantize_base): `weight` keeps its name and shape but
+// holds int8 or fp8 values, a `weight_scale` buffer [out] holds the float32 per-channel scales,
+// and the layer computes through quantized_linear in the input's dtype. The adapter is unchanged.
 class LoRALinearImpl : public torch::nn::Module {
 public:
     explicit LoRALinearImpl(const torch::nn::LinearOptions& options);
@@ -66,13 +72,19 @@ public:
     // The base layer alone, as nn::Linear computes it.
     at::Tensor base_forward(const at::Tensor& input) const;
 
+    // Stores the base weight quantized and frees the full-precision one; it stops requiring
+    // gradients. For a frozen base only: merging into it, or casting it, is refused or skipped.
+    void quantize_base(BaseQuantization quantization);
+    BaseQuantization base_quantization() const { return quantization_; }
+
     // Casting the model to bf16/fp16 casts the base only: adapters stay float32.
     using torch::nn::Module::to;
     void to(torch::Dtype dtype, bool non_blocking = false) override;
     void to(torch::Device device, torch::Dtype dtype, bool non_blocking = false) override;
 
-    at::Tensor weight; // the base layer's, shared
-    at::Tensor bias;   // undefined when the layer has none
+    at::Tensor weight;       // the base layer's, shared
+    at::Tensor bias;         // undefined when the layer has none
+    at::Tensor weight_scale; // float32 [out] when the base is quantized, else undefined
     torch::nn::Linear lora_A{nullptr};
     torch::nn::Linear lora_B{nullptr};
 
@@ -85,6 +97,7 @@ private:
     double weight_ = 1.0;
     double dropout_ = 0;
     bool merged_ = false;
+    BaseQuantization quantization_ = BaseQuantization::None;
 };
 TORCH_MODULE(LoRALinear);
 

@@ -4,6 +4,7 @@
 #include "engine/lora/lora_rank_check.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
 #include "engine/models/cogvideox/memory_estimate.h"
+#include "engine/models/cogvideox/quantized_base.h"
 
 #include <algorithm>
 #include <map>
@@ -205,7 +206,16 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
         return static_cast<std::uint64_t>(gradient_bytes * (distributed ? 2 : 1));
     };
     const std::int64_t state_bytes = optimizer_state_bytes(job.optimizer.name);
-    train.parts.push_back({"transformer weights", "", weight_bytes(transformer, bytes)});
+    // A quantized base is stored quantized from load on (validation samples with it too); the
+    // job's reader already refused it for mode full. The estimate takes fp8 at its word even
+    // where this engine's LibTorch has none: the run itself says so.
+    const auto quantization = job.lora.base_quantization == "none"
+                                  ? lora::BaseQuantization::None
+                                  : lora::BaseQuantization::Int8; // fp8 takes as many bytes
+    train.parts.push_back({"transformer weights", "",
+                           weight_bytes(transformer, bytes) -
+                               static_cast<std::uint64_t>(cogvideox::quantized_base_saving_bytes(
+                                   config, bytes, quantization))});
     if (job.mode == "lora") {
         const std::int64_t adapter =
             config.num_layers * static_cast<std::int64_t>(job.lora.targets.size()) *

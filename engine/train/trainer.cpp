@@ -11,6 +11,7 @@
 #include "engine/dist/zero_gradient_reducer.h"
 #include "engine/dist/zero_sharding.h"
 #include "engine/lora/lora_injection.h"
+#include "engine/models/cogvideox/quantized_base.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
 #include "engine/train/checkpoint_recovery.h"
 #include "engine/train/clip_grad_norm.h"
@@ -272,11 +273,17 @@ struct Trainer::Impl {
                                   "' is an image-to-video model but the job's task is t2v.",
                               "Set task to i2v.");
         }
+        // Before loading: an fp8 base on a LibTorch without fp8 fails at once.
+        const lora::BaseQuantization quantization =
+            lora::parse_base_quantization(job.lora.base_quantization);
         cogvideox::TransformerLoadOptions load;
         load.dtype = dtype;
         load.device = device;
         transformer = cogvideox::load_cogvideox_transformer(pipeline.transformer, load);
         transformer->set_gradient_checkpointing(job.gradient_checkpointing);
+        // After loading, so the checkpoint's keys and dtypes load as they are; validation
+        // samples with this quantized base too, and exports load the base afresh.
+        cogvideox::quantize_transformer_base(*transformer, quantization);
         if (job.mode == "lora") {
             lora::LoRAConfig config;
             config.rank = job.lora.rank;

@@ -10,6 +10,7 @@
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
 #include "engine/models/cogvideox/memory_estimate.h"
+#include "engine/models/cogvideox/quantized_base.h"
 #include "engine/models/t5/module_weights.h"
 #include "engine/train/clip_grad_norm.h"
 #include "engine/train/diffusion_loss.h"
@@ -76,7 +77,8 @@ void synchronize(const c10::Device& device) {
 }
 
 // What the job memory estimate predicts for this step (weights, adapter state, activations).
-std::int64_t estimate_bytes(const BenchSpec& spec, c10::ScalarType dtype) {
+std::int64_t estimate_bytes(const BenchSpec& spec, c10::ScalarType dtype,
+                            lora::BaseQuantization quantization) {
     cogvideox::VideoShape shape;
     shape.frames = spec.frames;
     shape.height = spec.height;
@@ -86,7 +88,7 @@ std::int64_t estimate_bytes(const BenchSpec& spec, c10::ScalarType dtype) {
     config.max_text_seq_length = spec.text_tokens;
     const auto estimate = cogvideox::estimate_lora_training_memory(
         config, static_cast<std::int64_t>(c10::elementSize(dtype)), shape, spec.rank,
-        spec.checkpointing);
+        spec.checkpointing, quantization);
     return static_cast<std::int64_t>(estimate.total());
 }
 
@@ -132,6 +134,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         throw core::Error(core::ErrorCode::Usage, "bench needs at least 2 steps (one warm-up).");
     }
     core::select_attention_backend(spec.attention);
+    const lora::BaseQuantization quantization = lora::parse_base_quantization(spec.quantize);
     // On the CPU the peak of live tensor bytes, the figure the memory estimate predicts (the
     // resident set also holds the program and the allocator's slack).
     std::optional<core::CpuAllocationTracker> cpu_tensors;
@@ -151,6 +154,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
     torch::manual_seed(0);
     cogvideox::CogVideoXTransformer3DModel model(spec.transformer, dtype);
     model->to(device);
+    cogvideox::quantize_transformer_base(*model, quantization);
     lora::LoRAConfig lora_config;
     lora_config.rank = spec.rank;
     lora_config.alpha = static_cast<double>(spec.rank);
@@ -269,7 +273,8 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         {"phases_s", phases_s},
         {"peak_memory_bytes", peak_bytes},
         {"peak_tensor_bytes", peak_tensor_bytes},
-        {"estimate_bytes", estimate_bytes(spec, dtype)},
+        {"estimate_bytes", estimate_bytes(spec, dtype, quantization)},
+        {"quantize", lora::base_quantization_name(quantization)},
         {"phase_peak_bytes", phase_peaks},
         {"attention", spec.attention},
     };

@@ -25,6 +25,9 @@ struct BenchSpec {
     std::string device = "auto";
     std::string precision = "bf16";
     std::string attention = "auto"; // core::select_attention_backend
+    // The frozen base's block Linears stored as "int8" or "fp8" (lora.base_quantization), or
+    // "none".
+    std::string quantize = "none";
     // Where to write a Chrome trace of one extra step after the timed ones; empty: none.
     std::string profile_path;
 };
@@ -41,7 +44,8 @@ BenchSpec bench_shape(const std::string& name);
 // (the peak of live tensor bytes: CUDA's allocated bytes, on the CPU counted by
 // core::CpuAllocationTracker), the peak of each phase in those terms (`phase_peak_bytes`),
 // estimate_bytes (what the job memory estimate predicts for this step),
-// trainable_parameters, the shape, and mfu on GPUs whose peak throughput is known.
+// trainable_parameters, the base quantization, the shape, and mfu on GPUs whose peak throughput is
+// known.
 nlohmann::json run_bench(const BenchSpec& spec);
 
 } // namespace tuneframe::train

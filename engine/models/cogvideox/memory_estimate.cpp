@@ -1,5 +1,7 @@
 #include "engine/models/cogvideox/memory_estimate.h"
 
+#include "engine/models/cogvideox/quantized_base.h"
+
 #include <torch/version.h>
 
 namespace tuneframe::models::cogvideox {
@@ -105,10 +107,13 @@ MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& con
 
 MemoryEstimate estimate_lora_training_memory(const CogVideoXTransformer3DConfig& config,
                                              std::int64_t dtype_bytes, const VideoShape& shape,
-                                             std::int64_t rank, bool gradient_checkpointing) {
+                                             std::int64_t rank, bool gradient_checkpointing,
+                                             lora::BaseQuantization quantization) {
     MemoryEstimate estimate;
     const std::int64_t dim = config.inner_dim();
-    estimate.weights = static_cast<std::uint64_t>(config.parameter_count() * dtype_bytes);
+    estimate.weights =
+        static_cast<std::uint64_t>(config.parameter_count() * dtype_bytes -
+                                   quantized_base_saving_bytes(config, dtype_bytes, quantization));
     // Four D x D projections per block, each with A [r, D] and B [D, r]; float32 weights,
     // gradients and two AdamW moments.
     const std::int64_t adapter_parameters = config.num_layers * 4 * rank * 2 * dim;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/lora/quantized_weight.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
 
 #include <cstdint>
@@ -48,9 +49,12 @@ MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& con
                                          std::int64_t dtype_bytes, const VideoShape& shape);
 
 // A LoRA training step on q/k/v/out of every block (rank `rank`), AdamW, with or without
-// gradient checkpointing, fused attention.
-MemoryEstimate estimate_lora_training_memory(const CogVideoXTransformer3DConfig& config,
-                                             std::int64_t dtype_bytes, const VideoShape& shape,
-                                             std::int64_t rank, bool gradient_checkpointing);
+// gradient checkpointing, fused attention; the frozen base in `dtype_bytes` or quantized
+// (quantized_base.h).
+MemoryEstimate
+estimate_lora_training_memory(const CogVideoXTransformer3DConfig& config, std::int64_t dtype_bytes,
+                              const VideoShape& shape, std::int64_t rank,
+                              bool gradient_checkpointing,
+                              lora::BaseQuantization quantization = lora::BaseQuantization::None);
 
 } // namespace tuneframe::models::cogvideox

@@ -11,6 +11,7 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/init_model.cpp
     ${CMAKE_CURRENT_LIST_DIR}/memory_estimate.cpp
     ${CMAKE_CURRENT_LIST_DIR}/normalization.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/quantized_base.cpp
     ${CMAKE_CURRENT_LIST_DIR}/streaming_weights.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformer_checkpoint.cpp
 )

@@ -2,6 +2,7 @@
 // plans and options move the parts they should, and a phase's stages do not add up.
 #include "engine/core/error.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
+#include "engine/models/cogvideox/quantized_base.h"
 #include "engine/train/job_memory_estimate.h"
 
 #include <gtest/gtest.h>
@@ -131,6 +132,27 @@ TEST(JobMemoryEstimate, FullFineTuneAndOffloading) {
               phase(estimate_job_memory(lora_job(), pipeline_2b(), 1), "train").total());
     full.optimizer.name = "adamw-cpu-offload";
     EXPECT_EQ(part(estimate_job_memory(full, pipeline_2b(), 1), "train", "optimizer state"), 0u);
+}
+
+TEST(JobMemoryEstimate, AQuantizedBaseHoldsOneBytePerBlockWeight) {
+    const JobMemoryEstimate bf16 = estimate_job_memory(lora_job(), pipeline_2b(), 1);
+    for (const char* base : {"int8", "fp8"}) {
+        common::TrainingJob job = lora_job();
+        job.lora.base_quantization = base;
+        const JobMemoryEstimate quantized = estimate_job_memory(job, pipeline_2b(), 1);
+        const auto count = models::cogvideox::quantized_base_count(
+            models::cogvideox::CogVideoXTransformer3DConfig{});
+        // Each block weight drops from two bytes to one and gains a float32 scale per row.
+        EXPECT_EQ(part(bf16, "train", "transformer weights") -
+                      part(quantized, "train", "transformer weights"),
+                  static_cast<std::uint64_t>(count.weights - 4 * count.channels))
+            << base;
+        EXPECT_EQ(part(quantized, "validation", "transformer weights"),
+                  part(quantized, "train", "transformer weights"))
+            << base;
+        EXPECT_EQ(part(quantized, "train", "activations"), part(bf16, "train", "activations"));
+        EXPECT_LT(phase(quantized, "train").total(), phase(bf16, "train").total());
+    }
 }
 
 TEST(JobMemoryEstimate, OnAGpuValidationHoldsTheTransformerOnlyWhileItDenoises) {

@@ -70,6 +70,26 @@ TEST(TrainingBench, MemoryEstimateIsWithin15PercentOfTheMeasuredPeak) {
     expect_estimate_within(bench_cpu, 0.15);
 }
 
+// bench-cpu's base weights are a sixth of its peak: int8 must show in the measured peak, and
+// the estimate must follow it.
+TEST(TrainingBench, AnInt8BaseLowersThePeakAndTheEstimateFollows) {
+    BenchSpec spec = bench_shape("bench-cpu");
+    spec.steps = 2;
+    const nlohmann::json full = run_bench(spec);
+    spec.quantize = "int8";
+    const nlohmann::json int8 = run_bench(spec);
+    EXPECT_EQ(int8["quantize"], "int8");
+    EXPECT_EQ(full["quantize"], "none");
+    EXPECT_LT(int8["peak_tensor_bytes"].get<std::int64_t>(),
+              full["peak_tensor_bytes"].get<std::int64_t>());
+    EXPECT_LT(int8["estimate_bytes"].get<std::int64_t>(),
+              full["estimate_bytes"].get<std::int64_t>());
+    const auto measured = static_cast<double>(int8["peak_tensor_bytes"].get<std::int64_t>());
+    const auto estimated = static_cast<double>(int8["estimate_bytes"].get<std::int64_t>());
+    EXPECT_NEAR(estimated / measured, 1.0, 0.15)
+        << "estimated " << estimated << ", measured " << measured;
+}
+
 TEST(TrainingBench, RefusesAnUnknownAttentionBackendByName) {
     BenchSpec spec = tiny_spec();
     spec.attention = "fastest";
