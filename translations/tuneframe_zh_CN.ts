@@ -2556,6 +2556,26 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>LoRA alpha</translation>
     </message>
     <message>
+        <source>Base weights</source>
+        <translation>基础模型权重</translation>
+    </message>
+    <message>
+        <source>Full precision</source>
+        <translation>全精度</translation>
+    </message>
+    <message>
+        <source>int8 (smaller, any device)</source>
+        <translation>int8（更省内存，任何设备）</translation>
+    </message>
+    <message>
+        <source>fp8 (smaller, CUDA)</source>
+        <translation>fp8（更省内存，CUDA）</translation>
+    </message>
+    <message>
+        <source>How the model being fine-tuned is kept in memory while the LoRA trains. int8 and fp8 store its large layers in one byte per weight instead of two, which roughly halves the memory they take, at a small cost in accuracy. The LoRA you export still works with the original model. int8 works everywhere; fp8 needs an engine built with LibTorch 2.1 or newer and is meant for NVIDIA GPUs.</source>
+        <translation>训练 LoRA 时被微调的模型在内存中的存放方式。int8 和 fp8 将其大型层以每个权重一个字节（而非两个）存放，这些层占用的内存大约减半，精度略有损失。导出的 LoRA 仍适用于原始模型。int8 在任何设备上都可用；fp8 需要使用 LibTorch 2.1 或更新版本构建的引擎，面向 NVIDIA GPU。</translation>
+    </message>
+    <message>
         <source>Optimizer</source>
         <translation>优化器</translation>
     </message>

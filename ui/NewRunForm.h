@@ -140,6 +140,7 @@ private:
     QPushButton* m_importButton;
     QSpinBox* m_rankSpin;
     QSpinBox* m_alphaSpin;
+    QComboBox* m_baseWeightsCombo; // lora.base_quantization
     QComboBox* m_optimizerCombo;
     QLineEdit* m_learningRateEdit;
     QSpinBox* m_stepsSpin;

@@ -99,6 +99,7 @@ private slots:
     void factoryCommandFillsTheForm();
     void twoCpuProcessesTrainUnderLaunch();
     void memoryEstimateWarnsBeforeLaunch();
+    void baseWeightsAreChosenForLoraAndShrinkTheEstimate();
     void userPresetIsSavedAndDeleted();
     void sweepOfFourRunsIsCompared();
     void chosenFrameBecomesTheImageToVideoCondition();
@@ -487,6 +488,44 @@ void TestTrainPage::memoryEstimateWarnsBeforeLaunch() {
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
     form->refreshGpus();
     QTRY_VERIFY(form->memoryWarning().isEmpty());
+}
+
+void TestTrainPage::baseWeightsAreChosenForLoraAndShrinkTheEstimate() {
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_tinyPipeline);
+    auto* base = form->findChild<QComboBox*>(QStringLiteral("baseWeightsCombo"));
+    QVERIFY(base);
+    QVERIFY(base->isVisible() && base->isEnabled());
+    QCOMPARE(base->currentData().toString(), QStringLiteral("none"));
+    QVERIFY(!base->toolTip().isEmpty());
+    auto trainBytes = [form] {
+        return form->memoryEstimate() ? form->memoryEstimate()->phases.at(1).totalBytes : 0;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(trainBytes() > 0, 30000);
+    const qint64 fullPrecision = trainBytes();
+
+    base->setCurrentIndex(base->findData(QStringLiteral("int8")));
+    QCOMPARE(form->job()
+                 .value(QStringLiteral("lora"))
+                 .toObject()
+                 .value(QStringLiteral("base_quantization"))
+                 .toString(),
+             QStringLiteral("int8"));
+    QTRY_VERIFY(form->isValid());
+    // The engine's estimate counts the int8 weights.
+    QTRY_VERIFY_WITH_TIMEOUT(trainBytes() > 0 && trainBytes() < fullPrecision, 30000);
+
+    // A full fine-tune trains the base itself: the choice is off and the job asks for none.
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.full.cpu")));
+    QVERIFY(!base->isEnabled());
+    QCOMPARE(form->job()
+                 .value(QStringLiteral("lora"))
+                 .toObject()
+                 .value(QStringLiteral("base_quantization"))
+                 .toString(QStringLiteral("none")),
+             QStringLiteral("none"));
+    QTRY_VERIFY(form->isValid());
 }
 
 void TestTrainPage::userPresetIsSavedAndDeleted() {
