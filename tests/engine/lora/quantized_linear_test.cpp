@@ -269,10 +269,15 @@ TEST(QuantizedBase, QuantizesEveryBlockLinearAndNothingElse) {
     EXPECT_EQ(model->dtype(), torch::kFloat32);
 }
 
-// What an int8 base costs the forward of the tiny transformer (random Kaiming weights), as a
-// relative L2 error against the same model unquantized. Measured on LibTorch 1.13 / x86: 0.0038
-// in fp32; the bound leaves room for other kernels.
-TEST(QuantizedBase, Int8ForwardStaysWithinOnePercentOfTheUnquantizedModel) {
+// What an int8 base costs the forward of the tiny transformer (random Kaiming-uniform weights),
+// as a relative L2 error against the same model unquantized. Expected, not yet measured (this
+// test was written on a machine where the engine could not be built in time): a uniform row of
+// absmax b has RMS b / sqrt(3); int8 rounds to steps of b / 127 with an RMS error of
+// b / (127 sqrt(12)), 0.4% of the weights' RMS, and the two blocks' residual stream dilutes it.
+// The bound allows several times that, for error adding up over the 16 quantized layers; a
+// wrong scale or a transposed weight gives errors of order one. Record the printed figure in
+// bench/RESULTS.md.
+TEST(QuantizedBase, Int8ForwardStaysWithinThreePercentOfTheUnquantizedModel) {
     const auto config = tiny_config();
     torch::manual_seed(3);
     CogVideoXTransformer3DModel full(config);
@@ -289,9 +294,9 @@ TEST(QuantizedBase, Int8ForwardStaysWithinOnePercentOfTheUnquantizedModel) {
     const at::Tensor expected = full->forward(tiny_inputs(config));
     const at::Tensor actual = quantized->forward(tiny_inputs(config));
     const double relative = ((actual - expected).norm() / expected.norm()).item<double>();
-    EXPECT_LT(relative, 0.01);
+    EXPECT_LT(relative, 0.03);
     EXPECT_GT(relative, 0.0); // the base really is quantized
-    std::cout << "int8 relative forward error " << relative << "\n";
+    std::cout << "[ int8 base ] relative forward error " << relative << std::endl;
 }
 
 // Gradient checkpointing converts the quantized weights again while it recomputes a block:
