@@ -1,8 +1,11 @@
 #include "engine/train/adam_optimizer.h"
 
+#include "engine/core/fused_adam.h"
+
 #include <ATen/ATen.h>
 
 #include <cmath>
+#include <vector>
 
 namespace tuneframe::train {
 
@@ -58,17 +61,53 @@ AdamOptimizer::AdamOptimizer(NamedParameters parameters, const AdamHyperParamete
 void AdamOptimizer::init_state(std::size_t, const at::Tensor& working, StateTensors& state) {
     state["exp_avg"] = at::zeros_like(working, at::MemoryFormat::Contiguous);
     state["exp_avg_sq"] = at::zeros_like(working, at::MemoryFormat::Contiguous);
-    state["step"] = at::zeros({}, at::TensorOptions().dtype(at::kFloat));
+    // The fused kernel reads the count on the parameter's device; the per-tensor path reads it
+    // on the host, where reading it costs no device sync.
+    const c10::Device step_device = fused_on(working.device()) ? working.device() : c10::kCPU;
+    state["step"] = at::zeros({}, at::TensorOptions().dtype(at::kFloat).device(step_device));
+}
+
+bool AdamOptimizer::fused_on(const c10::Device& device) {
+    // The CPU keeps the per-tensor path: it is torch 1.13's operation order, which the golden
+    // optimizer states are compared with bit for bit.
+    return device.is_cuda() && core::has_fused_adam(device);
 }
 
 void AdamOptimizer::step() {
     AdamHyperParameters hyper = hyper_;
     hyper.lr = lr();
-    for_each_gradient([&](std::size_t, at::Tensor& working, const at::Tensor& gradient,
-                          StateTensors& state) {
-        const AdamStepScalars scalars = adam_begin_step(state.at("step"), hyper);
-        adam_apply(working, gradient, state.at("exp_avg"), state.at("exp_avg_sq"), scalars, hyper);
-    });
+    std::vector<std::size_t> fused;
+    std::vector<at::Tensor> params, grads, exp_avgs, exp_avg_sqs, steps;
+    for_each_gradient(
+        [&](std::size_t index, at::Tensor& working, const at::Tensor& gradient,
+            StateTensors& state) {
+            at::Tensor& step = state.at("step");
+            if (step.device() == working.device() && fused_on(working.device())) {
+                fused.push_back(index);
+                params.push_back(working);
+                grads.push_back(gradient.contiguous());
+                exp_avgs.push_back(state.at("exp_avg"));
+                exp_avg_sqs.push_back(state.at("exp_avg_sq"));
+                steps.push_back(step);
+                return;
+            }
+            const AdamStepScalars scalars = adam_begin_step(step, hyper);
+            adam_apply(working, gradient, state.at("exp_avg"), state.at("exp_avg_sq"), scalars,
+                       hyper);
+            write_back(index, working);
+        },
+        /*write_back=*/false);
+    core::FusedAdamScalars scalars;
+    scalars.lr = hyper.lr;
+    scalars.beta1 = hyper.beta1;
+    scalars.beta2 = hyper.beta2;
+    scalars.eps = hyper.eps;
+    scalars.weight_decay = hyper.weight_decay;
+    scalars.decoupled = hyper.decoupled;
+    core::fused_adam_step(params, grads, exp_avgs, exp_avg_sqs, steps, scalars);
+    for (std::size_t i = 0; i < fused.size(); ++i) {
+        write_back(fused[i], params[i]);
+    }
 }
 
 } // namespace tuneframe::train

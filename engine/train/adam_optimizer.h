@@ -32,6 +32,9 @@ void adam_apply(const at::Tensor& param, const at::Tensor& gradient, const at::T
 
 // torch.optim.AdamW ("adamw") and torch.optim.Adam with L2 weight decay ("adam"), without
 // amsgrad. State per parameter: exp_avg, exp_avg_sq (float32, the parameter's shape) and step.
+// On CUDA with LibTorch 2.1+ every parameter is updated by one fused kernel
+// (torch.optim.AdamW(fused=True)) and the step counts live on the GPU; elsewhere each
+// parameter takes the per-tensor path above.
 class AdamOptimizer : public Optimizer {
 public:
     AdamOptimizer(NamedParameters parameters, const AdamHyperParameters& hyper,
@@ -44,6 +47,8 @@ protected:
     void init_state(std::size_t index, const at::Tensor& working, StateTensors& state) override;
 
 private:
+    static bool fused_on(const c10::Device& device);
+
     AdamHyperParameters hyper_;
 };
 

@@ -10,7 +10,7 @@
 namespace tuneframe::train {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, LRScheduleKind>, 6> kNames{{
+constexpr std::array<std::pair<std::string_view, LRScheduleKind>, 6> kScheduleNames{{
     {"constant", LRScheduleKind::Constant},
     {"constant_with_warmup", LRScheduleKind::ConstantWithWarmup},
     {"linear", LRScheduleKind::Linear},
@@ -30,7 +30,7 @@ constexpr double kPi = 3.141592653589793; // math.pi
 } // namespace
 
 LRScheduleKind lr_schedule_kind_from_name(std::string_view name) {
-    for (const auto& [known, kind] : kNames) {
+    for (const auto& [known, kind] : kScheduleNames) {
         if (known == name) {
             return kind;
         }
@@ -39,7 +39,7 @@ LRScheduleKind lr_schedule_kind_from_name(std::string_view name) {
 }
 
 std::string_view lr_schedule_name(LRScheduleKind kind) {
-    for (const auto& [name, known] : kNames) {
+    for (const auto& [name, known] : kScheduleNames) {
         if (known == kind) {
             return name;
         }
@@ -49,7 +49,7 @@ std::string_view lr_schedule_name(LRScheduleKind kind) {
 
 std::string lr_schedule_names() {
     std::string names;
-    for (const auto& entry : kNames) {
+    for (const auto& entry : kScheduleNames) {
         names += (names.empty() ? "" : ", ") + std::string(entry.first);
     }
     return names;

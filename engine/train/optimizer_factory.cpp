@@ -13,7 +13,7 @@
 namespace tuneframe::train {
 namespace {
 
-constexpr std::array<std::string_view, 6> kNames{
+constexpr std::array<std::string_view, 6> kOptimizerNames{
     "adamw", "adam", "adamw8bit", "adamw-cpu-offload", "prodigy", "came",
 };
 
@@ -33,7 +33,7 @@ AdamHyperParameters adam_hyper(const OptimizerOptions& options, bool decoupled) 
 
 std::string optimizer_names() {
     std::string names;
-    for (std::string_view name : kNames) {
+    for (std::string_view name : kOptimizerNames) {
         names += (names.empty() ? "" : ", ") + std::string(name);
     }
     return names;

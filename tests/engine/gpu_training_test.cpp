@@ -2,10 +2,12 @@
 // CPU: the bf16 forward and backward (with gradient checkpointing) within bf16 bounds of the fp32
 // CPU step, and clipping plus AdamW on CUDA equal to the CPU's for the same gradients. Skipped
 // without a CUDA device.
+#include "engine/core/fused_adam.h"
 #include "engine/core/runtime_info.h"
 #include "engine/diffusion/pipeline_folder.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
+#include "engine/train/adam_optimizer.h"
 #include "engine/train/clip_grad_norm.h"
 #include "engine/train/diffusion_loss.h"
 #include "engine/train/optimizer_factory.h"
@@ -242,6 +244,37 @@ TEST_F(GpuTrainingStep, ClippingAndAdamWOnCudaEqualTheCpuForTheSameGradients) {
         EXPECT_GT(moved, 1e-3) << name;
         EXPECT_LE(error, 1e-3 * moved) << name;
     }
+}
+
+TEST_F(GpuTrainingStep, AdamWOnCudaTakesTheFusedKernelAndMatchesTheCpuUpdate) {
+    if (!core::has_fused_adam(at::Device(at::kCUDA, 0))) {
+        GTEST_SKIP() << "this LibTorch has no fused Adam on CUDA (LibTorch 2.1 or newer has)";
+    }
+    torch::manual_seed(9);
+    const at::Tensor initial = torch::randn({128, 64});
+    AdamHyperParameters hyper;
+    hyper.lr = 1e-3;
+    hyper.weight_decay = 0.01;
+    NamedParameters cpu{{"w", initial.clone().set_requires_grad(true)}};
+    NamedParameters cuda{{"w", initial.to(at::kCUDA).set_requires_grad(true)}};
+    AdamOptimizer on_cpu(cpu, hyper);
+    AdamOptimizer on_cuda(cuda, hyper);
+    for (int step = 0; step < 3; ++step) {
+        const at::Tensor gradient = torch::randn({128, 64});
+        cpu[0].second.mutable_grad() = gradient.clone();
+        cuda[0].second.mutable_grad() = gradient.to(at::kCUDA);
+        on_cpu.step();
+        on_cuda.step();
+    }
+    // The fused kernel keeps its step counts on the GPU; the per-tensor path on the host.
+    for (const auto& [name, tensor] : on_cuda.state_tensors()) {
+        EXPECT_TRUE(tensor.is_cuda()) << name;
+    }
+    const at::Tensor expected = cpu[0].second.detach();
+    const double moved = (expected - initial).abs().max().item<double>();
+    const double error = (cuda[0].second.detach().cpu() - expected).abs().max().item<double>();
+    EXPECT_GT(moved, 2e-3);
+    EXPECT_LE(error, 1e-3 * moved);
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "engine/lora/lora_weights.h"
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
+#include "tests/engine/lora/tiny_lora_model.h"
 #include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -20,6 +21,8 @@ namespace {
 
 using models::cogvideox::CogVideoXTransformer3DModel;
 using models::cogvideox::CogVideoXTransformerInputs;
+using testing::tiny_config;
+using testing::tiny_inputs;
 
 LoRALinear float64_layer(std::int64_t in, std::int64_t out, std::int64_t rank, double alpha) {
     LoRALinear layer(in, out);
@@ -161,21 +164,6 @@ TEST(LoRALinear, MergesAndUnmerges) {
     layer->remove_adapter();
     EXPECT_FALSE(layer->has_adapter());
     EXPECT_EQ(layer->named_parameters().size(), 2u);
-}
-
-models::cogvideox::CogVideoXTransformer3DConfig tiny_config() {
-    auto config = models::cogvideox::find_architecture("cogvideox-tiny").transformer;
-    config.max_text_seq_length = 5;
-    return config;
-}
-
-CogVideoXTransformerInputs tiny_inputs(const models::cogvideox::CogVideoXTransformer3DConfig& c) {
-    torch::manual_seed(21);
-    CogVideoXTransformerInputs inputs;
-    inputs.hidden_states = torch::randn({1, 2, c.in_channels, 4, 6});
-    inputs.encoder_hidden_states = torch::randn({1, 5, c.text_embed_dim});
-    inputs.timestep = torch::tensor({321}, torch::kInt64);
-    return inputs;
 }
 
 TEST(Injection, AdaptsTheNamedLinearsOnly) {

@@ -11,6 +11,7 @@
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
 #include "engine/models/cogvideox/memory_estimate.h"
 #include "engine/models/cogvideox/quantized_base.h"
+#include "tests/engine/lora/tiny_lora_model.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -23,6 +24,8 @@ namespace {
 
 using models::cogvideox::CogVideoXTransformer3DModel;
 using models::cogvideox::CogVideoXTransformerInputs;
+using testing::tiny_config;
+using testing::tiny_inputs;
 
 constexpr const char* kNoFloat8 = "this LibTorch has no fp8 dtype (LibTorch 2.1 or newer has)";
 
@@ -220,21 +223,6 @@ TEST(QuantizedLinear, Float8ComputesWhatTheDequantizedWeightComputes) {
     x.mutable_grad() = at::Tensor();
     expected.square().sum().backward();
     EXPECT_TRUE(torch::allclose(quantized_grad, x.grad(), 1e-4, 1e-5));
-}
-
-models::cogvideox::CogVideoXTransformer3DConfig tiny_config() {
-    auto config = models::cogvideox::find_architecture("cogvideox-tiny").transformer;
-    config.max_text_seq_length = 5;
-    return config;
-}
-
-CogVideoXTransformerInputs tiny_inputs(const models::cogvideox::CogVideoXTransformer3DConfig& c) {
-    torch::manual_seed(21);
-    CogVideoXTransformerInputs inputs;
-    inputs.hidden_states = torch::randn({1, 2, c.in_channels, 4, 6});
-    inputs.encoder_hidden_states = torch::randn({1, 5, c.text_embed_dim});
-    inputs.timestep = torch::tensor({321}, torch::kInt64);
-    return inputs;
 }
 
 TEST(QuantizedBase, QuantizesEveryBlockLinearAndNothingElse) {
