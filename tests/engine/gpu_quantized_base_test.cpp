@@ -34,7 +34,7 @@ protected:
                   << estimate / kGiB << " GiB, step " << result["median_step_s"] << " s"
                   << std::endl;
         EXPECT_LE(peak, 16 * kGiB) << result.dump();
-        EXPECT_NEAR(estimate / peak, 1.0, 0.15) << result.dump();
+        EXPECT_NEAR(estimate / peak, 1.0, 0.10) << result.dump();
     }
 };
 

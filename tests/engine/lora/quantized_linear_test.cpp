@@ -258,14 +258,13 @@ TEST(QuantizedBase, QuantizesEveryBlockLinearAndNothingElse) {
 }
 
 // What an int8 base costs the forward of the tiny transformer (random Kaiming-uniform weights),
-// as a relative L2 error against the same model unquantized. Expected, not yet measured (this
-// test was written on a machine where the engine could not be built in time): a uniform row of
-// absmax b has RMS b / sqrt(3); int8 rounds to steps of b / 127 with an RMS error of
-// b / (127 sqrt(12)), 0.4% of the weights' RMS, and the two blocks' residual stream dilutes it.
-// The bound allows several times that, for error adding up over the 16 quantized layers; a
-// wrong scale or a transposed weight gives errors of order one. Record the printed figure in
-// bench/RESULTS.md.
-TEST(QuantizedBase, Int8ForwardStaysWithinThreePercentOfTheUnquantizedModel) {
+// as a relative L2 error against the same model unquantized: a uniform row of absmax b has RMS
+// b / sqrt(3); int8 rounds to steps of b / 127 with an RMS error of b / (127 sqrt(12)), 0.4% of
+// the weights' RMS, and the two blocks' residual stream dilutes it. Measured: 0.045% (LibTorch
+// 1.13 and 2.6). The bound is the per-weight 0.4% itself, so error adding up over the 16
+// quantized layers fits under it while a wrong scale or a transposed weight (errors of order
+// one) does not.
+TEST(QuantizedBase, Int8ForwardStaysWithinTheInt8RoundingOfTheUnquantizedModel) {
     const auto config = tiny_config();
     torch::manual_seed(3);
     CogVideoXTransformer3DModel full(config);
@@ -282,7 +281,7 @@ TEST(QuantizedBase, Int8ForwardStaysWithinThreePercentOfTheUnquantizedModel) {
     const at::Tensor expected = full->forward(tiny_inputs(config));
     const at::Tensor actual = quantized->forward(tiny_inputs(config));
     const double relative = ((actual - expected).norm() / expected.norm()).item<double>();
-    EXPECT_LT(relative, 0.03);
+    EXPECT_LT(relative, 0.004);
     EXPECT_GT(relative, 0.0); // the base really is quantized
     std::cout << "[ int8 base ] relative forward error " << relative << std::endl;
 }
