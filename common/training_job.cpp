@@ -104,6 +104,17 @@ public:
         }
     }
 
+    void read(const char* key, std::optional<std::int64_t>& value, std::int64_t minimum) {
+        if (const json* v = find(key)) {
+            value = whole(*v, name(key));
+            if (*value < minimum) {
+                fail(name(key),
+                     "is " + std::to_string(*value) + ", less than " + std::to_string(minimum),
+                     "Use " + std::to_string(minimum) + " or more, or null for every block.");
+            }
+        }
+    }
+
     void read(const char* key, std::uint64_t& value) {
         if (const json* v = find(key)) {
             const std::int64_t number = whole(*v, name(key));
@@ -370,6 +381,7 @@ TrainingJob TrainingJob::from_json(const json& object, const std::string& origin
     f.read("max_grad_norm", job.max_grad_norm, 0.0, 1e6);
     f.choose("precision", job.precision, {"bf16", "fp16", "fp32"});
     f.read("gradient_checkpointing", job.gradient_checkpointing);
+    f.read("checkpointed_blocks", job.checkpointed_blocks, 1);
     f.read("seed", job.seed);
     f.read("trigger_word", job.trigger_word);
     read_checkpoints(f.object("checkpoints"), job.checkpoints);
@@ -447,6 +459,7 @@ json TrainingJob::to_json() const {
         {"max_grad_norm", max_grad_norm},
         {"precision", precision},
         {"gradient_checkpointing", gradient_checkpointing},
+        {"checkpointed_blocks", checkpointed_blocks ? json(*checkpointed_blocks) : json(nullptr)},
         {"seed", seed},
         {"trigger_word", trigger_word},
         {"checkpoints", {{"every_steps", checkpoints.every_steps}, {"keep", checkpoints.keep}}},

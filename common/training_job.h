@@ -124,6 +124,10 @@ struct TrainingJob {
     double max_grad_norm = 1.0;     // 0: no clipping
     std::string precision = "bf16"; // bf16 | fp16 | fp32
     bool gradient_checkpointing = true;
+    // With checkpointing, how many blocks recompute in backward (the first ones): unset = all.
+    // Fewer trade memory for speed (each kept block skips its recomputed forward); a number past
+    // the model's depth means all, so one preset serves 2b and 5b.
+    std::optional<std::int64_t> checkpointed_blocks;
     std::uint64_t seed = 42;
     std::string trigger_word; // prepended to every caption ("id token") and recorded on export
     CheckpointSettings checkpoints;

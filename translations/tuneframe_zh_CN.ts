@@ -4576,6 +4576,18 @@ What to do: %2</source>
         <source>The VAE encodes and decodes a batch one video at a time: less memory, same result.</source>
         <translation>VAE 逐个视频编码和解码一个批次：内存更少，结果相同。</translation>
     </message>
+    <message>
+        <source>Recomputed blocks</source>
+        <translation>重算的块数</translation>
+    </message>
+    <message>
+        <source>All blocks</source>
+        <translation>全部块</translation>
+    </message>
+    <message>
+        <source>Recompute only the first this many transformer blocks; the others keep their activations. Each kept block makes a step faster and takes more memory: the estimate below shows how much. CogVideoX-2b has 30 blocks, 5b has 42.</source>
+        <translation>只重算前这么多个 Transformer 块，其余块保留激活值。每多保留一个块，每步更快，但占用更多显存：下方的估算会显示多出多少。CogVideoX-2b 有 30 个块，5b 有 42 个。</translation>
+    </message>
 </context>
 <context>
     <name>ProjectLock</name>

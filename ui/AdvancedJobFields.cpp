@@ -70,6 +70,7 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
     , m_body(new QWidget(this))
     , m_form(new QFormLayout(m_body))
     , m_checkpointingCheck(new QCheckBox(m_body))
+    , m_checkpointedBlocksSpin(new QSpinBox(m_body))
     , m_accumulationSpin(new QSpinBox(m_body))
     , m_clipSpin(new QDoubleSpinBox(m_body))
     , m_scheduleCombo(new QComboBox(m_body))
@@ -90,6 +91,11 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
     connect(m_toggle, &QToolButton::toggled, this, &AdvancedJobFields::setExpanded);
 
     m_checkpointingCheck->setObjectName(QStringLiteral("gradientCheckpointingCheck"));
+    m_checkpointedBlocksSpin->setObjectName(QStringLiteral("checkpointedBlocksSpin"));
+    // 0 shows as "All blocks": with checkpointing on, none is what unchecking it means.
+    m_checkpointedBlocksSpin->setRange(0, 64);
+    connect(m_checkpointingCheck, &QCheckBox::toggled, m_checkpointedBlocksSpin,
+            &QWidget::setEnabled);
     m_accumulationSpin->setObjectName(QStringLiteral("gradientAccumulationSpin"));
     m_accumulationSpin->setRange(1, 4096);
     m_clipSpin->setObjectName(QStringLiteral("maxGradNormSpin"));
@@ -116,9 +122,9 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
     m_vaeSlicingCheck->setObjectName(QStringLiteral("vaeSlicingCheck"));
 
     for (QWidget* field : std::initializer_list<QWidget*>{
-             m_checkpointingCheck, m_accumulationSpin, m_clipSpin, m_scheduleCombo, m_warmupSpin,
-             m_seedSpin, m_frameBucketsEdit, m_resolutionBucketsEdit, m_resizeCombo,
-             m_captionDropoutSpin, m_vaeTilingCheck, m_vaeSlicingCheck}) {
+             m_checkpointingCheck, m_checkpointedBlocksSpin, m_accumulationSpin, m_clipSpin,
+             m_scheduleCombo, m_warmupSpin, m_seedSpin, m_frameBucketsEdit, m_resolutionBucketsEdit,
+             m_resizeCombo, m_captionDropoutSpin, m_vaeTilingCheck, m_vaeSlicingCheck}) {
         auto* label = new QLabel(m_body);
         label->setBuddy(field);
         m_labels.append(label);
@@ -133,7 +139,7 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
 
     for (QCheckBox* box : {m_checkpointingCheck, m_vaeTilingCheck, m_vaeSlicingCheck})
         connect(box, &QCheckBox::toggled, this, &AdvancedJobFields::edited);
-    for (QSpinBox* box : {m_accumulationSpin, m_warmupSpin, m_seedSpin})
+    for (QSpinBox* box : {m_checkpointedBlocksSpin, m_accumulationSpin, m_warmupSpin, m_seedSpin})
         connect(box, &QSpinBox::valueChanged, this, &AdvancedJobFields::edited);
     for (QDoubleSpinBox* box : {m_clipSpin, m_captionDropoutSpin})
         connect(box, &QDoubleSpinBox::valueChanged, this, &AdvancedJobFields::edited);
@@ -152,6 +158,8 @@ void AdvancedJobFields::setJob(const QJsonObject& job) {
     // The defaults are common/training_job.h's, for a field the job leaves out.
     m_checkpointingCheck->setChecked(
         job.value(QStringLiteral("gradient_checkpointing")).toBool(true));
+    m_checkpointedBlocksSpin->setEnabled(m_checkpointingCheck->isChecked());
+    m_checkpointedBlocksSpin->setValue(job.value(QStringLiteral("checkpointed_blocks")).toInt(0));
     m_accumulationSpin->setValue(job.value(QStringLiteral("gradient_accumulation")).toInt(1));
     m_clipSpin->setValue(job.value(QStringLiteral("max_grad_norm")).toDouble(1.0));
     selectData(m_scheduleCombo,
@@ -195,6 +203,9 @@ QJsonObject AdvancedJobFields::values() const {
         dataset.insert(QStringLiteral("resolution_buckets"), *sizes);
     return QJsonObject{
         {QStringLiteral("gradient_checkpointing"), m_checkpointingCheck->isChecked()},
+        {QStringLiteral("checkpointed_blocks"), m_checkpointedBlocksSpin->value() > 0
+                                                    ? QJsonValue(m_checkpointedBlocksSpin->value())
+                                                    : QJsonValue(QJsonValue::Null)},
         {QStringLiteral("gradient_accumulation"), m_accumulationSpin->value()},
         {QStringLiteral("max_grad_norm"), m_clipSpin->value()},
         {QStringLiteral("seed"), m_seedSpin->value()},
@@ -237,6 +248,7 @@ void AdvancedJobFields::changeEvent(QEvent* event) {
 void AdvancedJobFields::retranslateUi() {
     m_toggle->setText(tr("Advanced"));
     const QStringList labels{tr("Gradient checkpointing"),
+                             tr("Recomputed blocks"),
                              tr("Gradient accumulation"),
                              tr("Gradient clipping"),
                              tr("Learning-rate schedule"),
@@ -254,6 +266,11 @@ void AdvancedJobFields::retranslateUi() {
     m_checkpointingCheck->setToolTip(
         tr("Saves most of the activation memory for about a third more time per step. Leave it "
            "on unless the model fits without it."));
+    m_checkpointedBlocksSpin->setSpecialValueText(tr("All blocks"));
+    m_checkpointedBlocksSpin->setToolTip(
+        tr("Recompute only the first this many transformer blocks; the others keep their "
+           "activations. Each kept block makes a step faster and takes more memory: the "
+           "estimate below shows how much. CogVideoX-2b has 30 blocks, 5b has 42."));
     m_accumulationSpin->setToolTip(
         tr("Steps whose gradients add up before the optimizer moves: the effective batch is the "
            "batch size times this, at the memory of one batch."));

@@ -45,6 +45,7 @@ private:
     QWidget* m_body;
     QFormLayout* m_form;
     QCheckBox* m_checkpointingCheck;
+    QSpinBox* m_checkpointedBlocksSpin;
     QSpinBox* m_accumulationSpin;
     QDoubleSpinBox* m_clipSpin;
     QComboBox* m_scheduleCombo;

@@ -4,6 +4,7 @@
 #include "engine/train/training_bench.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 
 namespace tuneframe::cli {
@@ -43,6 +44,14 @@ int run_bench(CommandContext& context) {
     }
     if (arguments.flag("--no-checkpointing")) {
         spec.checkpointing = false;
+    }
+    if (const std::optional<std::string> blocks = arguments.option("--checkpointed-blocks")) {
+        char* end = nullptr;
+        const long long count = std::strtoll(blocks->c_str(), &end, 10);
+        if (blocks->empty() || *end != '\0' || count < 1) {
+            arguments.fail("--checkpointed-blocks must be a positive whole number.");
+        }
+        spec.checkpointed_blocks = count;
     }
     arguments.finish();
     std::cout << train::run_bench(spec).dump() << std::endl;

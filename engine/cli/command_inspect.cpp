@@ -99,9 +99,10 @@ nlohmann::json architecture_json(const core::ComponentInventory& component,
           {"inference_cfg",
            estimate_json(cogvideox::estimate_inference_memory(config, bytes, shape))},
           {"lora_training_checkpointed", estimate_json(cogvideox::estimate_lora_training_memory(
-                                             config, bytes, shape, rank, true))},
-          {"lora_training", estimate_json(cogvideox::estimate_lora_training_memory(
-                                config, bytes, shape, rank, false))}}},
+                                             config, bytes, shape, rank, config.num_layers))},
+          {"lora_training",
+           estimate_json(cogvideox::estimate_lora_training_memory(
+               config, bytes, shape, rank, /*checkpointed_blocks=*/std::int64_t{0}))}}},
     };
 }
 

@@ -280,7 +280,8 @@ struct Trainer::Impl {
         load.dtype = dtype;
         load.device = device;
         transformer = cogvideox::load_cogvideox_transformer(pipeline.transformer, load);
-        transformer->set_gradient_checkpointing(job.gradient_checkpointing);
+        transformer->set_checkpointed_blocks(cogvideox::checkpointed_block_count(
+            transformer->config(), job.gradient_checkpointing, job.checkpointed_blocks));
         // After loading, so the checkpoint's keys and dtypes load as they are; validation
         // samples with this quantized base too, and exports load the base afresh.
         cogvideox::quantize_transformer_base(*transformer, quantization);

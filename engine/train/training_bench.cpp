@@ -88,7 +88,8 @@ std::int64_t estimate_bytes(const BenchSpec& spec, c10::ScalarType dtype,
     config.max_text_seq_length = spec.text_tokens;
     const auto estimate = cogvideox::estimate_lora_training_memory(
         config, static_cast<std::int64_t>(c10::elementSize(dtype)), shape, spec.rank,
-        spec.checkpointing, quantization);
+        cogvideox::checkpointed_block_count(config, spec.checkpointing, spec.checkpointed_blocks),
+        quantization);
     return static_cast<std::int64_t>(estimate.total());
 }
 
@@ -161,7 +162,8 @@ nlohmann::json run_bench(const BenchSpec& spec) {
     lora::inject_lora(*model, lora_config);
     model->to(device);
     lora::freeze_all_but_lora(*model);
-    model->set_gradient_checkpointing(spec.checkpointing);
+    model->set_checkpointed_blocks(cogvideox::checkpointed_block_count(
+        model->config(), spec.checkpointing, spec.checkpointed_blocks));
     model->train();
     NamedParameters trainable;
     std::int64_t trainable_count = 0;
@@ -254,6 +256,8 @@ nlohmann::json run_bench(const BenchSpec& spec) {
     }
     const double step_s = median(times);
     const double tokens = static_cast<double>(video_tokens + spec.text_tokens);
+    const std::int64_t checkpointed = cogvideox::checkpointed_block_count(
+        spec.transformer, spec.checkpointing, spec.checkpointed_blocks);
     nlohmann::json result = {
         {"shape", spec.name},
         {"device", device.str()},
@@ -265,6 +269,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         {"rank", spec.rank},
         {"optimizer", spec.optimizer},
         {"checkpointing", spec.checkpointing},
+        {"checkpointed_blocks", checkpointed},
         {"trainable_parameters", trainable_count},
         {"steps_timed", static_cast<std::int64_t>(times.size())},
         {"steps_s", times},
@@ -279,9 +284,11 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         {"attention", spec.attention},
     };
     if (const double peak = peak_flops(device); peak > 0) {
-        // forward + backward (2x) + the recomputed forward under checkpointing
-        const double flops = forward_flops(spec.transformer, video_tokens, spec.text_tokens) *
-                             (spec.checkpointing ? 4.0 : 3.0);
+        // forward + backward (2x) + the recomputed forward of the checkpointed blocks
+        const double recomputed =
+            static_cast<double>(checkpointed) / static_cast<double>(spec.transformer.num_layers);
+        const double flops =
+            forward_flops(spec.transformer, video_tokens, spec.text_tokens) * (3.0 + recomputed);
         result["mfu"] = flops / step_s / peak;
     }
     return result;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace tuneframe::train {
@@ -21,6 +22,8 @@ struct BenchSpec {
     std::int64_t rank = 64;
     std::string optimizer = "adamw";
     bool checkpointing = true;
+    // With checkpointing, the first this many blocks recompute; unset: all.
+    std::optional<std::int64_t> checkpointed_blocks;
     std::int64_t steps = 5; // the first is a warm-up and not counted
     std::string device = "auto";
     std::string precision = "bf16";

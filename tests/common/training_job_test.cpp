@@ -42,6 +42,7 @@ TEST(TrainingJob, WritingAndReadingGivesTheSameJob) {
                   {"validation", {{"every_steps", 50}, {"prompts", {"a red ball"}}}},
                   {"parallel", {{"plan", "hybrid"}, {"sp_size", 2}}},
                   {"device", "cuda:1"},
+                  {"checkpointed_blocks", 12},
                   {"seed", 7}};
     const TrainingJob job = TrainingJob::from_json(edits, "job.json");
     const json written = job.to_json();
@@ -51,6 +52,13 @@ TEST(TrainingJob, WritingAndReadingGivesTheSameJob) {
     EXPECT_EQ(*job.optimizer.beta3, 0.9999);
     EXPECT_EQ(job.parallel.sp_size, 2);
     EXPECT_TRUE(TrainingJob::from_json(written, "again").dataset.allow_paths_outside);
+    EXPECT_EQ(job.checkpointed_blocks, 12);
+    // Unset means every block, and stays unset through a write and a read.
+    const TrainingJob defaults = TrainingJob::from_json(json::object(), "job.json");
+    EXPECT_FALSE(defaults.checkpointed_blocks.has_value());
+    EXPECT_TRUE(defaults.to_json()["checkpointed_blocks"].is_null());
+    EXPECT_FALSE(
+        TrainingJob::from_json(defaults.to_json(), "again").checkpointed_blocks.has_value());
 }
 
 TEST(TrainingJob, AMisspeltFieldIsNamedWithItsPath) {
@@ -88,6 +96,10 @@ TEST(TrainingJob, BadValuesSayWhatIsAllowed) {
                   .find("mode is \"full\""),
               std::string::npos);
     EXPECT_EQ(field, "lora.base_quantization");
+    EXPECT_NE(error_of({{"checkpointed_blocks", 0}}, &field).find("less than 1"),
+              std::string::npos);
+    EXPECT_EQ(field, "checkpointed_blocks");
+    EXPECT_FALSE(error_of({{"checkpointed_blocks", 2.5}}).empty());
     EXPECT_FALSE(error_of({{"optimizer", {{"lr", "1e-4"}}}}).empty());
     EXPECT_FALSE(error_of({{"batch_size", 1.5}}).empty());
     EXPECT_FALSE(error_of({{"optimizer", {{"name", "came"}}}}).empty()); // beta3 missing

@@ -904,6 +904,16 @@ void TestTrainPage::advancedFieldsReachTheRunsJob() {
     QVERIFY(slicing->isVisible() && !slicing->isChecked());
     QTest::mouseClick(slicing, Qt::LeftButton, {}, QPoint(4, slicing->height() / 2));
     QVERIFY(slicing->isChecked());
+    // Recomputed blocks: only with checkpointing on; 0 reads "All blocks".
+    auto* checkpointing = form->findChild<QCheckBox*>(QStringLiteral("gradientCheckpointingCheck"));
+    auto* blocks = form->findChild<QSpinBox*>(QStringLiteral("checkpointedBlocksSpin"));
+    checkpointing->setChecked(false);
+    QVERIFY(!blocks->isEnabled());
+    QTest::mouseClick(checkpointing, Qt::LeftButton, {}, QPoint(4, checkpointing->height() / 2));
+    QVERIFY(checkpointing->isChecked() && blocks->isEnabled());
+    QCOMPARE(blocks->value(), 0);
+    QCOMPARE(blocks->text(), blocks->specialValueText());
+    typeInto(blocks, QStringLiteral("1"));
     form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->setValue(2);
     form->findChild<QSpinBox*>(QStringLiteral("checkpointEverySpin"))->setValue(0);
     form->findChild<QSpinBox*>(QStringLiteral("validationEverySpin"))->setValue(0);
@@ -923,6 +933,8 @@ void TestTrainPage::advancedFieldsReachTheRunsJob() {
     const QJsonObject job = QJsonDocument::fromJson(jobFile.readAll()).object();
     QCOMPARE(job.value(QStringLiteral("seed")).toInt(), 7);
     QCOMPARE(job.value(QStringLiteral("gradient_accumulation")).toInt(), 2);
+    QVERIFY(job.value(QStringLiteral("gradient_checkpointing")).toBool());
+    QCOMPARE(job.value(QStringLiteral("checkpointed_blocks")).toInt(), 1);
     const QJsonObject lrSchedule = job.value(QStringLiteral("lr_schedule")).toObject();
     QCOMPARE(lrSchedule.value(QStringLiteral("name")).toString(), QStringLiteral("cosine"));
     QCOMPARE(lrSchedule.value(QStringLiteral("warmup_steps")).toInt(), 1);

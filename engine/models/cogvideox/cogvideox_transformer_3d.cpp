@@ -5,6 +5,8 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
+
 namespace tuneframe::models::cogvideox {
 namespace {
 
@@ -203,11 +205,17 @@ at::Tensor CogVideoXTransformer3DModelImpl::time_embeddings(const CogVideoXTrans
     return emb;
 }
 
+void CogVideoXTransformer3DModelImpl::set_checkpointed_blocks(std::int64_t count) {
+    checkpointed_blocks_ =
+        std::clamp<std::int64_t>(count, 0, std::max<std::int64_t>(config_.num_layers - 1, 0));
+}
+
 std::pair<at::Tensor, at::Tensor> CogVideoXTransformer3DModelImpl::run_block(
     std::size_t index, const at::Tensor& hidden, const at::Tensor& encoder, const at::Tensor& temb,
     const std::optional<RotaryEmbedding>& rotary, const std::optional<SequenceSplit>& split) {
     CogVideoXBlock block = blocks_[index];
-    if (!gradient_checkpointing_ || !is_training() || !torch::GradMode::is_enabled()) {
+    if (static_cast<std::int64_t>(index) >= checkpointed_blocks_ || !is_training() ||
+        !torch::GradMode::is_enabled()) {
         return block->forward(hidden, encoder, temb, rotary, split ? &*split : nullptr);
     }
     std::shared_ptr<CogVideoXBlockImpl> impl = block.ptr();

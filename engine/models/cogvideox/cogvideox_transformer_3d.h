@@ -68,14 +68,22 @@ public:
                                                      std::int64_t latent_width) const;
 
     // Recompute each block in backward instead of keeping its activations (training only).
-    void set_gradient_checkpointing(bool enabled) { gradient_checkpointing_ = enabled; }
+    void set_gradient_checkpointing(bool enabled) {
+        set_checkpointed_blocks(enabled ? config_.num_layers : 0);
+    }
+    // Recompute only the first `count` blocks: the rest keep their activations, trading memory
+    // for the recompute's time. The first ones, because backward reaches them last, after the
+    // kept blocks' activations are freed; never the last block, whose activations backward
+    // needs at once (recomputing it would cost a forward and save nothing).
+    void set_checkpointed_blocks(std::int64_t count);
     // Splits each sample's tokens over the exchange's ranks (sequence parallelism); null runs
     // whole. Every rank of the group must run the same forward and backward.
     void set_token_exchange(std::shared_ptr<TokenExchange> exchange) {
         token_exchange_ = std::move(exchange);
     }
     const std::shared_ptr<TokenExchange>& token_exchange() const { return token_exchange_; }
-    bool gradient_checkpointing() const { return gradient_checkpointing_; }
+    bool gradient_checkpointing() const { return checkpointed_blocks_ > 0; }
+    std::int64_t checkpointed_blocks() const { return checkpointed_blocks_; }
 
     CogVideoXPatchEmbed patch_embed{nullptr};
     torch::nn::Dropout embedding_dropout{nullptr};
@@ -102,7 +110,7 @@ private:
 
     CogVideoXTransformer3DConfig config_;
     std::vector<CogVideoXBlock> blocks_;
-    bool gradient_checkpointing_ = false;
+    std::int64_t checkpointed_blocks_ = 0;
     struct CachedRotary {
         std::vector<std::int64_t> grid;
         c10::Device device{c10::kCPU};

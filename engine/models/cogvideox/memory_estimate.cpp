@@ -4,6 +4,8 @@
 
 #include <torch/version.h>
 
+#include <algorithm>
+
 namespace tuneframe::models::cogvideox {
 namespace {
 
@@ -70,26 +72,38 @@ std::uint64_t forward_activation_bytes(const CogVideoXTransformer3DConfig& confi
                                                    config, dtype_bytes, batch, tokens)));
 }
 
+std::int64_t checkpointed_block_count(const CogVideoXTransformer3DConfig& config,
+                                      bool gradient_checkpointing,
+                                      std::optional<std::int64_t> limit) {
+    if (!gradient_checkpointing) {
+        return 0;
+    }
+    // Never the last block: backward needs its activations first, so recomputing it would only
+    // cost a forward and give back nothing.
+    const std::int64_t most = std::max<std::int64_t>(config.num_layers - 1, 0);
+    return std::clamp<std::int64_t>(limit.value_or(most), 0, most);
+}
+
 std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& config,
                                         std::int64_t dtype_bytes, std::int64_t batch,
-                                        std::int64_t tokens, bool gradient_checkpointing,
+                                        std::int64_t tokens, std::int64_t checkpointed_blocks,
                                         std::int64_t sequence_parallel) {
     const std::int64_t token_bytes = batch * tokens * config.inner_dim() * dtype_bytes;
-    // With checkpointing every block keeps only its inputs, and one block at a time is
-    // recomputed with its full set.
-    const std::int64_t kept_per_block = gradient_checkpointing ? 1 : kSavedWidths;
-    const std::int64_t working =
-        (gradient_checkpointing ? kSavedWidths : 0) + kBackwardWorkingWidths;
-    const auto widths =
-        static_cast<std::uint64_t>((config.num_layers * kept_per_block + working) * token_bytes);
+    const std::int64_t recomputed = checkpointed_block_count(config, true, checkpointed_blocks);
+    const std::int64_t kept = config.num_layers - recomputed;
+    // A recomputed block keeps only its input until backward reaches it; the others (the last
+    // ones, so at least the final block) keep their full set. Backward's peak is at its start,
+    // with all of that held plus the working set of the block being back-propagated.
+    const auto widths = static_cast<std::uint64_t>(
+        (recomputed + kept * kSavedWidths + kBackwardWorkingWidths) * token_bytes);
     if (kFusedAttention) {
         return widths;
     }
-    // Without checkpointing every block also keeps its probabilities for backward. Split
-    // sequences attend over the whole sequence with 1/sp of the heads (Ulysses), so `tokens`
-    // (this rank's) squared counts sp times.
+    // A kept block also keeps its probabilities for backward (the one being back-propagated is
+    // in kUnfusedBackwardMatrices). Split sequences attend over the whole sequence with 1/sp of
+    // the heads (Ulysses), so `tokens` (this rank's) squared counts sp times.
     const double matrices =
-        kUnfusedBackwardMatrices + (gradient_checkpointing ? 0.0 : config.num_layers - 1.0);
+        kUnfusedBackwardMatrices + static_cast<double>(std::max<std::int64_t>(kept - 1, 0));
     return widths + static_cast<std::uint64_t>(matrices * static_cast<double>(sequence_parallel) *
                                                static_cast<double>(score_matrix_bytes(
                                                    config, dtype_bytes, batch, tokens)));
@@ -107,7 +121,7 @@ MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& con
 
 MemoryEstimate estimate_lora_training_memory(const CogVideoXTransformer3DConfig& config,
                                              std::int64_t dtype_bytes, const VideoShape& shape,
-                                             std::int64_t rank, bool gradient_checkpointing,
+                                             std::int64_t rank, std::int64_t checkpointed_blocks,
                                              lora::BaseQuantization quantization) {
     MemoryEstimate estimate;
     const std::int64_t dim = config.inner_dim();
@@ -119,7 +133,7 @@ MemoryEstimate estimate_lora_training_memory(const CogVideoXTransformer3DConfig&
     const std::int64_t adapter_parameters = config.num_layers * 4 * rank * 2 * dim;
     estimate.trainable = static_cast<std::uint64_t>(adapter_parameters * 4 * 4);
     estimate.activations = training_activation_bytes(
-        config, dtype_bytes, shape.batch, token_count(config, shape).total, gradient_checkpointing);
+        config, dtype_bytes, shape.batch, token_count(config, shape).total, checkpointed_blocks);
     return estimate;
 }
 

@@ -4,6 +4,7 @@
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
 
 #include <cstdint>
+#include <optional>
 
 // Back-of-envelope memory figures for `inspect` (transformer only; excludes the CUDA context,
 // allocator fragmentation, the VAE and the text encoder). The per-token constants count the
@@ -36,25 +37,40 @@ struct MemoryEstimate {
 std::uint64_t forward_activation_bytes(const CogVideoXTransformer3DConfig& config,
                                        std::int64_t dtype_bytes, std::int64_t batch,
                                        std::int64_t tokens);
-// Activations a training step keeps for backward (all blocks, or only block inputs plus one
-// recomputed block with checkpointing); `tokens` per sequence on this process, which holds
-// 1/sequence_parallel of each sequence.
+// How many blocks a training step recomputes in backward: none without checkpointing, else the
+// first `limit`, and never the last block (all but it when unset; a limit past the model's depth
+// means all, so one preset serves 2b's 30 blocks and 5b's 42).
+std::int64_t checkpointed_block_count(const CogVideoXTransformer3DConfig& config,
+                                      bool gradient_checkpointing,
+                                      std::optional<std::int64_t> limit = std::nullopt);
+
+// Activations a training step keeps for backward: a checkpointed block keeps only its inputs
+// and is recomputed in full when backward reaches it, the others keep everything;
+// `checkpointed_blocks` are the first ones (clamped as checkpointed_block_count clamps). `tokens`
+// per sequence on this process, which holds 1/sequence_parallel of each sequence.
 std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& config,
                                         std::int64_t dtype_bytes, std::int64_t batch,
-                                        std::int64_t tokens, bool gradient_checkpointing,
+                                        std::int64_t tokens, std::int64_t checkpointed_blocks,
                                         std::int64_t sequence_parallel = 1);
+// A count, not a flag: `true` would silently mean one block.
+std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig&, std::int64_t,
+                                        std::int64_t, std::int64_t, bool,
+                                        std::int64_t = 1) = delete;
 
 // One denoising forward with classifier-free guidance (batch doubled), fused attention.
 MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& config,
                                          std::int64_t dtype_bytes, const VideoShape& shape);
 
-// A LoRA training step on q/k/v/out of every block (rank `rank`), AdamW, with or without
-// gradient checkpointing, fused attention; the frozen base in `dtype_bytes` or quantized
-// (quantized_base.h).
+// A LoRA training step on q/k/v/out of every block (rank `rank`), AdamW, with the first
+// `checkpointed_blocks` blocks recomputed in backward, fused attention; the frozen base in
+// `dtype_bytes` or quantized (quantized_base.h).
 MemoryEstimate
 estimate_lora_training_memory(const CogVideoXTransformer3DConfig& config, std::int64_t dtype_bytes,
                               const VideoShape& shape, std::int64_t rank,
-                              bool gradient_checkpointing,
+                              std::int64_t checkpointed_blocks,
                               lora::BaseQuantization quantization = lora::BaseQuantization::None);
+MemoryEstimate estimate_lora_training_memory(const CogVideoXTransformer3DConfig&, std::int64_t,
+                                             const VideoShape&, std::int64_t, bool,
+                                             lora::BaseQuantization = {}) = delete;
 
 } // namespace tuneframe::models::cogvideox

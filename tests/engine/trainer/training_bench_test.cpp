@@ -70,6 +70,28 @@ TEST(TrainingBench, MemoryEstimateIsWithin15PercentOfTheMeasuredPeak) {
     expect_estimate_within(bench_cpu, 0.15);
 }
 
+// Recomputing only some blocks: the peak lands between recomputing all and none, the estimate
+// follows it, and the result says how many blocks were recomputed (never the last one).
+TEST(TrainingBench, CheckpointingSomeBlocksLandsBetweenAllAndNone) {
+    BenchSpec spec = tiny_spec();
+    spec.transformer.num_layers = 4; // random weights: any depth builds
+    const nlohmann::json all = run_bench(spec);
+    spec.checkpointing = false;
+    const nlohmann::json none = run_bench(spec);
+    spec.checkpointing = true;
+    spec.checkpointed_blocks = 1;
+    const nlohmann::json some = run_bench(spec);
+    EXPECT_EQ(all["checkpointed_blocks"], 3);
+    EXPECT_EQ(none["checkpointed_blocks"], 0);
+    EXPECT_EQ(some["checkpointed_blocks"], 1);
+    const auto peak = [](const nlohmann::json& result) {
+        return result["peak_tensor_bytes"].get<std::int64_t>();
+    };
+    EXPECT_LT(peak(all), peak(some));
+    EXPECT_LT(peak(some), peak(none));
+    expect_estimate_within(spec, 0.15);
+}
+
 // bench-cpu's base weights are a sixth of its peak: int8 must show in the measured peak, and
 // the estimate must follow it.
 TEST(TrainingBench, AnInt8BaseLowersThePeakAndTheEstimateFollows) {
