@@ -27,6 +27,7 @@ void EngineCommand::start(const QStringList& arguments) {
     m_done = false;
     m_errorMessage.clear();
     m_errorHint.clear();
+    m_errorField.clear();
     m_stderrTail.clear();
     m_process = new QProcess(this);
     m_process->setProgram(m_enginePath);
@@ -86,6 +87,7 @@ void EngineCommand::onOutput() {
         if (event->type == EventType::Error) {
             m_errorMessage = event->string(QStringLiteral("message"));
             m_errorHint = event->string(QStringLiteral("hint"));
+            m_errorField = event->string(QStringLiteral("field"));
         } else if (event->type == EventType::Progress) {
             emit progressed(event->integer(QStringLiteral("done")),
                             event->integer(QStringLiteral("total")));

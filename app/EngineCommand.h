@@ -24,6 +24,9 @@ public:
     void cancel();
     bool isRunning() const;
 
+    // The job field the last failure was about (the error event's `field`), or empty.
+    QString errorField() const { return m_errorField; }
+
 signals:
     void eventReceived(const EngineEvent& event);
     void progressed(qint64 done, qint64 total);
@@ -41,5 +44,6 @@ private:
     bool m_done = false;
     QString m_errorMessage;
     QString m_errorHint;
+    QString m_errorField;
     QStringList m_stderrTail;
 };

@@ -12,12 +12,16 @@ MemoryEstimator::MemoryEstimator(const QString& enginePath, QObject* parent)
         if (const std::optional<MemoryEstimate> estimate = MemoryEstimate::fromSummary(summary))
             emit estimated(*estimate);
         else
-            emit failed(tr("The engine's estimate could not be read."));
+            emit failed(tr("The engine's estimate could not be read."), QString());
     });
-    connect(m_command, &EngineCommand::failed, this,
-            [this](const QString& message, const QString& hint) {
-                emit failed(hint.isEmpty() ? message : message + QLatin1Char(' ') + hint);
-            });
+    connect(m_command, &EngineCommand::failed, this, [this](QString message, const QString& hint) {
+        // The engine names the job file it read, which is this estimator's scratch copy.
+        message.remove(m_folder.filePath(QStringLiteral("job.json")) + QStringLiteral(": "));
+        if (!message.isEmpty())
+            message[0] = message.at(0).toUpper();
+        emit failed(hint.isEmpty() ? message : message + QLatin1Char(' ') + hint,
+                    m_command->errorField());
+    });
 }
 
 MemoryEstimator::~MemoryEstimator() = default;
@@ -28,13 +32,15 @@ void MemoryEstimator::setEnginePath(const QString& enginePath) {
 
 void MemoryEstimator::request(const QJsonObject& job, int processes) {
     if (!m_folder.isValid()) {
-        emit failed(tr("No temporary folder for the estimate: %1").arg(m_folder.errorString()));
+        emit failed(tr("No temporary folder for the estimate: %1").arg(m_folder.errorString()),
+                    QString());
         return;
     }
     QSaveFile file(m_folder.filePath(QStringLiteral("job.json")));
     const QByteArray bytes = QJsonDocument(job).toJson();
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        emit failed(tr("%1 could not be written: %2").arg(file.fileName(), file.errorString()));
+        emit failed(tr("%1 could not be written: %2").arg(file.fileName(), file.errorString()),
+                    QString());
         return;
     }
     m_command->start({QStringLiteral("estimate"), QStringLiteral("--job"), file.fileName(),

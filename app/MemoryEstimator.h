@@ -23,7 +23,9 @@ public:
 
 signals:
     void estimated(const MemoryEstimate& estimate);
-    void failed(const QString& message);
+    // `field`: the job field the engine refused (as "lora.rank"), or empty when the failure is
+    // not about one field.
+    void failed(const QString& message, const QString& field);
 
 private:
     EngineCommand* m_command;

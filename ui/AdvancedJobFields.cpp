@@ -15,6 +15,7 @@
 
 #include <limits>
 #include <optional>
+#include <utility>
 
 namespace {
 
@@ -226,6 +227,28 @@ QString AdvancedJobFields::inputError() const {
                   "width, like 480x720, 240x360.")
             .arg(m_resolutionBucketsEdit->text());
     return {};
+}
+
+QWidget* AdvancedJobFields::fieldWidget(const QString& jobField) const {
+    const std::initializer_list<std::pair<const char*, QWidget*>> fields{
+        {"gradient_checkpointing", m_checkpointingCheck},
+        {"checkpointed_blocks", m_checkpointedBlocksSpin},
+        {"gradient_accumulation", m_accumulationSpin},
+        {"max_grad_norm", m_clipSpin},
+        {"lr_schedule.name", m_scheduleCombo},
+        {"lr_schedule.warmup_steps", m_warmupSpin},
+        {"seed", m_seedSpin},
+        {"dataset.frame_buckets", m_frameBucketsEdit},
+        {"dataset.resolution_buckets", m_resolutionBucketsEdit},
+        {"dataset.resize_mode", m_resizeCombo},
+        {"dataset.caption_dropout", m_captionDropoutSpin},
+        {"dataset.vae_tiling", m_vaeTilingCheck},
+        {"dataset.vae_slicing", m_vaeSlicingCheck}};
+    for (const auto& [name, widget] : fields) {
+        if (jobField == QLatin1String(name))
+            return widget;
+    }
+    return nullptr;
 }
 
 void AdvancedJobFields::setExpanded(bool expanded) {

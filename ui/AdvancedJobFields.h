@@ -29,6 +29,8 @@ public:
     QJsonObject values() const;
     // What is wrong with a field's text (the buckets), naming the field; empty when all parse.
     QString inputError() const;
+    // The widget that sets a job field ("dataset.frame_buckets"), or null for one not here.
+    QWidget* fieldWidget(const QString& jobField) const;
     void setExpanded(bool expanded);
     bool isExpanded() const;
 

@@ -2,6 +2,7 @@
 
 #include "ui/AdvancedJobFields.h"
 #include "ui/FactoryImportDialog.h"
+#include "ui/FieldProblemNote.h"
 #include "ui/HubDownloadDialog.h"
 
 #include "app/ConditionImages.h"
@@ -33,6 +34,8 @@
 #include <QThreadPool>
 #include <QTimer>
 #include <QToolButton>
+
+#include <utility>
 
 namespace {
 
@@ -114,6 +117,8 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_memoryLabel(new QLabel(this))
     , m_advanced(new AdvancedJobFields(this))
     , m_errorLabel(new QLabel(this))
+    , m_fieldProblem(new FieldProblemNote(this))
+    , m_modelRow(nullptr)
     , m_validateTimer(new QTimer(this))
     , m_estimateTimer(new QTimer(this))
     , m_estimator(new MemoryEstimator(EngineLocator::enginePath(), this)) {
@@ -154,10 +159,10 @@ NewRunForm::NewRunForm(QWidget* parent)
     m_errorLabel->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_errorLabel->hide();
 
-    auto* modelRow = new QHBoxLayout;
-    modelRow->addWidget(m_modelEdit, 1);
-    modelRow->addWidget(m_modelBrowse);
-    modelRow->addWidget(m_modelCacheButton);
+    m_modelRow = new QHBoxLayout;
+    m_modelRow->addWidget(m_modelEdit, 1);
+    m_modelRow->addWidget(m_modelBrowse);
+    m_modelRow->addWidget(m_modelCacheButton);
     auto addRow = [this](QWidget* field, QLayout* fieldLayout = nullptr) {
         auto* label = new QLabel(this);
         m_rowLabels.append(label);
@@ -172,7 +177,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     presetRow->addWidget(m_deletePresetButton);
     addRow(nullptr, presetRow);
     m_form->addRow(m_presetDescription);
-    addRow(nullptr, modelRow);
+    addRow(nullptr, m_modelRow);
     for (QWidget* field : std::initializer_list<QWidget*>{
              m_rankSpin, m_alphaSpin, m_baseWeightsCombo, m_optimizerCombo, m_learningRateEdit,
              m_stepsSpin, m_batchSpin, m_precisionCombo, m_checkpointSpin, m_validationEverySpin,
@@ -196,16 +201,22 @@ NewRunForm::NewRunForm(QWidget* parent)
     connect(m_estimateTimer, &QTimer::timeout, this, &NewRunForm::requestEstimate);
     connect(m_estimator, &MemoryEstimator::estimated, this, [this](const MemoryEstimate& estimate) {
         m_estimate = estimate;
+        m_estimatedJob = m_requestedJob;
         m_estimateError.clear();
         updateMemoryText();
         emit memoryEstimateChanged();
     });
-    connect(m_estimator, &MemoryEstimator::failed, this, [this](const QString& message) {
-        m_estimate.reset();
-        m_estimateError = message;
-        updateMemoryText();
-        emit memoryEstimateChanged();
-    });
+    connect(m_estimator, &MemoryEstimator::failed, this,
+            [this](const QString& message, const QString& field) {
+                m_estimate.reset();
+                m_estimateError.clear();
+                if (field.isEmpty())
+                    m_estimateError = message;
+                else
+                    showJobRefusal(field, message);
+                updateMemoryText();
+                emit memoryEstimateChanged();
+            });
     connect(m_presetCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index >= 0 && index < m_presets.size())
             applyPreset(m_presets.at(index));
@@ -406,12 +417,22 @@ QString NewRunForm::modelFolder() const {
 }
 
 std::optional<MemoryEstimate> NewRunForm::memoryEstimate() const {
+    // One for other settings is not this job's, though its text stays until the next arrives.
+    if (m_estimatedJob != estimateRequest())
+        return std::nullopt;
     return m_estimate;
 }
 
+QJsonObject NewRunForm::estimateRequest() const {
+    return QJsonObject{{QStringLiteral("job"), job()},
+                       {QStringLiteral("processes"), launchPlan().processCount()}};
+}
+
 void NewRunForm::requestEstimate() {
-    if (m_valid)
-        m_estimator->request(job(), launchPlan().processCount());
+    if (!m_valid)
+        return;
+    m_requestedJob = estimateRequest();
+    m_estimator->request(job(), launchPlan().processCount());
 }
 
 NewRunForm::Capacity NewRunForm::capacity() const {
@@ -736,7 +757,66 @@ void NewRunForm::showEvent(QShowEvent* event) {
     m_validateTimer->start();
 }
 
+void NewRunForm::showJobRefusal(const QString& field, const QString& message) {
+    QFormLayout* layout = nullptr;
+    int row = -1;
+    if (locateField(field, layout, row)) {
+        m_fieldProblem->show(layout, row, message);
+    } else {
+        m_errorLabel->setText(message);
+        m_errorLabel->show();
+    }
+    m_error = message;
+    if (m_valid) {
+        m_valid = false;
+        m_savePresetButton->setEnabled(false);
+        emit validityChanged(false);
+    }
+}
+
+bool NewRunForm::locateField(const QString& field, QFormLayout*& layout, int& row) const {
+    QFormLayout::ItemRole role;
+    layout = m_form;
+    row = -1;
+    if (field == QLatin1String("task") || field == QLatin1String("model")) {
+        m_form->getLayoutPosition(m_modelRow, &row, &role);
+        return row >= 0;
+    }
+    const std::initializer_list<std::pair<const char*, QWidget*>> fields{
+        {"lora.rank", m_rankSpin},
+        {"lora.alpha", m_alphaSpin},
+        {"lora.base_quantization", m_baseWeightsCombo},
+        {"optimizer.name", m_optimizerCombo},
+        {"optimizer.lr", m_learningRateEdit},
+        {"max_steps", m_stepsSpin},
+        {"batch_size", m_batchSpin},
+        {"precision", m_precisionCombo},
+        {"validation.every_steps", m_validationEverySpin},
+        {"trigger_word", m_triggerEdit}};
+    for (const auto& [name, widget] : fields) {
+        if (field == QLatin1String(name)) {
+            m_form->getWidgetPosition(widget, &row, &role);
+            return row >= 0;
+        }
+    }
+    // The validation videos' size and length come with the preset; the prompts are what the
+    // form shows of validation.
+    if (field.startsWith(QLatin1String("validation."))) {
+        m_form->getWidgetPosition(m_promptsEdit, &row, &role);
+        return row >= 0;
+    }
+    QWidget* advanced = m_advanced->fieldWidget(field);
+    if (!advanced)
+        return false;
+    m_advanced->setExpanded(true); // the field it names is in view
+    layout = qobject_cast<QFormLayout*>(advanced->parentWidget()->layout());
+    if (layout)
+        layout->getWidgetPosition(advanced, &row, &role);
+    return layout && row >= 0;
+}
+
 void NewRunForm::revalidate() {
+    m_fieldProblem->clear(); // the edited job is checked again by the next estimate
     inspectModelAndPictures();
     QString error;
     bool numberOk = false;

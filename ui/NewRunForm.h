@@ -14,6 +14,8 @@
 #include <optional>
 
 class AdvancedJobFields;
+class FieldProblemNote;
+class QHBoxLayout;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -99,10 +101,17 @@ private:
     void applyPreset(const JobPreset& preset);
     void onEdited();
     void revalidate();
+    // The engine refused `field` of the job (as "lora.rank"): the message goes under that
+    // field's row (the bottom line for a field the form has no widget for) and Train is off
+    // until an edit makes the engine accept the job.
+    void showJobRefusal(const QString& field, const QString& message);
+    // The form layout and row holding the widget that sets `field`; false for none.
+    bool locateField(const QString& field, QFormLayout*& layout, int& row) const;
     QJsonObject formValues() const;
     QVector<int> checkedGpus() const;
     void updateProcessRows();
     void requestEstimate();
+    QJsonObject estimateRequest() const;
     // Reads the model folder's kind when it changed and asks the source for pictures, so
     // job() itself does no file or database work.
     void inspectModelAndPictures();
@@ -162,9 +171,15 @@ private:
     QLabel* m_memoryLabel;
     AdvancedJobFields* m_advanced;
     QLabel* m_errorLabel;
+    // The engine's refusal of one job field (estimate's check), under that field's row.
+    FieldProblemNote* m_fieldProblem;
+    QHBoxLayout* m_modelRow;
     QTimer* m_validateTimer;
     QTimer* m_estimateTimer;
     MemoryEstimator* m_estimator;
     std::optional<MemoryEstimate> m_estimate;
+    // The job and process count of the estimate in flight, and of m_estimate.
+    QJsonObject m_requestedJob;
+    QJsonObject m_estimatedJob;
     QString m_estimateError;
 };

@@ -3,7 +3,9 @@
 #include "engine/cli/commands.h"
 #include "engine/core/error.h"
 #include "engine/core/job_file.h"
+#include "engine/diffusion/pipeline_folder.h"
 #include "engine/train/job_memory_estimate.h"
+#include "engine/train/job_model_check.h"
 
 #include <filesystem>
 
@@ -22,6 +24,8 @@ int run_estimate(CommandContext& context) {
     common::TrainingJob job = core::read_job_file(job_file);
     const fs::path model = core::job_relative_path(job_file, job.model);
     job.model = model.string();
+    // A job that cannot run has no memory to estimate; the studio shows why beside the field.
+    train::check_job_against_model(job, diffusion::PipelineFolder::open(model), job_file.string());
     const train::JobMemoryEstimate estimate =
         train::estimate_job_memory(job, core::inventory(model), static_cast<int>(processes));
     for (const train::PhaseMemory& phase : estimate.phases) {

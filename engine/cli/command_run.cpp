@@ -5,7 +5,7 @@
 #include "engine/core/pid_file.h"
 #include "engine/data/dataset_preparer.h"
 #include "engine/diffusion/pipeline_folder.h"
-#include "engine/lora/lora_rank_check.h"
+#include "engine/train/job_model_check.h"
 
 #include <cerrno>
 #include <cstring>
@@ -55,11 +55,8 @@ int run_run(CommandContext& context) {
     // What train would refuse only after every clip was encoded is refused now. (A bare
     // `prepare` does not check it: a cache may be built for jobs that train elsewhere.)
     const common::TrainingJob parsed = core::read_job_file(job);
-    if (parsed.mode == "lora") {
-        const diffusion::PipelineFolder folder =
-            diffusion::PipelineFolder::open(core::job_relative_path(job, parsed.model));
-        lora::check_lora_rank_fits(parsed.lora, folder.transformer_config, job);
-    }
+    train::check_job_against_model(
+        parsed, diffusion::PipelineFolder::open(core::job_relative_path(job, parsed.model)), job);
 
     // train writes the pid file again, with the same pid, and removes it when it ends; exec
     // skips this one's destructor.

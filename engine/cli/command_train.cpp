@@ -1,11 +1,14 @@
-// `train --job FILE`: the run folder is the job file's folder.
+// `train --job FILE [--check]`: the run folder is the job file's folder; --check only says
+// whether the job can train on its model, writing nothing.
 #include "engine/cli/commands.h"
 #include "engine/core/error.h"
 #include "engine/core/job_file.h"
 #include "engine/core/media_support.h"
 #include "engine/core/pid_file.h"
 #include "engine/core/runtime_info.h"
+#include "engine/diffusion/pipeline_folder.h"
 #include "engine/dist/distributed_context.h"
+#include "engine/train/job_model_check.h"
 #include "engine/train/prepared_training_dataset.h"
 #include "engine/train/trainer.h"
 #if TUNEFRAME_HAVE_TENSORBOARD
@@ -21,10 +24,18 @@ namespace fs = std::filesystem;
 int run_train(CommandContext& context) {
     Arguments& arguments = context.arguments;
     const fs::path job_file = fs::absolute(arguments.required_option("--job"));
+    const bool check_only = arguments.flag("--check");
     arguments.finish();
     const fs::path run = job_file.parent_path();
     const common::TrainingJob job = core::read_job_file(job_file);
     const fs::path model = core::job_relative_path(job_file, job.model);
+    // Before anything is written to the run folder: --check only answers whether it would run.
+    train::check_job_against_model(job, diffusion::PipelineFolder::open(model), job_file.string());
+    core::require_media_for_validation(job, job_file, core::engine_has_media());
+    if (check_only) {
+        context.events.done("ok", {{"checked", job_file.string()}});
+        return 0;
+    }
     // Under torchrun, srun or `launch` this process is one rank. Rank 0 speaks for the run
     // (events.jsonl, pid, commands) unless `launch` does, which then writes those itself.
     const std::optional<dist::RendezvousEnvironment> environment =
@@ -48,7 +59,6 @@ int run_train(CommandContext& context) {
         tensorboard::TensorBoardSink::attach(context.events, job_file);
 #endif
     }
-    core::require_media_for_validation(job, job_file, core::engine_has_media());
     std::optional<core::PidFile> pid;
     if (owns_run_files) {
         pid.emplace(run / "pid");

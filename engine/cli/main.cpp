@@ -56,10 +56,11 @@ constexpr Command kCommands[] = {
      "latent cache, and write prepared.jsonl beside the job; reuses what the cache holds, so a "
      "stopped run resumes; a bad clip is reported and skipped",
      true, tuneframe::cli::run_prepare},
-    {"train", "tuneframe-engine train --job RUN_FOLDER/job.json",
+    {"train", "tuneframe-engine train --job RUN_FOLDER/job.json [--check]",
      "train a LoRA or a full fine-tune on the samples prepare cached for the run; resumes from "
      "the newest checkpoint; obeys stop/checkpoint/validate/pause/resume on stdin and on "
-     "RUN_FOLDER/control.sock",
+     "RUN_FOLDER/control.sock; --check only checks the job against its model (task, LoRA rank, "
+     "frame buckets, validation size) and writes nothing",
      true, tuneframe::cli::run_train},
     {"run", "tuneframe-engine run --job RUN_FOLDER/job.json [--gpus 0,1[,...] | --cpu-ranks N]",
      "prepare, then train, in one process (it becomes `train`, or `launch -- train` with --gpus "

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace tuneframe::core {
 
@@ -28,10 +29,18 @@ public:
 
     ErrorCode code() const { return code_; }
     const std::string& hint() const { return hint_; }
+    // The job field at fault ("lora.rank", "dataset.frame_buckets"), so the studio can show the
+    // message beside it; empty when the error is not about one field.
+    const std::string& field() const { return field_; }
+    Error& with_field(std::string field) {
+        field_ = std::move(field);
+        return *this;
+    }
 
 private:
     ErrorCode code_;
     std::string hint_;
+    std::string field_;
 };
 
 // An Io error for a failed system call on `path`, with errno's text and a hint for the common

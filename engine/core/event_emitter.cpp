@@ -93,6 +93,9 @@ void EventEmitter::error(const Error& error) {
     if (!error.hint().empty()) {
         body["hint"] = error.hint();
     }
+    if (!error.field().empty()) {
+        body["field"] = error.field();
+    }
     emit(protocol::EventType::Error, std::move(body));
 }
 

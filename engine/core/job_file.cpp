@@ -9,7 +9,7 @@ common::TrainingJob read_job_file(const std::filesystem::path& job_file) {
     try {
         return common::TrainingJob::from_json(read_json_file(job_file), job_file.string());
     } catch (const common::JobError& error) {
-        throw Error(ErrorCode::BadInput, error.what(), error.hint());
+        throw Error(ErrorCode::BadInput, error.what(), error.hint()).with_field(error.field());
     }
 }
 

@@ -46,7 +46,8 @@ void check_lora_rank_fits(const common::LoraSettings& lora,
                                   " does not fit the '" + target + "' layers of this model, " +
                                   std::to_string(*width) + " features wide.",
                               "Choose a LoRA rank of at most " + std::to_string(*width) +
-                                  " (lora.rank).");
+                                  " (lora.rank).")
+                .with_field("lora.rank");
         }
     }
 }

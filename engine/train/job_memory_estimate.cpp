@@ -1,7 +1,6 @@
 #include "engine/train/job_memory_estimate.h"
 
 #include "engine/core/error.h"
-#include "engine/lora/lora_rank_check.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
 #include "engine/models/cogvideox/memory_estimate.h"
 #include "engine/models/cogvideox/quantized_base.h"
@@ -145,10 +144,6 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
         require_component(components, "text_encoder", job.model);
     const auto config = cogvideox::CogVideoXTransformer3DConfig::from_json(
         transformer.config, job.model + "/transformer/config.json");
-    // A job that cannot run has no memory to estimate; the studio shows why while it is edited.
-    if (job.mode == "lora") {
-        lora::check_lora_rank_fits(job.lora, config, "The job");
-    }
 
     JobMemoryEstimate estimate;
     estimate.processes = std::max(processes, 1);

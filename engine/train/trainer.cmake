@@ -7,6 +7,7 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/diffusion_loss.cpp
     ${CMAKE_CURRENT_LIST_DIR}/distributed_bucket_sampler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/job_memory_estimate.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/job_model_check.cpp
     ${CMAKE_CURRENT_LIST_DIR}/keyed_generator.cpp
     ${CMAKE_CURRENT_LIST_DIR}/kineto_trace.cpp
     ${CMAKE_CURRENT_LIST_DIR}/prepared_training_dataset.cpp

@@ -242,14 +242,50 @@ TEST_F(EngineTrain, RunRefusesARankTheModelCannotTakeBeforePreparing) {
     EXPECT_EQ(refused.of("error")[0]["code"], "bad_input");
     EXPECT_NE(refused.of("error")[0]["hint"].get<std::string>().find("at most 32"),
               std::string::npos);
+    EXPECT_EQ(refused.of("error")[0]["field"], "lora.rank");
     EXPECT_TRUE(refused.of("progress").empty());
     EXPECT_FALSE(fs::exists(run / "prepared.jsonl"));
+}
+
+// `train --check`: the job against its model, nothing written to the run folder; a refusal
+// names the field the studio shows it beside.
+TEST_F(EngineTrain, TrainCheckNamesTheRefusedFieldAndWritesNothing) {
+    const fs::path good = project_->new_run("check-good", {{"max_steps", 1}});
+    const EngineRun passed = run_engine({"train", "--job", job(good), "--check"});
+    EXPECT_EQ(passed.exit_code, 0);
+    ASSERT_EQ(passed.of("done").size(), 1u);
+    EXPECT_EQ(passed.of("done")[0]["status"], "ok");
+    EXPECT_EQ(passed.of("done")[0]["summary"]["checked"], job(good));
+    EXPECT_FALSE(fs::exists(good / "events.jsonl"));
+    EXPECT_FALSE(fs::exists(good / "pid"));
+
+    // An image-to-video job on the text-to-video tiny model.
+    const fs::path i2v = project_->new_run("check-i2v", {{"max_steps", 1}, {"task", "i2v"}});
+    const EngineRun refused = run_engine({"train", "--job", job(i2v), "--check"});
+    EXPECT_EQ(refused.exit_code, 1);
+    ASSERT_EQ(refused.of("error").size(), 1u);
+    EXPECT_EQ(refused.of("error")[0]["code"], "bad_input");
+    EXPECT_EQ(refused.of("error")[0]["field"], "task");
+    EXPECT_EQ(refused.of("done").at(0)["status"], "failed");
+    EXPECT_FALSE(fs::exists(i2v / "events.jsonl"));
+
+    // Validation videos the sampler cannot make, refused before training rather than at the
+    // first validation.
+    const fs::path frames = project_->new_run(
+        "check-frames",
+        {{"max_steps", 1}, {"validation", {{"prompts", {"a red ball"}}, {"frames", 13}}}});
+    const EngineRun late = run_engine({"train", "--job", job(frames), "--check"});
+    EXPECT_EQ(late.exit_code, 1);
+    ASSERT_EQ(late.of("error").size(), 1u);
+    EXPECT_EQ(late.of("error")[0]["field"], "validation.frames");
 }
 
 TEST_F(EngineTrain, AnUnpreparedRunSaysToRunPrepare) {
     const fs::path run = project_->folder() / "runs" / "unprepared";
     fs::create_directories(run);
-    core::write_json_file(run / "job.json", {{"model", test::tiny_pipeline().string()}});
+    // A rank the tiny model takes, so that the check against the model passes first.
+    core::write_json_file(run / "job.json",
+                          {{"model", test::tiny_pipeline().string()}, {"lora", {{"rank", 4}}}});
     const EngineRun train = run_engine({"train", "--job", job(run)});
     EXPECT_EQ(train.exit_code, 1);
     ASSERT_EQ(train.of("error").size(), 1u);

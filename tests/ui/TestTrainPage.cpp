@@ -107,6 +107,7 @@ private slots:
     void factoryCommandImportsItsDataset();
     void clipsPrepareLeftOutAreNamedAndShown();
     void advancedFieldsReachTheRunsJob();
+    void aJobTheModelRefusesNamesItsFieldAndKeepsTrainOff();
 
 private:
     std::unique_ptr<MainWindow> newWindow();
@@ -514,7 +515,13 @@ void TestTrainPage::baseWeightsAreChosenForLoraAndShrinkTheEstimate() {
              QStringLiteral("int8"));
     QTRY_VERIFY(form->isValid());
     // The engine's estimate counts the int8 weights.
-    QTRY_VERIFY_WITH_TIMEOUT(trainBytes() > 0 && trainBytes() < fullPrecision, 30000);
+    auto* label = form->findChild<QLabel*>(QStringLiteral("memoryEstimateLabel"));
+    QTRY_VERIFY2_WITH_TIMEOUT(trainBytes() > 0 && trainBytes() < fullPrecision,
+                              qPrintable(QStringLiteral("%1 then %2: %3")
+                                             .arg(fullPrecision)
+                                             .arg(trainBytes())
+                                             .arg(label->text())),
+                              30000);
 
     // A full fine-tune trains the base itself: the choice is off and the job asks for none.
     QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.full.cpu")));
@@ -949,6 +956,45 @@ void TestTrainPage::advancedFieldsReachTheRunsJob() {
              qPrintable(QStringLiteral("%1 then %2")
                             .arg(metrics.at(0).learningRate)
                             .arg(metrics.at(1).learningRate)));
+}
+
+// The engine's check of the job against its model (estimate, while the form is edited): a rank
+// the tiny layers cannot take is named under LoRA rank, Train stays off, and an edit that fixes
+// it takes the message away.
+void TestTrainPage::aJobTheModelRefusesNamesItsFieldAndKeepsTrainOff() {
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_tinyPipeline);
+    auto* train = page()->findChild<QPushButton*>(QStringLiteral("trainButton"));
+    QTRY_VERIFY_WITH_TIMEOUT(form->memoryEstimate().has_value(), 30000);
+    QVERIFY(train->isEnabled());
+
+    auto* rank = form->findChild<QSpinBox*>(QStringLiteral("rankSpin"));
+    QVERIFY(rank->isVisible() && rank->isEnabled());
+    typeInto(rank, QStringLiteral("64")); // the tiny transformer's layers are 32 wide
+    QLabel* problem = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (problem = form->findChild<QLabel*>(QStringLiteral("fieldProblemLabel"))) != nullptr,
+        30000);
+    QVERIFY2(problem->text().contains(QStringLiteral("at most 32")), qPrintable(problem->text()));
+    QVERIFY2(problem->text().startsWith(QStringLiteral("LoRA rank 64")),
+             qPrintable(problem->text())); // not the estimator's scratch job path
+    QVERIFY(problem->isVisible());
+    // On the row under LoRA rank, above LoRA alpha.
+    auto* alpha = form->findChild<QSpinBox*>(QStringLiteral("alphaSpin"));
+    const int problemY = problem->mapTo(form, QPoint(0, 0)).y();
+    QVERIFY(problemY > rank->mapTo(form, QPoint(0, 0)).y());
+    QVERIFY(problemY < alpha->mapTo(form, QPoint(0, 0)).y());
+    QVERIFY(!form->isValid());
+    QVERIFY(!train->isEnabled());
+    screenshot(m_window.get(), QStringLiteral("train-refused-rank.png"));
+
+    typeInto(rank, QStringLiteral("8"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        form->findChild<QLabel*>(QStringLiteral("fieldProblemLabel")) == nullptr, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(form->memoryEstimate().has_value(), 30000);
+    QVERIFY(form->isValid());
+    QVERIFY(train->isEnabled());
 }
 
 QTEST_MAIN(TestTrainPage)

@@ -1,0 +1,25 @@
+#pragma once
+
+// What a job asks of its model, checked from the model folder's configs alone (no weights are
+// loaded), so that a job the model cannot train is refused before an hour of latent caching
+// rather than at its first step or first validation. `run` and `train` refuse with it at start;
+// `estimate` (the studio's form, while the job is edited) and `train --check` report it. Each
+// refusal names the job field at fault (core::Error::field) and the fix.
+
+#include "common/training_job.h"
+#include "engine/diffusion/pipeline_folder.h"
+
+#include <string>
+
+namespace tuneframe::train {
+
+// Throws a BadInput core::Error, naming `origin` (the job file) and the field, when:
+// - the task does not match the model (an I2V job on a text-to-video transformer, or back);
+// - the LoRA rank is wider than a layer it targets;
+// - a frame bucket gives a latent frame count the transformer cannot patch (CogVideoX 1.5
+//   packs latent frames in pairs, so 81 frames, 21 latent frames, cannot train);
+// - validation asks for a frame count or a size the sampler cannot make.
+void check_job_against_model(const common::TrainingJob& job, const diffusion::PipelineFolder& model,
+                             const std::string& origin);
+
+} // namespace tuneframe::train
