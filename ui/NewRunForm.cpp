@@ -208,6 +208,8 @@ NewRunForm::NewRunForm(QWidget* parent)
     });
     connect(m_estimator, &MemoryEstimator::failed, this,
             [this](const QString& message, const QString& field) {
+                if (m_requestedJob != estimateRequest())
+                    return; // about settings edited since; their own estimate follows
                 m_estimate.reset();
                 m_estimateError.clear();
                 if (field.isEmpty())

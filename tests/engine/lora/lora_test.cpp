@@ -8,6 +8,7 @@
 #include "engine/lora/lora_weights.h"
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
+#include "tests/engine/lora/finite_differences.h"
 #include "tests/engine/lora/tiny_lora_model.h"
 #include "tests/support/test_paths.h"
 
@@ -47,27 +48,9 @@ TEST(LoRALinear, GradientMatchesFiniteDifferences) {
     };
     loss().backward();
 
-    const double eps = 1e-6;
-    for (at::Tensor tensor :
-         {layer->lora_A->weight, layer->lora_B->weight, layer->weight, layer->bias, x}) {
-        const at::Tensor analytic = tensor.grad().clone();
-        const at::Tensor flat = tensor.detach().view({-1});
-        for (std::int64_t i = 0; i < flat.numel(); ++i) {
-            const double original = flat[i].item<double>();
-            double plus = 0;
-            double minus = 0;
-            {
-                torch::NoGradGuard no_grad;
-                flat[i] = original + eps;
-                plus = loss().item<double>();
-                flat[i] = original - eps;
-                minus = loss().item<double>();
-                flat[i] = original;
-            }
-            EXPECT_NEAR(analytic.view({-1})[i].item<double>(), (plus - minus) / (2 * eps), 1e-7)
-                << "element " << i << " of a " << tensor.sizes() << " tensor";
-        }
-    }
+    testing::expect_gradients_match_finite_differences(
+        {layer->lora_A->weight, layer->lora_B->weight, layer->weight, layer->bias, x}, loss, 1,
+        1e-7);
 }
 
 // The base is initialised call for call as nn::Linear, so seeds give the same weights.

@@ -9,7 +9,6 @@
 #include "engine/lora/lora_weights.h"
 #include "engine/models/cogvideox/quantized_base.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
-#include "engine/train/diffusion_loss.h"
 #include "engine/train/run_export.h"
 #include "tests/engine/trainer/trainer_test_support.h"
 #include "tests/support/test_paths.h"
@@ -23,6 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace cogvideox = models::cogvideox;
 
+using test_support::fixed_batch_loss;
 using test_support::MemoryDataset;
 
 common::TrainingJob quantized_job(std::int64_t steps, double lr, const std::string& base) {
@@ -55,23 +55,6 @@ void load_adapter(cogvideox::CogVideoXTransformer3DModel& transformer, const fs:
         }
     }
     ASSERT_EQ(copied, trained.size());
-}
-
-double fixed_batch_loss(cogvideox::CogVideoXTransformer3DModel& transformer) {
-    const auto pipeline = diffusion::PipelineFolder::open(test::tiny_pipeline());
-    const diffusion::CogVideoXNoiseSchedule schedule(pipeline.scheduler_config);
-    const TrainingExample example = MemoryDataset().load(0);
-    DiffusionBatch batch;
-    batch.latents = (example.latent_mean * pipeline.vae_config.scaling_factor)
-                        .permute({1, 0, 2, 3})
-                        .unsqueeze(0)
-                        .repeat({4, 1, 1, 1, 1});
-    batch.prompt_embeds = example.prompt_embeds.unsqueeze(0).repeat({4, 1, 1});
-    torch::manual_seed(3);
-    batch.noise = torch::randn(batch.latents.sizes());
-    batch.timesteps = torch::tensor({100, 400, 700, 950}, torch::kLong);
-    torch::NoGradGuard no_grad;
-    return diffusion_loss(transformer, schedule, batch).loss.item<double>();
 }
 
 TEST(QuantizedBaseTraining, Int8BaseLowersTheLossAndTheAdapterCarriesOverToTheFullBase) {

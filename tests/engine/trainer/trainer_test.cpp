@@ -7,7 +7,6 @@
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
 #include "engine/train/bucket_batch_sampler.h"
-#include "engine/train/diffusion_loss.h"
 #include "engine/train/run_export.h"
 #include "engine/train/trainer.h"
 #include "engine/train/training_checkpoint.h"
@@ -28,6 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using test_support::fixed_batch_loss;
 using test_support::MemoryDataset;
 using test_support::read_events;
 using test_support::small_job;
@@ -140,27 +140,17 @@ TEST(Trainer, TrainingLowersTheLossOnAFixedBatch) {
     config.rank = 4;
     config.alpha = 4;
     lora::inject_lora(*transformer, config);
-    const diffusion::CogVideoXNoiseSchedule schedule(pipeline.scheduler_config);
-    const MemoryDataset data;
-    DiffusionBatch batch;
-    const TrainingExample example = data.load(0);
-    batch.latents = (example.latent_mean * pipeline.vae_config.scaling_factor)
-                        .permute({1, 0, 2, 3})
-                        .unsqueeze(0)
-                        .repeat({4, 1, 1, 1, 1});
-    batch.prompt_embeds = example.prompt_embeds.unsqueeze(0).repeat({4, 1, 1});
-    torch::manual_seed(3);
-    batch.noise = torch::randn(batch.latents.sizes());
-    batch.timesteps = torch::tensor({100, 400, 700, 950}, torch::kLong);
-    torch::NoGradGuard no_grad;
-    const double before = diffusion_loss(transformer, schedule, batch).loss.item<double>();
+    const double before = fixed_batch_loss(transformer);
     const auto trained = core::read_tensors(result.last_checkpoint / "trainable.safetensors");
-    for (auto& item : transformer->named_parameters()) {
-        if (auto it = trained.find(item.key()); it != trained.end()) {
-            item.value().copy_(it->second);
+    {
+        torch::NoGradGuard no_grad;
+        for (auto& item : transformer->named_parameters()) {
+            if (auto it = trained.find(item.key()); it != trained.end()) {
+                item.value().copy_(it->second);
+            }
         }
     }
-    const double after = diffusion_loss(transformer, schedule, batch).loss.item<double>();
+    const double after = fixed_batch_loss(transformer);
     EXPECT_LT(after, before * 0.9) << "before " << before << ", after " << after;
 }
 

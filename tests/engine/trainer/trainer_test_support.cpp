@@ -3,6 +3,9 @@
 #include "tests/support/test_paths.h"
 
 #include "engine/core/event_emitter.h"
+#include "engine/diffusion/cogvideox_noise_schedule.h"
+#include "engine/diffusion/pipeline_folder.h"
+#include "engine/train/diffusion_loss.h"
 
 #include <torch/torch.h>
 
@@ -66,6 +69,23 @@ std::vector<nlohmann::json> read_events(const std::filesystem::path& file) {
         events.push_back(nlohmann::json::parse(line));
     }
     return events;
+}
+
+double fixed_batch_loss(models::cogvideox::CogVideoXTransformer3DModel& transformer) {
+    const auto pipeline = diffusion::PipelineFolder::open(test::tiny_pipeline());
+    const diffusion::CogVideoXNoiseSchedule schedule(pipeline.scheduler_config);
+    const TrainingExample example = MemoryDataset().load(0);
+    DiffusionBatch batch;
+    batch.latents = (example.latent_mean * pipeline.vae_config.scaling_factor)
+                        .permute({1, 0, 2, 3})
+                        .unsqueeze(0)
+                        .repeat({4, 1, 1, 1, 1});
+    batch.prompt_embeds = example.prompt_embeds.unsqueeze(0).repeat({4, 1, 1});
+    torch::manual_seed(3);
+    batch.noise = torch::randn(batch.latents.sizes());
+    batch.timesteps = torch::tensor({100, 400, 700, 950}, torch::kLong);
+    torch::NoGradGuard no_grad;
+    return diffusion_loss(transformer, schedule, batch).loss.item<double>();
 }
 
 } // namespace tuneframe::train::test_support
