@@ -1,6 +1,7 @@
 #include "engine/train/adam_optimizer.h"
 
 #include "engine/core/fused_adam.h"
+#include "engine/core/grad_mode.h"
 
 #include <ATen/ATen.h>
 
@@ -104,6 +105,8 @@ void AdamOptimizer::step() {
     scalars.eps = hyper.eps;
     scalars.weight_decay = hyper.weight_decay;
     scalars.decoupled = hyper.decoupled;
+    // In place on leaves that require grad, as for_each_gradient's visits are.
+    core::NoGradGuard no_grad;
     core::fused_adam_step(params, grads, exp_avgs, exp_avg_sqs, steps, scalars);
     for (std::size_t i = 0; i < fused.size(); ++i) {
         write_back(fused[i], params[i]);

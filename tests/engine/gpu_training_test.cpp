@@ -277,5 +277,34 @@ TEST_F(GpuTrainingStep, AdamWOnCudaTakesTheFusedKernelAndMatchesTheCpuUpdate) {
     EXPECT_LE(error, 1e-3 * moved);
 }
 
+TEST_F(GpuTrainingStep, FusedAdamWUpdatesBf16ParametersThroughTheirFloat32Masters) {
+    if (!core::has_fused_adam(at::Device(at::kCUDA, 0))) {
+        GTEST_SKIP() << "this LibTorch has no fused Adam on CUDA (LibTorch 2.1 or newer has)";
+    }
+    torch::manual_seed(10);
+    const at::Tensor initial = torch::randn({64, 32});
+    AdamHyperParameters hyper;
+    hyper.lr = 1e-3;
+    NamedParameters cpu{{"w", initial.to(at::kBFloat16).set_requires_grad(true)}};
+    NamedParameters cuda{{"w", initial.to(at::kCUDA, at::kBFloat16).set_requires_grad(true)}};
+    AdamOptimizer on_cpu(cpu, hyper);
+    AdamOptimizer on_cuda(cuda, hyper);
+    for (int step = 0; step < 3; ++step) {
+        const at::Tensor gradient = torch::randn({64, 32});
+        cpu[0].second.mutable_grad() = gradient.to(at::kBFloat16);
+        cuda[0].second.mutable_grad() = gradient.to(at::kCUDA, at::kBFloat16);
+        on_cpu.step();
+        on_cuda.step(); // in place on a leaf that requires grad: must not throw
+    }
+    // Both keep float32 masters; the rounded parameters agree to a bf16 step.
+    const at::Tensor expected = cpu[0].second.detach().to(at::kFloat);
+    const at::Tensor actual = cuda[0].second.detach().cpu().to(at::kFloat);
+    EXPECT_LE((actual - expected).abs().max().item<double>(),
+              1e-2 * expected.abs().max().item<double>());
+    for (const auto& [name, tensor] : on_cuda.state_tensors()) {
+        EXPECT_TRUE(tensor.is_cuda()) << name;
+    }
+}
+
 } // namespace
 } // namespace tuneframe::train
