@@ -206,8 +206,7 @@ at::Tensor CogVideoXTransformer3DModelImpl::time_embeddings(const CogVideoXTrans
 }
 
 void CogVideoXTransformer3DModelImpl::set_checkpointed_blocks(std::int64_t count) {
-    checkpointed_blocks_ =
-        std::clamp<std::int64_t>(count, 0, std::max<std::int64_t>(config_.num_layers - 1, 0));
+    checkpointed_blocks_ = std::clamp<std::int64_t>(count, 0, config_.num_layers);
 }
 
 std::pair<at::Tensor, at::Tensor> CogVideoXTransformer3DModelImpl::run_block(

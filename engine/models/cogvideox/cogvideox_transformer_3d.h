@@ -71,10 +71,9 @@ public:
     void set_gradient_checkpointing(bool enabled) {
         set_checkpointed_blocks(enabled ? config_.num_layers : 0);
     }
-    // Recompute only the first `count` blocks: the rest keep their activations, trading memory
-    // for the recompute's time. The first ones, because backward reaches them last, after the
-    // kept blocks' activations are freed; never the last block, whose activations backward
-    // needs at once (recomputing it would cost a forward and save nothing).
+    // Recompute only the first `count` blocks (clamped to the model's depth): the rest keep
+    // their activations, trading memory for the recompute's time. The first ones, because
+    // backward reaches them last, after the kept blocks' activations are freed.
     void set_checkpointed_blocks(std::int64_t count);
     // Splits each sample's tokens over the exchange's ranks (sequence parallelism); null runs
     // whole. Every rank of the group must run the same forward and backward.

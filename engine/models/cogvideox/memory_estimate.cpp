@@ -78,10 +78,7 @@ std::int64_t checkpointed_block_count(const CogVideoXTransformer3DConfig& config
     if (!gradient_checkpointing) {
         return 0;
     }
-    // Never the last block: backward needs its activations first, so recomputing it would only
-    // cost a forward and give back nothing.
-    const std::int64_t most = std::max<std::int64_t>(config.num_layers - 1, 0);
-    return std::clamp<std::int64_t>(limit.value_or(most), 0, most);
+    return std::clamp<std::int64_t>(limit.value_or(config.num_layers), 0, config.num_layers);
 }
 
 std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& config,
@@ -91,11 +88,13 @@ std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& conf
     const std::int64_t token_bytes = batch * tokens * config.inner_dim() * dtype_bytes;
     const std::int64_t recomputed = checkpointed_block_count(config, true, checkpointed_blocks);
     const std::int64_t kept = config.num_layers - recomputed;
-    // A recomputed block keeps only its input until backward reaches it; the others (the last
-    // ones, so at least the final block) keep their full set. Backward's peak is at its start,
-    // with all of that held plus the working set of the block being back-propagated.
-    const auto widths = static_cast<std::uint64_t>(
-        (recomputed + kept * kSavedWidths + kBackwardWorkingWidths) * token_bytes);
+    // A recomputed block keeps only its input until backward reaches it, the others (the last
+    // ones) their full set. Backward's peak is at its start, with all of that held plus the
+    // working set of the block being back-propagated; when every block is recomputed, it is the
+    // last block recomputed with its full set.
+    const std::int64_t working = (kept == 0 ? kSavedWidths : 0) + kBackwardWorkingWidths;
+    const auto widths =
+        static_cast<std::uint64_t>((recomputed + kept * kSavedWidths + working) * token_bytes);
     if (kFusedAttention) {
         return widths;
     }

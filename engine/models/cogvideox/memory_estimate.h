@@ -38,8 +38,8 @@ std::uint64_t forward_activation_bytes(const CogVideoXTransformer3DConfig& confi
                                        std::int64_t dtype_bytes, std::int64_t batch,
                                        std::int64_t tokens);
 // How many blocks a training step recomputes in backward: none without checkpointing, else the
-// first `limit`, and never the last block (all but it when unset; a limit past the model's depth
-// means all, so one preset serves 2b's 30 blocks and 5b's 42).
+// first `limit` (all when unset; a limit past the model's depth means all, so one preset serves
+// 2b's 30 blocks and 5b's 42).
 std::int64_t checkpointed_block_count(const CogVideoXTransformer3DConfig& config,
                                       bool gradient_checkpointing,
                                       std::optional<std::int64_t> limit = std::nullopt);
