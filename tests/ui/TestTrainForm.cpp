@@ -1,0 +1,272 @@
+// The Train page's form with the real engine (TUNEFRAME_ENGINE) on the tiny pipeline
+// (TUNEFRAME_TINY_PIPELINE), through the real MainWindow, offscreen: the engine's memory
+// estimate and its warning before launch, the base-weights choice shrinking the estimate, the
+// Advanced fields reaching the run's job, and a job the model refuses named under its field with
+// Train off. (Runs, the gallery and export: TestTrainPage.)
+#include "app/GpuInventory.h"
+#include "app/TrainingRuns.h"
+#include "tests/ui/TrainStudio.h"
+#include "ui/AdvancedJobFields.h"
+#include "ui/MainWindow.h"
+#include "ui/NewRunForm.h"
+#include "ui/TrainPage.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTest>
+#include <QTimer>
+#include <QToolButton>
+
+namespace {
+
+constexpr int kClipCount = 3;
+constexpr int kEngineTimeoutMs = TrainStudio::kEngineTimeoutMs;
+
+} // namespace
+
+class TestTrainForm : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void memoryEstimateWarnsBeforeLaunch();
+    void baseWeightsAreChosenForLoraAndShrinkTheEstimate();
+    void advancedFieldsReachTheRunsJob();
+    void aJobTheModelRefusesNamesItsFieldAndKeepsTrainOff();
+
+private:
+    TrainPage* page() const { return m_studio.page(); }
+    RunState stateOf(qint64 runId) const { return m_studio.stateOf(runId); }
+
+    TrainStudio m_studio;
+};
+
+void TestTrainForm::initTestCase() {
+    const QString error = m_studio.open(kClipCount);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+}
+
+void TestTrainForm::memoryEstimateWarnsBeforeLaunch() {
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_studio.tinyPipeline);
+    form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->setValue(2);
+    form->findChild<QSpinBox*>(QStringLiteral("validationEverySpin"))->setValue(0);
+    auto* device = form->findChild<QComboBox*>(QStringLiteral("deviceCombo"));
+    device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+    form->findChild<QSpinBox*>(QStringLiteral("cpuRanksSpin"))->setValue(1);
+    QTRY_VERIFY_WITH_TIMEOUT(form->memoryEstimate().has_value(), 30000);
+    QCOMPARE(form->memoryEstimate()->phases.size(), 3);
+    QCOMPARE(form->memoryEstimate()->phases.at(1).name, QStringLiteral("train"));
+    QVERIFY(form->memoryEstimate()->phases.at(1).totalBytes > 0);
+    auto* label = form->findChild<QLabel*>(QStringLiteral("memoryEstimateLabel"));
+    QVERIFY(label->text().contains(QStringLiteral("Memory estimate")));
+    QVERIFY(form->memoryWarning().isEmpty());
+
+    // A computer with 1 MB to spare: the form says so and Train asks first.
+    GpuInventory::Result tight;
+    tight.problem = QStringLiteral("No GPUs in this test.");
+    tight.hostAvailableBytes = 1000 * 1000;
+    form->setGpus(tight);
+    QVERIFY(!form->memoryWarning().isEmpty());
+    QTRY_VERIFY(label->text().contains(form->memoryWarning().left(20)));
+    const qint64 before = page()->selectedRunId();
+    auto* train = page()->findChild<QPushButton*>(QStringLiteral("trainButton"));
+    train->click();
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = page()->findChild<QMessageBox*>(QStringLiteral("memoryWarningBox"))));
+    QCOMPARE(page()->selectedRunId(), before);
+    box->button(QMessageBox::Cancel)->click();
+    QTRY_VERIFY(!page()->findChild<QMessageBox*>(QStringLiteral("memoryWarningBox")));
+    QCOMPARE(page()->selectedRunId(), before);
+
+    train->click();
+    QTRY_VERIFY((box = page()->findChild<QMessageBox*>(QStringLiteral("memoryWarningBox"))));
+    box->findChild<QPushButton*>(QStringLiteral("startAnywayButton"))->click();
+    const qint64 runId = page()->selectedRunId();
+    QVERIFY(runId != before && runId > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
+    form->refreshGpus();
+    QTRY_VERIFY(form->memoryWarning().isEmpty());
+}
+
+void TestTrainForm::baseWeightsAreChosenForLoraAndShrinkTheEstimate() {
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_studio.tinyPipeline);
+    auto* base = form->findChild<QComboBox*>(QStringLiteral("baseWeightsCombo"));
+    QVERIFY(base);
+    QVERIFY(base->isVisible() && base->isEnabled());
+    QCOMPARE(base->currentData().toString(), QStringLiteral("none"));
+    QVERIFY(!base->toolTip().isEmpty());
+    auto trainBytes = [form] {
+        return form->memoryEstimate() ? form->memoryEstimate()->phases.at(1).totalBytes : 0;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(trainBytes() > 0, 30000);
+    const qint64 fullPrecision = trainBytes();
+
+    base->setCurrentIndex(base->findData(QStringLiteral("int8")));
+    QCOMPARE(form->job()
+                 .value(QStringLiteral("lora"))
+                 .toObject()
+                 .value(QStringLiteral("base_quantization"))
+                 .toString(),
+             QStringLiteral("int8"));
+    QTRY_VERIFY(form->isValid());
+    // The engine's estimate counts the int8 weights.
+    auto* label = form->findChild<QLabel*>(QStringLiteral("memoryEstimateLabel"));
+    QTRY_VERIFY2_WITH_TIMEOUT(trainBytes() > 0 && trainBytes() < fullPrecision,
+                              qPrintable(QStringLiteral("%1 then %2: %3")
+                                             .arg(fullPrecision)
+                                             .arg(trainBytes())
+                                             .arg(label->text())),
+                              30000);
+
+    // A full fine-tune trains the base itself: the choice is off and the job asks for none.
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.full.cpu")));
+    QVERIFY(!base->isEnabled());
+    QCOMPARE(form->job()
+                 .value(QStringLiteral("lora"))
+                 .toObject()
+                 .value(QStringLiteral("base_quantization"))
+                 .toString(QStringLiteral("none")),
+             QStringLiteral("none"));
+    QTRY_VERIFY(form->isValid());
+}
+
+void TestTrainForm::advancedFieldsReachTheRunsJob() {
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_studio.tinyPipeline);
+    auto* toggle = form->findChild<QToolButton*>(QStringLiteral("advancedToggle"));
+    auto* seed = form->findChild<QSpinBox*>(QStringLiteral("seedSpin"));
+    QVERIFY(toggle->isVisible() && toggle->isEnabled());
+    QVERIFY(!seed->isVisible());
+    QTest::mouseClick(toggle, Qt::LeftButton);
+    QVERIFY(seed->isVisible());
+    // The preset's own values show.
+    auto* frames = form->findChild<QLineEdit*>(QStringLiteral("frameBucketsEdit"));
+    QCOMPARE(frames->text(), QStringLiteral("9"));
+    QCOMPARE(form->findChild<QLineEdit*>(QStringLiteral("resolutionBucketsEdit"))->text(),
+             QStringLiteral("64x96"));
+
+    // A list that does not read as frame counts is refused, naming the field.
+    TrainStudio::typeInto(frames, QStringLiteral("9, nine"));
+    form->validateNow();
+    QVERIFY(!form->isValid());
+    QVERIFY2(form->validationError().contains(QStringLiteral("Frame buckets")),
+             qPrintable(form->validationError()));
+    TrainStudio::typeInto(frames, QStringLiteral("9"));
+    TrainStudio::typeInto(seed, QStringLiteral("7"));
+    TrainStudio::typeInto(form->findChild<QSpinBox*>(QStringLiteral("gradientAccumulationSpin")),
+                          QStringLiteral("2"));
+    TrainStudio::typeInto(form->findChild<QSpinBox*>(QStringLiteral("warmupStepsSpin")),
+                          QStringLiteral("1"));
+    auto* schedule = form->findChild<QComboBox*>(QStringLiteral("lrScheduleCombo"));
+    schedule->setFocus();
+    QTest::keyClick(schedule, Qt::Key_Home);
+    for (int index = 0;
+         index < schedule->count() && schedule->currentData() != QStringLiteral("cosine"); ++index)
+        QTest::keyClick(schedule, Qt::Key_Down);
+    QCOMPARE(schedule->currentData().toString(), QStringLiteral("cosine"));
+    auto* slicing = form->findChild<QCheckBox*>(QStringLiteral("vaeSlicingCheck"));
+    QVERIFY(slicing->isVisible() && !slicing->isChecked());
+    QTest::mouseClick(slicing, Qt::LeftButton, {}, QPoint(4, slicing->height() / 2));
+    QVERIFY(slicing->isChecked());
+    // Recomputed blocks: only with checkpointing on; 0 reads "All blocks".
+    auto* checkpointing = form->findChild<QCheckBox*>(QStringLiteral("gradientCheckpointingCheck"));
+    auto* blocks = form->findChild<QSpinBox*>(QStringLiteral("checkpointedBlocksSpin"));
+    checkpointing->setChecked(false);
+    QVERIFY(!blocks->isEnabled());
+    QTest::mouseClick(checkpointing, Qt::LeftButton, {}, QPoint(4, checkpointing->height() / 2));
+    QVERIFY(checkpointing->isChecked() && blocks->isEnabled());
+    QCOMPARE(blocks->value(), 0);
+    QCOMPARE(blocks->text(), blocks->specialValueText());
+    TrainStudio::typeInto(blocks, QStringLiteral("1"));
+    form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->setValue(2);
+    form->findChild<QSpinBox*>(QStringLiteral("checkpointEverySpin"))->setValue(0);
+    form->findChild<QSpinBox*>(QStringLiteral("validationEverySpin"))->setValue(0);
+    form->validateNow();
+    QVERIFY2(form->isValid(), qPrintable(form->validationError()));
+    TrainStudio::screenshot(m_studio.window.get(), QStringLiteral("train-advanced-fields.png"));
+
+    const qint64 before = page()->selectedRunId();
+    auto* train = page()->findChild<QPushButton*>(QStringLiteral("trainButton"));
+    QVERIFY(train->isVisible() && train->isEnabled());
+    QTest::mouseClick(train, Qt::LeftButton);
+    const qint64 runId = page()->selectedRunId();
+    QVERIFY(runId != before && runId > 0);
+    // What the engine reads: the run's job.json.
+    QFile jobFile(QDir(m_studio.window->trainingRuns()->runFolder(runId)).filePath("job.json"));
+    QVERIFY(jobFile.open(QIODevice::ReadOnly));
+    const QJsonObject job = QJsonDocument::fromJson(jobFile.readAll()).object();
+    QCOMPARE(job.value(QStringLiteral("seed")).toInt(), 7);
+    QCOMPARE(job.value(QStringLiteral("gradient_accumulation")).toInt(), 2);
+    QVERIFY(job.value(QStringLiteral("gradient_checkpointing")).toBool());
+    QCOMPARE(job.value(QStringLiteral("checkpointed_blocks")).toInt(), 1);
+    const QJsonObject lrSchedule = job.value(QStringLiteral("lr_schedule")).toObject();
+    QCOMPARE(lrSchedule.value(QStringLiteral("name")).toString(), QStringLiteral("cosine"));
+    QCOMPARE(lrSchedule.value(QStringLiteral("warmup_steps")).toInt(), 1);
+    const QJsonObject dataset = job.value(QStringLiteral("dataset")).toObject();
+    QVERIFY(dataset.value(QStringLiteral("vae_slicing")).toBool());
+    QCOMPARE(dataset.value(QStringLiteral("frame_buckets")).toArray(), QJsonArray{9});
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Finished, kEngineTimeoutMs);
+    // Two steps, the first still warming up: its rate is below the second's.
+    const QVector<StepMetrics> metrics = m_studio.window->trainingRuns()->metrics(runId);
+    QCOMPARE(metrics.size(), 2);
+    QVERIFY2(metrics.at(0).learningRate < metrics.at(1).learningRate,
+             qPrintable(QStringLiteral("%1 then %2")
+                            .arg(metrics.at(0).learningRate)
+                            .arg(metrics.at(1).learningRate)));
+}
+
+// The engine's check of the job against its model (estimate, while the form is edited): a rank
+// the tiny layers cannot take is named under LoRA rank, Train stays off, and an edit that fixes
+// it takes the message away.
+void TestTrainForm::aJobTheModelRefusesNamesItsFieldAndKeepsTrainOff() {
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_studio.tinyPipeline);
+    auto* train = page()->findChild<QPushButton*>(QStringLiteral("trainButton"));
+    QTRY_VERIFY_WITH_TIMEOUT(form->memoryEstimate().has_value(), 30000);
+    QVERIFY(train->isEnabled());
+
+    auto* rank = form->findChild<QSpinBox*>(QStringLiteral("rankSpin"));
+    QVERIFY(rank->isVisible() && rank->isEnabled());
+    TrainStudio::typeInto(rank, QStringLiteral("64")); // the tiny transformer's layers are 32 wide
+    QLabel* problem = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (problem = form->findChild<QLabel*>(QStringLiteral("fieldProblemLabel"))) != nullptr,
+        30000);
+    QVERIFY2(problem->text().contains(QStringLiteral("at most 32")), qPrintable(problem->text()));
+    QVERIFY2(problem->text().startsWith(QStringLiteral("LoRA rank 64")),
+             qPrintable(problem->text())); // not the estimator's scratch job path
+    QVERIFY(problem->isVisible());
+    // On the row under LoRA rank, above LoRA alpha.
+    auto* alpha = form->findChild<QSpinBox*>(QStringLiteral("alphaSpin"));
+    const int problemY = problem->mapTo(form, QPoint(0, 0)).y();
+    QVERIFY(problemY > rank->mapTo(form, QPoint(0, 0)).y());
+    QVERIFY(problemY < alpha->mapTo(form, QPoint(0, 0)).y());
+    QVERIFY(!form->isValid());
+    QVERIFY(!train->isEnabled());
+    TrainStudio::screenshot(m_studio.window.get(), QStringLiteral("train-refused-rank.png"));
+
+    TrainStudio::typeInto(rank, QStringLiteral("8"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        form->findChild<QLabel*>(QStringLiteral("fieldProblemLabel")) == nullptr, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(form->memoryEstimate().has_value(), 30000);
+    QVERIFY(form->isValid());
+    QVERIFY(train->isEnabled());
+}
+
+QTEST_MAIN(TestTrainForm)
+#include "TestTrainForm.moc"
