@@ -382,6 +382,7 @@ TrainingJob TrainingJob::from_json(const json& object, const std::string& origin
     f.choose("precision", job.precision, {"bf16", "fp16", "fp32"});
     f.read("gradient_checkpointing", job.gradient_checkpointing);
     f.read("checkpointed_blocks", job.checkpointed_blocks, 1);
+    f.read("checkpoint_keeps_attention", job.checkpoint_keeps_attention);
     f.read("seed", job.seed);
     f.read("trigger_word", job.trigger_word);
     read_checkpoints(f.object("checkpoints"), job.checkpoints);
@@ -460,6 +461,7 @@ json TrainingJob::to_json() const {
         {"precision", precision},
         {"gradient_checkpointing", gradient_checkpointing},
         {"checkpointed_blocks", checkpointed_blocks ? json(*checkpointed_blocks) : json(nullptr)},
+        {"checkpoint_keeps_attention", checkpoint_keeps_attention},
         {"seed", seed},
         {"trigger_word", trigger_word},
         {"checkpoints", {{"every_steps", checkpoints.every_steps}, {"keep", checkpoints.keep}}},

@@ -128,6 +128,10 @@ struct TrainingJob {
     // Fewer trade memory for speed (each kept block skips its recomputed forward); a number past
     // the model's depth means all, so one preset serves 2b and 5b.
     std::optional<std::int64_t> checkpointed_blocks;
+    // With checkpointing, recomputed blocks keep their attention outputs, so backward does not
+    // run attention again: faster for one token-width of memory per block (LibTorch 2.6+;
+    // older ones recompute it).
+    bool checkpoint_keeps_attention = false;
     std::uint64_t seed = 42;
     std::string trigger_word; // prepended to every caption ("id token") and recorded on export
     CheckpointSettings checkpoints;

@@ -72,6 +72,7 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
     , m_form(new QFormLayout(m_body))
     , m_checkpointingCheck(new QCheckBox(m_body))
     , m_checkpointedBlocksSpin(new QSpinBox(m_body))
+    , m_keepAttentionCheck(new QCheckBox(m_body))
     , m_accumulationSpin(new QSpinBox(m_body))
     , m_clipSpin(new QDoubleSpinBox(m_body))
     , m_scheduleCombo(new QComboBox(m_body))
@@ -97,6 +98,8 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
     m_checkpointedBlocksSpin->setRange(0, 64);
     connect(m_checkpointingCheck, &QCheckBox::toggled, m_checkpointedBlocksSpin,
             &QWidget::setEnabled);
+    m_keepAttentionCheck->setObjectName(QStringLiteral("keepAttentionCheck"));
+    connect(m_checkpointingCheck, &QCheckBox::toggled, m_keepAttentionCheck, &QWidget::setEnabled);
     m_accumulationSpin->setObjectName(QStringLiteral("gradientAccumulationSpin"));
     m_accumulationSpin->setRange(1, 4096);
     m_clipSpin->setObjectName(QStringLiteral("maxGradNormSpin"));
@@ -123,9 +126,10 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
     m_vaeSlicingCheck->setObjectName(QStringLiteral("vaeSlicingCheck"));
 
     for (QWidget* field : std::initializer_list<QWidget*>{
-             m_checkpointingCheck, m_checkpointedBlocksSpin, m_accumulationSpin, m_clipSpin,
-             m_scheduleCombo, m_warmupSpin, m_seedSpin, m_frameBucketsEdit, m_resolutionBucketsEdit,
-             m_resizeCombo, m_captionDropoutSpin, m_vaeTilingCheck, m_vaeSlicingCheck}) {
+             m_checkpointingCheck, m_checkpointedBlocksSpin, m_keepAttentionCheck,
+             m_accumulationSpin, m_clipSpin, m_scheduleCombo, m_warmupSpin, m_seedSpin,
+             m_frameBucketsEdit, m_resolutionBucketsEdit, m_resizeCombo, m_captionDropoutSpin,
+             m_vaeTilingCheck, m_vaeSlicingCheck}) {
         auto* label = new QLabel(m_body);
         label->setBuddy(field);
         m_labels.append(label);
@@ -138,7 +142,8 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
     layout->addWidget(m_toggle, 0, Qt::AlignLeft);
     layout->addWidget(m_body);
 
-    for (QCheckBox* box : {m_checkpointingCheck, m_vaeTilingCheck, m_vaeSlicingCheck})
+    for (QCheckBox* box :
+         {m_checkpointingCheck, m_keepAttentionCheck, m_vaeTilingCheck, m_vaeSlicingCheck})
         connect(box, &QCheckBox::toggled, this, &AdvancedJobFields::edited);
     for (QSpinBox* box : {m_checkpointedBlocksSpin, m_accumulationSpin, m_warmupSpin, m_seedSpin})
         connect(box, &QSpinBox::valueChanged, this, &AdvancedJobFields::edited);
@@ -161,6 +166,9 @@ void AdvancedJobFields::setJob(const QJsonObject& job) {
         job.value(QStringLiteral("gradient_checkpointing")).toBool(true));
     m_checkpointedBlocksSpin->setEnabled(m_checkpointingCheck->isChecked());
     m_checkpointedBlocksSpin->setValue(job.value(QStringLiteral("checkpointed_blocks")).toInt(0));
+    m_keepAttentionCheck->setEnabled(m_checkpointingCheck->isChecked());
+    m_keepAttentionCheck->setChecked(
+        job.value(QStringLiteral("checkpoint_keeps_attention")).toBool(false));
     m_accumulationSpin->setValue(job.value(QStringLiteral("gradient_accumulation")).toInt(1));
     m_clipSpin->setValue(job.value(QStringLiteral("max_grad_norm")).toDouble(1.0));
     selectData(m_scheduleCombo,
@@ -207,6 +215,7 @@ QJsonObject AdvancedJobFields::values() const {
         {QStringLiteral("checkpointed_blocks"), m_checkpointedBlocksSpin->value() > 0
                                                     ? QJsonValue(m_checkpointedBlocksSpin->value())
                                                     : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("checkpoint_keeps_attention"), m_keepAttentionCheck->isChecked()},
         {QStringLiteral("gradient_accumulation"), m_accumulationSpin->value()},
         {QStringLiteral("max_grad_norm"), m_clipSpin->value()},
         {QStringLiteral("seed"), m_seedSpin->value()},
@@ -233,6 +242,7 @@ QWidget* AdvancedJobFields::fieldWidget(const QString& jobField) const {
     const std::initializer_list<std::pair<const char*, QWidget*>> fields{
         {"gradient_checkpointing", m_checkpointingCheck},
         {"checkpointed_blocks", m_checkpointedBlocksSpin},
+        {"checkpoint_keeps_attention", m_keepAttentionCheck},
         {"gradient_accumulation", m_accumulationSpin},
         {"max_grad_norm", m_clipSpin},
         {"lr_schedule.name", m_scheduleCombo},
@@ -272,6 +282,7 @@ void AdvancedJobFields::retranslateUi() {
     m_toggle->setText(tr("Advanced"));
     const QStringList labels{tr("Gradient checkpointing"),
                              tr("Recomputed blocks"),
+                             tr("Attention"),
                              tr("Gradient accumulation"),
                              tr("Gradient clipping"),
                              tr("Learning-rate schedule"),
@@ -294,6 +305,11 @@ void AdvancedJobFields::retranslateUi() {
         tr("Recompute only the first this many transformer blocks; the others keep their "
            "activations. Each kept block makes a step faster and takes more memory: the "
            "estimate below shows how much. CogVideoX-2b has 30 blocks, 5b has 42."));
+    m_keepAttentionCheck->setText(tr("Keep attention results instead of recomputing them"));
+    m_keepAttentionCheck->setToolTip(
+        tr("Recomputed blocks keep what attention computed, so the backward pass does not run "
+           "attention again: on a GPU about a tenth faster per step, for about 2 GiB more with "
+           "CogVideoX-2b at 49 × 480 × 720 (4.4 GiB with 5b). The estimate below counts it."));
     m_accumulationSpin->setToolTip(
         tr("Steps whose gradients add up before the optimizer moves: the effective batch is the "
            "batch size times this, at the memory of one batch."));

@@ -48,6 +48,7 @@ private:
     QFormLayout* m_form;
     QCheckBox* m_checkpointingCheck;
     QSpinBox* m_checkpointedBlocksSpin;
+    QCheckBox* m_keepAttentionCheck;
     QSpinBox* m_accumulationSpin;
     QDoubleSpinBox* m_clipSpin;
     QComboBox* m_scheduleCombo;

@@ -45,6 +45,7 @@ int run_bench(CommandContext& context) {
     if (arguments.flag("--no-checkpointing")) {
         spec.checkpointing = false;
     }
+    spec.keep_attention = arguments.flag("--keep-attention");
     if (const std::optional<std::string> blocks = arguments.option("--checkpointed-blocks")) {
         char* end = nullptr;
         const long long count = std::strtoll(blocks->c_str(), &end, 10);

@@ -99,10 +99,9 @@ nlohmann::json architecture_json(const core::ComponentInventory& component,
           {"inference_cfg",
            estimate_json(cogvideox::estimate_inference_memory(config, bytes, shape))},
           {"lora_training_checkpointed", estimate_json(cogvideox::estimate_lora_training_memory(
-                                             config, bytes, shape, rank, config.num_layers))},
-          {"lora_training",
-           estimate_json(cogvideox::estimate_lora_training_memory(
-               config, bytes, shape, rank, /*checkpointed_blocks=*/std::int64_t{0}))}}},
+                                             config, bytes, shape, rank, {config.num_layers}))},
+          {"lora_training", estimate_json(cogvideox::estimate_lora_training_memory(
+                                config, bytes, shape, rank, {/*blocks=*/0}))}}},
     };
 }
 

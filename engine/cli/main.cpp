@@ -70,7 +70,8 @@ constexpr Command kCommands[] = {
     {"bench",
      "tuneframe-engine bench (--shape bench-cpu|2b-49x480x720|5b-49x480x720 | --arch NAME) "
      "[--frames F --height H --width W] [--rank R] [--optimizer O] [--checkpointing | "
-     "--no-checkpointing] [--checkpointed-blocks N] [--steps N] [--device cpu|cuda] [--dtype "
+     "--no-checkpointing] [--checkpointed-blocks N] [--keep-attention] [--steps N] [--device "
+     "cpu|cuda] [--dtype "
      "fp32|bf16] "
      "[--attention auto|flash|efficient|cudnn|math] [--quantize int8|fp8] [--profile TRACE.json]",
      "time LoRA training steps of a transformer built in memory with random weights and print "

@@ -23,21 +23,19 @@ at::Tensor scaled_dot_product_attention(const at::Tensor& query, const at::Tenso
 }
 
 void select_attention_backend(const std::string& name) {
-    if (name == "auto") {
-        return;
-    }
 #if TORCH_VERSION_MAJOR >= 2
     const bool known = name == "flash" || name == "efficient" || name == "cudnn" || name == "math";
-    if (known) {
+    if (known || name == "auto") {
+        const bool all = name == "auto"; // LibTorch's default: every kernel allowed
         at::Context& context = at::globalContext();
-        context.setSDPUseFlash(name == "flash");
-        context.setSDPUseMemEfficient(name == "efficient");
-        context.setSDPUseCuDNN(name == "cudnn");
-        context.setSDPUseMath(name == "math");
+        context.setSDPUseFlash(all || name == "flash");
+        context.setSDPUseMemEfficient(all || name == "efficient");
+        context.setSDPUseCuDNN(all || name == "cudnn");
+        context.setSDPUseMath(all || name == "math");
         return;
     }
 #else
-    if (name == "math") {
+    if (name == "auto" || name == "math") {
         return; // the only implementation 1.13 has
     }
 #endif

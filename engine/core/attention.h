@@ -18,10 +18,10 @@ at::Tensor scaled_dot_product_attention(const at::Tensor& query, const at::Tenso
                                         const std::optional<at::Tensor>& mask = std::nullopt);
 
 // Which of LibTorch's fused attention kernels the process may use on CUDA, as
-// torch.backends.cuda.enable_*_sdp does (a process-wide LibTorch setting): "auto" leaves
-// LibTorch's own choice; "flash", "efficient" or "cudnn" allow that kernel alone, so a shape it
-// cannot run fails instead of silently falling back; "math" the unfused implementation. LibTorch
-// 1.13 only has "auto" and "math"; cuDNN attention needs 2.x.
+// torch.backends.cuda.enable_*_sdp does (a process-wide LibTorch setting): "auto" allows every
+// kernel again, LibTorch's default, and leaves the choice to it; "flash", "efficient" or "cudnn"
+// allow that kernel alone, so a shape it cannot run fails instead of silently falling back; "math"
+// the unfused implementation. LibTorch 1.13 only has "auto" and "math"; cuDNN attention needs 2.x.
 void select_attention_backend(const std::string& name);
 
 } // namespace tuneframe::core

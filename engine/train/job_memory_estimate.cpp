@@ -236,8 +236,9 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     train.parts.push_back({"activations", "",
                            cogvideox::training_activation_bytes(
                                config, bytes, job.batch_size, local_tokens,
-                               cogvideox::checkpointed_block_count(
-                                   config, job.gradient_checkpointing, job.checkpointed_blocks),
+                               {cogvideox::checkpointed_block_count(
+                                    config, job.gradient_checkpointing, job.checkpointed_blocks),
+                                job.checkpoint_keeps_attention},
                                estimate.sequence_parallel)});
 
     // validation: rank 0 samples with the training state resident and the whole sequence.

@@ -282,6 +282,7 @@ struct Trainer::Impl {
         transformer = cogvideox::load_cogvideox_transformer(pipeline.transformer, load);
         transformer->set_checkpointed_blocks(cogvideox::checkpointed_block_count(
             transformer->config(), job.gradient_checkpointing, job.checkpointed_blocks));
+        transformer->set_keep_attention(job.checkpoint_keeps_attention);
         // After loading, so the checkpoint's keys and dtypes load as they are; validation
         // samples with this quantized base too, and exports load the base afresh.
         cogvideox::quantize_transformer_base(*transformer, quantization);

@@ -3,6 +3,7 @@
 #include "engine/core/attention.h"
 #include "engine/core/cpu_allocation_tracker.h"
 #include "engine/core/error.h"
+#include "engine/core/kept_attention.h"
 #include "engine/core/memory_stats.h"
 #include "engine/core/runtime_info.h"
 #include "engine/diffusion/cogvideox_scheduler_config.h"
@@ -53,12 +54,16 @@ double peak_flops(const c10::Device& device) {
 
 // Matmul FLOPs of one forward (2 per multiply-add): the per-token Linears of every block, and
 // the two attention products over the joint sequence.
-double forward_flops(const cogvideox::CogVideoXTransformer3DConfig& c, std::int64_t video_tokens,
-                     std::int64_t text_tokens) {
+struct ForwardFlops {
+    double linears = 0;
+    double attention = 0;
+};
+ForwardFlops forward_flops(const cogvideox::CogVideoXTransformer3DConfig& c,
+                           std::int64_t video_tokens, std::int64_t text_tokens) {
     const double n = static_cast<double>(video_tokens + text_tokens);
     const double d = static_cast<double>(c.inner_dim());
-    const double per_block = 2 * n * (4 * d * d + 8 * d * d) + 4 * n * n * d;
-    return static_cast<double>(c.num_layers) * per_block;
+    const auto layers = static_cast<double>(c.num_layers);
+    return {layers * 2 * n * (4 * d * d + 8 * d * d), layers * 4 * n * n * d};
 }
 
 double median(std::vector<double> values) {
@@ -88,7 +93,8 @@ std::int64_t estimate_bytes(const BenchSpec& spec, c10::ScalarType dtype,
     config.max_text_seq_length = spec.text_tokens;
     const auto estimate = cogvideox::estimate_lora_training_memory(
         config, static_cast<std::int64_t>(c10::elementSize(dtype)), shape, spec.rank,
-        cogvideox::checkpointed_block_count(config, spec.checkpointing, spec.checkpointed_blocks),
+        {cogvideox::checkpointed_block_count(config, spec.checkpointing, spec.checkpointed_blocks),
+         spec.keep_attention},
         quantization);
     return static_cast<std::int64_t>(estimate.total());
 }
@@ -164,6 +170,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
     lora::freeze_all_but_lora(*model);
     model->set_checkpointed_blocks(cogvideox::checkpointed_block_count(
         model->config(), spec.checkpointing, spec.checkpointed_blocks));
+    model->set_keep_attention(spec.keep_attention);
     model->train();
     NamedParameters trainable;
     std::int64_t trainable_count = 0;
@@ -270,6 +277,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         {"optimizer", spec.optimizer},
         {"checkpointing", spec.checkpointing},
         {"checkpointed_blocks", checkpointed},
+        {"keeps_attention", spec.keep_attention && core::KeptAttention::available()},
         {"trainable_parameters", trainable_count},
         {"steps_timed", static_cast<std::int64_t>(times.size())},
         {"steps_s", times},
@@ -284,11 +292,15 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         {"attention", spec.attention},
     };
     if (const double peak = peak_flops(device); peak > 0) {
-        // forward + backward (2x) + the recomputed forward of the checkpointed blocks
+        // forward + backward (2x) + the recomputed forward of the checkpointed blocks, less
+        // their attention when it was kept
         const double recomputed =
             static_cast<double>(checkpointed) / static_cast<double>(spec.transformer.num_layers);
-        const double flops =
-            forward_flops(spec.transformer, video_tokens, spec.text_tokens) * (3.0 + recomputed);
+        const ForwardFlops forward =
+            forward_flops(spec.transformer, video_tokens, spec.text_tokens);
+        const bool kept = spec.keep_attention && core::KeptAttention::available();
+        const double flops = (forward.linears + forward.attention) * 3.0 +
+                             (forward.linears + (kept ? 0.0 : forward.attention)) * recomputed;
         result["mfu"] = flops / step_s / peak;
     }
     return result;

@@ -24,7 +24,8 @@ struct BenchSpec {
     bool checkpointing = true;
     // With checkpointing, the first this many blocks recompute; unset: all.
     std::optional<std::int64_t> checkpointed_blocks;
-    std::int64_t steps = 5; // the first is a warm-up and not counted
+    bool keep_attention = false; // recomputed blocks keep their attention outputs
+    std::int64_t steps = 5;      // the first is a warm-up and not counted
     std::string device = "auto";
     std::string precision = "bf16";
     std::string attention = "auto"; // core::select_attention_backend

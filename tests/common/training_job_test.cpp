@@ -43,6 +43,7 @@ TEST(TrainingJob, WritingAndReadingGivesTheSameJob) {
                   {"parallel", {{"plan", "hybrid"}, {"sp_size", 2}}},
                   {"device", "cuda:1"},
                   {"checkpointed_blocks", 12},
+                  {"checkpoint_keeps_attention", true},
                   {"seed", 7}};
     const TrainingJob job = TrainingJob::from_json(edits, "job.json");
     const json written = job.to_json();
@@ -53,6 +54,7 @@ TEST(TrainingJob, WritingAndReadingGivesTheSameJob) {
     EXPECT_EQ(job.parallel.sp_size, 2);
     EXPECT_TRUE(TrainingJob::from_json(written, "again").dataset.allow_paths_outside);
     EXPECT_EQ(job.checkpointed_blocks, 12);
+    EXPECT_TRUE(job.checkpoint_keeps_attention);
     // Unset means every block, and stays unset through a write and a read.
     const TrainingJob defaults = TrainingJob::from_json(json::object(), "job.json");
     EXPECT_FALSE(defaults.checkpointed_blocks.has_value());
@@ -100,6 +102,7 @@ TEST(TrainingJob, BadValuesSayWhatIsAllowed) {
               std::string::npos);
     EXPECT_EQ(field, "checkpointed_blocks");
     EXPECT_FALSE(error_of({{"checkpointed_blocks", 2.5}}).empty());
+    EXPECT_FALSE(error_of({{"checkpoint_keeps_attention", "yes"}}).empty());
     EXPECT_FALSE(error_of({{"optimizer", {{"lr", "1e-4"}}}}).empty());
     EXPECT_FALSE(error_of({{"batch_size", 1.5}}).empty());
     EXPECT_FALSE(error_of({{"optimizer", {{"name", "came"}}}}).empty()); // beta3 missing

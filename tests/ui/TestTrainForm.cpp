@@ -185,13 +185,17 @@ void TestTrainForm::advancedFieldsReachTheRunsJob() {
     // Recomputed blocks: only with checkpointing on; 0 reads "All blocks".
     auto* checkpointing = form->findChild<QCheckBox*>(QStringLiteral("gradientCheckpointingCheck"));
     auto* blocks = form->findChild<QSpinBox*>(QStringLiteral("checkpointedBlocksSpin"));
+    auto* keepAttention = form->findChild<QCheckBox*>(QStringLiteral("keepAttentionCheck"));
     checkpointing->setChecked(false);
-    QVERIFY(!blocks->isEnabled());
+    QVERIFY(!blocks->isEnabled() && !keepAttention->isEnabled());
     QTest::mouseClick(checkpointing, Qt::LeftButton, {}, QPoint(4, checkpointing->height() / 2));
-    QVERIFY(checkpointing->isChecked() && blocks->isEnabled());
+    QVERIFY(checkpointing->isChecked() && blocks->isEnabled() && keepAttention->isEnabled());
     QCOMPARE(blocks->value(), 0);
     QCOMPARE(blocks->text(), blocks->specialValueText());
     TrainStudio::typeInto(blocks, QStringLiteral("1"));
+    QVERIFY(!keepAttention->isChecked());
+    QTest::mouseClick(keepAttention, Qt::LeftButton, {}, QPoint(4, keepAttention->height() / 2));
+    QVERIFY(keepAttention->isChecked());
     form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->setValue(2);
     form->findChild<QSpinBox*>(QStringLiteral("checkpointEverySpin"))->setValue(0);
     form->findChild<QSpinBox*>(QStringLiteral("validationEverySpin"))->setValue(0);
@@ -213,6 +217,7 @@ void TestTrainForm::advancedFieldsReachTheRunsJob() {
     QCOMPARE(job.value(QStringLiteral("gradient_accumulation")).toInt(), 2);
     QVERIFY(job.value(QStringLiteral("gradient_checkpointing")).toBool());
     QCOMPARE(job.value(QStringLiteral("checkpointed_blocks")).toInt(), 1);
+    QVERIFY(job.value(QStringLiteral("checkpoint_keeps_attention")).toBool());
     const QJsonObject lrSchedule = job.value(QStringLiteral("lr_schedule")).toObject();
     QCOMPARE(lrSchedule.value(QStringLiteral("name")).toString(), QStringLiteral("cosine"));
     QCOMPARE(lrSchedule.value(QStringLiteral("warmup_steps")).toInt(), 1);

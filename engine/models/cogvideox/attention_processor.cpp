@@ -41,7 +41,8 @@ at::Tensor AttentionImpl::split_heads(const at::Tensor& x) const {
 
 std::pair<at::Tensor, at::Tensor>
 AttentionImpl::forward(const at::Tensor& hidden_states, const at::Tensor& encoder_hidden_states,
-                       const std::optional<RotaryEmbedding>& rotary, const SequenceSplit* split) {
+                       const std::optional<RotaryEmbedding>& rotary, const SequenceSplit* split,
+                       core::KeptAttention* kept) {
     const std::int64_t text_length = encoder_hidden_states.size(1);
     at::Tensor tokens = torch::cat({encoder_hidden_states, hidden_states}, 1); // [B, L+N, D]
     const std::int64_t batch = tokens.size(0);
@@ -61,7 +62,8 @@ AttentionImpl::forward(const at::Tensor& hidden_states, const at::Tensor& encode
         key = split->exchange->tokens_to_heads(key, split->lengths);
         value = split->exchange->tokens_to_heads(value, split->lengths);
     }
-    at::Tensor out = core::scaled_dot_product_attention(query, key, value);
+    at::Tensor out = kept ? kept->attend(query, key, value)
+                          : core::scaled_dot_product_attention(query, key, value);
     if (split) {
         out = split->exchange->heads_to_tokens(out, split->lengths);
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/core/kept_attention.h"
 #include "engine/lora/lora_linear.h"
 #include "engine/models/cogvideox/embeddings.h"
 #include "engine/models/cogvideox/token_exchange.h"
@@ -26,11 +27,14 @@ public:
     // hidden_states [B, N, D] (video), encoder_hidden_states [B, L, D] (text) ->
     // (video, text) outputs of the same shapes. With `split`, both are this rank's run of the
     // tokens and `rotary` holds the rows of its video tokens; q, k and v are exchanged for the
-    // whole sequence over a share of the heads, and the output exchanged back.
+    // whole sequence over a share of the heads, and the output exchanged back. With `kept`
+    // (a checkpointed block's), attention goes through it: computed and kept in the first
+    // forward, handed back in the recomputation.
     std::pair<at::Tensor, at::Tensor> forward(const at::Tensor& hidden_states,
                                               const at::Tensor& encoder_hidden_states,
                                               const std::optional<RotaryEmbedding>& rotary,
-                                              const SequenceSplit* split = nullptr);
+                                              const SequenceSplit* split = nullptr,
+                                              core::KeptAttention* kept = nullptr);
 
     lora::LoRALinear to_q{nullptr};
     lora::LoRALinear to_k{nullptr};

@@ -64,11 +64,11 @@ std::pair<at::Tensor, at::Tensor>
 CogVideoXBlockImpl::forward(const at::Tensor& hidden_states,
                             const at::Tensor& encoder_hidden_states, const at::Tensor& temb,
                             const std::optional<RotaryEmbedding>& rotary,
-                            const SequenceSplit* split) {
+                            const SequenceSplit* split, core::KeptAttention* kept) {
     const std::int64_t text_length = encoder_hidden_states.size(1);
     auto n1 = norm1->forward(hidden_states, encoder_hidden_states, temb);
     auto [attn_hidden, attn_encoder] =
-        attn1->forward(n1.hidden_states, n1.encoder_hidden_states, rotary, split);
+        attn1->forward(n1.hidden_states, n1.encoder_hidden_states, rotary, split, kept);
     at::Tensor hidden = hidden_states + n1.gate * attn_hidden;
     at::Tensor encoder = encoder_hidden_states + n1.encoder_gate * attn_encoder;
 
@@ -218,10 +218,15 @@ std::pair<at::Tensor, at::Tensor> CogVideoXTransformer3DModelImpl::run_block(
         return block->forward(hidden, encoder, temb, rotary, split ? &*split : nullptr);
     }
     std::shared_ptr<CogVideoXBlockImpl> impl = block.ptr();
+    std::shared_ptr<core::KeptAttention> kept;
+    if (keep_attention_) {
+        kept = std::make_shared<core::KeptAttention>();
+    }
     // The recomputation runs during backward, after forward returned: it keeps its own copies.
     auto outputs = models::checkpoint(
-        [impl, rotary, split](const std::vector<at::Tensor>& in) {
-            auto [h, e] = impl->forward(in[0], in[1], in[2], rotary, split ? &*split : nullptr);
+        [impl, rotary, split, kept](const std::vector<at::Tensor>& in) {
+            auto [h, e] =
+                impl->forward(in[0], in[1], in[2], rotary, split ? &*split : nullptr, kept.get());
             return std::vector<at::Tensor>{h, e};
         },
         {hidden, encoder, temb}, block->parameters());

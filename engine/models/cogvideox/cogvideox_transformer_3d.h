@@ -26,11 +26,10 @@ public:
     explicit CogVideoXBlockImpl(const CogVideoXTransformer3DConfig& config);
 
     // hidden_states [B, N, D], encoder_hidden_states [B, L, D], temb [B, E] -> updated pair.
-    std::pair<at::Tensor, at::Tensor> forward(const at::Tensor& hidden_states,
-                                              const at::Tensor& encoder_hidden_states,
-                                              const at::Tensor& temb,
-                                              const std::optional<RotaryEmbedding>& rotary,
-                                              const SequenceSplit* split = nullptr);
+    std::pair<at::Tensor, at::Tensor>
+    forward(const at::Tensor& hidden_states, const at::Tensor& encoder_hidden_states,
+            const at::Tensor& temb, const std::optional<RotaryEmbedding>& rotary,
+            const SequenceSplit* split = nullptr, core::KeptAttention* kept = nullptr);
 
     CogVideoXLayerNormZero norm1{nullptr};
     Attention attn1{nullptr};
@@ -75,6 +74,10 @@ public:
     // their activations, trading memory for the recompute's time. The first ones, because
     // backward reaches them last, after the kept blocks' activations are freed.
     void set_checkpointed_blocks(std::int64_t count);
+    // Recomputed blocks keep their attention outputs and skip attention when they recompute
+    // (core::KeptAttention): most of checkpointing's time back for one token-width per block.
+    void set_keep_attention(bool keep) { keep_attention_ = keep; }
+    bool keeps_attention() const { return keep_attention_; }
     // Splits each sample's tokens over the exchange's ranks (sequence parallelism); null runs
     // whole. Every rank of the group must run the same forward and backward.
     void set_token_exchange(std::shared_ptr<TokenExchange> exchange) {
@@ -110,6 +113,7 @@ private:
     CogVideoXTransformer3DConfig config_;
     std::vector<CogVideoXBlock> blocks_;
     std::int64_t checkpointed_blocks_ = 0;
+    bool keep_attention_ = false;
     struct CachedRotary {
         std::vector<std::int64_t> grid;
         c10::Device device{c10::kCPU};

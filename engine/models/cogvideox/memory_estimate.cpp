@@ -1,5 +1,6 @@
 #include "engine/models/cogvideox/memory_estimate.h"
 
+#include "engine/core/kept_attention.h"
 #include "engine/models/cogvideox/quantized_base.h"
 
 #include <torch/version.h>
@@ -83,18 +84,23 @@ std::int64_t checkpointed_block_count(const CogVideoXTransformer3DConfig& config
 
 std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& config,
                                         std::int64_t dtype_bytes, std::int64_t batch,
-                                        std::int64_t tokens, std::int64_t checkpointed_blocks,
+                                        std::int64_t tokens, RecomputePlan recompute,
                                         std::int64_t sequence_parallel) {
     const std::int64_t token_bytes = batch * tokens * config.inner_dim() * dtype_bytes;
-    const std::int64_t recomputed = checkpointed_block_count(config, true, checkpointed_blocks);
+    const std::int64_t recomputed = checkpointed_block_count(config, true, recompute.blocks);
     const std::int64_t kept = config.num_layers - recomputed;
     // A recomputed block keeps only its input until backward reaches it, the others (the last
     // ones) their full set. Backward's peak is at its start, with all of that held plus the
     // working set of the block being back-propagated; when every block is recomputed, it is the
     // last block recomputed with its full set.
     const std::int64_t working = (kept == 0 ? kSavedWidths : 0) + kBackwardWorkingWidths;
-    const auto widths =
+    auto widths =
         static_cast<std::uint64_t>((recomputed + kept * kSavedWidths + working) * token_bytes);
+    if (recompute.keeps_attention && core::KeptAttention::available()) {
+        // The attention output (one width) and its float32 log-sum-exp per head and token.
+        const std::int64_t logsumexp = batch * config.num_attention_heads * tokens * 4;
+        widths += static_cast<std::uint64_t>(recomputed * (token_bytes + logsumexp));
+    }
     if (kFusedAttention) {
         return widths;
     }
@@ -120,7 +126,7 @@ MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& con
 
 MemoryEstimate estimate_lora_training_memory(const CogVideoXTransformer3DConfig& config,
                                              std::int64_t dtype_bytes, const VideoShape& shape,
-                                             std::int64_t rank, std::int64_t checkpointed_blocks,
+                                             std::int64_t rank, RecomputePlan recompute,
                                              lora::BaseQuantization quantization) {
     MemoryEstimate estimate;
     const std::int64_t dim = config.inner_dim();
@@ -131,8 +137,8 @@ MemoryEstimate estimate_lora_training_memory(const CogVideoXTransformer3DConfig&
     // gradients and two AdamW moments.
     const std::int64_t adapter_parameters = config.num_layers * 4 * rank * 2 * dim;
     estimate.trainable = static_cast<std::uint64_t>(adapter_parameters * 4 * 4);
-    estimate.activations = training_activation_bytes(
-        config, dtype_bytes, shape.batch, token_count(config, shape).total, checkpointed_blocks);
+    estimate.activations = training_activation_bytes(config, dtype_bytes, shape.batch,
+                                                     token_count(config, shape).total, recompute);
     return estimate;
 }
 

@@ -44,33 +44,34 @@ std::int64_t checkpointed_block_count(const CogVideoXTransformer3DConfig& config
                                       bool gradient_checkpointing,
                                       std::optional<std::int64_t> limit = std::nullopt);
 
+// What a training step recomputes in backward: the first `blocks` blocks (clamped as
+// checkpointed_block_count clamps), and whether they keep their attention outputs
+// (core::KeptAttention) so the recomputation skips attention. A struct, so a stray `true`
+// cannot mean one block.
+struct RecomputePlan {
+    std::int64_t blocks = 0;
+    bool keeps_attention = false;
+};
+
 // Activations a training step keeps for backward: a checkpointed block keeps only its inputs
-// and is recomputed in full when backward reaches it, the others keep everything;
-// `checkpointed_blocks` are the first ones (clamped as checkpointed_block_count clamps). `tokens`
-// per sequence on this process, which holds 1/sequence_parallel of each sequence.
+// (and, keeping attention, its attention output and log-sum-exp) and is recomputed when
+// backward reaches it, the others keep everything. `tokens` per sequence on this process,
+// which holds 1/sequence_parallel of each sequence.
 std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& config,
                                         std::int64_t dtype_bytes, std::int64_t batch,
-                                        std::int64_t tokens, std::int64_t checkpointed_blocks,
+                                        std::int64_t tokens, RecomputePlan recompute,
                                         std::int64_t sequence_parallel = 1);
-// A count, not a flag: `true` would silently mean one block.
-std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig&, std::int64_t,
-                                        std::int64_t, std::int64_t, bool,
-                                        std::int64_t = 1) = delete;
 
 // One denoising forward with classifier-free guidance (batch doubled), fused attention.
 MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& config,
                                          std::int64_t dtype_bytes, const VideoShape& shape);
 
-// A LoRA training step on q/k/v/out of every block (rank `rank`), AdamW, with the first
-// `checkpointed_blocks` blocks recomputed in backward, fused attention; the frozen base in
-// `dtype_bytes` or quantized (quantized_base.h).
+// A LoRA training step on q/k/v/out of every block (rank `rank`), AdamW, recomputing as
+// `recompute` says, fused attention; the frozen base in `dtype_bytes` or quantized
+// (quantized_base.h).
 MemoryEstimate
 estimate_lora_training_memory(const CogVideoXTransformer3DConfig& config, std::int64_t dtype_bytes,
-                              const VideoShape& shape, std::int64_t rank,
-                              std::int64_t checkpointed_blocks,
+                              const VideoShape& shape, std::int64_t rank, RecomputePlan recompute,
                               lora::BaseQuantization quantization = lora::BaseQuantization::None);
-MemoryEstimate estimate_lora_training_memory(const CogVideoXTransformer3DConfig&, std::int64_t,
-                                             const VideoShape&, std::int64_t, bool,
-                                             lora::BaseQuantization = {}) = delete;
 
 } // namespace tuneframe::models::cogvideox

@@ -311,9 +311,9 @@ TEST(QuantizedBase, TheEstimateCountsOneBytePerQuantizedWeight) {
     const auto config = models::cogvideox::find_architecture("cogvideox-5b").transformer;
     const models::cogvideox::VideoShape shape;
     const auto bf16 =
-        models::cogvideox::estimate_lora_training_memory(config, 2, shape, 64, config.num_layers);
+        models::cogvideox::estimate_lora_training_memory(config, 2, shape, 64, {config.num_layers});
     const auto int8 = models::cogvideox::estimate_lora_training_memory(
-        config, 2, shape, 64, config.num_layers, BaseQuantization::Int8);
+        config, 2, shape, 64, {config.num_layers}, BaseQuantization::Int8);
     const auto count = models::cogvideox::quantized_base_count(config);
     EXPECT_EQ(bf16.weights - int8.weights,
               static_cast<std::uint64_t>(count.weights - 4 * count.channels));

@@ -1,5 +1,6 @@
 // `bench` on the CPU with the tiny architecture: the JSON it prints and its refusals.
 #include "engine/core/error.h"
+#include "engine/core/kept_attention.h"
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/train/training_bench.h"
 
@@ -90,6 +91,36 @@ TEST(TrainingBench, CheckpointingSomeBlocksLandsBetweenAllAndNone) {
     EXPECT_LT(peak(all), peak(some));
     EXPECT_LT(peak(some), peak(none));
     expect_estimate_within(spec, 0.15);
+}
+
+// Recomputed blocks keeping their attention outputs hold one more token-width each until
+// backward: the peak rises by that and the estimate follows. Where LibTorch cannot keep them
+// (before 2.6), the result says so and nothing changes.
+TEST(TrainingBench, KeepingAttentionRaisesThePeakAsEstimated) {
+    BenchSpec spec = tiny_spec();
+    spec.transformer.num_layers = 4;
+    spec.frames = 25;
+    spec.height = 96;
+    spec.width = 128;
+    spec.steps = 2;
+    const nlohmann::json recomputed = run_bench(spec);
+    spec.keep_attention = true;
+    const nlohmann::json kept = run_bench(spec);
+    EXPECT_EQ(recomputed["keeps_attention"], false);
+    EXPECT_EQ(kept["keeps_attention"], core::KeptAttention::available());
+    const auto peak = [](const nlohmann::json& result) {
+        return result["peak_tensor_bytes"].get<std::int64_t>();
+    };
+    const auto estimate = [](const nlohmann::json& result) {
+        return result["estimate_bytes"].get<std::int64_t>();
+    };
+    if (core::KeptAttention::available()) {
+        EXPECT_GT(peak(kept), peak(recomputed));
+        EXPECT_GT(estimate(kept), estimate(recomputed));
+    } else {
+        EXPECT_EQ(estimate(kept), estimate(recomputed));
+    }
+    EXPECT_NEAR(static_cast<double>(estimate(kept)) / static_cast<double>(peak(kept)), 1.0, 0.15);
 }
 
 // bench-cpu's base weights are a sixth of its peak: int8 must show in the measured peak, and

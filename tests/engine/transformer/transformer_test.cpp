@@ -253,8 +253,9 @@ TEST_P(GradientCheckpointing, GivesTheSameGradients) {
     }
     model->train();
     const auto inputs = random_inputs(config);
-    auto gradients = [&](std::int64_t checkpointed_blocks) {
+    auto gradients = [&](std::int64_t checkpointed_blocks, bool keep_attention = false) {
         model->set_checkpointed_blocks(checkpointed_blocks);
+        model->set_keep_attention(keep_attention);
         model->zero_grad();
         torch::manual_seed(6); // the same dropout masks in both runs
         model->forward(inputs).square().mean().backward();
@@ -272,12 +273,16 @@ TEST_P(GradientCheckpointing, GivesTheSameGradients) {
     // Only the first block recomputed, the rest keeping their activations.
     ASSERT_GE(config.num_layers, 2);
     const auto partly = gradients(1);
+    // Recomputed blocks handing back their kept attention outputs (core::KeptAttention).
+    const auto kept = gradients(config.num_layers, /*keep_attention=*/true);
     ASSERT_EQ(plain.size(), checkpointed.size());
     ASSERT_EQ(plain.size(), partly.size());
+    ASSERT_EQ(plain.size(), kept.size());
     ASSERT_FALSE(plain.empty());
     for (std::size_t i = 0; i < plain.size(); ++i) {
         EXPECT_TRUE(torch::allclose(plain[i], checkpointed[i], 1e-10, 1e-12)) << i;
         EXPECT_TRUE(torch::allclose(plain[i], partly[i], 1e-10, 1e-12)) << i;
+        EXPECT_TRUE(torch::allclose(plain[i], kept[i], 1e-10, 1e-12)) << i;
     }
 }
 
