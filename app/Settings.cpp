@@ -26,6 +26,7 @@ const QString kRecentKey = QStringLiteral("recent");
 const QString kLastLocationKey = QStringLiteral("lastLocation");
 const QString kGeometryKey = QStringLiteral("geometry");
 const QString kStateKey = QStringLiteral("state");
+const QString kSplittersGroup = QStringLiteral("splitters");
 const QString kEnginePathKey = QStringLiteral("path");
 
 QString defaultConfigDirectory() {
@@ -267,6 +268,14 @@ QByteArray Settings::mainWindowState() const {
 
 void Settings::setMainWindowState(const QByteArray& state) {
     setValue(kMainWindowGroup, kStateKey, QString::fromLatin1(state.toBase64()));
+}
+
+QByteArray Settings::splitterState(const QString& name) const {
+    return bytesValue(kSplittersGroup, name);
+}
+
+void Settings::setSplitterState(const QString& name, const QByteArray& state) {
+    setValue(kSplittersGroup, name, QString::fromLatin1(state.toBase64()));
 }
 
 void Settings::setWriteDelay(int milliseconds) {

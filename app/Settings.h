@@ -55,6 +55,9 @@ public:
     void setMainWindowGeometry(const QByteArray& geometry);
     QByteArray mainWindowState() const;
     void setMainWindowState(const QByteArray& state);
+    // Where the user left a named splitter (QSplitter::saveState); empty when never saved.
+    QByteArray splitterState(const QString& name) const;
+    void setSplitterState(const QString& name, const QByteArray& state);
 
     void setWriteDelay(int milliseconds);
     bool hasPendingWrite() const;

@@ -4593,8 +4593,8 @@ What to do: %2</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <source>Keep attention results instead of recomputing them</source>
-        <translation>保留注意力结果，不再重新计算</translation>
+        <source>Keep attention results</source>
+        <translation>保留注意力结果</translation>
     </message>
     <message>
         <source>Recomputed blocks keep what attention computed, so the backward pass does not run attention again: on a GPU about a tenth faster per step, for about 2 GiB more with CogVideoX-2b at 49 × 480 × 720 (4.4 GiB with 5b). The estimate below counts it.</source>

@@ -136,6 +136,7 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
         m_form->addRow(label, field);
     }
     m_form->setContentsMargins(0, 0, 0, 0);
+    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_body->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -305,7 +306,7 @@ void AdvancedJobFields::retranslateUi() {
         tr("Recompute only the first this many transformer blocks; the others keep their "
            "activations. Each kept block makes a step faster and takes more memory: the "
            "estimate below shows how much. CogVideoX-2b has 30 blocks, 5b has 42."));
-    m_keepAttentionCheck->setText(tr("Keep attention results instead of recomputing them"));
+    m_keepAttentionCheck->setText(tr("Keep attention results"));
     m_keepAttentionCheck->setToolTip(
         tr("Recomputed blocks keep what attention computed, so the backward pass does not run "
            "attention again: on a GPU about a tenth faster per step, for about 2 GiB more with "

@@ -32,6 +32,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
@@ -96,6 +97,7 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     if (!restoreGeometry(m_settings->mainWindowGeometry()))
         resize(1180, 760);
     restoreState(m_settings->mainWindowState());
+    restoreSplitters();
 
     if (!m_settings->loadProblem().isEmpty()) {
         // After the window is up, so the message has a window to sit on.
@@ -333,8 +335,24 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     }
     m_settings->setMainWindowGeometry(saveGeometry());
     m_settings->setMainWindowState(saveState());
+    saveSplitters();
     m_settings->sync();
     event->accept();
+}
+
+// Every page's named splitter reopens where the user left it.
+void MainWindow::restoreSplitters() {
+    for (QSplitter* splitter : findChildren<QSplitter*>()) {
+        if (!splitter->objectName().isEmpty())
+            splitter->restoreState(m_settings->splitterState(splitter->objectName()));
+    }
+}
+
+void MainWindow::saveSplitters() {
+    for (QSplitter* splitter : findChildren<QSplitter*>()) {
+        if (!splitter->objectName().isEmpty())
+            m_settings->setSplitterState(splitter->objectName(), splitter->saveState());
+    }
 }
 
 QString MainWindow::runningWorkText() const {

@@ -66,9 +66,17 @@ QSpinBox* spin(QWidget* parent, const char* name, int minimum, int maximum) {
     return box;
 }
 
+// Sized by a few characters rather than its longest item (the popup still shows it whole), so
+// a long preset or device name cannot make the form wider than its column.
+void letShrink(QComboBox* box) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(12);
+}
+
 QComboBox* combo(QWidget* parent, const char* name, const QStringList& values) {
     auto* box = new QComboBox(parent);
     box->setObjectName(QString::fromLatin1(name));
+    letShrink(box);
     for (const QString& value : values)
         box->addItem(value, value);
     return box;
@@ -171,6 +179,9 @@ NewRunForm::NewRunForm(QWidget* parent)
         else
             m_form->addRow(label, field);
     };
+    // A narrow column puts a label above its field instead of cutting the field off.
+    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    letShrink(m_presetCombo);
     auto* presetRow = new QHBoxLayout;
     presetRow->addWidget(m_presetCombo, 1);
     presetRow->addWidget(m_savePresetButton);

@@ -141,6 +141,7 @@ SamplePage::SamplePage(QWidget* parent)
     leftLayout->addWidget(m_statusLabel);
     leftLayout->addWidget(m_results, 1);
     auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->setObjectName(QStringLiteral("sampleSplitter"));
     splitter->addWidget(left);
     splitter->addWidget(m_player);
     splitter->setStretchFactor(1, 1);

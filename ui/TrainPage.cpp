@@ -11,6 +11,7 @@
 #include "app/RunHistoryModel.h"
 #include "app/TrainingPreferences.h"
 #include "app/TrainingRuns.h"
+#include "ui/FittedScrollArea.h"
 #include "ui/NewRunForm.h"
 #include "ui/RunControlBar.h"
 #include "ui/RunDashboard.h"
@@ -34,7 +35,6 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
@@ -63,8 +63,10 @@ TrainPage::TrainPage(QWidget* parent)
     splitter->setStretchFactor(1, 1);
     splitter->setStretchFactor(2, 0);
     splitter->setSizes({380, 760, 320});
-    // The page must fit the smallest window the studio allows; each part scrolls or squeezes.
-    for (int index = 0; index < splitter->count(); ++index)
+    // The page must fit the smallest window the studio allows; the run and history parts
+    // squeeze, the form scrolls up and down but keeps the width its fields need (its own
+    // minimum, FittedScrollArea).
+    for (int index = 1; index < splitter->count(); ++index)
         splitter->widget(index)->setMinimumWidth(160);
     setProjectContent(splitter);
     retranslateUi();
@@ -135,9 +137,8 @@ QWidget* TrainPage::createNewRunPanel() {
     // Never shorter than its fields want (the scroll area scrolls instead): a form squeezed to
     // its minimum clips every field's text, as it did once Advanced was open.
     panel->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
-    auto* scroll = new QScrollArea;
+    auto* scroll = new FittedScrollArea;
     scroll->setObjectName(QStringLiteral("newRunScroll"));
-    scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidget(panel);
     return scroll;
@@ -153,6 +154,7 @@ QWidget* TrainPage::createRunPanel() {
     m_dashboard = new RunDashboard(panel);
     // The plots and the memory table share the height; either can be dragged smaller.
     auto* plotsAndMemory = new QSplitter(Qt::Vertical, panel);
+    plotsAndMemory->setObjectName(QStringLiteral("plotsAndMemorySplitter"));
     m_memoryTable = new MemoryTableWidget(plotsAndMemory);
     plotsAndMemory->addWidget(m_dashboard);
     plotsAndMemory->addWidget(m_memoryTable);
@@ -207,6 +209,7 @@ QWidget* TrainPage::createRunPanel() {
 
 QWidget* TrainPage::createHistoryPanel() {
     auto* panel = new QSplitter(Qt::Vertical);
+    panel->setObjectName(QStringLiteral("historyAndQueueSplitter"));
     auto* history = new QWidget(panel);
     m_historyTitle = new QLabel(history);
     QFont titleFont = m_historyTitle->font();

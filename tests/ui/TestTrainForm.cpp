@@ -13,6 +13,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -21,7 +22,10 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTest>
 #include <QTimer>
 #include <QToolButton>
@@ -42,6 +46,7 @@ private slots:
     void baseWeightsAreChosenForLoraAndShrinkTheEstimate();
     void advancedFieldsReachTheRunsJob();
     void aJobTheModelRefusesNamesItsFieldAndKeepsTrainOff();
+    void theFormFitsItsColumnAndTheColumnKeepsItsWidth();
 
 private:
     TrainPage* page() const { return m_studio.page(); }
@@ -271,6 +276,62 @@ void TestTrainForm::aJobTheModelRefusesNamesItsFieldAndKeepsTrainOff() {
     QTRY_VERIFY_WITH_TIMEOUT(form->memoryEstimate().has_value(), 30000);
     QVERIFY(form->isValid());
     QVERIFY(train->isEnabled());
+}
+
+// At a 1366 x 768 laptop's size and a 1920 x 1080 desktop's, the new-run column needs no
+// sideways scrolling: every field, button and note lies inside it, Advanced open or closed. The
+// width the user gives the column is the width it reopens with.
+void TestTrainForm::theFormFitsItsColumnAndTheColumnKeepsItsWidth() {
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_studio.tinyPipeline);
+    auto* advanced = form->findChild<AdvancedJobFields*>();
+    auto* scroll = page()->findChild<QScrollArea*>(QStringLiteral("newRunScroll"));
+    QVERIFY(advanced && scroll);
+    for (const QSize& size : {QSize(1366, 768), QSize(1920, 1080)}) {
+        m_studio.window->resize(size);
+        for (const bool expanded : {false, true}) {
+            advanced->setExpanded(expanded);
+            QCoreApplication::processEvents();
+            const QString where =
+                QStringLiteral("%1 x %2, Advanced %3")
+                    .arg(size.width())
+                    .arg(size.height())
+                    .arg(expanded ? QStringLiteral("open") : QStringLiteral("closed"));
+            QVERIFY2(scroll->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(where + QStringLiteral(": scrolls sideways by %1 px")
+                                            .arg(scroll->horizontalScrollBar()->maximum())));
+            const int columnWidth = scroll->viewport()->width();
+            for (QWidget* field : scroll->widget()->findChildren<QWidget*>()) {
+                if (!field->isVisibleTo(scroll->widget()) || !field->parentWidget()->isVisible())
+                    continue;
+                const int right = field->mapTo(scroll->viewport(), QPoint(field->width(), 0)).x();
+                QVERIFY2(right <= columnWidth,
+                         qPrintable(where +
+                                    QStringLiteral(": %1 (%2) ends at %3 of %4 px")
+                                        .arg(field->objectName(), field->metaObject()->className())
+                                        .arg(right)
+                                        .arg(columnWidth)));
+            }
+        }
+        TrainStudio::screenshot(
+            m_studio.window.get(),
+            QStringLiteral("train-%1x%2.png").arg(size.width()).arg(size.height()));
+    }
+
+    auto* splitter = page()->findChild<QSplitter*>(QStringLiteral("trainSplitter"));
+    QList<int> sizes = splitter->sizes();
+    sizes[0] += 90;
+    sizes[1] -= 90;
+    splitter->setSizes(sizes);
+    const int widened = splitter->sizes().at(0);
+    QVERIFY(m_studio.window->close());
+    m_studio.window = m_studio.newWindow();
+    QVERIFY(m_studio.window->openProject(m_studio.projectFolder));
+    m_studio.window->showPage(MainWindow::Page::Train);
+    QCoreApplication::processEvents();
+    QCOMPARE(page()->findChild<QSplitter*>(QStringLiteral("trainSplitter"))->sizes().at(0),
+             widened);
 }
 
 QTEST_MAIN(TestTrainForm)
