@@ -340,11 +340,19 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
-// Every page's named splitter reopens where the user left it.
+// Every page's named splitter reopens where the user left it, and its handles show as a band
+// a user can find and grab (the style's default is a few pixels of window colour).
 void MainWindow::restoreSplitters() {
     for (QSplitter* splitter : findChildren<QSplitter*>()) {
-        if (!splitter->objectName().isEmpty())
-            splitter->restoreState(m_settings->splitterState(splitter->objectName()));
+        if (splitter->objectName().isEmpty())
+            continue;
+        splitter->restoreState(m_settings->splitterState(splitter->objectName()));
+        splitter->setHandleWidth(6);
+        for (int index = 1; index < splitter->count(); ++index) {
+            QSplitterHandle* handle = splitter->handle(index);
+            handle->setBackgroundRole(QPalette::Midlight);
+            handle->setAutoFillBackground(true);
+        }
     }
 }
 

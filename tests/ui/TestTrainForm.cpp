@@ -16,6 +16,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
@@ -320,6 +321,12 @@ void TestTrainForm::theFormFitsItsColumnAndTheColumnKeepsItsWidth() {
     }
 
     auto* splitter = page()->findChild<QSplitter*>(QStringLiteral("trainSplitter"));
+    // The column's edge can be seen: its handle is not drawn in the page's own colour.
+    QSplitterHandle* handle = splitter->handle(1);
+    QVERIFY(handle->width() >= 5);
+    const QImage edge = handle->grab().toImage();
+    QVERIFY(edge.pixelColor(edge.width() / 2, edge.height() / 4) !=
+            page()->palette().color(QPalette::Window));
     QList<int> sizes = splitter->sizes();
     sizes[0] += 90;
     sizes[1] -= 90;
