@@ -21,6 +21,18 @@ bool ClipCuration::setStatus(const QVector<qint64>& clipIds, ClipStatus status) 
     return finish(succeeded, error, clipIds);
 }
 
+bool ClipCuration::removeClips(const QVector<qint64>& clipIds) {
+    QString error;
+    if (!ClipStore(m_project).removeClips(clipIds, &error)) {
+        emit editFailed(error);
+        return false;
+    }
+    m_model->reload();
+    emit clipsRemoved(clipIds);
+    emit captionHistoryChanged(); // steps of removed clips left the history
+    return true;
+}
+
 bool ClipCuration::setRating(const QVector<qint64>& clipIds, int rating) {
     QString error;
     const bool succeeded = ClipStore(m_project).setRating(clipIds, rating, &error);

@@ -26,6 +26,8 @@ public:
 
     bool setStatus(const QVector<qint64>& clipIds, ClipStatus status);
     bool setRating(const QVector<qint64>& clipIds, int rating);
+    // Out of the project (ClipStore::removeClips); the model reloads, emits clipsRemoved.
+    bool removeClips(const QVector<qint64>& clipIds);
     bool addTags(const QVector<qint64>& clipIds, const QStringList& tags);
     bool removeTags(const QVector<qint64>& clipIds, const QStringList& tags);
     // Makes the clip's tags exactly these (normalized), adding and removing in one go.
@@ -51,6 +53,7 @@ public:
 
 signals:
     void clipsChanged(const QVector<qint64>& clipIds);
+    void clipsRemoved(const QVector<qint64>& clipIds);
     // What undo and redo would do may have changed.
     void captionHistoryChanged();
     void editFailed(const QString& message);

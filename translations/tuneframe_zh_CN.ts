@@ -993,6 +993,14 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>Buckets…</source>
         <translation>分桶…</translation>
     </message>
+    <message>
+        <source>Remove from &amp;Project…</source>
+        <translation>从项目中移除(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Take the selected clips out of this project; their files stay (Delete)</source>
+        <translation>将所选片段移出此项目；文件保留在原处（Delete）</translation>
+    </message>
 </context>
 <context>
     <name>DatasetBulkCommands</name>
@@ -1212,6 +1220,34 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Reverse the order</source>
         <translation>倒序</translation>
+    </message>
+    <message>
+        <source>Remove Clips</source>
+        <translation>移除片段</translation>
+    </message>
+    <message>
+        <source>Remove this clip from the project?</source>
+        <translation>要从项目中移除此片段吗？</translation>
+    </message>
+    <message>
+        <source>Remove these %1 clips from the project?</source>
+        <translation>要从项目中移除这 %1 个片段吗？</translation>
+    </message>
+    <message>
+        <source>The video files stay where they are, and importing them again brings them back. Their captions, ratings, tags and caption history in this project are removed and cannot be undone: to keep the captions, write them to .txt files first (Dataset ▸ Write Captions to .txt Files).</source>
+        <translation>视频文件保留在原处，重新导入即可恢复。它们在此项目中的描述、评分、标签和描述历史将被移除且无法撤销：如需保留描述，请先将其写入 .txt 文件（数据集 ▸ 将描述写入 .txt 文件）。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Removed 1 clip from the project.</source>
+        <translation>已从项目中移除 1 个片段。</translation>
+    </message>
+    <message>
+        <source>Removed %1 clips from the project.</source>
+        <translation>已从项目中移除 %1 个片段。</translation>
     </message>
 </context>
 <context>

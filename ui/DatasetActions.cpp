@@ -35,6 +35,7 @@ DatasetActions::DatasetActions(QWidget* page)
     add(Id::AddTriggerWord, "addTriggerWordAction", QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_W));
     add(Id::AddTags, "addTagsAction", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
     add(Id::RemoveTags, "removeTagsAction", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    add(Id::RemoveClips, "removeClipsAction", QKeySequence::Delete, Qt::WidgetWithChildrenShortcut);
     add(Id::WriteCaptions, "writeCaptionsAction", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     add(Id::Export, "exportDatasetAction", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     add(Id::BucketPreview, "bucketPreviewAction", QKeySequence(Qt::CTRL | Qt::Key_B));
@@ -92,7 +93,8 @@ QList<QAction*> DatasetActions::datasetMenuActions() const {
     list.append(ratingActions());
     list.append({self->separator(), action(Id::InsertTriggerWord), action(Id::AddTriggerWord),
                  action(Id::AddTags), action(Id::RemoveTags), self->separator(),
-                 action(Id::BucketPreview), action(Id::WriteCaptions), action(Id::Export)});
+                 action(Id::RemoveClips), self->separator(), action(Id::BucketPreview),
+                 action(Id::WriteCaptions), action(Id::Export)});
     return list;
 }
 
@@ -133,6 +135,9 @@ void DatasetActions::retranslateUi() {
     action(Id::NeedsReview)->setToolTip(tr("Mark as still to review (U)"));
     action(Id::Reject)->setText(tr("&Reject"));
     action(Id::Reject)->setToolTip(tr("Leave out of training (R)"));
+    action(Id::RemoveClips)->setText(tr("Remove from &Project…"));
+    action(Id::RemoveClips)
+        ->setToolTip(tr("Take the selected clips out of this project; their files stay (Delete)"));
     action(Id::Rate0)->setText(tr("Clear Rating"));
     action(Id::Rate1)->setText(tr("Rate 1 Star"));
     for (int rating = 2; rating <= ClipRecord::kMaxRating; ++rating)

@@ -40,6 +40,7 @@ public:
         AddTriggerWord,
         AddTags,
         RemoveTags,
+        RemoveClips,
         WriteCaptions,
         Export,
         BucketPreview,

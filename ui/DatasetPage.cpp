@@ -279,6 +279,8 @@ void DatasetPage::connectActions() {
             [this] { setStatus(static_cast<int>(ClipStatus::NeedsReview)); });
     connect(m_actions->action(Id::Reject), &QAction::triggered, this,
             [this] { setStatus(static_cast<int>(ClipStatus::Rejected)); });
+    connect(m_actions->action(Id::RemoveClips), &QAction::triggered, this,
+            &DatasetPage::removeSelectedClips);
     const QList<QAction*> ratings = m_actions->ratingActions();
     for (int rating = 0; rating < ratings.size(); ++rating)
         connect(ratings.at(rating), &QAction::triggered, this,
@@ -590,7 +592,8 @@ void DatasetPage::updateActions() {
     m_emptyImportButton->setEnabled(m_sessionProject != nullptr && !importing);
     for (const Id id : {Id::GridView, Id::TableView, Id::FindClips, Id::BucketPreview})
         m_actions->action(id)->setEnabled(active);
-    for (const Id id : {Id::Accept, Id::NeedsReview, Id::Reject, Id::AddTags, Id::RemoveTags})
+    for (const Id id :
+         {Id::Accept, Id::NeedsReview, Id::Reject, Id::AddTags, Id::RemoveTags, Id::RemoveClips})
         m_actions->action(id)->setEnabled(hasSelection);
     for (QAction* action : m_actions->ratingActions())
         action->setEnabled(hasSelection);
@@ -713,6 +716,33 @@ void DatasetPage::setStatus(int status) {
         m_curation->setStatus(ids, static_cast<ClipStatus>(status));
     else
         updateActions(); // the action toggled its own check mark; put it back
+}
+
+void DatasetPage::removeSelectedClips() {
+    const QVector<qint64> ids = selectedClipIds();
+    if (!m_curation || ids.isEmpty())
+        return;
+    m_inspector->commitPendingEdits();
+    QMessageBox box(QMessageBox::Question, tr("Remove Clips"),
+                    ids.size() == 1 ? tr("Remove this clip from the project?")
+                                    : tr("Remove these %1 clips from the project?").arg(ids.size()),
+                    QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("removeClipsBox"));
+    box.setInformativeText(
+        tr("The video files stay where they are, and importing them again brings them back. "
+           "Their captions, ratings, tags and caption history in this project are removed and "
+           "cannot be undone: to keep the captions, write them to .txt files first "
+           "(Dataset ▸ Write Captions to .txt Files)."));
+    QPushButton* remove = box.addButton(tr("Remove"), QMessageBox::DestructiveRole);
+    remove->setObjectName(QStringLiteral("confirmRemoveClipsButton"));
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    if (box.clickedButton() != remove)
+        return;
+    if (m_curation->removeClips(ids))
+        emit statusMessage(ids.size() == 1
+                               ? tr("Removed 1 clip from the project.")
+                               : tr("Removed %1 clips from the project.").arg(ids.size()));
 }
 
 void DatasetPage::setRating(int rating) {

@@ -110,6 +110,7 @@ private:
     void onSortIndicatorChanged(int column, Qt::SortOrder order);
     void setStatus(int status);
     void setRating(int rating);
+    void removeSelectedClips();
     void undo();
     void redo();
     void showError(const QString& objectName, const QString& title, const QString& text);

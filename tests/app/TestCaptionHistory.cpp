@@ -21,6 +21,7 @@ private slots:
     void staleEditIsRefusedWhole();
     void noOpEditsRecordNothing();
     void captionForAClipWithoutOne();
+    void removedClipsTakeTheirStepsAlong();
 
 private:
     QString caption(qint64 id) const { return ClipStore(*m_project).clip(id)->caption; }
@@ -178,6 +179,30 @@ void TestCaptionHistory::captionForAClipWithoutOne() {
     QVERIFY(history.undo(&error));
     QCOMPARE(caption(id), QString());
     QVERIFY(!ClipStore(*m_project).clip(id)->hasCaption());
+}
+
+// Removing clips takes their captions, tags and history with them; a step that changed only
+// removed clips leaves the history, a step that also changed a kept clip stays for it.
+void TestCaptionHistory::removedClipsTakeTheirStepsAlong() {
+    QString error;
+    CaptionHistory history(*m_project);
+    QVERIFY(history.setCaption(m_ids[0], QStringLiteral("kept"), &error));
+    QVERIFY(history.apply({{m_ids[0], QStringLiteral("kept"), QStringLiteral("kept, both")},
+                           {m_ids[1], caption(m_ids[1]), QStringLiteral("removed, both")}},
+                          CaptionHistory::Kind::Replace, &error));
+    QVERIFY(history.setCaption(m_ids[1], QStringLiteral("removed only"), &error));
+    QVERIFY(ClipStore(*m_project).addTags({m_ids[1]}, {QStringLiteral("bird")}, &error));
+
+    QVERIFY2(ClipStore(*m_project).removeClips({m_ids[1]}, &error), qPrintable(error));
+    QVERIFY(!ClipStore(*m_project).clip(m_ids[1]).has_value());
+    QCOMPARE(ClipStore(*m_project).clipCount(), 2);
+    QVERIFY(history.clipHistory(m_ids[1]).isEmpty());
+    // The last step (removed only) is gone: undo takes the bulk step, now of one caption.
+    QCOMPARE(history.undoText(), QStringLiteral("Undo Replace in Caption"));
+    QVERIFY(history.undo(&error));
+    QCOMPARE(caption(m_ids[0]), QStringLiteral("kept"));
+    QVERIFY(history.undo(&error));
+    QVERIFY(!history.canUndo());
 }
 
 QTEST_GUILESS_MAIN(TestCaptionHistory)

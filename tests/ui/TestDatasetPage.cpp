@@ -40,6 +40,7 @@
 #include <QLayout>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QPointer>
 #include <QPushButton>
@@ -48,6 +49,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUrl>
 
 #include <memory>
@@ -70,6 +72,7 @@ private slots:
     void exportWritesManifestOffTheUiThread();
     void viewsSwitchAndShareSelection();
     void tagsFromTheInspectorAndInBulk();
+    void removingClipsAsksFirstAndKeepsTheirFiles();
     // Last: it rewrites the fixture's .txt files.
     void writeCaptionsUpdatesTextFiles();
 
@@ -370,6 +373,45 @@ void TestDatasetPage::captionEditIsSavedAndTypingFiresNoShortcut() {
     QVERIFY(reopened);
     QCOMPARE(ClipStore(*reopened).clip(clipId)->caption,
              QStringLiteral("a red bird rests 5 minutes under a roof"));
+}
+
+// Delete takes the selected clips out of the project after asking; Cancel keeps them. Their
+// files stay, and importing the folder again brings them back.
+void TestDatasetPage::removingClipsAsksFirstAndKeepsTheirFiles() {
+    QVERIFY(importByDrop());
+    closeImportReport();
+    const int imported = ClipStore(*m_window->project()).clipCount();
+    const qint64 removed = clipIdOf(QStringLiteral("clip-1.mp4"));
+    const qint64 kept = clipIdOf(QStringLiteral("clip-2.mp4"));
+    selectClip(removed);
+    auto* grid = child<ClipGridView>(QStringLiteral("clipGridView"));
+    auto answer = [](bool confirm) {
+        QTimer::singleShot(0, [confirm] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            QVERIFY(box != nullptr && box->objectName() == QLatin1String("removeClipsBox"));
+            QVERIFY(box->informativeText().contains(QStringLiteral("files stay")));
+            if (confirm)
+                box->findChild<QPushButton*>(QStringLiteral("confirmRemoveClipsButton"))->click();
+            else
+                box->button(QMessageBox::Cancel)->click();
+        });
+    };
+    answer(false);
+    QTest::keyClick(grid, Qt::Key_Delete);
+    QCOMPARE(ClipStore(*m_window->project()).clipCount(), imported);
+
+    selectClip(removed);
+    answer(true);
+    QTest::keyClick(grid, Qt::Key_Delete);
+    QTRY_COMPARE(ClipStore(*m_window->project()).clipCount(), imported - 1);
+    QVERIFY(!ClipStore(*m_window->project()).clip(removed).has_value());
+    QVERIFY(ClipStore(*m_window->project()).clip(kept).has_value());
+    QVERIFY(QFile::exists(QDir(m_media.path()).filePath(QStringLiteral("clip-1.mp4"))));
+    QVERIFY(!page()->selectedClipIds().contains(removed));
+
+    QVERIFY(importByDrop());
+    closeImportReport();
+    QCOMPARE(ClipStore(*m_window->project()).clipCount(), imported);
 }
 
 void TestDatasetPage::keyboardSetsStatusAndRating() {
