@@ -67,7 +67,7 @@ TrainPage::TrainPage(QWidget* parent)
     // squeeze, the form scrolls up and down but keeps the width its fields need (its own
     // minimum, FittedScrollArea).
     for (int index = 1; index < splitter->count(); ++index)
-        splitter->widget(index)->setMinimumWidth(160);
+        splitter->widget(index)->setMinimumWidth(120);
     setProjectContent(splitter);
     retranslateUi();
     updateLaunchButtons();
