@@ -88,20 +88,9 @@ bool CaptionHistory::apply(const QVector<Change>& changes, Kind kind, QString* e
         }
     }
 
-    QSqlQuery statement(database);
-    if (!statement.exec(QStringLiteral("DELETE FROM caption_edits WHERE undone = 1"))) {
-        *error = databaseError(statement.lastError().text());
+    const qint64 editId = beginStep(database, kind, error);
+    if (editId == 0)
         return false;
-    }
-    statement.prepare(QStringLiteral("INSERT INTO caption_edits (kind, created_utc, undone)"
-                                     " VALUES (?, ?, 0)"));
-    statement.addBindValue(kindKey(kind));
-    statement.addBindValue(QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
-    if (!statement.exec()) {
-        *error = databaseError(statement.lastError().text());
-        return false;
-    }
-    const qint64 editId = statement.lastInsertId().toLongLong();
     QSqlQuery record(database);
     record.prepare(QStringLiteral("INSERT INTO caption_changes (edit_id, clip_id, before_text,"
                                   " after_text) VALUES (?, ?, ?, ?)"));
@@ -131,6 +120,50 @@ bool CaptionHistory::apply(const QVector<Change>& changes, Kind kind, QString* e
     return true;
 }
 
+qint64 CaptionHistory::beginStep(QSqlDatabase& database, Kind kind, QString* error) {
+    QSqlQuery statement(database);
+    if (!statement.exec(QStringLiteral("DELETE FROM caption_edits WHERE undone = 1"))) {
+        *error = databaseError(statement.lastError().text());
+        return 0;
+    }
+    statement.prepare(QStringLiteral("INSERT INTO caption_edits (kind, created_utc, undone)"
+                                     " VALUES (?, ?, 0)"));
+    statement.addBindValue(kindKey(kind));
+    statement.addBindValue(QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs));
+    if (!statement.exec()) {
+        *error = databaseError(statement.lastError().text());
+        return 0;
+    }
+    return statement.lastInsertId().toLongLong();
+}
+
+bool CaptionHistory::recordFieldChanges(const QVector<ClipFieldChanges::Change>& changes, Kind kind,
+                                        QString* error) {
+    Q_ASSERT(kind == Kind::Status || kind == Kind::Rating || kind == Kind::Tags ||
+             kind == Kind::Trim);
+    if (changes.isEmpty())
+        return true;
+    QSqlDatabase database = m_project.database();
+    SqlTransaction transaction(database);
+    if (!transaction.isActive()) {
+        *error = databaseError(transaction.error());
+        return false;
+    }
+    const qint64 editId = beginStep(database, kind, error);
+    if (editId == 0)
+        return false;
+    QString detail;
+    if (!ClipFieldChanges::record(database, editId, changes, &detail)) {
+        *error = databaseError(detail);
+        return false;
+    }
+    if (!transaction.commit()) {
+        *error = databaseError(transaction.error());
+        return false;
+    }
+    return true;
+}
+
 bool CaptionHistory::setCaption(qint64 clipId, const QString& text, QString* error,
                                 QVector<qint64>* changedClipIds) {
     QSqlQuery current(m_project.database());
@@ -150,14 +183,14 @@ bool CaptionHistory::setCaption(qint64 clipId, const QString& text, QString* err
 
 CaptionHistory::Step CaptionHistory::nextStep(bool undone) const {
     QSqlQuery select(m_project.database());
-    select.prepare(undone ? QStringLiteral("SELECT e.id, e.kind, COUNT(c.clip_id)"
-                                           " FROM caption_edits e LEFT JOIN caption_changes c"
-                                           " ON c.edit_id = e.id WHERE e.undone = 1"
-                                           " GROUP BY e.id ORDER BY e.id ASC LIMIT 1")
-                          : QStringLiteral("SELECT e.id, e.kind, COUNT(c.clip_id)"
-                                           " FROM caption_edits e LEFT JOIN caption_changes c"
-                                           " ON c.edit_id = e.id WHERE e.undone = 0"
-                                           " GROUP BY e.id ORDER BY e.id DESC LIMIT 1"));
+    // A step changes captions or other fields; its clips are counted once either way.
+    select.prepare(QStringLiteral("SELECT e.id, e.kind, (SELECT COUNT(*) FROM (SELECT clip_id"
+                                  " FROM caption_changes WHERE edit_id = e.id UNION SELECT"
+                                  " clip_id FROM clip_field_changes WHERE edit_id = e.id))"
+                                  " FROM caption_edits e WHERE e.undone = ? ORDER BY e.id %1"
+                                  " LIMIT 1")
+                       .arg(undone ? QStringLiteral("ASC") : QStringLiteral("DESC")));
+    select.addBindValue(undone ? 1 : 0);
     Step step;
     if (select.exec() && select.next()) {
         step.editId = select.value(0).toLongLong();
@@ -230,6 +263,10 @@ bool CaptionHistory::move(bool undo, QString* error, QVector<qint64>* changedCli
         }
         clips.append(clipId);
     }
+    if (!ClipFieldChanges::replay(database, step.editId, undo, &clips, &detail)) {
+        *error = databaseError(detail);
+        return false;
+    }
     QSqlQuery mark(database);
     mark.prepare(QStringLiteral("UPDATE caption_edits SET undone = ? WHERE id = ?"));
     mark.addBindValue(undo);
@@ -278,6 +315,14 @@ QString CaptionHistory::kindKey(Kind kind) {
         return QStringLiteral("replace");
     case Kind::TriggerWord:
         return QStringLiteral("trigger_word");
+    case Kind::Status:
+        return QStringLiteral("status");
+    case Kind::Rating:
+        return QStringLiteral("rating");
+    case Kind::Tags:
+        return QStringLiteral("tags");
+    case Kind::Trim:
+        return QStringLiteral("trim");
     case Kind::Invalid:
         break;
     }
@@ -285,7 +330,8 @@ QString CaptionHistory::kindKey(Kind kind) {
 }
 
 CaptionHistory::Kind CaptionHistory::kindFromKey(const QString& key) {
-    for (const Kind kind : {Kind::Edit, Kind::Replace, Kind::TriggerWord}) {
+    for (const Kind kind : {Kind::Edit, Kind::Replace, Kind::TriggerWord, Kind::Status,
+                            Kind::Rating, Kind::Tags, Kind::Trim}) {
         if (kindKey(kind) == key)
             return kind;
     }
@@ -302,6 +348,14 @@ QString CaptionHistory::describe(Kind kind, int clipCount) {
     case Kind::TriggerWord:
         return clipCount == 1 ? tr("Add Trigger Word")
                               : tr("Add Trigger Word (%1 clips)").arg(clipCount);
+    case Kind::Status:
+        return clipCount == 1 ? tr("Status Change") : tr("Status Change (%1 clips)").arg(clipCount);
+    case Kind::Rating:
+        return clipCount == 1 ? tr("Rating") : tr("Rating (%1 clips)").arg(clipCount);
+    case Kind::Tags:
+        return clipCount == 1 ? tr("Tag Change") : tr("Tag Change (%1 clips)").arg(clipCount);
+    case Kind::Trim:
+        return tr("Trim");
     case Kind::Invalid:
         break;
     }

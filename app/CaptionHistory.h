@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/ClipFieldChanges.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QSqlDatabase>
@@ -9,15 +11,16 @@
 class Project;
 
 // Every caption change goes through here, so it can be undone and redone, also after the
-// project was closed and opened again. The history is a linear stack in the database
-// (caption_edits, caption_changes): an edit of many captions (a bulk replace) is one step,
-// undo steps back through it, redo forward, and a new edit after undoing discards the steps
-// that could have been redone. Uses the calling thread's connection.
+// project was closed and opened again; so do status, rating, tag and trim changes
+// (ClipFieldChanges), recorded after ClipStore made them, in the same stack. The history is a
+// linear stack in the database (caption_edits, caption_changes): an edit of many captions (a bulk
+// replace) is one step, undo steps back through it, redo forward, and a new edit after undoing
+// discards the steps that could have been redone. Uses the calling thread's connection.
 class CaptionHistory {
     Q_DECLARE_TR_FUNCTIONS(CaptionHistory)
 
 public:
-    enum class Kind { Invalid, Edit, Replace, TriggerWord };
+    enum class Kind { Invalid, Edit, Replace, TriggerWord, Status, Rating, Tags, Trim };
 
     struct Change {
         qint64 clipId = 0;
@@ -43,6 +46,10 @@ public:
     // recorded. *changedClipIds (optional) gets the clips whose caption changed.
     bool apply(const QVector<Change>& changes, Kind kind, QString* error,
                QVector<qint64>* changedClipIds = nullptr);
+    // Records status, rating, tag or trim changes ClipStore has just made as one step; nothing
+    // is recorded when there are none.
+    bool recordFieldChanges(const QVector<ClipFieldChanges::Change>& changes, Kind kind,
+                            QString* error);
     // One caption, typed by the user.
     bool setCaption(qint64 clipId, const QString& text, QString* error,
                     QVector<qint64>* changedClipIds = nullptr);
@@ -70,6 +77,8 @@ private:
     };
     // The step undo (undone = false) or redo (undone = true) would take.
     Step nextStep(bool undone) const;
+    // Discards the redo side and adds an empty step; its id, or 0 with *error set.
+    qint64 beginStep(QSqlDatabase& database, Kind kind, QString* error);
     bool move(bool undo, QString* error, QVector<qint64>* changedClipIds);
     QString databaseError(const QString& detail) const;
 

@@ -16,9 +16,9 @@ ClipCuration::ClipCuration(const Project& project, ClipTableModel* model, QObjec
 }
 
 bool ClipCuration::setStatus(const QVector<qint64>& clipIds, ClipStatus status) {
-    QString error;
-    const bool succeeded = ClipStore(m_project).setStatus(clipIds, status, &error);
-    return finish(succeeded, error, clipIds);
+    return recorded(clipIds, CaptionHistory::Kind::Status, [&](ClipStore& store, QString* error) {
+        return store.setStatus(clipIds, status, error);
+    });
 }
 
 bool ClipCuration::removeClips(const QVector<qint64>& clipIds) {
@@ -34,21 +34,21 @@ bool ClipCuration::removeClips(const QVector<qint64>& clipIds) {
 }
 
 bool ClipCuration::setRating(const QVector<qint64>& clipIds, int rating) {
-    QString error;
-    const bool succeeded = ClipStore(m_project).setRating(clipIds, rating, &error);
-    return finish(succeeded, error, clipIds);
+    return recorded(clipIds, CaptionHistory::Kind::Rating, [&](ClipStore& store, QString* error) {
+        return store.setRating(clipIds, rating, error);
+    });
 }
 
 bool ClipCuration::addTags(const QVector<qint64>& clipIds, const QStringList& tags) {
-    QString error;
-    const bool succeeded = ClipStore(m_project).addTags(clipIds, tags, &error);
-    return finish(succeeded, error, clipIds);
+    return recorded(clipIds, CaptionHistory::Kind::Tags, [&](ClipStore& store, QString* error) {
+        return store.addTags(clipIds, tags, error);
+    });
 }
 
 bool ClipCuration::removeTags(const QVector<qint64>& clipIds, const QStringList& tags) {
-    QString error;
-    const bool succeeded = ClipStore(m_project).removeTags(clipIds, tags, &error);
-    return finish(succeeded, error, clipIds);
+    return recorded(clipIds, CaptionHistory::Kind::Tags, [&](ClipStore& store, QString* error) {
+        return store.removeTags(clipIds, tags, error);
+    });
 }
 
 bool ClipCuration::setTags(qint64 clipId, const QStringList& tags) {
@@ -75,17 +75,16 @@ bool ClipCuration::setTags(qint64 clipId, const QStringList& tags) {
     }
     if (added.isEmpty() && removed.isEmpty())
         return true;
-    ClipStore store(m_project);
-    QString error;
-    bool succeeded = removed.isEmpty() || store.removeTags({clipId}, removed, &error);
-    succeeded = succeeded && (added.isEmpty() || store.addTags({clipId}, added, &error));
-    return finish(succeeded, error, {clipId});
+    return recorded({clipId}, CaptionHistory::Kind::Tags, [&](ClipStore& store, QString* error) {
+        const bool succeeded = removed.isEmpty() || store.removeTags({clipId}, removed, error);
+        return succeeded && (added.isEmpty() || store.addTags({clipId}, added, error));
+    });
 }
 
 bool ClipCuration::setTrim(qint64 clipId, qint64 trimIn, std::optional<qint64> trimOut) {
-    QString error;
-    const bool succeeded = ClipStore(m_project).setTrim(clipId, trimIn, trimOut, &error);
-    return finish(succeeded, error, {clipId});
+    return recorded({clipId}, CaptionHistory::Kind::Trim, [&](ClipStore& store, QString* error) {
+        return store.setTrim(clipId, trimIn, trimOut, error);
+    });
 }
 
 bool ClipCuration::setConditionFrame(qint64 clipId, std::optional<qint64> frame) {
@@ -154,6 +153,26 @@ bool ClipCuration::redo() {
     const bool succeeded = CaptionHistory(m_project).redo(&error, &changed);
     emit captionHistoryChanged();
     return finish(succeeded, error, changed);
+}
+
+bool ClipCuration::recorded(const QVector<qint64>& clipIds, CaptionHistory::Kind kind,
+                            const std::function<bool(ClipStore&, QString*)>& edit) {
+    ClipStore store(m_project);
+    const QVector<ClipRecord> before = store.clips(clipIds);
+    QString error;
+    bool succeeded = edit(store, &error);
+    // Also after a failure: setTags takes two steps, and the first may have stuck.
+    const QVector<ClipFieldChanges::Change> changes =
+        ClipFieldChanges::between(before, store.clips(clipIds));
+    if (!changes.isEmpty()) {
+        QString recordError;
+        if (!CaptionHistory(m_project).recordFieldChanges(changes, kind, &recordError)) {
+            succeeded = false;
+            error = error.isEmpty() ? recordError : error;
+        }
+        emit captionHistoryChanged();
+    }
+    return finish(succeeded, error, clipIds);
 }
 
 bool ClipCuration::finish(bool succeeded, const QString& error, const QVector<qint64>& clipIds) {

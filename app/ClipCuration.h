@@ -8,8 +8,10 @@
 #include <QStringList>
 #include <QVector>
 
+#include <functional>
 #include <optional>
 
+class ClipStore;
 class ClipTableModel;
 class Project;
 
@@ -60,6 +62,9 @@ signals:
 
 private:
     bool finish(bool succeeded, const QString& error, const QVector<qint64>& clipIds);
+    // Runs a ClipStore edit of these clips and records what it changed as one undoable step.
+    bool recorded(const QVector<qint64>& clipIds, CaptionHistory::Kind kind,
+                  const std::function<bool(ClipStore&, QString*)>& edit);
 
     const Project& m_project;
     ClipTableModel* m_model;

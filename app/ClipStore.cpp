@@ -447,10 +447,11 @@ bool ClipStore::removeClips(const QVector<qint64>& clipIds, QString* error) {
                     return false;
                 }
             }
-            // A caption edit of removed clips only would be an empty step for undo to take.
+            // A step that changed removed clips only would be an empty one for undo to take.
             QSqlQuery prune(connection);
             if (!prune.exec(QStringLiteral("DELETE FROM caption_edits WHERE id NOT IN"
-                                           " (SELECT edit_id FROM caption_changes)"))) {
+                                           " (SELECT edit_id FROM caption_changes) AND id NOT IN"
+                                           " (SELECT edit_id FROM clip_field_changes)"))) {
                 *detail = prune.lastError().text();
                 return false;
             }

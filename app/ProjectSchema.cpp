@@ -148,6 +148,19 @@ const QList<ProjectSchema::Migration>& ProjectSchema::migrations() {
                          " memory_json TEXT NOT NULL,"
                          " PRIMARY KEY (run_id, phase, step)"
                          ") WITHOUT ROWID")}},
+        // Status, rating, tag and trim changes join the caption edits' undo stack: a step
+        // (caption_edits) holds caption_changes, clip_field_changes or both. Values are JSON.
+        {5,
+         {QStringLiteral("CREATE TABLE clip_field_changes ("
+                         " edit_id INTEGER NOT NULL REFERENCES caption_edits (id)"
+                         "  ON DELETE CASCADE,"
+                         " clip_id INTEGER NOT NULL REFERENCES clips (id) ON DELETE CASCADE,"
+                         " field TEXT NOT NULL,"
+                         " before_value TEXT NOT NULL,"
+                         " after_value TEXT NOT NULL,"
+                         " PRIMARY KEY (edit_id, clip_id, field)"
+                         ") WITHOUT ROWID"),
+          QStringLiteral("CREATE INDEX clip_field_changes_clip ON clip_field_changes (clip_id)")}},
     };
     return list;
 }

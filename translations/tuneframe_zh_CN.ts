@@ -306,6 +306,34 @@
         <source>Caption Change</source>
         <translation>描述更改</translation>
     </message>
+    <message>
+        <source>Status Change</source>
+        <translation>状态更改</translation>
+    </message>
+    <message>
+        <source>Status Change (%1 clips)</source>
+        <translation>状态更改（%1 个片段）</translation>
+    </message>
+    <message>
+        <source>Rating</source>
+        <translation>评分</translation>
+    </message>
+    <message>
+        <source>Rating (%1 clips)</source>
+        <translation>评分（%1 个片段）</translation>
+    </message>
+    <message>
+        <source>Tag Change</source>
+        <translation>标签更改</translation>
+    </message>
+    <message>
+        <source>Tag Change (%1 clips)</source>
+        <translation>标签更改（%1 个片段）</translation>
+    </message>
+    <message>
+        <source>Trim</source>
+        <translation>裁剪</translation>
+    </message>
 </context>
 <context>
     <name>CaptionWriter</name>
@@ -862,12 +890,12 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
 <context>
     <name>DatasetActions</name>
     <message>
-        <source>&amp;Undo Caption Edit</source>
-        <translation>撤销描述编辑(&amp;U)</translation>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
     </message>
     <message>
-        <source>&amp;Redo Caption Edit</source>
-        <translation>重做描述编辑(&amp;R)</translation>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
     </message>
     <message>
         <source>Import &amp;Folder…</source>
@@ -4650,6 +4678,13 @@ What to do: %2</source>
     <message>
         <source>%1 cannot be opened: its lock file %2 could not be written. Check that the project folder is writable.</source>
         <translation>无法打开 %1：无法写入其锁文件 %2。请检查项目文件夹是否可写。</translation>
+    </message>
+</context>
+<context>
+    <name>ClipFieldChanges</name>
+    <message>
+        <source>the history names an unknown clip field “%1”</source>
+        <translation>历史记录中有未知的片段字段“%1”</translation>
     </message>
 </context>
 </TS>

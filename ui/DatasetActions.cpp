@@ -107,12 +107,12 @@ QList<QAction*> DatasetActions::ratingActions() const {
 
 void DatasetActions::setUndoText(const QString& text) {
     m_undoText = text;
-    action(Id::Undo)->setText(text.isEmpty() ? tr("&Undo Caption Edit") : text);
+    action(Id::Undo)->setText(text.isEmpty() ? tr("&Undo") : text);
 }
 
 void DatasetActions::setRedoText(const QString& text) {
     m_redoText = text;
-    action(Id::Redo)->setText(text.isEmpty() ? tr("&Redo Caption Edit") : text);
+    action(Id::Redo)->setText(text.isEmpty() ? tr("&Redo") : text);
 }
 
 void DatasetActions::retranslateUi() {

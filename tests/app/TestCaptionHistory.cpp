@@ -3,12 +3,16 @@
 #include "DatasetFixture.h"
 
 #include "app/CaptionHistory.h"
+#include "app/ClipCuration.h"
 #include "app/ClipStore.h"
+#include "app/ClipTableModel.h"
 
 #include <QDir>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <functional>
 
 class TestCaptionHistory : public QObject {
     Q_OBJECT
@@ -22,6 +26,7 @@ private slots:
     void noOpEditsRecordNothing();
     void captionForAClipWithoutOne();
     void removedClipsTakeTheirStepsAlong();
+    void statusRatingTagsAndTrimShareTheCaptionsUndo();
 
 private:
     QString caption(qint64 id) const { return ClipStore(*m_project).clip(id)->caption; }
@@ -203,6 +208,65 @@ void TestCaptionHistory::removedClipsTakeTheirStepsAlong() {
     QCOMPARE(caption(m_ids[0]), QStringLiteral("kept"));
     QVERIFY(history.undo(&error));
     QVERIFY(!history.canUndo());
+}
+
+// Status, rating, tags and trim are undone and redone in the same stack as captions, in the
+// order they were made, also after the project was closed and opened again.
+void TestCaptionHistory::statusRatingTagsAndTrimShareTheCaptionsUndo() {
+    auto curate = [this](const std::function<void(ClipCuration&)>& use) {
+        ClipTableModel model(*m_project);
+        QVERIFY(model.reload());
+        ClipCuration curation(*m_project, &model);
+        use(curation);
+    };
+    const ClipRecord original = *ClipStore(*m_project).clip(m_ids[0]);
+    curate([&](ClipCuration& curation) {
+        QVERIFY(curation.setStatus({m_ids[0], m_ids[1]}, ClipStatus::Rejected));
+        QCOMPARE(curation.undoText(), QStringLiteral("Undo Status Change (2 clips)"));
+        QVERIFY(curation.setCaption(m_ids[0], QStringLiteral("captioned")));
+        QVERIFY(curation.setRating({m_ids[0]}, 4));
+        QVERIFY(curation.addTags({m_ids[0], m_ids[2]}, {QStringLiteral("bird")}));
+        QVERIFY(curation.setTrim(m_ids[0], 10, 60));
+        QCOMPARE(curation.undoText(), QStringLiteral("Undo Trim"));
+        // Setting what is already set changes nothing, so it records no step.
+        QVERIFY(curation.setRating({m_ids[0]}, 4));
+        QCOMPARE(curation.undoText(), QStringLiteral("Undo Trim"));
+    });
+    const ClipRecord edited = *ClipStore(*m_project).clip(m_ids[0]);
+    reopen();
+    curate([&](ClipCuration& curation) {
+        const QStringList expected{
+            QStringLiteral("Undo Trim"), QStringLiteral("Undo Tag Change (2 clips)"),
+            QStringLiteral("Undo Rating"), QStringLiteral("Undo Caption Edit"),
+            QStringLiteral("Undo Status Change (2 clips)")};
+        for (const QString& text : expected) {
+            QCOMPARE(curation.undoText(), text);
+            QVERIFY(curation.undo());
+        }
+        QVERIFY(!curation.canUndo());
+    });
+    const ClipRecord undone = *ClipStore(*m_project).clip(m_ids[0]);
+    QCOMPARE(undone.status, original.status);
+    QCOMPARE(undone.rating, original.rating);
+    QCOMPARE(undone.tags, original.tags);
+    QCOMPARE(undone.trimIn, original.trimIn);
+    QVERIFY(!undone.trimOut.has_value());
+    QCOMPARE(undone.caption, original.caption);
+    QCOMPARE(ClipStore(*m_project).clip(m_ids[1])->status, original.status);
+    QVERIFY(ClipStore(*m_project).clip(m_ids[2])->tags.isEmpty());
+
+    curate([&](ClipCuration& curation) {
+        while (curation.canRedo())
+            QVERIFY(curation.redo());
+    });
+    const ClipRecord redone = *ClipStore(*m_project).clip(m_ids[0]);
+    QCOMPARE(redone.status, ClipStatus::Rejected);
+    QCOMPARE(redone.rating, 4);
+    QCOMPARE(redone.tags, QStringList{QStringLiteral("bird")});
+    QCOMPARE(redone.trimIn, edited.trimIn);
+    QCOMPARE(redone.trimOut, edited.trimOut);
+    QCOMPARE(redone.caption, QStringLiteral("captioned"));
+    QCOMPARE(ClipStore(*m_project).clip(m_ids[2])->tags, QStringList{QStringLiteral("bird")});
 }
 
 QTEST_GUILESS_MAIN(TestCaptionHistory)

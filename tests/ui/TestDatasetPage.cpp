@@ -35,6 +35,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLayout>
@@ -433,7 +434,19 @@ void TestDatasetPage::keyboardSetsStatusAndRating() {
     // Several clips at once: Ctrl+A then R rejects them all.
     QTest::keyClick(grid, Qt::Key_A, Qt::ControlModifier);
     QTRY_COMPARE(page()->selectedClipIds().size(), kVideoCount + 1);
+    QHash<qint64, ClipStatus> before;
+    for (const ClipRecord& clip : ClipStore(*m_window->project()).allClips())
+        before.insert(clip.id, clip.status);
     QTest::keyClick(grid, Qt::Key_R);
+    for (const ClipRecord& clip : ClipStore(*m_window->project()).allClips())
+        QCOMPARE(clip.status, ClipStatus::Rejected);
+    // Undo (Ctrl+Z) gives every clip its status back as one step; Redo rejects them again.
+    QCOMPARE(action(DatasetActions::Id::Undo)->text(),
+             QStringLiteral("Undo Status Change (%1 clips)").arg(kVideoCount + 1));
+    QTest::keySequence(grid, action(DatasetActions::Id::Undo)->shortcut());
+    for (const ClipRecord& clip : ClipStore(*m_window->project()).allClips())
+        QCOMPARE(clip.status, before.value(clip.id));
+    QTest::keySequence(grid, action(DatasetActions::Id::Redo)->shortcut());
     for (const ClipRecord& clip : ClipStore(*m_window->project()).allClips())
         QCOMPARE(clip.status, ClipStatus::Rejected);
     QVERIFY(child<QLabel>(QStringLiteral("inspectorTitleLabel"))
