@@ -37,6 +37,20 @@ FusedKernel kernel_for(const at::Tensor& query, const at::Tensor& key, const at:
     return FusedKernel::Math;
 }
 
+// Flash and cuDNN return the same nine results: output, log-sum-exp, the sequence offsets and
+// maxima of the variable-length form, the dropout RNG state, and a debug mask.
+template <typename Result>
+void keep_varlen_result(KeptAttention::Kept& kept, const Result& result) {
+    kept.out = std::get<0>(result);
+    kept.logsumexp = std::get<1>(result);
+    kept.cum_seq_q = std::get<2>(result);
+    kept.cum_seq_k = std::get<3>(result);
+    kept.max_q = concrete(std::get<4>(result));
+    kept.max_k = concrete(std::get<5>(result));
+    kept.philox_seed = std::get<6>(result);
+    kept.philox_offset = std::get<7>(result);
+}
+
 KeptAttention::Kept run_kept(const at::Tensor& query, const at::Tensor& key,
                              const at::Tensor& value) {
     KeptAttention::Kept kept;
@@ -47,37 +61,20 @@ KeptAttention::Kept run_kept(const at::Tensor& query, const at::Tensor& key,
             std::tie(kept.out, kept.logsumexp) =
                 at::_scaled_dot_product_flash_attention_for_cpu(query, key, value);
             return kept;
-        } else {
-            auto result = at::_scaled_dot_product_flash_attention(query, key, value);
-            kept.out = std::get<0>(result);
-            kept.logsumexp = std::get<1>(result);
-            kept.cum_seq_q = std::get<2>(result);
-            kept.cum_seq_k = std::get<3>(result);
-            kept.max_q = concrete(std::get<4>(result));
-            kept.max_k = concrete(std::get<5>(result));
-            kept.philox_seed = std::get<6>(result);
-            kept.philox_offset = std::get<7>(result);
-            return kept;
         }
+        keep_varlen_result(kept, at::_scaled_dot_product_flash_attention(query, key, value));
+        return kept;
     case FusedKernel::Efficient: {
         auto result = at::_scaled_dot_product_efficient_attention(query, key, value, std::nullopt,
                                                                   /*compute_log_sumexp=*/true);
         std::tie(kept.out, kept.logsumexp, kept.philox_seed, kept.philox_offset) = result;
         return kept;
     }
-    case FusedKernel::CuDNN: {
-        auto result = at::_scaled_dot_product_cudnn_attention(query, key, value, std::nullopt,
-                                                              /*compute_log_sumexp=*/true);
-        kept.out = std::get<0>(result);
-        kept.logsumexp = std::get<1>(result);
-        kept.cum_seq_q = std::get<2>(result);
-        kept.cum_seq_k = std::get<3>(result);
-        kept.max_q = concrete(std::get<4>(result));
-        kept.max_k = concrete(std::get<5>(result));
-        kept.philox_seed = std::get<6>(result);
-        kept.philox_offset = std::get<7>(result);
+    case FusedKernel::CuDNN:
+        keep_varlen_result(kept,
+                           at::_scaled_dot_product_cudnn_attention(query, key, value, std::nullopt,
+                                                                   /*compute_log_sumexp=*/true));
         return kept;
-    }
     case FusedKernel::Math:
         break;
     }
