@@ -4687,4 +4687,11 @@ What to do: %2</source>
         <translation>历史记录中有未知的片段字段“%1”</translation>
     </message>
 </context>
+<context>
+    <name>HuggingFaceCache::Model</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+</context>
 </TS>
