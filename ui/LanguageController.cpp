@@ -41,8 +41,12 @@ void LanguageController::onLanguageChanged(Settings::Language language) {
 void LanguageController::apply(Settings::Language language) {
     removeTranslators();
     m_effectiveLanguage = Settings::Language::English;
-    // English is the source language: it needs no translator.
-    if (language != Settings::Language::English) {
+    // English is the source language: its translator only holds the plural forms of %n strings.
+    if (language == Settings::Language::English) {
+        if (m_studioTranslator.load(localeFor(language), QStringLiteral("tuneframe"),
+                                    QStringLiteral("_"), translationsPrefix()))
+            m_studioInstalled = QCoreApplication::installTranslator(&m_studioTranslator);
+    } else {
         const QLocale locale = localeFor(language);
         if (m_studioTranslator.load(locale, QStringLiteral("tuneframe"), QStringLiteral("_"),
                                     translationsPrefix())) {

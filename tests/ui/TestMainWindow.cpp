@@ -366,6 +366,12 @@ void TestMainWindow::switchingLanguageRetranslatesAtOnce() {
     QTRY_COMPARE(title->text(), QStringLiteral("Dataset"));
     QCOMPARE(child<QMenu>(m_window.get(), QStringLiteral("fileMenu"))->title(),
              QStringLiteral("&File"));
+    // English counts say "1 run" and "3 runs", not "run(s)".
+    const char* const runs = "Sweep “%1”: %n run(s) in the queue.";
+    QCOMPARE(QCoreApplication::translate("TrainPage", runs, nullptr, 1),
+             QStringLiteral("Sweep “%1”: 1 run in the queue."));
+    QCOMPARE(QCoreApplication::translate("TrainPage", runs, nullptr, 3),
+             QStringLiteral("Sweep “%1”: 3 runs in the queue."));
 }
 
 void TestMainWindow::themeSettingChangesPalette() {

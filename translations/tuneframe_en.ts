@@ -1,0 +1,88 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+    <context>
+        <name>CommandLine</name>
+        <message numerus="yes">
+            <source>Only one project folder can be opened at a time; got %n.</source>
+            <translation>
+                <numerusform>Only one project folder can be opened at a time; got %n.</numerusform>
+                <numerusform>Only one project folder can be opened at a time; got %n.</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>FactoryCommandImport</name>
+        <message numerus="yes">
+            <source>--validation_prompt (%n prompt(s)) → validation.prompts</source>
+            <translation>
+                <numerusform>--validation_prompt (%n prompt) → validation.prompts</numerusform>
+                <numerusform>--validation_prompt (%n prompts) → validation.prompts</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>--validation_images (%n image(s)) → validation.images</source>
+            <translation>
+                <numerusform>--validation_images (%n image) → validation.images</numerusform>
+                <numerusform>--validation_images (%n images) → validation.images</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>HubDownloadDialog</name>
+        <message numerus="yes">
+            <source>Downloading %n file(s)…</source>
+            <translation>
+                <numerusform>Downloading %n file…</numerusform>
+                <numerusform>Downloading %n files…</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>MainWindow</name>
+        <message numerus="yes">
+            <source>%n of these clips are no longer in the project.</source>
+            <translation>
+                <numerusform>%n of these clips is no longer in the project.</numerusform>
+                <numerusform>%n of these clips are no longer in the project.</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>SweepComparisonDialog</name>
+        <message numerus="yes">
+            <source>Sweep “%1”: %n run(s)</source>
+            <translation>
+                <numerusform>Sweep “%1”: %n run</numerusform>
+                <numerusform>Sweep “%1”: %n runs</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>SweepDialog</name>
+        <message numerus="yes">
+            <source>%n run(s): %1</source>
+            <translation>
+                <numerusform>%n run: %1</numerusform>
+                <numerusform>%n runs: %1</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>TrainPage</name>
+        <message numerus="yes">
+            <source>Sweep “%1”: %n run(s) in the queue.</source>
+            <translation>
+                <numerusform>Sweep “%1”: %n run in the queue.</numerusform>
+                <numerusform>Sweep “%1”: %n runs in the queue.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Its folder goes with its %n checkpoint(s), validation videos and logs: %1 on disk. This cannot be undone. Adapters you exported elsewhere and the project's latent cache stay.</source>
+            <translation>
+                <numerusform>Its folder goes with its %n checkpoint, validation videos and logs: %1 on disk. This cannot be undone. Adapters you exported elsewhere and the project's latent cache stay.</numerusform>
+                <numerusform>Its folder goes with its %n checkpoints, validation videos and logs: %1 on disk. This cannot be undone. Adapters you exported elsewhere and the project's latent cache stay.</numerusform>
+            </translation>
+        </message>
+    </context>
+</TS>
