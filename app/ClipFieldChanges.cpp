@@ -1,5 +1,7 @@
 #include "app/ClipFieldChanges.h"
 
+#include "app/ClipStore.h"
+
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -167,20 +169,8 @@ bool ClipFieldChanges::writeTags(QSqlDatabase& database, qint64 clipId, const QJ
     clear.addBindValue(clipId);
     if (!run(clear, detail))
         return false;
-    QSqlQuery addTag(database);
-    addTag.prepare(
-        QStringLiteral("INSERT INTO tags (name) VALUES (?) ON CONFLICT (name) DO NOTHING"));
-    QSqlQuery link(database);
-    link.prepare(QStringLiteral("INSERT OR IGNORE INTO clip_tags (clip_id, tag_id)"
-                                " SELECT ?, id FROM tags WHERE name = ?"));
-    for (const QJsonValue& tag : value.toArray()) {
-        addTag.addBindValue(tag.toString());
-        if (!run(addTag, detail))
-            return false;
-        link.addBindValue(clipId);
-        link.addBindValue(tag.toString());
-        if (!run(link, detail))
-            return false;
-    }
-    return true;
+    QStringList tags;
+    for (const QJsonValue& tag : value.toArray())
+        tags.append(tag.toString());
+    return ClipStore::insertTags(database, clipId, tags, detail);
 }

@@ -66,6 +66,9 @@ public:
 
     // Trimmed, white space collapsed, empty ones dropped, duplicates (ignoring case) removed.
     static QStringList normalizedTags(const QStringList& tags);
+    // Links the tags (created when new) to the clip on `database`'s open transaction.
+    static bool insertTags(QSqlDatabase& database, qint64 clipId, const QStringList& tags,
+                           QString* error);
 
 private:
     QSqlDatabase database() const;
@@ -73,7 +76,6 @@ private:
     QVector<ClipRecord> query(const QString& where, const QVariantList& values) const;
     bool loadTags(QVector<ClipRecord>& clips) const;
     StoredClip storeOne(QSqlDatabase& database, const ClipRecord& clip, QString* error);
-    bool insertTags(QSqlDatabase& database, qint64 clipId, const QStringList& tags, QString* error);
     // Sets one column of every clip in `clipIds` to `value`, in one transaction.
     bool updateEach(const QVector<qint64>& clipIds, const QString& column, const QVariant& value,
                     QString* error);
