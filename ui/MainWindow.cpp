@@ -97,7 +97,7 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     if (!restoreGeometry(m_settings->mainWindowGeometry()))
         resize(1180, 760);
     restoreState(m_settings->mainWindowState());
-    restoreSplitters();
+    setUpSplitters();
 
     if (!m_settings->loadProblem().isEmpty()) {
         // After the window is up, so the message has a window to sit on.
@@ -342,7 +342,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 // Every page's named splitter reopens where the user left it, and its handles show as a band
 // a user can find and grab (the style's default is a few pixels of window colour).
-void MainWindow::restoreSplitters() {
+void MainWindow::setUpSplitters() {
     for (QSplitter* splitter : findChildren<QSplitter*>()) {
         if (splitter->objectName().isEmpty())
             continue;

@@ -110,7 +110,7 @@ private:
     QList<StudioPage*> pages() const;
     // What engines do for the project, for a studio about to close; empty when nothing runs.
     QString runningWorkText() const;
-    void restoreSplitters();
+    void setUpSplitters();
     void saveSplitters();
     void askToCloseWhileRunning(const QString& work);
 
