@@ -327,11 +327,27 @@ void read_validation(Fields f, ValidationSettings& v) {
 void read_parallel(Fields f, ParallelSettings& p) {
     f.choose("plan", p.plan, {"ddp", "zero1", "zero2", "hybrid"});
     f.read("sp_size", p.sp_size, 1);
+    f.read("tp_size", p.tp_size, 1);
+    f.read("zero_stage", p.zero_stage, 0);
+    if (p.zero_stage > 2) {
+        f.fail(f.name("zero_stage"), "is " + std::to_string(p.zero_stage) + ", not 0, 1 or 2",
+               "Use 0 (every replica keeps all), 1 (optimizer state sharded) or 2 (state and "
+               "gradients sharded).");
+    }
     f.read("bucket_mb", p.bucket_mb, 1.0 / 8192, 4096.0);
     f.read("timeout_s", p.timeout_s, 0.0, 86400.0 * 7, false);
     if (p.plan != "hybrid" && p.sp_size != 1) {
         f.fail(f.name("sp_size"), "is set but the plan is not \"hybrid\"",
                "Set plan to \"hybrid\" to use sequence parallelism, or sp_size to 1.");
+    }
+    if (p.plan != "hybrid" && p.tp_size != 1) {
+        f.fail(f.name("tp_size"), "is set but the plan is not \"hybrid\"",
+               "Set plan to \"hybrid\" to use tensor parallelism, or tp_size to 1.");
+    }
+    if (p.plan != "hybrid" && p.zero_stage != 0) {
+        f.fail(f.name("zero_stage"), "is set but the plan is not \"hybrid\"",
+               "Use plan \"zero1\" or \"zero2\" without hybrid parallelism, or set plan to "
+               "\"hybrid\".");
     }
     f.finish();
 }
@@ -400,6 +416,15 @@ TrainingJob TrainingJob::from_json(const json& object, const std::string& origin
         f.fail("lora.base_quantization",
                "is \"" + job.lora.base_quantization + "\" but mode is \"full\"",
                "Quantized base weights are frozen: use mode \"lora\", or set it to \"none\".");
+    }
+    // Tensor parallelism splits each layer's optimizer state with the layer: state shaped
+    // like the parameter and kept per parameter only.
+    const std::string& optimizer = job.optimizer.name;
+    if (job.parallel.tp_size > 1 && optimizer != "adamw" && optimizer != "adam" &&
+        optimizer != "adamw-cpu-offload") {
+        f.fail("optimizer.name", "is \"" + optimizer + "\" but parallel.tp_size is above 1",
+               "Its state cannot be split with the layers: use adamw, adam or adamw-cpu-offload "
+               "with tensor parallelism.");
     }
     if (job.task == "i2v" && !job.validation.prompts.empty() &&
         job.validation.images.size() != job.validation.prompts.size()) {
@@ -481,6 +506,8 @@ json TrainingJob::to_json() const {
         {"parallel",
          {{"plan", parallel.plan},
           {"sp_size", parallel.sp_size},
+          {"tp_size", parallel.tp_size},
+          {"zero_stage", parallel.zero_stage},
           {"bucket_mb", parallel.bucket_mb},
           {"timeout_s", parallel.timeout_s}}},
         {"device", device},

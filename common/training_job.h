@@ -102,6 +102,10 @@ struct ValidationSettings {
 struct ParallelSettings {
     std::string plan = "ddp"; // ddp | zero1 | zero2 | hybrid
     std::int64_t sp_size = 1; // sequence-parallel ranks (hybrid)
+    std::int64_t tp_size = 1; // tensor-parallel ranks (hybrid): Megatron-style sharded blocks
+    // How the data-parallel axis of a hybrid plan keeps optimizer state and gradients: 0 whole
+    // on every replica (ddp), 1 state sharded (zero1), 2 state and gradients sharded (zero2).
+    std::int64_t zero_stage = 0;
     // Gradients travel in buckets of about this size while backward runs (DDP's bucket_cap_mb,
     // DeepSpeed's reduce_bucket_size); ZeRO-2 holds at most its shard plus one bucket.
     double bucket_mb = 25;

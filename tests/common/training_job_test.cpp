@@ -40,7 +40,7 @@ TEST(TrainingJob, WritingAndReadingGivesTheSameJob) {
                     {"frame_buckets", {9, 49}},
                     {"allow_paths_outside", true}}},
                   {"validation", {{"every_steps", 50}, {"prompts", {"a red ball"}}}},
-                  {"parallel", {{"plan", "hybrid"}, {"sp_size", 2}}},
+                  {"parallel", {{"plan", "hybrid"}, {"sp_size", 2}, {"zero_stage", 2}}},
                   {"device", "cuda:1"},
                   {"checkpointed_blocks", 12},
                   {"checkpoint_keeps_attention", true},
@@ -52,6 +52,10 @@ TEST(TrainingJob, WritingAndReadingGivesTheSameJob) {
     EXPECT_EQ(job.dataset.resolution_buckets[1].first, 720);
     EXPECT_EQ(*job.optimizer.beta3, 0.9999);
     EXPECT_EQ(job.parallel.sp_size, 2);
+    EXPECT_EQ(job.parallel.zero_stage, 2);
+    const TrainingJob split =
+        TrainingJob::from_json({{"parallel", {{"plan", "hybrid"}, {"tp_size", 4}}}}, "job.json");
+    EXPECT_EQ(TrainingJob::from_json(split.to_json(), "again").parallel.tp_size, 4);
     EXPECT_TRUE(TrainingJob::from_json(written, "again").dataset.allow_paths_outside);
     EXPECT_EQ(job.checkpointed_blocks, 12);
     EXPECT_TRUE(job.checkpoint_keeps_attention);
@@ -109,6 +113,15 @@ TEST(TrainingJob, BadValuesSayWhatIsAllowed) {
     EXPECT_FALSE(error_of({{"max_steps", 0}, {"epochs", 0}}).empty());
     EXPECT_FALSE(error_of({{"device", "gpu"}}).empty());
     EXPECT_FALSE(error_of({{"parallel", {{"sp_size", 2}}}}).empty());
+    EXPECT_FALSE(error_of({{"parallel", {{"tp_size", 2}}}}).empty());
+    EXPECT_FALSE(error_of({{"parallel", {{"zero_stage", 1}}}}).empty());
+    EXPECT_FALSE(error_of({{"parallel", {{"plan", "hybrid"}, {"zero_stage", 3}}}}).empty());
+    // Tensor parallelism splits optimizer state with the layers; 8-bit blocks cannot be.
+    EXPECT_FALSE(error_of({{"optimizer", {{"name", "adamw8bit"}}},
+                           {"parallel", {{"plan", "hybrid"}, {"tp_size", 2}}}},
+                          &field)
+                     .empty());
+    EXPECT_EQ(field, "optimizer.name");
     EXPECT_FALSE(error_of({{"validation", {{"every_steps", 10}}}}).empty()); // no prompts
     EXPECT_FALSE(error_of({{"task", "i2v"}, {"validation", {{"prompts", {"a"}}}}}).empty());
     EXPECT_FALSE(error_of({{"v", 2}}).empty());
