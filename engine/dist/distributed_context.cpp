@@ -11,48 +11,52 @@ std::chrono::milliseconds milliseconds(double seconds) {
     return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000));
 }
 
+void add(CollectiveCounts& total, const CollectiveCounts& more) {
+    total.all_reduce += more.all_reduce;
+    total.broadcast += more.broadcast;
+    total.all_gather += more.all_gather;
+    total.reduce += more.reduce;
+    total.reduce_scatter += more.reduce_scatter;
+    total.all_to_all += more.all_to_all;
+    total.barrier += more.barrier;
+    total.bytes += more.bytes;
+}
+
+// A group's name from its first member: every member derives the same one.
+std::string group_name(const char* axis, const std::vector<int>& members) {
+    return std::string(axis) + std::to_string(members.front());
+}
+
 } // namespace
 
 void check_parallel_layout(const common::ParallelSettings& parallel, int world_size,
                            std::int64_t heads) {
-    const std::int64_t sp = parallel.plan == "hybrid" ? parallel.sp_size : 1;
-    if (world_size % sp != 0) {
-        throw core::Error(core::ErrorCode::BadInput,
-                          "parallel.sp_size " + std::to_string(sp) + " does not divide the " +
-                              std::to_string(world_size) + " ranks.",
-                          "Choose an sp_size that divides the number of GPUs (ranks).");
-    }
-    if (heads > 0 && heads % sp != 0) {
-        throw core::Error(core::ErrorCode::BadInput,
-                          "Sequence parallelism splits the attention heads, and this model's " +
-                              std::to_string(heads) + " heads do not divide by parallel.sp_size " +
-                              std::to_string(sp) + ".",
-                          "Choose an sp_size that divides " + std::to_string(heads) + ".");
-    }
+    ParallelMesh::of(parallel, world_size, heads);
 }
 
 DistributedContext::DistributedContext(const RendezvousEnvironment& environment,
                                        const common::ParallelSettings& parallel, c10::Device device,
                                        std::int64_t heads)
     : rank_(environment.rank)
-    , world_size_(environment.world_size)
-    , sp_size_(parallel.plan == "hybrid" ? static_cast<int>(parallel.sp_size) : 1)
+    , mesh_(ParallelMesh::of(parallel, environment.world_size, heads))
     , plan_(parallel.plan)
     , environment_(environment) {
-    check_parallel_layout(parallel, world_size_, heads);
     rendezvous_ = std::make_unique<Rendezvous>(
         environment, std::min(milliseconds(parallel.timeout_s), std::chrono::milliseconds(300000)),
         milliseconds(parallel.timeout_s));
-    std::vector<int> everyone(static_cast<std::size_t>(world_size_));
+    std::vector<int> everyone(static_cast<std::size_t>(world_size()));
     std::iota(everyone.begin(), everyone.end(), 0);
     world_ = rendezvous_->group("world", everyone, device);
-    if (sp_size_ > 1) {
-        std::vector<int> members;
-        const int first = dp_rank() * sp_size_;
-        for (int i = 0; i < sp_size_; ++i) {
-            members.push_back(first + i);
-        }
-        sequence_ = rendezvous_->group("sp" + std::to_string(dp_rank()), members, device);
+    // Every rank builds its groups in the same axis order, so the stores' keys meet.
+    if (mesh_.sp_size() > 1) {
+        const std::vector<int> members = mesh_.sequence_group(rank_);
+        sequence_ = rendezvous_->group(group_name("sp", members), members, device);
+    }
+    if (mesh_.tp_size() > 1) {
+        const std::vector<int> members = mesh_.tensor_group(rank_);
+        tensor_ = rendezvous_->group(group_name("tp", members), members, device);
+        const std::vector<int> replicas = mesh_.replica_group(rank_);
+        replica_ = rendezvous_->group(group_name("replica", replicas), replicas, device);
     }
 }
 
@@ -60,26 +64,22 @@ DistributedContext::DistributedContext(const RendezvousEnvironment& environment,
                                        const common::ParallelSettings& parallel,
                                        std::unique_ptr<Communicator> world)
     : rank_(environment.rank)
-    , world_size_(environment.world_size)
-    , sp_size_(1)
+    , mesh_(ParallelMesh::of(parallel, environment.world_size, 0))
     , plan_(parallel.plan)
     , environment_(environment)
     , world_(std::move(world)) {
-    check_parallel_layout(parallel, world_size_, 0);
+    if (mesh_.sp_size() > 1 || mesh_.tp_size() > 1) {
+        throw core::Error(core::ErrorCode::Internal,
+                          "a context over one given group cannot split sequences or layers");
+    }
 }
 
 CollectiveCounts DistributedContext::counts() const {
     CollectiveCounts total = world_->counts();
-    if (sequence_) {
-        const CollectiveCounts& sp = sequence_->counts();
-        total.all_reduce += sp.all_reduce;
-        total.broadcast += sp.broadcast;
-        total.all_gather += sp.all_gather;
-        total.reduce += sp.reduce;
-        total.reduce_scatter += sp.reduce_scatter;
-        total.all_to_all += sp.all_to_all;
-        total.barrier += sp.barrier;
-        total.bytes += sp.bytes;
+    for (const auto* group : {sequence_.get(), tensor_.get(), replica_.get()}) {
+        if (group) {
+            add(total, group->counts());
+        }
     }
     return total;
 }

@@ -4,6 +4,7 @@
 #include "engine/core/error.h"
 #include "engine/dist/cuda_visible_devices.h"
 #include "engine/dist/distributed_context.h"
+#include "engine/dist/parallel_mesh.h"
 #include "engine/dist/rendezvous_environment.h"
 #include "engine/train/distributed_bucket_sampler.h"
 #include "tests/engine/dist/recording_communicator.h"
@@ -131,6 +132,58 @@ TEST(ParallelLayout, HeadsThatDoNotDivideAreAClearError) {
     EXPECT_THROW(dist::check_parallel_layout(hybrid, 6, 48), core::Error);
     common::ParallelSettings ddp;
     EXPECT_NO_THROW(dist::check_parallel_layout(ddp, 3, 30));
+}
+
+TEST(ParallelMesh, TensorParallelNeighboursAreInnermostAndEachAxisHasItsGroup) {
+    common::ParallelSettings hybrid;
+    hybrid.plan = "hybrid";
+    hybrid.sp_size = 2;
+    hybrid.tp_size = 2;
+    hybrid.zero_stage = 1;
+    const dist::ParallelMesh mesh = dist::ParallelMesh::of(hybrid, 8, 48);
+    EXPECT_EQ(mesh.dp_size(), 2);
+    EXPECT_EQ(mesh.zero_stage(), 1);
+    EXPECT_EQ(mesh.describe(), "dp2 x sp2 x tp2");
+    // Rank 5 = (dp 1 * 2 + sp 0) * 2 + tp 1.
+    const dist::ParallelMesh::Coordinates at = mesh.coordinates(5);
+    EXPECT_EQ(at.dp, 1);
+    EXPECT_EQ(at.sp, 0);
+    EXPECT_EQ(at.tp, 1);
+    EXPECT_EQ(mesh.rank(at), 5);
+    EXPECT_EQ(mesh.tensor_group(5), (std::vector<int>{4, 5}));
+    EXPECT_EQ(mesh.sequence_group(5), (std::vector<int>{5, 7}));
+    EXPECT_EQ(mesh.replica_group(5), (std::vector<int>{1, 3, 5, 7}));
+    // Without tensor parallelism the layout is the sequence-parallel one it always was.
+    hybrid.tp_size = 1;
+    EXPECT_EQ(dist::ParallelMesh::of(hybrid, 8, 48).sequence_group(5), (std::vector<int>{4, 5}));
+    common::ParallelSettings zero2;
+    zero2.plan = "zero2";
+    EXPECT_EQ(dist::ParallelMesh::of(zero2, 3, 30).zero_stage(), 2);
+    EXPECT_EQ(dist::ParallelMesh::of(zero2, 1, 30).describe(), "1 rank");
+}
+
+TEST(ParallelMesh, ImpossiblePlansSayWhy) {
+    common::ParallelSettings hybrid;
+    hybrid.plan = "hybrid";
+    hybrid.tp_size = 4;
+    hybrid.sp_size = 2;
+    const auto reason = [&](int world, std::int64_t heads) {
+        try {
+            dist::ParallelMesh::of(hybrid, world, heads);
+        } catch (const core::Error& error) {
+            EXPECT_EQ(error.code(), core::ErrorCode::BadInput);
+            return std::string(error.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(reason(8, 48), "");
+    // 30 heads split 4 x 2 ways (2b under tp4 x sp2), and 6 ranks for a plan of 8.
+    EXPECT_NE(reason(8, 30).find("30 heads do not divide by tp_size 4 x sp_size 2"),
+              std::string::npos)
+        << reason(8, 30);
+    EXPECT_NE(reason(12, 48).find("does not divide the run's 12 ranks"), std::string::npos)
+        << reason(12, 48);
+    EXPECT_NE(reason(1, 48).find("the run's 1 rank."), std::string::npos) << reason(1, 48);
 }
 
 std::vector<std::string> mixed_buckets() {
