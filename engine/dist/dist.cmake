@@ -1,6 +1,8 @@
-# engine/dist: rendezvous, process groups, data-parallel and ZeRO-1/2 gradients, sequence
-# parallelism and the `launch` supervisor. Sources join the engine library.
+# engine/dist: rendezvous, the parallel mesh and its process groups, data-parallel and ZeRO-1/2
+# gradients, sequence and tensor parallelism and the `launch` supervisor. Sources join the engine
+# library.
 target_sources(tuneframe_engine PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/all_reduce_tensor_parallel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/all_to_all_token_exchange.cpp
     ${CMAKE_CURRENT_LIST_DIR}/bucketed_all_reduce.cpp
     ${CMAKE_CURRENT_LIST_DIR}/communicator.cpp
@@ -8,8 +10,10 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/distributed_context.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gradient_buckets.cpp
     ${CMAKE_CURRENT_LIST_DIR}/launch_supervisor.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/parallel_mesh.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rendezvous.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rendezvous_environment.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tensor_parallel_shards.cpp
     ${CMAKE_CURRENT_LIST_DIR}/zero_gradient_reducer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/zero_sharding.cpp
 )

@@ -82,7 +82,17 @@ void LoRALinearImpl::quantize_base(BaseQuantization quantization) {
 }
 
 at::Tensor LoRALinearImpl::forward(const at::Tensor& input) {
-    at::Tensor result = base_forward(input);
+    return compute(input, bias);
+}
+
+at::Tensor LoRALinearImpl::forward_without_bias(const at::Tensor& input) {
+    return compute(input, at::Tensor());
+}
+
+at::Tensor LoRALinearImpl::compute(const at::Tensor& input, const at::Tensor& with_bias) {
+    at::Tensor result = quantization_ != BaseQuantization::None
+                            ? quantized_linear(input, weight, weight_scale, with_bias)
+                            : torch::nn::functional::linear(input, weight, with_bias);
     if (!has_adapter() || merged_) {
         return result;
     }
@@ -106,6 +116,52 @@ at::Tensor LoRALinearImpl::forward(const at::Tensor& input) {
     at::Tensor down = torch::nn::functional::linear(x, lora_A->weight.to(compute));
     at::Tensor update = torch::nn::functional::linear(down, lora_B->weight.to(compute));
     return result.add(update, scaling());
+}
+
+namespace {
+
+// Replaces `tensor`'s values with part `index` of `parts` along `dim`, keeping the tensor
+// object (a module's registered parameter stays registered).
+void keep_part(at::Tensor& tensor, std::int64_t dim, std::int64_t index, std::int64_t parts) {
+    if (!tensor.defined()) {
+        return;
+    }
+    const std::int64_t length = tensor.size(dim);
+    if (length % parts != 0) {
+        throw Error(ErrorCode::Internal, "a dimension of " + std::to_string(length) +
+                                             " does not split into " + std::to_string(parts));
+    }
+    const std::int64_t part = length / parts;
+    torch::NoGradGuard no_grad;
+    tensor.set_data(tensor.narrow(dim, index * part, part).clone());
+}
+
+} // namespace
+
+void LoRALinearImpl::keep_output_part(std::int64_t index, std::int64_t parts) {
+    if (merged_) {
+        throw Error(ErrorCode::Internal, "cannot split a layer with a merged LoRA adapter");
+    }
+    keep_part(weight, 0, index, parts);
+    keep_part(bias, 0, index, parts);
+    keep_part(weight_scale, 0, index, parts);
+    if (has_adapter()) {
+        keep_part(lora_B->weight, 0, index, parts);
+        lora_B->options.out_features(lora_B->weight.size(0));
+    }
+    options_.out_features(weight.size(0));
+}
+
+void LoRALinearImpl::keep_input_part(std::int64_t index, std::int64_t parts) {
+    if (merged_) {
+        throw Error(ErrorCode::Internal, "cannot split a layer with a merged LoRA adapter");
+    }
+    keep_part(weight, 1, index, parts);
+    if (has_adapter()) {
+        keep_part(lora_A->weight, 1, index, parts);
+        lora_A->options.in_features(lora_A->weight.size(1));
+    }
+    options_.in_features(weight.size(1));
 }
 
 void LoRALinearImpl::add_adapter(const LoRAAdapterOptions& options) {

@@ -46,6 +46,16 @@ public:
     LoRALinearImpl(std::int64_t in_features, std::int64_t out_features, bool bias = true);
 
     at::Tensor forward(const at::Tensor& input);
+    // forward() without the bias: a row-parallel layer's partial output, which is summed over
+    // the ranks before the bias is added once.
+    at::Tensor forward_without_bias(const at::Tensor& input);
+
+    // Keeps part `index` of `parts` equal runs of the output features (tensor parallelism's
+    // column split): rows of the weight, its scales and lora_B, and the bias; lora_A stays
+    // whole. Or of the input features (the row split): columns of the weight and lora_A. The
+    // adapter must be added before, so both halves of it are split consistently.
+    void keep_output_part(std::int64_t index, std::int64_t parts);
+    void keep_input_part(std::int64_t index, std::int64_t parts);
 
     void add_adapter(const LoRAAdapterOptions& options);
     void remove_adapter(); // unmerges first when merged
@@ -90,6 +100,7 @@ public:
 
 private:
     void cast_base(torch::Dtype dtype, bool non_blocking);
+    at::Tensor compute(const at::Tensor& input, const at::Tensor& with_bias);
 
     torch::nn::LinearOptions options_;
     std::int64_t rank_ = 0;

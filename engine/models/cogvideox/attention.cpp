@@ -20,7 +20,21 @@ FeedForwardImpl::FeedForwardImpl(std::int64_t dim, std::int64_t inner_dim, doubl
 }
 
 at::Tensor FeedForwardImpl::forward(const at::Tensor& x) {
-    return final_dropout_->forward(out_->forward(dropout_->forward(act_->forward(x))));
+    if (!parallel_) {
+        return final_dropout_->forward(out_->forward(dropout_->forward(act_->forward(x))));
+    }
+    at::Tensor hidden = dropout_->forward(act_->forward(parallel_->enter(x)));
+    at::Tensor out = parallel_->leave(out_->forward_without_bias(hidden));
+    if (out_->bias.defined()) {
+        out = out + out_->bias;
+    }
+    return final_dropout_->forward(out);
+}
+
+void FeedForwardImpl::split_features_over(std::shared_ptr<TensorParallel> parallel) {
+    act_->proj->keep_output_part(parallel->rank(), parallel->size());
+    out_->keep_input_part(parallel->rank(), parallel->size());
+    parallel_ = std::move(parallel);
 }
 
 } // namespace tuneframe::models::cogvideox

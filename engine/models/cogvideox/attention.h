@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/lora/lora_linear.h"
+#include "engine/models/cogvideox/tensor_parallel.h"
 
 #include <torch/nn/module.h>
 #include <torch/nn/modules/container/modulelist.h>
@@ -27,6 +28,9 @@ class FeedForwardImpl : public torch::nn::Module {
 public:
     FeedForwardImpl(std::int64_t dim, std::int64_t inner_dim, double dropout);
     at::Tensor forward(const at::Tensor& x);
+    // Keeps this rank's share of the hidden features (net.0 split by output, net.2 by input)
+    // and exchanges through `parallel` from then on. After any LoRA adapters.
+    void split_features_over(std::shared_ptr<TensorParallel> parallel);
 
     torch::nn::ModuleList net{nullptr};
 
@@ -35,6 +39,7 @@ private:
     torch::nn::Dropout dropout_{nullptr};
     lora::LoRALinear out_{nullptr};
     torch::nn::Dropout final_dropout_{nullptr};
+    std::shared_ptr<TensorParallel> parallel_;
 };
 TORCH_MODULE(FeedForward);
 

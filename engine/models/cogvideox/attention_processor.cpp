@@ -35,6 +35,17 @@ AttentionImpl::AttentionImpl(std::int64_t query_dim, std::int64_t heads, std::in
     to_out = register_module("to_out", torch::nn::ModuleList(to_out_proj_, to_out_dropout_));
 }
 
+void AttentionImpl::split_heads_over(std::shared_ptr<TensorParallel> parallel) {
+    const int parts = parallel->size();
+    const int index = parallel->rank();
+    for (lora::LoRALinearImpl* projection : {to_q.get(), to_k.get(), to_v.get()}) {
+        projection->keep_output_part(index, parts);
+    }
+    to_out_proj_->keep_input_part(index, parts);
+    heads_ /= parts;
+    parallel_ = std::move(parallel);
+}
+
 at::Tensor AttentionImpl::split_heads(const at::Tensor& x) const {
     return x.view({x.size(0), -1, heads_, dim_head_}).transpose(1, 2);
 }
@@ -45,6 +56,9 @@ AttentionImpl::forward(const at::Tensor& hidden_states, const at::Tensor& encode
                        core::KeptAttention* kept) {
     const std::int64_t text_length = encoder_hidden_states.size(1);
     at::Tensor tokens = torch::cat({encoder_hidden_states, hidden_states}, 1); // [B, L+N, D]
+    if (parallel_) {
+        tokens = parallel_->enter(tokens);
+    }
     const std::int64_t batch = tokens.size(0);
 
     at::Tensor query = norm_q->forward(split_heads(to_q->forward(tokens))); // [B, h, L+N, d]
@@ -68,7 +82,15 @@ AttentionImpl::forward(const at::Tensor& hidden_states, const at::Tensor& encode
         out = split->exchange->heads_to_tokens(out, split->lengths);
     }
     out = out.transpose(1, 2).reshape({batch, -1, heads_ * dim_head_}); // [B, L+N, D]
-    out = to_out_dropout_->forward(to_out_proj_->forward(out));
+    if (parallel_) {
+        out = parallel_->leave(to_out_proj_->forward_without_bias(out));
+        if (to_out_proj_->bias.defined()) {
+            out = out + to_out_proj_->bias;
+        }
+    } else {
+        out = to_out_proj_->forward(out);
+    }
+    out = to_out_dropout_->forward(out);
     return {out.index({Slice(), Slice(text_length)}), out.index({Slice(), Slice(0, text_length)})};
 }
 

@@ -3,6 +3,7 @@
 #include "engine/core/kept_attention.h"
 #include "engine/lora/lora_linear.h"
 #include "engine/models/cogvideox/embeddings.h"
+#include "engine/models/cogvideox/tensor_parallel.h"
 #include "engine/models/cogvideox/token_exchange.h"
 
 #include <torch/nn/module.h>
@@ -36,6 +37,10 @@ public:
                                               const SequenceSplit* split = nullptr,
                                               core::KeptAttention* kept = nullptr);
 
+    // Keeps this rank's share of the heads (q, k and v split by output, the output projection
+    // by input) and exchanges through `parallel` from then on. After any LoRA adapters.
+    void split_heads_over(std::shared_ptr<TensorParallel> parallel);
+
     lora::LoRALinear to_q{nullptr};
     lora::LoRALinear to_k{nullptr};
     lora::LoRALinear to_v{nullptr};
@@ -46,8 +51,9 @@ public:
 private:
     at::Tensor split_heads(const at::Tensor& x) const; // [B, N, D] -> [B, heads, N, head_dim]
 
-    std::int64_t heads_;
+    std::int64_t heads_; // this rank's, under tensor parallelism
     std::int64_t dim_head_;
+    std::shared_ptr<TensorParallel> parallel_;
     lora::LoRALinear to_out_proj_{nullptr};
     torch::nn::Dropout to_out_dropout_{nullptr};
 };

@@ -209,6 +209,26 @@ void CogVideoXTransformer3DModelImpl::set_checkpointed_blocks(std::int64_t count
     checkpointed_blocks_ = std::clamp<std::int64_t>(count, 0, config_.num_layers);
 }
 
+void CogVideoXTransformer3DModelImpl::split_blocks_over(
+    const std::shared_ptr<TensorParallel>& parallel) {
+    if (tensor_parallel_) {
+        throw Error(ErrorCode::Internal, "the transformer's blocks are already split");
+    }
+    const std::int64_t heads = config_.num_attention_heads;
+    if (heads % parallel->size() != 0) {
+        throw Error(ErrorCode::BadInput,
+                    "Tensor parallelism splits the attention heads, and this model's " +
+                        std::to_string(heads) + " heads do not divide by " +
+                        std::to_string(parallel->size()) + " ranks.",
+                    "Choose a parallel.tp_size that divides " + std::to_string(heads) + ".");
+    }
+    for (CogVideoXBlock& block : blocks_) {
+        block->attn1->split_heads_over(parallel);
+        block->ff->split_features_over(parallel);
+    }
+    tensor_parallel_ = parallel;
+}
+
 std::pair<at::Tensor, at::Tensor> CogVideoXTransformer3DModelImpl::run_block(
     std::size_t index, const at::Tensor& hidden, const at::Tensor& encoder, const at::Tensor& temb,
     const std::optional<RotaryEmbedding>& rotary, const std::optional<SequenceSplit>& split) {

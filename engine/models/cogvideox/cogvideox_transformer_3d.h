@@ -84,6 +84,11 @@ public:
         token_exchange_ = std::move(exchange);
     }
     const std::shared_ptr<TokenExchange>& token_exchange() const { return token_exchange_; }
+    // Splits every block's heads and feed-forward features over the ranks of `parallel`
+    // (tensor parallelism): from then on each rank holds its share and every rank of the group
+    // must run the same forward and backward. After any LoRA adapters; for good.
+    void split_blocks_over(const std::shared_ptr<TensorParallel>& parallel);
+    const std::shared_ptr<TensorParallel>& tensor_parallel() const { return tensor_parallel_; }
     bool gradient_checkpointing() const { return checkpointed_blocks_ > 0; }
     std::int64_t checkpointed_blocks() const { return checkpointed_blocks_; }
 
@@ -121,6 +126,7 @@ private:
     };
     std::optional<CachedRotary> rotary_cache_;
     std::shared_ptr<TokenExchange> token_exchange_;
+    std::shared_ptr<TensorParallel> tensor_parallel_;
 };
 TORCH_MODULE(CogVideoXTransformer3DModel);
 

@@ -13,5 +13,6 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/normalization.cpp
     ${CMAKE_CURRENT_LIST_DIR}/quantized_base.cpp
     ${CMAKE_CURRENT_LIST_DIR}/streaming_weights.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tensor_parallel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformer_checkpoint.cpp
 )
