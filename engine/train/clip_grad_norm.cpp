@@ -14,16 +14,18 @@ GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm) {
 }
 
 GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm,
-                        const SquareSumReducer& sum_over_ranks) {
+                        const SquareSumReducer& sum_over_ranks, const CountedHere& counted_here) {
     // +infinity measures without clipping: the job's max_grad_norm 0.
     if (!(max_norm > 0)) {
         throw_bad_option("max_grad_norm", max_norm, "a number > 0", "cogvideox-factory uses 1.0.");
     }
     core::NoGradGuard no_grad;
     std::vector<at::Tensor> gradients;
+    std::vector<bool> counted;
     for (const auto& entry : parameters) {
         if (entry.second.grad().defined()) {
             gradients.push_back(entry.second.grad().detach());
+            counted.push_back(!counted_here || counted_here(entry.first));
         }
     }
     GradNorm result;
@@ -35,7 +37,11 @@ GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm,
         gradients.empty() ? c10::Device(c10::kCPU) : gradients.front().device();
     std::vector<at::Tensor> norms;
     norms.reserve(gradients.size());
-    for (const at::Tensor& gradient : gradients) {
+    for (std::size_t i = 0; i < gradients.size(); ++i) {
+        const at::Tensor& gradient = gradients[i];
+        if (!counted[i]) {
+            continue;
+        }
         const at::Tensor norm = gradient.scalar_type() == at::kFloat
                                     ? gradient.norm(2)
                                     : at::norm(gradient, 2, at::kFloat);

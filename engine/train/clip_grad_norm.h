@@ -26,8 +26,13 @@ GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm);
 // The same over gradients sharded across ranks (ZeRO-2): each rank passes the gradients it
 // owns, and `sum_over_ranks` turns this rank's sum of squared norms (a 0-d float32 tensor) into
 // the sum over all ranks, so every rank clips with the global norm.
+// `counted_here`, when given, says which gradients this rank adds to its sum: under tensor
+// parallelism a replicated parameter is counted by one rank of the group, a split one by all.
+// Every gradient is clipped either way.
 using SquareSumReducer = std::function<at::Tensor(const at::Tensor&)>;
+using CountedHere = std::function<bool(const std::string& name)>;
 GradNorm clip_grad_norm(const NamedParameters& parameters, double max_norm,
-                        const SquareSumReducer& sum_over_ranks);
+                        const SquareSumReducer& sum_over_ranks,
+                        const CountedHere& counted_here = {});
 
 } // namespace tuneframe::train

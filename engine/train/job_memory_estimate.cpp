@@ -1,6 +1,7 @@
 #include "engine/train/job_memory_estimate.h"
 
 #include "engine/core/error.h"
+#include "engine/dist/parallel_mesh.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
 #include "engine/models/cogvideox/memory_estimate.h"
 #include "engine/models/cogvideox/quantized_base.h"
@@ -118,6 +119,7 @@ nlohmann::json JobMemoryEstimate::to_json() const {
     nlohmann::json json = {{"processes", processes},
                            {"data_parallel", data_parallel},
                            {"sequence_parallel", sequence_parallel},
+                           {"tensor_parallel", tensor_parallel},
                            {"largest_bucket", {frames, height, width}},
                            {"peak", peak()},
                            {"phases", nlohmann::json::array()}};
@@ -147,11 +149,13 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
 
     JobMemoryEstimate estimate;
     estimate.processes = std::max(processes, 1);
+    const bool hybrid = job.parallel.plan == "hybrid";
     estimate.sequence_parallel =
-        job.parallel.plan == "hybrid"
-            ? static_cast<int>(std::max<std::int64_t>(job.parallel.sp_size, 1))
-            : 1;
-    estimate.data_parallel = std::max(estimate.processes / estimate.sequence_parallel, 1);
+        hybrid ? static_cast<int>(std::max<std::int64_t>(job.parallel.sp_size, 1)) : 1;
+    estimate.tensor_parallel =
+        hybrid ? static_cast<int>(std::max<std::int64_t>(job.parallel.tp_size, 1)) : 1;
+    estimate.data_parallel =
+        std::max(estimate.processes / (estimate.sequence_parallel * estimate.tensor_parallel), 1);
     const std::int64_t bytes = job.precision == "fp32" ? 4 : 2;
     for (const auto& [height, width] : job.dataset.resolution_buckets) {
         for (const std::int64_t frames : job.dataset.frame_buckets) {
@@ -186,9 +190,11 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     // train: what every process holds during a step.
     PhaseMemory train{"train", {}, false};
     runtime(train);
-    const bool distributed = estimate.data_parallel * estimate.sequence_parallel > 1;
-    const bool zero2 = distributed && job.parallel.plan == "zero2";
-    const bool sharded = distributed && (zero2 || job.parallel.plan == "zero1");
+    const bool distributed =
+        estimate.data_parallel * estimate.sequence_parallel * estimate.tensor_parallel > 1;
+    const int zero_stage = dist::zero_stage_of(job.parallel);
+    const bool zero2 = distributed && zero_stage == 2;
+    const bool sharded = distributed && zero_stage > 0;
     const std::int64_t shards = sharded ? estimate.data_parallel : 1;
     const auto bucket = static_cast<std::int64_t>(job.parallel.bucket_mb * (1 << 20));
     // What a plan keeps of `gradient_bytes` at its peak: one process has them once; ddp and
@@ -207,20 +213,33 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     const auto quantization = job.lora.base_quantization == "none"
                                   ? lora::BaseQuantization::None
                                   : lora::BaseQuantization::Int8; // fp8 takes as many bytes
-    train.parts.push_back({"transformer weights", "",
-                           weight_bytes(transformer, bytes) -
-                               static_cast<std::uint64_t>(cogvideox::quantized_base_saving_bytes(
-                                   config, bytes, quantization))});
+    // Tensor parallelism keeps 1/tp of each block's four attention projections and two
+    // feed-forward layers (12 D x D weights), and of one of each adapter's two matrices.
+    const double tp = estimate.tensor_parallel;
+    const std::int64_t split_weights =
+        config.num_layers * 12 * config.inner_dim() * config.inner_dim();
+    const auto not_held = static_cast<std::int64_t>(
+        static_cast<double>(split_weights) * (1.0 - 1.0 / tp) *
+        (quantization == lora::BaseQuantization::None ? static_cast<double>(bytes) : 1.0));
+    train.parts.push_back(
+        {"transformer weights", "",
+         weight_bytes(transformer, bytes) -
+             static_cast<std::uint64_t>(
+                 cogvideox::quantized_base_saving_bytes(config, bytes, quantization) + not_held)});
     if (job.mode == "lora") {
-        const std::int64_t adapter =
-            config.num_layers * static_cast<std::int64_t>(job.lora.targets.size()) *
-            std::min(job.lora.rank, config.inner_dim()) * 2 * config.inner_dim();
+        const auto adapter = static_cast<std::int64_t>(
+            static_cast<double>(
+                config.num_layers * static_cast<std::int64_t>(job.lora.targets.size()) *
+                std::min(job.lora.rank, config.inner_dim()) * 2 * config.inner_dim()) *
+            (0.5 + 0.5 / tp));
         train.parts.push_back({"adapter weights", "", static_cast<std::uint64_t>(adapter * 4)});
         train.parts.push_back({"gradients", "", gradients(adapter, adapter * 4)});
         train.parts.push_back(
             {"optimizer state", "", static_cast<std::uint64_t>(adapter * state_bytes / shards)});
     } else {
-        const std::int64_t parameters = transformer.parameters;
+        const std::int64_t parameters =
+            transformer.parameters -
+            static_cast<std::int64_t>(static_cast<double>(split_weights) * (1.0 - 1.0 / tp));
         train.parts.push_back({"gradients", "", gradients(parameters, parameters * bytes)});
         const bool offloaded = job.optimizer.name == "adamw-cpu-offload";
         const std::int64_t master = bytes < 4 && !offloaded ? 4 : 0;

@@ -34,6 +34,7 @@ struct JobMemoryEstimate {
     int processes = 1;
     int data_parallel = 1;
     int sequence_parallel = 1;
+    int tensor_parallel = 1;
     std::int64_t frames = 0; // the largest bucket: what the peak is computed for
     std::int64_t height = 0;
     std::int64_t width = 0;
@@ -43,7 +44,9 @@ struct JobMemoryEstimate {
 };
 
 // components: the inventory of the job's pipeline folder. processes: the workers that train
-// (`launch`'s ranks), which the job's parallel plan splits into data and sequence groups.
+// (`launch`'s ranks), which the job's parallel plan splits into data, sequence and tensor groups.
+// Under tensor parallelism the blocks' split weights, adapters, their gradients and optimizer
+// state count 1/tp_size; activations count whole (an upper bound, not yet measured on GPUs).
 JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
                                       const std::vector<core::ComponentInventory>& components,
                                       int processes);

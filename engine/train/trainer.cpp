@@ -5,9 +5,11 @@
 #include "engine/core/memory_stats.h"
 #include "engine/core/runtime_info.h"
 #include "engine/diffusion/prompt_encoder.h"
+#include "engine/dist/all_reduce_tensor_parallel.h"
 #include "engine/dist/all_to_all_token_exchange.h"
 #include "engine/dist/bucketed_all_reduce.h"
 #include "engine/dist/distributed_context.h"
+#include "engine/dist/tensor_parallel_shards.h"
 #include "engine/dist/zero_gradient_reducer.h"
 #include "engine/dist/zero_sharding.h"
 #include "engine/lora/lora_injection.h"
@@ -67,10 +69,6 @@ c10::Device job_device(const std::string& device, dist::DistributedContext* dist
     return models::parse_device(device);
 }
 
-bool sharded_plan(const std::string& plan) {
-    return plan == "zero1" || plan == "zero2";
-}
-
 // Whether a state key belongs to one of `owned`'s parameters ("<name>.<key>") or to the
 // optimizer as a whole: what a rank reads from a checkpoint.
 StateFilter owned_state_filter(const NamedParameters& owned) {
@@ -107,7 +105,11 @@ std::string job_fingerprint(const common::TrainingJob& job) {
     for (const char* key : {"checkpoints", "validation", "device", "max_steps", "epochs"}) {
         numbers.erase(key);
     }
-    numbers["parallel"].erase("bucket_mb"); // how gradients travel, not what they are
+    // How gradients travel and how the model is split, not what they are: a run resumes under
+    // another tensor-parallel size or ZeRO stage without a warning.
+    for (const char* key : {"bucket_mb", "tp_size", "zero_stage"}) {
+        numbers["parallel"].erase(key);
+    }
     numbers["dataset"].erase("manifest");
     numbers["dataset"].erase("cache_dir");
     return fnv1a_hex(numbers.dump());
@@ -124,6 +126,7 @@ struct Trainer::Impl {
     std::unique_ptr<dist::BucketedAllReduce> all_reduce;
     std::unique_ptr<dist::ZeroSharding> sharding;
     std::unique_ptr<dist::ZeroGradientReducer> zero_reducer;
+    std::unique_ptr<dist::TensorParallelShards> tensor_shards; // with tensor parallelism
     NamedParameters trainable; // every trainable parameter (the optimizer may own a shard)
     dist::CollectiveCounts reported_counts;
 
@@ -304,6 +307,7 @@ struct Trainer::Impl {
                 parameter.set_requires_grad(true);
             }
         }
+        split_for_tensor_parallelism();
         for (const auto& item : transformer->named_parameters()) {
             if (item.value().requires_grad()) {
                 trainable.emplace_back(item.key(), item.value());
@@ -316,6 +320,19 @@ struct Trainer::Impl {
             std::make_unique<diffusion::CogVideoXNoiseSchedule>(pipeline.scheduler_config);
     }
 
+    // Under tensor parallelism each rank keeps its share of every block (after the adapters
+    // exist, so they are split with their layers).
+    void split_for_tensor_parallelism() {
+        if (!dist || !dist->tensor_group()) {
+            return;
+        }
+        // The job's reader has refused optimizers whose state cannot be split with the layers.
+        transformer->split_blocks_over(
+            std::make_shared<dist::AllReduceTensorParallel>(*dist->tensor_group()));
+        tensor_shards = std::make_unique<dist::TensorParallelShards>(
+            *dist->tensor_group(), cogvideox::tensor_parallel_layout(*transformer));
+    }
+
     // Joins the model to the run's plan and returns the parameters this rank's optimizer steps.
     NamedParameters set_up_parallelism() {
         if (!dist) {
@@ -324,11 +341,12 @@ struct Trainer::Impl {
         dist::check_parallel_layout(job.parallel, dist->world_size(),
                                     pipeline.transformer_config.num_attention_heads);
         {
-            // Every replica starts from rank 0's values, whatever each loaded or drew.
+            // Every replica starts from its group's first rank's values, whatever each loaded or
+            // drew (the ranks of a tensor-parallel group hold different parts).
             torch::NoGradGuard no_grad;
             for (auto& [name, parameter] : trainable) {
                 at::Tensor values = parameter.detach().contiguous();
-                dist->world().broadcast(values, 0);
+                dist->replica_group().broadcast(values, 0);
                 parameter.copy_(values);
             }
         }
@@ -336,9 +354,13 @@ struct Trainer::Impl {
             transformer->set_token_exchange(
                 std::make_shared<dist::AllToAllTokenExchange>(*dist->sequence_group()));
         }
+        // Gradients are averaged over the ranks holding the same part of the model: all of them
+        // without tensor parallelism.
+        dist::Communicator& replicas_group = dist->replica_group();
         const double replicas = dist->dp_size();
         const auto bucket_bytes = static_cast<std::int64_t>(job.parallel.bucket_mb * (1 << 20));
-        if (sharded_plan(job.parallel.plan)) {
+        const int zero_stage = dist->mesh().zero_stage();
+        if (zero_stage > 0) {
             if (job.optimizer.name == "prodigy") {
                 throw core::Error(core::ErrorCode::BadInput,
                                   "Prodigy estimates one step size from all parameters together, "
@@ -348,19 +370,21 @@ struct Trainer::Impl {
                                   "with " +
                                       job.parallel.plan + ".");
             }
-            sharding = std::make_unique<dist::ZeroSharding>(dist->world(), trainable, bucket_bytes);
-            if (job.parallel.plan == "zero2") {
+            sharding =
+                std::make_unique<dist::ZeroSharding>(replicas_group, trainable, bucket_bytes);
+            if (zero_stage == 2) {
                 zero_reducer = std::make_unique<dist::ZeroGradientReducer>(
-                    dist->world(), trainable, sharding->owners(), replicas, bucket_bytes);
+                    replicas_group, trainable, sharding->owners(), replicas, bucket_bytes);
             } else {
-                all_reduce = std::make_unique<dist::BucketedAllReduce>(dist->world(), trainable,
+                all_reduce = std::make_unique<dist::BucketedAllReduce>(replicas_group, trainable,
                                                                        replicas, bucket_bytes);
             }
             return sharding->owned();
         }
         // ddp, and hybrid: the sequence-parallel ranks of a sample hold partial gradients of
-        // it, so the sum over all ranks divided by the data-parallel replicas is the average.
-        all_reduce = std::make_unique<dist::BucketedAllReduce>(dist->world(), trainable, replicas,
+        // it, so the sum over the replica group divided by the data-parallel replicas is the
+        // average.
+        all_reduce = std::make_unique<dist::BucketedAllReduce>(replicas_group, trainable, replicas,
                                                                bucket_bytes);
         return trainable;
     }
@@ -408,6 +432,10 @@ struct Trainer::Impl {
         std::optional<LoadedCheckpoint>& loaded = choice.loaded;
         if (!loaded) {
             return;
+        }
+        if (tensor_shards) {
+            tensor_shards->cut(loaded->trainable);
+            tensor_shards->cut(loaded->optimizer);
         }
         restore_trainable(*loaded, trainable);
         optimizer->load_state_tensors(loaded->optimizer);
@@ -570,10 +598,14 @@ struct Trainer::Impl {
         } else if (zero_reducer) {
             zero_reducer->publish();
         }
+        if (tensor_shards) {
+            tensor_shards->sum_partial_gradients(optimizer->parameters());
+        }
     }
 
     // Sums of [loss, samples, tokens, non-finite gradients] over the data-parallel replicas
-    // (the sequence-parallel ranks of a replica report the same loss and share its samples).
+    // (the sequence- and tensor-parallel ranks of a replica report the same loss and share its
+    // samples).
     std::array<double, 4> step_totals(double loss, std::int64_t samples, std::int64_t tokens,
                                       bool finite) {
         std::array<double, 4> totals{loss, static_cast<double>(samples),
@@ -583,22 +615,33 @@ struct Trainer::Impl {
         }
         const std::vector<double> sums =
             dist::all_reduce_values(dist->world(), {totals.begin(), totals.end()});
-        const double sp = dist->sp_size();
-        totals = {sums[0] / sp, sums[1] / sp, sums[2] / sp, sums[3]};
+        const double copies = dist->sp_size() * dist->tp_size();
+        totals = {sums[0] / copies, sums[1] / copies, sums[2] / copies, sums[3]};
         return totals;
     }
 
     GradNorm clip_gradients() {
         const double max_norm = job.max_grad_norm > 0 ? job.max_grad_norm : INFINITY;
-        if (!sharding) {
+        if (!sharding && !tensor_shards) {
             return clip_grad_norm(optimizer->parameters(), max_norm);
         }
-        return clip_grad_norm(optimizer->parameters(), max_norm, [this](const at::Tensor& local) {
-            at::Tensor total =
-                local.to(dist->world().device(), torch::kFloat).reshape({1}).contiguous();
-            dist->world().all_reduce(total);
-            return total.reshape({});
-        });
+        // ZeRO ranks own disjoint parameters, so the world sums them; without ZeRO every
+        // replica holds them all and the tensor-parallel group sums the parts. Replicated
+        // parameters are counted by one rank of that group.
+        dist::Communicator& group = sharding ? dist->world() : *dist->tensor_group();
+        const bool counts_replicated = dist->tp_rank() == 0;
+        auto counted = [this, counts_replicated](const std::string& name) {
+            return counts_replicated || tensor_shards->split(name);
+        };
+        return clip_grad_norm(
+            optimizer->parameters(), max_norm,
+            [&group](const at::Tensor& local) {
+                at::Tensor total =
+                    local.to(group.device(), torch::kFloat).reshape({1}).contiguous();
+                group.all_reduce(total);
+                return total.reshape({});
+            },
+            counted);
     }
 
     // The step's losses, read back to the host once: summed over the micro-batches in double as
@@ -722,11 +765,14 @@ struct Trainer::Impl {
         return true;
     }
 
+    // The whole model's tensors whatever the plan (a collective under tensor parallelism), so
+    // a checkpoint resumes under any other plan.
     CheckpointContents contents() const {
         CheckpointContents c;
         c.state = state;
-        c.trainable = trainable;
-        c.optimizer = optimizer->state_tensors();
+        c.trainable = tensor_shards ? tensor_shards->gather(trainable) : trainable;
+        c.optimizer = tensor_shards ? tensor_shards->gather(optimizer->state_tensors())
+                                    : optimizer->state_tensors();
         c.job = job.to_json();
         c.trainable_metadata = {{"mode", job.mode},
                                 {"rank", std::to_string(job.lora.rank)},
@@ -737,25 +783,28 @@ struct Trainer::Impl {
         return c;
     }
 
-    // Rank 0 writes the checkpoint while the others wait. Under ZeRO-1/2 each rank first stages
-    // its own optimizer shard next to it, and rank 0 moves the shards in (with their index)
-    // before the checkpoint becomes visible, so it is still all or nothing.
+    // Rank 0 writes the checkpoint while the others wait. Under ZeRO-1/2 each replica first
+    // stages its own optimizer shard next to it (one rank of each tensor-parallel group, with
+    // the group's parts joined), and rank 0 moves the shards in (with their index) before the
+    // checkpoint becomes visible, so it is still all or nothing.
     void checkpoint() {
         CheckpointContents c = contents();
         if (sharding) {
             const fs::path staging =
                 store.folder() / (".step-" + std::to_string(state.step) + ".shards");
-            fs::create_directories(staging);
-            const fs::path shard =
-                staging / ("optimizer-rank-" + std::to_string(dist->rank()) + "-of-" +
-                           std::to_string(dist->world_size()) + ".safetensors");
-            core::write_tensors(shard, c.optimizer);
+            const int owners = dist->replica_group().size();
+            auto shard_file = [&](int owner) {
+                return staging / ("optimizer-rank-" + std::to_string(owner) + "-of-" +
+                                  std::to_string(owners) + ".safetensors");
+            };
+            if (dist->tp_rank() == 0) {
+                fs::create_directories(staging);
+                core::write_tensors(shard_file(dist->replica_group().rank()), c.optimizer);
+            }
             wait_for_all();
             c.optimizer.clear();
-            for (int r = 0; r < dist->world_size(); ++r) {
-                c.optimizer_shards.push_back(staging /
-                                             ("optimizer-rank-" + std::to_string(r) + "-of-" +
-                                              std::to_string(dist->world_size()) + ".safetensors"));
+            for (int owner = 0; owner < owners; ++owner) {
+                c.optimizer_shards.push_back(shard_file(owner));
             }
         }
         if (main_rank()) {
@@ -780,11 +829,19 @@ struct Trainer::Impl {
             return;
         }
         emit_memory("before_validation");
-        if (main_rank()) {
+        // Rank 0's model is whole, or, under tensor parallelism, whole with its group's parts:
+        // the group samples together and rank 0 alone keeps the videos.
+        const bool in_rank_0s_group =
+            dist && dist->tensor_group() && dist->dp_rank() == 0 && dist->sp_rank() == 0;
+        if (main_rank() || in_rank_0s_group) {
             const std::shared_ptr<models::cogvideox::TokenExchange> exchange =
                 transformer->token_exchange();
             transformer->set_token_exchange(nullptr);
-            sample_validation_videos();
+            if (main_rank()) {
+                sample_validation_videos();
+            } else {
+                help_sample_validation_videos();
+            }
             transformer->set_token_exchange(exchange);
         }
         wait_for_all();
@@ -793,6 +850,18 @@ struct Trainer::Impl {
         if (main_rank()) {
             events.phase("train");
         }
+    }
+
+    // A tensor-parallel peer of rank 0 runs the same passes for its part of every block; its
+    // videos go to a scratch folder, removed at once.
+    void help_sample_validation_videos() {
+        const ValidationPass pass(pipeline, job, {dtype, device});
+        const fs::path scratch =
+            run_folder / "validation" /
+            (".rank-" + std::to_string(dist->rank()) + "-step-" + std::to_string(state.step));
+        pass.run(transformer, scratch, [](const std::string&) {});
+        std::error_code ignored;
+        remove_tree(scratch, ignored);
     }
 
     // Rank 0's part of a validation: each stage's memory (T5, image, denoise, decode) becomes

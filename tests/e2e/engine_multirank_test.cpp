@@ -4,10 +4,9 @@
 #include "engine/core/safetensors_file.h"
 #include "engine/dist/c10d_version.h"
 #include "tests/e2e/engine_test_project.h"
+#include "tests/support/free_port.h"
 
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include <chrono>
@@ -84,19 +83,6 @@ std::int64_t adapter_bytes(const fs::path& run, int step) {
         bytes += static_cast<std::int64_t>(values.size() * sizeof(float));
     }
     return bytes;
-}
-
-// A TCP port nobody listens on right now.
-int free_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    socklen_t length = sizeof address;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
 }
 
 // Workers started by hand, as torchrun or srun start them: `env VARIABLES... engine ARGS`.
@@ -249,7 +235,7 @@ TEST_F(EngineMultirank, ZeroOneShardsTheOptimizerStateAndEqualsOneRank) {
 // so (TORCHELASTIC_USE_AGENT_STORE); rank 0 must join it, not open a second server there.
 TEST_F(EngineMultirank, RanksStartedAsTorchrunStartsThemJoinItsAgentsStore) {
     const fs::path run = two_ranks("torchrun", {{"plan", "ddp"}});
-    const int port = free_port();
+    const int port = test::free_port();
     c10d::TCPStoreOptions options;
     options.port = static_cast<std::uint16_t>(port);
     options.isServer = true;
@@ -285,7 +271,7 @@ TEST_F(EngineMultirank, RanksStartedAsTorchrunStartsThemJoinItsAgentsStore) {
 
 TEST_F(EngineMultirank, RanksStartedBySrunMeetAtTheFirstNodeOfTheJob) {
     const fs::path run = two_ranks("srun", {{"plan", "ddp"}});
-    const int port = free_port();
+    const int port = test::free_port();
     std::vector<std::vector<std::string>> environments;
     for (int rank = 0; rank < 2; ++rank) {
         environments.push_back({"SLURM_PROCID=" + std::to_string(rank),
@@ -337,13 +323,95 @@ TEST_F(EngineMultirank, SequenceParallelTwoRanksEqualOneRank) {
     EXPECT_LT(adapter_difference(*single_, hybrid, 4), 1e-4);
 }
 
+// The tiny model's blocks: each all-reduces twice going forward (the attention's and the
+// feed-forward's partial outputs) and twice going back (their inputs' gradients).
+constexpr int kTinyBlocks = 2;
+
+TEST_F(EngineMultirank, TensorParallelTwoRanksEqualOneRank) {
+    const fs::path tp = two_ranks("tp2", {{"plan", "hybrid"}, {"tp_size", 2}}, 2);
+    const EngineRun run = launch(tp);
+    ASSERT_EQ(run.exit_code, 0);
+    const auto steps = run.of("step");
+    ASSERT_EQ(steps.size(), 4u);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        EXPECT_GE(steps[i]["comm"]["all_reduce"].get<int>(), 4 * kTinyBlocks);
+        EXPECT_EQ(steps[i]["comm"]["all_to_all"].get<int>(), 0);
+        EXPECT_NEAR(steps[i]["loss"].get<double>(),
+                    single_run_->of("step")[i]["loss"].get<double>(), 1e-5);
+    }
+    // The checkpoint holds the whole adapter, joined from both ranks' parts.
+    EXPECT_EQ(adapter_bytes(tp, 4), adapter_bytes(*single_, 4));
+    EXPECT_LT(adapter_difference(*single_, tp, 4), 1e-5);
+}
+
+TEST_F(EngineMultirank, TensorAndDataParallelFourRanksEqualOneRankAndValidateTogether) {
+    json edits = kSteps;
+    edits["batch_size"] = 1;
+    edits["parallel"] = {{"plan", "hybrid"}, {"tp_size", 2}};
+    edits["validation"] = {{"every_steps", 4}, {"prompts", {"a red ball"}},
+                           {"frames", 9},      {"steps", 2},
+                           {"height", 64},     {"width", 64}};
+    const fs::path run = project_->prepared_run("tp2-dp2", edits);
+    const EngineRun ranks = launch(run, 4);
+    ASSERT_EQ(ranks.exit_code, 0);
+    const auto steps = ranks.of("step");
+    ASSERT_EQ(steps.size(), 4u);
+    EXPECT_EQ(steps.back()["mem"].size(), 4u);
+    EXPECT_LT(adapter_difference(*single_, run, 4), 1e-5);
+    // Rank 0 and its tensor-parallel peer sampled together; rank 0 kept the one video.
+    ASSERT_EQ(ranks.of("validation").size(), 1u);
+    EXPECT_GT(fs::file_size(ranks.of("validation").front()["video"].get<std::string>()), 0u);
+    for (const auto& entry : fs::directory_iterator(run / "validation")) {
+        EXPECT_EQ(entry.path().filename().string().rfind(".rank-", 0), std::string::npos)
+            << entry.path();
+    }
+}
+
+// Steps 1-2 under one plan, 3-4 under another, against one rank doing all four.
+TEST_F(EngineMultirank, CheckpointsResumeAcrossTensorParallelPlans) {
+    auto half = [](const std::string& plan_name, const json& parallel, int batch) {
+        json edits = kSteps;
+        edits["max_steps"] = 2;
+        edits["batch_size"] = batch;
+        edits["parallel"] = parallel;
+        edits["checkpoints"] = {{"every_steps", 2}};
+        return project_->prepared_run(plan_name, edits);
+    };
+    auto continue_with = [](const fs::path& run, const json& parallel, int batch) {
+        json job = json::parse(std::ifstream(job_of(run)));
+        job["max_steps"] = 4;
+        job["batch_size"] = batch;
+        job["parallel"] = parallel;
+        std::ofstream(job_of(run)) << job.dump();
+    };
+    const json one_rank = {{"plan", "ddp"}};
+    // Split over two ranks, then whole on one.
+    const fs::path split_first = half("tp2-then-one", {{"plan", "hybrid"}, {"tp_size", 2}}, 2);
+    ASSERT_EQ(launch(split_first).exit_code, 0);
+    continue_with(split_first, one_rank, 2);
+    const EngineRun whole = run_engine({"train", "--job", job_of(split_first)});
+    ASSERT_EQ(whole.exit_code, 0);
+    EXPECT_EQ(whole.of("step").front()["step"], 3);
+    EXPECT_LT(adapter_difference(*single_, split_first, 4), 1e-5);
+    // Whole on one rank, then split over tp2 x dp2 with the optimizer state sharded (ZeRO-1 as
+    // the data-parallel axis).
+    const fs::path whole_first = half("one-then-tp2-dp2", one_rank, 2);
+    ASSERT_EQ(run_engine({"train", "--job", job_of(whole_first)}).exit_code, 0);
+    continue_with(whole_first, {{"plan", "hybrid"}, {"tp_size", 2}, {"zero_stage", 1}}, 1);
+    const EngineRun split = launch(whole_first, 4);
+    ASSERT_EQ(split.exit_code, 0);
+    EXPECT_EQ(split.of("step").front()["step"], 3);
+    EXPECT_LT(adapter_difference(*single_, whole_first, 4), 1e-5);
+}
+
 TEST_F(EngineMultirank, RankZeroValidatesAndAStopOnStdinStopsEveryRank) {
     json edits = kSteps;
     edits["max_steps"] = 100000;
     edits["batch_size"] = 2;
     edits["parallel"] = {{"plan", "hybrid"}, {"sp_size", 2}};
-    edits["validation"] = {
-        {"every_steps", 2}, {"prompts", {"a red ball"}}, {"frames", 9}, {"steps", 2}};
+    edits["validation"] = {{"every_steps", 2}, {"prompts", {"a red ball"}},
+                           {"frames", 9},      {"steps", 2},
+                           {"height", 64},     {"width", 64}};
     const fs::path run = project_->prepared_run("stopped", edits);
     bool stop_sent = false;
     const EngineRun stopped =
