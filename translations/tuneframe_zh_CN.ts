@@ -2836,8 +2836,8 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>ZeRO-2（分片优化器状态与梯度）</translation>
     </message>
     <message>
-        <source>Hybrid (sequence parallel inside data parallel)</source>
-        <translation>混合（数据并行内的序列并行）</translation>
+        <source>Hybrid (tensor and sequence parallel inside data parallel)</source>
+        <translation>混合（数据并行内的张量并行与序列并行）</translation>
     </message>
     <message>
         <source>Processes that share one video&apos;s tokens. The model&apos;s attention heads and the process count must both divide by it.</source>
@@ -2848,8 +2848,8 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>请至少勾选一块用于训练的 GPU。</translation>
     </message>
     <message>
-        <source>%1 processes cannot be split into sequence-parallel groups of %2. Choose a group size that divides the process count.</source>
-        <translation>%1 个进程无法分成每组 %2 个的序列并行组。请选择能整除进程数的组大小。</translation>
+        <source>%1 processes cannot be split into groups of %2 tensor-parallel × %3 sequence-parallel ranks. Choose sizes whose product divides the process count.</source>
+        <translation>%1 个进程无法分成每组 %2 个张量并行 × %3 个序列并行的进程组。请选择乘积能整除进程数的大小。</translation>
     </message>
     <message>
         <source>available to each process on this computer</source>
@@ -2874,6 +2874,38 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Download a CogVideoX pipeline from the Hugging Face Hub into this cache.</source>
         <translation>从 Hugging Face Hub 下载 CogVideoX 管线到此缓存。</translation>
+    </message>
+    <message>
+        <source>Tensor-parallel ranks</source>
+        <translation>张量并行进程数</translation>
+    </message>
+    <message>
+        <source>Optimizer sharding</source>
+        <translation>优化器分片</translation>
+    </message>
+    <message>
+        <source>Every GPU holds the whole model and trains on its own clips; gradients are averaged once per step.</source>
+        <translation>每块 GPU 持有完整模型，用各自的片段训练；每步对梯度求一次平均。</translation>
+    </message>
+    <message>
+        <source>As data parallel, but each GPU keeps the optimizer state of its share of the weights only.</source>
+        <translation>与数据并行相同，但每块 GPU 只保存其所分得权重的优化器状态。</translation>
+    </message>
+    <message>
+        <source>As ZeRO-1, and each GPU also keeps only its share of the gradients: the least memory of the data-parallel plans.</source>
+        <translation>与 ZeRO-1 相同，且每块 GPU 也只保存其所分得的梯度：数据并行方案中显存占用最少。</translation>
+    </message>
+    <message>
+        <source>For models or videos too large for one GPU: tensor parallel splits every block&apos;s heads and features between GPUs, sequence parallel splits each video&apos;s tokens, and the rest of the GPUs train data parallel.</source>
+        <translation>用于单块 GPU 放不下的模型或视频：张量并行把每个模块的注意力头和前馈特征分到多块 GPU，序列并行切分每个视频的 token，其余 GPU 以数据并行训练。</translation>
+    </message>
+    <message>
+        <source>GPUs that share every block&apos;s weights, each holding a part of the attention heads and feed-forward features. Fastest within one machine; the heads must divide by it times the sequence-parallel ranks.</source>
+        <translation>共同持有每个模块权重的 GPU 数，每块持有一部分注意力头和前馈特征。在同一台机器内最快；注意力头数必须能被它与序列并行进程数之积整除。</translation>
+    </message>
+    <message>
+        <source>None (every replica keeps all)</source>
+        <translation>无（每个副本保存全部）</translation>
     </message>
 </context>
 <context>

@@ -55,6 +55,8 @@ const QStringList kDevices = {QStringLiteral("auto"), QStringLiteral("cpu"),
                               QStringLiteral("cuda")};
 const QStringList kPlans = {QStringLiteral("ddp"), QStringLiteral("zero1"), QStringLiteral("zero2"),
                             QStringLiteral("hybrid")};
+// A hybrid plan's data-parallel axis: parallel.zero_stage.
+const QStringList kZeroStages = {QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2")};
 // The device entry that trains on the GPUs ticked in the list, one worker each.
 const QString kSeveralGpus = QStringLiteral("several-gpus");
 constexpr int kMaximumCpuRanks = 16;
@@ -122,6 +124,8 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_cpuRanksSpin(spin(this, "cpuRanksSpin", 1, kMaximumCpuRanks))
     , m_planCombo(combo(this, "parallelPlanCombo", kPlans))
     , m_spSizeSpin(spin(this, "sequenceParallelSpin", 1, kMaximumCpuRanks))
+    , m_tpSizeSpin(spin(this, "tensorParallelSpin", 1, kMaximumCpuRanks))
+    , m_zeroStageCombo(combo(this, "hybridZeroStageCombo", kZeroStages))
     , m_memoryLabel(new QLabel(this))
     , m_advanced(new AdvancedJobFields(this))
     , m_errorLabel(new QLabel(this))
@@ -193,7 +197,7 @@ NewRunForm::NewRunForm(QWidget* parent)
              m_rankSpin, m_alphaSpin, m_baseWeightsCombo, m_optimizerCombo, m_learningRateEdit,
              m_stepsSpin, m_batchSpin, m_precisionCombo, m_checkpointSpin, m_validationEverySpin,
              m_promptsEdit, m_triggerEdit, m_deviceCombo, m_gpuList, m_cpuRanksSpin, m_planCombo,
-             m_spSizeSpin})
+             m_spSizeSpin, m_tpSizeSpin, m_zeroStageCombo})
         addRow(field);
     m_form->addRow(m_deviceNote);
     m_form->addRow(m_memoryLabel);
@@ -253,10 +257,10 @@ NewRunForm::NewRunForm(QWidget* parent)
         dialog->open();
     });
     for (QSpinBox* box : {m_rankSpin, m_alphaSpin, m_stepsSpin, m_batchSpin, m_checkpointSpin,
-                          m_validationEverySpin, m_cpuRanksSpin, m_spSizeSpin})
+                          m_validationEverySpin, m_cpuRanksSpin, m_spSizeSpin, m_tpSizeSpin})
         connect(box, &QSpinBox::valueChanged, this, &NewRunForm::onEdited);
-    for (QComboBox* box :
-         {m_baseWeightsCombo, m_optimizerCombo, m_precisionCombo, m_deviceCombo, m_planCombo})
+    for (QComboBox* box : {m_baseWeightsCombo, m_optimizerCombo, m_precisionCombo, m_deviceCombo,
+                           m_planCombo, m_zeroStageCombo})
         connect(box, &QComboBox::currentIndexChanged, this, &NewRunForm::onEdited);
     connect(m_gpuList, &QListWidget::itemChanged, this, &NewRunForm::onEdited);
     for (QLineEdit* edit : {m_modelEdit, m_learningRateEdit, m_triggerEdit})
@@ -547,8 +551,10 @@ void NewRunForm::updateProcessRows() {
     m_form->setRowVisible(m_gpuList, device == kSeveralGpus);
     m_form->setRowVisible(m_cpuRanksSpin, device == QLatin1String("cpu"));
     m_form->setRowVisible(m_planCombo, several);
-    m_form->setRowVisible(m_spSizeSpin,
-                          several && m_planCombo->currentData().toString() == kPlans.last());
+    const bool hybrid = several && m_planCombo->currentData().toString() == kPlans.last();
+    for (QWidget* field :
+         std::initializer_list<QWidget*>{m_spSizeSpin, m_tpSizeSpin, m_zeroStageCombo})
+        m_form->setRowVisible(field, hybrid);
 }
 
 QJsonObject NewRunForm::job() const {
@@ -625,7 +631,9 @@ void NewRunForm::retranslateUi() {
                              tr("GPUs to use"),
                              tr("CPU processes"),
                              tr("Parallel plan"),
-                             tr("Sequence-parallel ranks")};
+                             tr("Sequence-parallel ranks"),
+                             tr("Tensor-parallel ranks"),
+                             tr("Optimizer sharding")};
     for (qsizetype row = 0; row < m_rowLabels.size() && row < labels.size(); ++row)
         m_rowLabels.at(row)->setText(labels.at(row));
     m_baseWeightsCombo->setItemText(0, tr("Full precision"));
@@ -683,7 +691,32 @@ void NewRunForm::retranslateUi() {
     m_planCombo->setItemText(0, tr("Data parallel (DDP)"));
     m_planCombo->setItemText(1, tr("ZeRO-1 (optimizer state sharded)"));
     m_planCombo->setItemText(2, tr("ZeRO-2 (optimizer state and gradients sharded)"));
-    m_planCombo->setItemText(3, tr("Hybrid (sequence parallel inside data parallel)"));
+    m_planCombo->setItemText(3, tr("Hybrid (tensor and sequence parallel inside data parallel)"));
+    m_planCombo->setItemData(0,
+                             tr("Every GPU holds the whole model and trains on its own clips; "
+                                "gradients are averaged once per step."),
+                             Qt::ToolTipRole);
+    m_planCombo->setItemData(1,
+                             tr("As data parallel, but each GPU keeps the optimizer state of its "
+                                "share of the weights only."),
+                             Qt::ToolTipRole);
+    m_planCombo->setItemData(2,
+                             tr("As ZeRO-1, and each GPU also keeps only its share of the "
+                                "gradients: the least memory of the data-parallel plans."),
+                             Qt::ToolTipRole);
+    m_planCombo->setItemData(3,
+                             tr("For models or videos too large for one GPU: tensor parallel "
+                                "splits every block's heads and features between GPUs, sequence "
+                                "parallel splits each video's tokens, and the rest of the GPUs "
+                                "train data parallel."),
+                             Qt::ToolTipRole);
+    m_tpSizeSpin->setToolTip(tr("GPUs that share every block's weights, each holding a part of "
+                                "the attention heads and feed-forward features. Fastest within "
+                                "one machine; the heads must divide by it times the "
+                                "sequence-parallel ranks."));
+    m_zeroStageCombo->setItemText(0, tr("None (every replica keeps all)"));
+    m_zeroStageCombo->setItemText(1, tr("ZeRO-1 (optimizer state sharded)"));
+    m_zeroStageCombo->setItemText(2, tr("ZeRO-2 (optimizer state and gradients sharded)"));
     m_spSizeSpin->setToolTip(tr("Processes that share one video's tokens. The model's attention "
                                 "heads and the process count must both divide by it."));
     m_deviceNote->setText(m_gpus.gpus.isEmpty() ? m_gpus.problem : QString());
@@ -733,6 +766,9 @@ void NewRunForm::applyPreset(const JobPreset& preset) {
     const QJsonObject parallel = object(preset.job, "parallel");
     setComboValue(m_planCombo, parallel.value(QStringLiteral("plan")).toString(kPlans.first()));
     m_spSizeSpin->setValue(parallel.value(QStringLiteral("sp_size")).toInt(1));
+    m_tpSizeSpin->setValue(parallel.value(QStringLiteral("tp_size")).toInt(1));
+    setComboValue(m_zeroStageCombo,
+                  QString::number(parallel.value(QStringLiteral("zero_stage")).toInt(0)));
     m_advanced->setJob(preset.job);
     m_applying = false;
     onEdited();
@@ -805,7 +841,9 @@ bool NewRunForm::locateField(const QString& field, QFormLayout*& layout, int& ro
         {"batch_size", m_batchSpin},
         {"precision", m_precisionCombo},
         {"validation.every_steps", m_validationEverySpin},
-        {"trigger_word", m_triggerEdit}};
+        {"trigger_word", m_triggerEdit},
+        {"parallel.sp_size", m_spSizeSpin},
+        {"parallel.tp_size", m_tpSizeSpin}};
     for (const auto& [name, widget] : fields) {
         if (field == QLatin1String(name)) {
             m_form->getWidgetPosition(widget, &row, &role);
@@ -847,10 +885,12 @@ void NewRunForm::revalidate() {
         error = tr("Tick at least one GPU to train on.");
     else if (launchPlan().processCount() > 1 &&
              m_planCombo->currentData().toString() == kPlans.last() &&
-             launchPlan().processCount() % m_spSizeSpin->value() != 0)
-        error = tr("%1 processes cannot be split into sequence-parallel groups of %2. Choose "
-                   "a group size that divides the process count.")
+             launchPlan().processCount() % (m_spSizeSpin->value() * m_tpSizeSpin->value()) != 0)
+        error = tr("%1 processes cannot be split into groups of %2 tensor-parallel × %3 "
+                   "sequence-parallel ranks. Choose sizes whose product divides the process "
+                   "count.")
                     .arg(launchPlan().processCount())
+                    .arg(m_tpSizeSpin->value())
                     .arg(m_spSizeSpin->value());
     else if (!numberOk)
         error = tr("The learning rate “%1” is not a number. Write it like 1e-4 or 0.0001.")
@@ -935,9 +975,13 @@ QJsonObject NewRunForm::formValues() const {
     values.insert(QStringLiteral("device"), device);
     if (plan.processCount() > 1) {
         const bool hybrid = m_planCombo->currentData().toString() == kPlans.last();
-        values.insert(QStringLiteral("parallel"),
-                      QJsonObject{{QStringLiteral("plan"), m_planCombo->currentData().toString()},
-                                  {QStringLiteral("sp_size"), hybrid ? m_spSizeSpin->value() : 1}});
+        values.insert(
+            QStringLiteral("parallel"),
+            QJsonObject{{QStringLiteral("plan"), m_planCombo->currentData().toString()},
+                        {QStringLiteral("sp_size"), hybrid ? m_spSizeSpin->value() : 1},
+                        {QStringLiteral("tp_size"), hybrid ? m_tpSizeSpin->value() : 1},
+                        {QStringLiteral("zero_stage"),
+                         hybrid ? m_zeroStageCombo->currentData().toString().toInt() : 0}});
     }
     return values;
 }

@@ -167,6 +167,8 @@ private:
     QSpinBox* m_cpuRanksSpin;
     QComboBox* m_planCombo;
     QSpinBox* m_spSizeSpin;
+    QSpinBox* m_tpSizeSpin;
+    QComboBox* m_zeroStageCombo;
     GpuInventory::Result m_gpus;
     QLabel* m_memoryLabel;
     AdvancedJobFields* m_advanced;

@@ -47,6 +47,7 @@ private slots:
     void baseWeightsAreChosenForLoraAndShrinkTheEstimate();
     void advancedFieldsReachTheRunsJob();
     void aJobTheModelRefusesNamesItsFieldAndKeepsTrainOff();
+    void hybridPlanSplitsTheModelAndRefusesWhatItsHeadsCannotTake();
     void theFormFitsItsColumnAndTheColumnKeepsItsWidth();
 
 private:
@@ -277,6 +278,58 @@ void TestTrainForm::aJobTheModelRefusesNamesItsFieldAndKeepsTrainOff() {
     QTRY_VERIFY_WITH_TIMEOUT(form->memoryEstimate().has_value(), 30000);
     QVERIFY(form->isValid());
     QVERIFY(train->isEnabled());
+}
+
+// Four CPU processes under the hybrid plan: tensor-parallel ranks and the ZeRO stage reach the
+// job; sizes the processes cannot be laid out on are refused by the form, and sizes the tiny
+// model's two heads cannot take by the engine, under the field, with Train off.
+void TestTrainForm::hybridPlanSplitsTheModelAndRefusesWhatItsHeadsCannotTake() {
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_studio.tinyPipeline);
+    auto* train = page()->findChild<QPushButton*>(QStringLiteral("trainButton"));
+    auto* device = form->findChild<QComboBox*>(QStringLiteral("deviceCombo"));
+    device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+    form->findChild<QSpinBox*>(QStringLiteral("cpuRanksSpin"))->setValue(4);
+    auto* plan = form->findChild<QComboBox*>(QStringLiteral("parallelPlanCombo"));
+    auto* tensor = form->findChild<QSpinBox*>(QStringLiteral("tensorParallelSpin"));
+    auto* zero = form->findChild<QComboBox*>(QStringLiteral("hybridZeroStageCombo"));
+    QVERIFY(!tensor->isVisibleTo(form));
+    plan->setCurrentIndex(plan->findData(QStringLiteral("hybrid")));
+    QVERIFY(tensor->isVisibleTo(form));
+    QVERIFY(zero->isVisibleTo(form));
+    QVERIFY(!plan->itemData(plan->currentIndex(), Qt::ToolTipRole).toString().isEmpty());
+    tensor->setValue(2);
+    zero->setCurrentIndex(zero->findData(QStringLiteral("1")));
+    QTRY_VERIFY_WITH_TIMEOUT(form->memoryEstimate().has_value(), 30000);
+    QVERIFY(train->isEnabled());
+    const QJsonObject parallel = form->job().value(QStringLiteral("parallel")).toObject();
+    QCOMPARE(parallel.value(QStringLiteral("plan")).toString(), QStringLiteral("hybrid"));
+    QCOMPARE(parallel.value(QStringLiteral("tp_size")).toInt(), 2);
+    QCOMPARE(parallel.value(QStringLiteral("zero_stage")).toInt(), 1);
+
+    tensor->setValue(3); // 4 processes in groups of 3
+    QTRY_VERIFY(!form->isValid());
+    QVERIFY(!train->isEnabled());
+    QVERIFY(form->findChild<QLabel*>(QStringLiteral("jobErrorLabel"))
+                ->text()
+                .contains(QStringLiteral("groups of 3")));
+
+    tensor->setValue(4); // lays out, but the tiny model has 2 heads to split
+    QLabel* problem = nullptr;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (problem = form->findChild<QLabel*>(QStringLiteral("fieldProblemLabel"))) != nullptr,
+        30000);
+    QVERIFY2(problem->text().contains(QStringLiteral("2 heads")), qPrintable(problem->text()));
+    const int problemY = problem->mapTo(form, QPoint(0, 0)).y();
+    QVERIFY(problemY > tensor->mapTo(form, QPoint(0, 0)).y());
+    QVERIFY(problemY < zero->mapTo(form, QPoint(0, 0)).y());
+    QVERIFY(!train->isEnabled());
+
+    tensor->setValue(1);
+    plan->setCurrentIndex(plan->findData(QStringLiteral("ddp")));
+    form->findChild<QSpinBox*>(QStringLiteral("cpuRanksSpin"))->setValue(1);
+    QTRY_VERIFY_WITH_TIMEOUT(form->memoryEstimate().has_value(), 30000);
 }
 
 // At a 1366 x 768 laptop's size and a 1920 x 1080 desktop's, the new-run column needs no
