@@ -5,13 +5,7 @@
 #include "engine/core/memory_stats.h"
 #include "engine/core/runtime_info.h"
 #include "engine/diffusion/prompt_encoder.h"
-#include "engine/dist/all_reduce_tensor_parallel.h"
-#include "engine/dist/all_to_all_token_exchange.h"
-#include "engine/dist/bucketed_all_reduce.h"
 #include "engine/dist/distributed_context.h"
-#include "engine/dist/tensor_parallel_shards.h"
-#include "engine/dist/zero_gradient_reducer.h"
-#include "engine/dist/zero_sharding.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/quantized_base.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
@@ -22,6 +16,7 @@
 #include "engine/train/keyed_generator.h"
 #include "engine/train/lr_schedule.h"
 #include "engine/train/optimizer_factory.h"
+#include "engine/train/plan_exchange.h"
 #include "engine/train/training_checkpoint.h"
 #include "engine/train/validation_pass.h"
 
@@ -123,10 +118,7 @@ struct Trainer::Impl {
     core::EventEmitter& events;
     CommandChannel* commands;
     dist::DistributedContext* dist;
-    std::unique_ptr<dist::BucketedAllReduce> all_reduce;
-    std::unique_ptr<dist::ZeroSharding> sharding;
-    std::unique_ptr<dist::ZeroGradientReducer> zero_reducer;
-    std::unique_ptr<dist::TensorParallelShards> tensor_shards; // with tensor parallelism
+    std::unique_ptr<PlanExchange> exchange; // with `dist`
     NamedParameters trainable; // every trainable parameter (the optimizer may own a shard)
     dist::CollectiveCounts reported_counts;
 
@@ -180,11 +172,8 @@ struct Trainer::Impl {
     // The most gradient bytes this rank held during the step, as its plan counts them; asked
     // once its gradients are exchanged, before the optimizer lets them go.
     std::int64_t gradient_bytes() const {
-        if (zero_reducer) {
-            return zero_reducer->peak_bytes();
-        }
-        if (all_reduce) {
-            return all_reduce->held_bytes();
+        if (exchange) {
+            return exchange->gradient_bytes();
         }
         std::int64_t bytes = 0;
         for (const auto& [name, parameter] : trainable) {
@@ -307,86 +296,21 @@ struct Trainer::Impl {
                 parameter.set_requires_grad(true);
             }
         }
-        split_for_tensor_parallelism();
+        if (dist) {
+            exchange = std::make_unique<PlanExchange>(*dist, job);
+            exchange->split(*transformer);
+        }
         for (const auto& item : transformer->named_parameters()) {
             if (item.value().requires_grad()) {
                 trainable.emplace_back(item.key(), item.value());
             }
         }
         transformer->train();
-        optimizer = make_optimizer(job.optimizer.name, set_up_parallelism(),
+        optimizer = make_optimizer(job.optimizer.name,
+                                   exchange ? exchange->join(trainable, *transformer) : trainable,
                                    optimizer_options(job.optimizer));
         noise_schedule =
             std::make_unique<diffusion::CogVideoXNoiseSchedule>(pipeline.scheduler_config);
-    }
-
-    // Under tensor parallelism each rank keeps its share of every block (after the adapters
-    // exist, so they are split with their layers).
-    void split_for_tensor_parallelism() {
-        if (!dist || !dist->tensor_group()) {
-            return;
-        }
-        // The job's reader has refused optimizers whose state cannot be split with the layers.
-        transformer->split_blocks_over(
-            std::make_shared<dist::AllReduceTensorParallel>(*dist->tensor_group()));
-        tensor_shards = std::make_unique<dist::TensorParallelShards>(
-            *dist->tensor_group(), cogvideox::tensor_parallel_layout(*transformer));
-    }
-
-    // Joins the model to the run's plan and returns the parameters this rank's optimizer steps.
-    NamedParameters set_up_parallelism() {
-        if (!dist) {
-            return trainable;
-        }
-        dist::check_parallel_layout(job.parallel, dist->world_size(),
-                                    pipeline.transformer_config.num_attention_heads);
-        {
-            // Every replica starts from its group's first rank's values, whatever each loaded or
-            // drew (the ranks of a tensor-parallel group hold different parts).
-            torch::NoGradGuard no_grad;
-            for (auto& [name, parameter] : trainable) {
-                at::Tensor values = parameter.detach().contiguous();
-                dist->replica_group().broadcast(values, 0);
-                parameter.copy_(values);
-            }
-        }
-        if (dist->sequence_group()) {
-            transformer->set_token_exchange(
-                std::make_shared<dist::AllToAllTokenExchange>(*dist->sequence_group()));
-        }
-        // Gradients are averaged over the ranks holding the same part of the model: all of them
-        // without tensor parallelism.
-        dist::Communicator& replicas_group = dist->replica_group();
-        const double replicas = dist->dp_size();
-        const auto bucket_bytes = static_cast<std::int64_t>(job.parallel.bucket_mb * (1 << 20));
-        const int zero_stage = dist->mesh().zero_stage();
-        if (zero_stage > 0) {
-            if (job.optimizer.name == "prodigy") {
-                throw core::Error(core::ErrorCode::BadInput,
-                                  "Prodigy estimates one step size from all parameters together, "
-                                  "which the per-rank shards of " +
-                                      job.parallel.plan + " cannot do.",
-                                  "Use parallel.plan \"ddp\" with Prodigy, or another optimizer "
-                                  "with " +
-                                      job.parallel.plan + ".");
-            }
-            sharding =
-                std::make_unique<dist::ZeroSharding>(replicas_group, trainable, bucket_bytes);
-            if (zero_stage == 2) {
-                zero_reducer = std::make_unique<dist::ZeroGradientReducer>(
-                    replicas_group, trainable, sharding->owners(), replicas, bucket_bytes);
-            } else {
-                all_reduce = std::make_unique<dist::BucketedAllReduce>(replicas_group, trainable,
-                                                                       replicas, bucket_bytes);
-            }
-            return sharding->owned();
-        }
-        // ddp, and hybrid: the sequence-parallel ranks of a sample hold partial gradients of
-        // it, so the sum over the replica group divided by the data-parallel replicas is the
-        // average.
-        all_reduce = std::make_unique<dist::BucketedAllReduce>(replicas_group, trainable, replicas,
-                                                               bucket_bytes);
-        return trainable;
     }
 
     void set_up_data() {
@@ -433,9 +357,9 @@ struct Trainer::Impl {
         if (!loaded) {
             return;
         }
-        if (tensor_shards) {
-            tensor_shards->cut(loaded->trainable);
-            tensor_shards->cut(loaded->optimizer);
+        if (exchange) {
+            exchange->cut(loaded->trainable);
+            exchange->cut(loaded->optimizer);
         }
         restore_trainable(*loaded, trainable);
         optimizer->load_state_tensors(loaded->optimizer);
@@ -587,22 +511,6 @@ struct Trainer::Impl {
         return true;
     }
 
-    // Exchanges the gradients of the step as the plan says: ddp and zero1 average them all
-    // (zero1 then keeps only its own), zero2 has reduced each backward's already.
-    void synchronize_gradients() {
-        if (all_reduce) {
-            all_reduce->finish();
-            if (sharding) {
-                sharding->drop_unowned_gradients();
-            }
-        } else if (zero_reducer) {
-            zero_reducer->publish();
-        }
-        if (tensor_shards) {
-            tensor_shards->sum_partial_gradients(optimizer->parameters());
-        }
-    }
-
     // Sums of [loss, samples, tokens, non-finite gradients] over the data-parallel replicas
     // (the sequence- and tensor-parallel ranks of a replica report the same loss and share its
     // samples).
@@ -622,26 +530,8 @@ struct Trainer::Impl {
 
     GradNorm clip_gradients() {
         const double max_norm = job.max_grad_norm > 0 ? job.max_grad_norm : INFINITY;
-        if (!sharding && !tensor_shards) {
-            return clip_grad_norm(optimizer->parameters(), max_norm);
-        }
-        // ZeRO ranks own disjoint parameters, so the world sums them; without ZeRO every
-        // replica holds them all and the tensor-parallel group sums the parts. Replicated
-        // parameters are counted by one rank of that group.
-        dist::Communicator& group = sharding ? dist->world() : *dist->tensor_group();
-        const bool counts_replicated = dist->tp_rank() == 0;
-        auto counted = [this, counts_replicated](const std::string& name) {
-            return counts_replicated || tensor_shards->split(name);
-        };
-        return clip_grad_norm(
-            optimizer->parameters(), max_norm,
-            [&group](const at::Tensor& local) {
-                at::Tensor total =
-                    local.to(group.device(), torch::kFloat).reshape({1}).contiguous();
-                group.all_reduce(total);
-                return total.reshape({});
-            },
-            counted);
+        return exchange ? exchange->clip_gradients(optimizer->parameters(), max_norm)
+                        : clip_grad_norm(optimizer->parameters(), max_norm);
     }
 
     // The step's losses, read back to the host once: summed over the micro-batches in double as
@@ -724,21 +614,20 @@ struct Trainer::Impl {
             const DiffusionLoss loss = diffusion_loss(transformer, *noise_schedule, batch);
             micro_losses.push_back(loss.loss.detach().reshape({1}));
             batch_shapes.push_back(shape_text(batch.latents));
-            if (all_reduce && micro + 1 == job.gradient_accumulation) {
-                all_reduce->arm();
-            }
-            if (zero_reducer) {
-                zero_reducer->begin_backward();
+            if (exchange) {
+                exchange->begin_backward(micro + 1 == job.gradient_accumulation);
             }
             (loss.loss * (state.loss_scale / static_cast<double>(job.gradient_accumulation)))
                 .backward();
-            if (zero_reducer) {
-                zero_reducer->end_backward();
+            if (exchange) {
+                exchange->end_backward();
             }
             local_samples += static_cast<std::int64_t>(indices.size());
             local_tokens += tokens_of(batch);
         }
-        synchronize_gradients();
+        if (exchange) {
+            exchange->synchronize_gradients(optimizer->parameters());
+        }
         step_gradient_bytes = gradient_bytes();
         const bool fp16 = job.precision == "fp16";
         if (fp16) {
@@ -753,8 +642,8 @@ struct Trainer::Impl {
         optimizer->set_lr(schedule->lr(state.step));
         optimizer->step();
         optimizer->zero_grad();
-        if (sharding) {
-            sharding->all_gather_parameters();
+        if (exchange) {
+            exchange->finish_step();
         }
         if (!fp16) {
             account_step(micro_losses, batch_shapes, local_samples, local_tokens, true, loss_out,
@@ -770,9 +659,9 @@ struct Trainer::Impl {
     CheckpointContents contents() const {
         CheckpointContents c;
         c.state = state;
-        c.trainable = tensor_shards ? tensor_shards->gather(trainable) : trainable;
-        c.optimizer = tensor_shards ? tensor_shards->gather(optimizer->state_tensors())
-                                    : optimizer->state_tensors();
+        c.trainable = exchange ? exchange->whole(trainable) : trainable;
+        c.optimizer =
+            exchange ? exchange->whole(optimizer->state_tensors()) : optimizer->state_tensors();
         c.job = job.to_json();
         c.trainable_metadata = {{"mode", job.mode},
                                 {"rank", std::to_string(job.lora.rank)},
@@ -789,7 +678,8 @@ struct Trainer::Impl {
     // checkpoint becomes visible, so it is still all or nothing.
     void checkpoint() {
         CheckpointContents c = contents();
-        if (sharding) {
+        const bool sharded = exchange && exchange->shards_optimizer_state();
+        if (sharded) {
             const fs::path staging =
                 store.folder() / (".step-" + std::to_string(state.step) + ".shards");
             const int owners = dist->replica_group().size();
@@ -810,7 +700,7 @@ struct Trainer::Impl {
         if (main_rank()) {
             last_checkpoint = store.save(c);
             store.prune(job.checkpoints.keep);
-            if (sharding) {
+            if (sharded) {
                 std::error_code ignored;
                 remove_tree(c.optimizer_shards.front().parent_path(), ignored);
             }
@@ -1009,8 +899,8 @@ struct Trainer::Impl {
             std::int64_t samples = 0;
             std::int64_t tokens = 0;
             const double lr = schedule->lr(state.step);
-            if (zero_reducer) {
-                zero_reducer->reset_peak();
+            if (exchange) {
+                exchange->reset_peak_gradient_bytes();
             }
             if (!train_step(loss, grad_norm, samples, tokens)) {
                 continue;
