@@ -88,31 +88,28 @@ int ParallelMesh::rank(const Coordinates& at) const {
     return (at.dp * sp_ + at.sp) * tp_ + at.tp;
 }
 
-std::vector<int> ParallelMesh::sequence_group(int rank) const {
+std::vector<int> ParallelMesh::along(int rank, int Coordinates::*axis, int size) const {
     Coordinates at = coordinates(rank);
     std::vector<int> members;
-    for (at.sp = 0; at.sp < sp_; ++at.sp) {
+    for (at.*axis = 0; at.*axis < size; ++(at.*axis)) {
         members.push_back(this->rank(at));
     }
     return members;
+}
+
+std::vector<int> ParallelMesh::sequence_group(int rank) const {
+    return along(rank, &Coordinates::sp, sp_);
 }
 
 std::vector<int> ParallelMesh::tensor_group(int rank) const {
-    Coordinates at = coordinates(rank);
-    std::vector<int> members;
-    for (at.tp = 0; at.tp < tp_; ++at.tp) {
-        members.push_back(this->rank(at));
-    }
-    return members;
+    return along(rank, &Coordinates::tp, tp_);
 }
 
+// Tensor-parallel rank is the innermost coordinate: every tp_size-th rank from this one's.
 std::vector<int> ParallelMesh::replica_group(int rank) const {
-    Coordinates at = coordinates(rank);
     std::vector<int> members;
-    for (at.dp = 0; at.dp < dp_; ++at.dp) {
-        for (at.sp = 0; at.sp < sp_; ++at.sp) {
-            members.push_back(this->rank(at));
-        }
+    for (int member = coordinates(rank).tp; member < world_size(); member += tp_) {
+        members.push_back(member);
     }
     return members;
 }

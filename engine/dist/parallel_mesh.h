@@ -48,6 +48,9 @@ public:
     std::string describe() const;
 
 private:
+    // The ranks that differ from `rank` in `axis` alone (of `size` positions), in its order.
+    std::vector<int> along(int rank, int Coordinates::*axis, int size) const;
+
     int dp_ = 1;
     int sp_ = 1;
     int tp_ = 1;
