@@ -1,5 +1,7 @@
 #include "engine/dist/all_reduce_tensor_parallel.h"
 
+#include "engine/dist/context_object.h"
+
 #include <torch/torch.h>
 
 namespace tuneframe::dist {
@@ -8,27 +10,17 @@ namespace {
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-// The group travels through the autograd context as an integer (saved_data holds IValues); it
-// outlives every graph built while the model is split over it.
-std::int64_t handle_of_parallel(AllReduceTensorParallel* parallel) {
-    return static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(parallel));
-}
-
-AllReduceTensorParallel* parallel_from(AutogradContext* ctx) {
-    return reinterpret_cast<AllReduceTensorParallel*>(
-        static_cast<std::intptr_t>(ctx->saved_data["parallel"].toInt()));
-}
-
 // Megatron's f: the same activation on every rank going in, the ranks' partial gradients
 // summed coming back.
 struct SumGradients : torch::autograd::Function<SumGradients> {
     static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x,
                               AllReduceTensorParallel* parallel) {
-        ctx->saved_data["parallel"] = handle_of_parallel(parallel);
+        keep_in_context(ctx, "parallel", parallel);
         return x.view_as(x);
     }
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
-        return {parallel_from(ctx)->sum(grads[0]), at::Tensor()};
+        return {kept_in_context<AllReduceTensorParallel>(ctx, "parallel")->sum(grads[0]),
+                at::Tensor()};
     }
 };
 

@@ -1,5 +1,7 @@
 #include "engine/dist/all_to_all_token_exchange.h"
 
+#include "engine/dist/context_object.h"
+
 #include <torch/torch.h>
 
 namespace tuneframe::dist {
@@ -8,15 +10,8 @@ namespace {
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-// The exchange travels through the autograd context as an integer: saved_data holds IValues,
-// and the exchange outlives every graph built while it is set on the model.
-std::int64_t as_handle(AllToAllTokenExchange* exchange) {
-    return static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(exchange));
-}
-
-AllToAllTokenExchange* from_handle(AutogradContext* ctx) {
-    return reinterpret_cast<AllToAllTokenExchange*>(
-        static_cast<std::intptr_t>(ctx->saved_data["exchange"].toInt()));
+AllToAllTokenExchange* exchange_of(AutogradContext* ctx) {
+    return kept_in_context<AllToAllTokenExchange>(ctx, "exchange");
 }
 
 std::vector<std::int64_t> lengths_of(AutogradContext* ctx) {
@@ -25,7 +20,7 @@ std::vector<std::int64_t> lengths_of(AutogradContext* ctx) {
 
 void remember(AutogradContext* ctx, AllToAllTokenExchange* exchange,
               const std::vector<std::int64_t>& lengths) {
-    ctx->saved_data["exchange"] = as_handle(exchange);
+    keep_in_context(ctx, "exchange", exchange);
     ctx->saved_data["lengths"] = lengths;
 }
 
@@ -46,7 +41,7 @@ struct TradeTokensAndHeads : torch::autograd::Function<TradeTokensAndHeads> {
     }
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const bool to_heads = ctx->saved_data["to_heads"].toBool();
-        return {trade(from_handle(ctx), grads[0], lengths_of(ctx), !to_heads), at::Tensor(),
+        return {trade(exchange_of(ctx), grads[0], lengths_of(ctx), !to_heads), at::Tensor(),
                 at::Tensor(), at::Tensor()};
     }
 };
@@ -59,7 +54,7 @@ struct GatherTokens : torch::autograd::Function<GatherTokens> {
     }
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         const std::vector<std::int64_t> lengths = lengths_of(ctx);
-        const auto me = static_cast<std::size_t>(from_handle(ctx)->rank());
+        const auto me = static_cast<std::size_t>(exchange_of(ctx)->rank());
         std::int64_t start = 0;
         for (std::size_t i = 0; i < me; ++i) {
             start += lengths[i];
