@@ -458,11 +458,16 @@ TEST_F(EngineMultirank, RankZeroValidatesAndAStopOnStdinStopsEveryRank) {
     EXPECT_EQ(previous, last);
 }
 
-TEST_F(EngineMultirank, KillingOneRankEndsTheLaunchWithAClearError) {
+// Kills rank 1 of a two-rank `launch` of `parallel` at its first step: every rank stops within
+// a minute and the launch fails naming the rank and the signal.
+void expect_a_killed_rank_ends_the_launch(test::TrainingProject& project, const std::string& name,
+                                          const json& parallel) {
+    SCOPED_TRACE(name);
     json edits = kSteps;
     edits["max_steps"] = 100000;
     edits["batch_size"] = 1;
-    const fs::path run = project_->prepared_run("killed-rank", edits);
+    edits["parallel"] = parallel;
+    const fs::path run = project.prepared_run(name, edits);
     std::vector<std::string> argv = {
         test::engine_path(), "launch", "--cpu-ranks", "2", "--", "train", "--job", job_of(run)};
     test::ChildProcess child(argv);
@@ -495,6 +500,13 @@ TEST_F(EngineMultirank, KillingOneRankEndsTheLaunchWithAClearError) {
     EXPECT_NE(message.find("Rank 1"), std::string::npos) << message;
     EXPECT_NE(message.find("signal 9"), std::string::npos) << message;
     EXPECT_TRUE(fs::exists(run / "events.jsonl"));
+}
+
+TEST_F(EngineMultirank, KillingOneRankEndsTheLaunchWithAClearError) {
+    expect_a_killed_rank_ends_the_launch(*project_, "killed-rank", {{"plan", "ddp"}});
+    // Under tensor parallelism the survivor is inside a block's all-reduce, not the step's.
+    expect_a_killed_rank_ends_the_launch(*project_, "killed-tp-rank",
+                                         {{"plan", "hybrid"}, {"tp_size", 2}});
 }
 
 } // namespace
