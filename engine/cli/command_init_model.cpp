@@ -8,7 +8,8 @@
 
 namespace tuneframe::cli {
 
-// `init-model --arch NAME --out DIR`: a randomly initialised model in diffusers layout.
+// `init-model --arch NAME --out DIR [--complete]`: a randomly initialised model in diffusers
+// layout.
 int run_init_model(CommandContext& context) {
     Arguments& arguments = context.arguments;
     models::cogvideox::InitModelOptions options;
@@ -18,6 +19,7 @@ int run_init_model(CommandContext& context) {
         options.dtype = models::parse_dtype(*dtype);
     }
     options.seed = static_cast<std::uint64_t>(arguments.number_option("--seed", 0));
+    options.complete = arguments.flag("--complete");
     arguments.finish();
 
     const auto& architecture = models::cogvideox::find_architecture(options.arch);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/models/cogvideox/architectures.h"
+#include "engine/models/cogvideox/autoencoder_kl_cogvideox.h"
 
 #include <torch/types.h>
 
@@ -42,6 +43,10 @@ struct InitModelOptions {
     std::optional<torch::Dtype> dtype; // unset: the official checkpoints' dtype (tiny: fp32)
     std::uint64_t seed = 0;
     std::uint64_t max_shard_bytes = 5'000'000'000;
+    // For the real architectures: also a random VAE and T5-XXL encoder of the released sizes,
+    // a small tokenizer and the scheduler, so a whole pipeline (validation, sampling, memory
+    // at real size) runs offline. The tiny architectures are always complete.
+    bool complete = false;
 };
 
 // Random weights (PyTorch's default initialisation) in `folder`: config.json and the weights.
@@ -50,10 +55,17 @@ void write_random_transformer(const CogVideoXTransformer3DConfig& config,
                               std::uint64_t seed, std::uint64_t max_shard_bytes);
 
 // `init-model`: writes `out/transformer/` for the architecture and a model_index.json listing
-// what was written. The tiny architectures are complete pipelines: they also get vae/,
-// text_encoder/, tokenizer/ (a SentencePiece model trained on a built-in caption corpus) and
-// scheduler/, so everything runs offline on a CPU.
+// what was written. Complete pipelines (the tiny architectures always, the others with
+// `complete`) also get vae/, text_encoder/, tokenizer/ (a SentencePiece model trained on a
+// built-in caption corpus) and scheduler/, so everything runs offline.
 PipelineFolderWriter init_model(const InitModelOptions& options);
+
+// What `complete` writes beside the transformer, as the released pipelines have them: the VAE
+// at full size with the architecture's latent scale (2b 1.15258426, the others 0.7; 1.5 divides
+// image latents by it) and the DDIM scheduler (2b shifts the SNR by 3). T5 is T5Config's
+// defaults, T5-XXL's encoder.
+AutoencoderKLCogVideoXConfig released_vae_config(const Architecture& architecture);
+nlohmann::json released_scheduler_config(const Architecture& architecture);
 
 std::string dtype_to_name(torch::Dtype dtype); // "fp32", "bf16", "fp16"
 

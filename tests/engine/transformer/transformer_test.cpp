@@ -10,6 +10,7 @@
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
 #include "engine/models/cogvideox/init_model.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
+#include "engine/models/t5/t5_encoder.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/test_paths.h"
 
@@ -72,6 +73,27 @@ TEST(ParameterCount, MatchesThePublishedSizes) {
                 0.001);
     EXPECT_NEAR(find_architecture("cogvideox1.5-5b-i2v").transformer.parameter_count() / 1e9, 5.572,
                 0.001);
+}
+
+// `init-model --complete` (a real-size random pipeline, too large to write in a test): the parts
+// it adds must fit each architecture as the released pipelines' do, or validation measured on it
+// would measure something else.
+TEST(InitModel, CompletePipelinesGetTheReleasedVaeTextEncoderAndScheduler) {
+    for (const Architecture& architecture : architectures()) {
+        if (architecture.name.rfind("cogvideox-tiny", 0) == 0) {
+            continue;
+        }
+        SCOPED_TRACE(architecture.name);
+        const auto vae = released_vae_config(architecture);
+        EXPECT_EQ(vae.latent_channels, architecture.transformer.out_channels);
+        EXPECT_EQ(vae.block_out_channels, (std::vector<std::int64_t>{128, 256, 256, 512}));
+        EXPECT_EQ(models::T5Config{}.d_model, architecture.transformer.text_embed_dim);
+        const bool is_2b = architecture.name == "cogvideox-2b";
+        EXPECT_DOUBLE_EQ(vae.scaling_factor, is_2b ? 1.15258426 : 0.7);
+        EXPECT_EQ(vae.invert_scale_latents, architecture.name.rfind("cogvideox1.5", 0) == 0);
+        EXPECT_DOUBLE_EQ(released_scheduler_config(architecture)["snr_shift_scale"].get<double>(),
+                         is_2b ? 3.0 : 1.0);
+    }
 }
 
 TEST(ParameterCount, EqualsTheBuiltModel) {
