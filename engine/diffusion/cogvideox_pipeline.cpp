@@ -292,13 +292,16 @@ CogVideoXPipeline::generate_all(const std::vector<SampleRequest>& requests,
         borrowed_->to(host);
     }
 
+    // Each stage is announced before its component is loaded or moved in, and the end before a
+    // borrowed transformer goes home, so what happens between two announcements is one stage's
+    // alone (the memory table's validation phases are read at them).
     announce("text", {"text_encoder"});
     encode_prompts(pending, progress);
 
     models::AutoencoderKLCogVideoX vae{nullptr};
     if (image_to_video) {
-        vae = load_vae();
         announce("image", {"vae"});
+        vae = load_vae();
         for (Pending& p : pending) {
             // The image's posterior draw comes before the initial noise, as in diffusers.
             p.condition = image_latents(p.request, p.g, *p.noise, p.result, vae);
@@ -311,10 +314,10 @@ CogVideoXPipeline::generate_all(const std::vector<SampleRequest>& requests,
         core::release_cached_device_memory();
     }
 
+    announce("denoise", {"transformer"});
     if (offload) {
         borrowed_->to(options_.placement.device);
     }
-    announce("denoise", {"transformer"});
     {
         auto model = transformer();
         for (Pending& p : pending) {
@@ -326,18 +329,19 @@ CogVideoXPipeline::generate_all(const std::vector<SampleRequest>& requests,
     }
     core::release_cached_device_memory();
 
+    announce("decode", {"vae"});
     if (vae) {
         vae->to(options_.placement.device);
     } else {
         vae = load_vae();
     }
-    announce("decode", {"vae"});
     std::vector<SampleResult> results;
     for (Pending& p : pending) {
         results.push_back(finish(p, vae, progress));
     }
     vae = models::AutoencoderKLCogVideoX{nullptr};
     core::release_cached_device_memory();
+    announce("", {});
     return results;
 }
 

@@ -66,7 +66,10 @@ struct PipelineOptions {
 // done/total count steps.
 using SampleProgress = std::function<void(const char* stage, int done, int total)>;
 // Called as each stage of generate_all begins ("text", "image" for image-to-video, "denoise",
-// "decode") with the components then on the compute device.
+// "decode") with the components that stage puts on the compute device, before it loads or moves
+// them there, and once more with "" and none when the last has ended. With offload_idle a
+// borrowed transformer is on the host at every call, so the device memory used between two
+// calls is one stage's alone.
 using StageHook = std::function<void(const char* stage, const std::vector<std::string>& on_device)>;
 
 // CogVideoXPipeline and CogVideoXImageToVideoPipeline (diffusers 0.32) in one: text (and image)
