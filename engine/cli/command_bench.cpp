@@ -39,6 +39,9 @@ int run_bench(CommandContext& context) {
     spec.attention = arguments.option("--attention").value_or(spec.attention);
     spec.quantize = arguments.option("--quantize").value_or(spec.quantize);
     spec.profile_path = arguments.option("--profile").value_or("");
+    spec.validation_pipeline = arguments.option("--validation").value_or("");
+    spec.validation_steps = whole("--validation-steps", spec.validation_steps);
+    spec.validation_prompts = whole("--validation-prompts", spec.validation_prompts);
     if (arguments.flag("--checkpointing")) {
         spec.checkpointing = true;
     }

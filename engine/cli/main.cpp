@@ -37,10 +37,13 @@ constexpr Command kCommands[] = {
      "(for parity checks and debugging)",
      false, tuneframe::cli::run_forward},
     {"init-model",
-     "tuneframe-engine init-model --arch NAME --out DIR [--dtype fp32|bf16|fp16] [--seed N]",
+     "tuneframe-engine init-model --arch NAME --out DIR [--dtype fp32|bf16|fp16] [--seed N] "
+     "[--complete]",
      "write a randomly initialised model in diffusers layout: cogvideox-tiny, cogvideox-tiny-i2v, "
      "cogvideox-2b, cogvideox-5b, cogvideox-5b-i2v, cogvideox1.5-5b, cogvideox1.5-5b-i2v "
-     "(default dtype: the official checkpoints', fp32 for the tiny ones)",
+     "(default dtype: the official checkpoints', fp32 for the tiny ones); --complete adds a "
+     "random VAE and T5-XXL of the released sizes, a small tokenizer and the scheduler (the tiny "
+     "ones always have them)",
      false, tuneframe::cli::run_init_model},
     {"sample",
      "tuneframe-engine sample --model DIR --prompt P [--negative-prompt N] [--image FILE] "
@@ -73,11 +76,13 @@ constexpr Command kCommands[] = {
      "--no-checkpointing] [--checkpointed-blocks N] [--keep-attention] [--steps N] [--device "
      "cpu|cuda] [--dtype "
      "fp32|bf16] "
-     "[--attention auto|flash|efficient|cudnn|math] [--quantize int8|fp8] [--profile TRACE.json]",
+     "[--attention auto|flash|efficient|cudnn|math] [--quantize int8|fp8] [--profile TRACE.json] "
+     "[--validation PIPELINE_DIR [--validation-steps N] [--validation-prompts N]]",
      "time LoRA training steps of a transformer built in memory with random weights and print "
      "one JSON line: median step time and its forward/backward/optimizer phases, tokens/s, "
      "peak memory overall and by phase (and MFU on known GPUs); --profile writes a Chrome "
-     "trace of one more step (LibTorch 2.x)",
+     "trace of one more step (LibTorch 2.x); --validation then runs one validation pass as "
+     "training does, with that folder's T5 and VAE, and adds the peak of each of its stages",
      false, tuneframe::cli::run_bench},
     {"export",
      "tuneframe-engine export --run DIR --format diffusers|comfyui|merged [--step N] --out PATH",

@@ -18,11 +18,13 @@
 #include "engine/train/kineto_trace.h"
 #include "engine/train/optimizer_factory.h"
 #include "engine/train/step_phase_clock.h"
+#include "engine/train/validation_pass.h"
 
 #include <torch/torch.h>
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -99,6 +101,69 @@ std::int64_t estimate_bytes(const BenchSpec& spec, c10::ScalarType dtype,
     return static_cast<std::int64_t>(estimate.total());
 }
 
+// The pipeline folder `--validation` names, checked before any step runs.
+diffusion::PipelineFolder open_validation_pipeline(const BenchSpec& spec) {
+    diffusion::PipelineFolder pipeline = diffusion::PipelineFolder::open(spec.validation_pipeline);
+    if (spec.transformer.in_channels != spec.transformer.out_channels ||
+        pipeline.image_to_video()) {
+        throw core::Error(core::ErrorCode::Usage,
+                          "bench --validation measures text-to-video models only.",
+                          "Use a text-to-video shape and pipeline folder (init-model --complete "
+                          "writes one).");
+    }
+    if (pipeline.transformer_config.text_embed_dim != spec.transformer.text_embed_dim) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "The pipeline in '" + spec.validation_pipeline + "' encodes text " +
+                              std::to_string(pipeline.transformer_config.text_embed_dim) +
+                              " wide, but the benched transformer takes " +
+                              std::to_string(spec.transformer.text_embed_dim) + ".",
+                          "Give the pipeline folder of the same architecture (init-model --arch "
+                          "NAME --complete).");
+    }
+    return pipeline;
+}
+
+// One validation pass after the steps, with the peak of live tensor bytes read at each stage's
+// end (a host sync per stage, outside the timed steps).
+nlohmann::json bench_validation(const BenchSpec& spec, const diffusion::PipelineFolder& pipeline,
+                                cogvideox::CogVideoXTransformer3DModel model,
+                                const models::WeightsPlacement& placement,
+                                const std::function<std::int64_t()>& tensor_peak,
+                                const std::function<void()>& reset_tensor_peak) {
+    common::TrainingJob job;
+    job.dataset.vae_tiling = true;
+    job.dataset.vae_slicing = true;
+    for (std::int64_t i = 0; i < spec.validation_prompts; ++i) {
+        job.validation.prompts.push_back("a red fox trots through fresh snow at dusk, shot " +
+                                         std::to_string(i + 1));
+    }
+    job.validation.steps = spec.validation_steps;
+    job.validation.frames = spec.frames;
+    job.validation.height = spec.height;
+    job.validation.width = spec.width;
+    const ValidationPass pass(pipeline, job, placement);
+    nlohmann::json stage_peaks = nlohmann::json::object();
+    std::int64_t peak = 0;
+    std::string stage_now;
+    auto boundary = [&](const std::string& stage) {
+        if (!stage_now.empty()) {
+            synchronize(placement.device);
+            const std::int64_t bytes = tensor_peak();
+            stage_peaks[stage_now] = bytes;
+            peak = std::max(peak, bytes);
+        }
+        reset_tensor_peak();
+        stage_now = stage;
+    };
+    double seconds = 0;
+    pass.sample(std::move(model), boundary, &seconds);
+    return {{"steps", spec.validation_steps},
+            {"prompts", spec.validation_prompts},
+            {"seconds", seconds},
+            {"stage_peak_bytes", stage_peaks},
+            {"peak_tensor_bytes", peak}};
+}
+
 } // namespace
 
 BenchSpec bench_shape(const std::string& name) {
@@ -142,6 +207,10 @@ nlohmann::json run_bench(const BenchSpec& spec) {
     }
     core::select_attention_backend(spec.attention);
     const lora::BaseQuantization quantization = lora::parse_base_quantization(spec.quantize);
+    std::optional<diffusion::PipelineFolder> validation_pipeline;
+    if (!spec.validation_pipeline.empty()) {
+        validation_pipeline = open_validation_pipeline(spec);
+    }
     // On the CPU the peak of live tensor bytes, the figure the memory estimate predicts (the
     // resident set also holds the program and the allocator's slack).
     std::optional<core::CpuAllocationTracker> cpu_tensors;
@@ -257,6 +326,11 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         step_once(false);
         trace.save(spec.profile_path);
     }
+    nlohmann::json validation;
+    if (validation_pipeline) {
+        validation = bench_validation(spec, *validation_pipeline, model, {dtype, device},
+                                      tensor_peak, reset_tensor_peak);
+    }
     nlohmann::json phases_s = nlohmann::json::object();
     for (const auto& [phase, seconds] : phase_times) {
         phases_s[phase] = median(seconds);
@@ -302,6 +376,11 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         const double flops = (forward.linears + forward.attention) * 3.0 +
                              (forward.linears + (kept ? 0.0 : forward.attention)) * recomputed;
         result["mfu"] = flops / step_s / peak;
+    }
+    if (!validation.is_null()) {
+        result["peak_with_validation_bytes"] =
+            std::max(peak_tensor_bytes, validation["peak_tensor_bytes"].get<std::int64_t>());
+        result["validation"] = std::move(validation);
     }
     return result;
 }

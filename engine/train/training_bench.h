@@ -34,6 +34,13 @@ struct BenchSpec {
     std::string quantize = "none";
     // Where to write a Chrome trace of one extra step after the timed ones; empty: none.
     std::string profile_path;
+    // After the steps, one validation pass as training runs it (train::ValidationPass: T5 and
+    // the VAE from this pipeline folder, the transformer being trained, VAE tiling and slicing,
+    // the transformer on the host while T5 and the VAE run), at the bench's frames and size,
+    // with the trained state still held. Empty: none. Text-to-video shapes only.
+    std::string validation_pipeline;
+    std::int64_t validation_steps = 2; // the peak of a denoising step does not grow with more
+    std::int64_t validation_prompts = 1;
 };
 
 // Named shapes: `bench-cpu` (ARCHITECTURE.md: a 2b-style transformer with 8 heads of 64, 4
@@ -49,7 +56,9 @@ BenchSpec bench_shape(const std::string& name);
 // core::CpuAllocationTracker), the peak of each phase in those terms (`phase_peak_bytes`),
 // estimate_bytes (what the job memory estimate predicts for this step),
 // trainable_parameters, the base quantization, the shape, and mfu on GPUs whose peak throughput is
-// known.
+// known. With a validation pipeline, `validation` holds its seconds, the peak tensor bytes of
+// each stage (text, denoise, decode; the trained state included) and their maximum, and
+// `peak_with_validation_bytes` the higher of that and the steps' peak.
 nlohmann::json run_bench(const BenchSpec& spec);
 
 } // namespace tuneframe::train

@@ -30,10 +30,9 @@ ValidationPass::ValidationPass(const diffusion::PipelineFolder& pipeline,
     , job_(job)
     , placement_(placement) {}
 
-std::vector<ValidationVideo>
-ValidationPass::run(models::cogvideox::CogVideoXTransformer3DModel transformer,
-                    const std::filesystem::path& folder,
-                    const StageBoundary& stage_boundary) const {
+std::vector<diffusion::SampleResult>
+ValidationPass::sample(models::cogvideox::CogVideoXTransformer3DModel transformer,
+                       const StageBoundary& stage_boundary, double* seconds) const {
     diffusion::PipelineOptions options;
     options.placement = placement_;
     options.vae_tiling = job_.dataset.vae_tiling;
@@ -46,22 +45,33 @@ ValidationPass::run(models::cogvideox::CogVideoXTransformer3DModel transformer,
     for (std::size_t i = 0; i < job_.validation.prompts.size(); ++i) {
         requests.push_back(request(i));
     }
+    transformer->eval();
+    const auto started = std::chrono::steady_clock::now();
+    std::vector<diffusion::SampleResult> results =
+        sampler.generate_all(requests, {}, [&](const char* stage, const std::vector<std::string>&) {
+            stage_boundary(stage);
+        });
+    transformer->train();
+    if (seconds != nullptr) {
+        *seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    }
+    return results;
+}
+
+std::vector<ValidationVideo>
+ValidationPass::run(models::cogvideox::CogVideoXTransformer3DModel transformer,
+                    const std::filesystem::path& folder,
+                    const StageBoundary& stage_boundary) const {
     std::filesystem::create_directories(folder);
     // A pass again at the same step (a `validate` command) is incomplete until it ends too.
     std::error_code ignored;
     std::filesystem::remove(folder / kIndexFile, ignored);
 
-    transformer->eval();
-    const auto started = std::chrono::steady_clock::now();
+    double total_seconds = 0;
     const std::vector<diffusion::SampleResult> results =
-        sampler.generate_all(requests, {}, [&](const char* stage, const std::vector<std::string>&) {
-            stage_boundary(stage);
-        });
-    stage_boundary("");
-    transformer->train();
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() /
-        static_cast<double>(results.size());
+        sample(transformer, stage_boundary, &total_seconds);
+    const double seconds = total_seconds / static_cast<double>(results.size());
 
     std::vector<ValidationVideo> videos;
     for (std::size_t i = 0; i < results.size(); ++i) {

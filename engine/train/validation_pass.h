@@ -30,6 +30,12 @@ public:
     ValidationPass(const diffusion::PipelineFolder& pipeline, const common::TrainingJob& job,
                    models::WeightsPlacement placement);
 
+    // Samples every prompt and returns the videos in prompt order, without writing them
+    // (`bench --validation` measures this part alone); `seconds` is the whole sampling time.
+    std::vector<diffusion::SampleResult>
+    sample(models::cogvideox::CogVideoXTransformer3DModel transformer,
+           const StageBoundary& stage_boundary, double* seconds = nullptr) const;
+
     // Writes FOLDER/<prompt index>.mp4 for every prompt, then FOLDER/validation.json (the
     // videos and their prompts), whose presence marks the pass complete.
     std::vector<ValidationVideo> run(models::cogvideox::CogVideoXTransformer3DModel transformer,

@@ -3,8 +3,11 @@
 #include "engine/core/kept_attention.h"
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/train/training_bench.h"
+#include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 namespace tuneframe::train {
 namespace {
@@ -141,6 +144,55 @@ TEST(TrainingBench, AnInt8BaseLowersThePeakAndTheEstimateFollows) {
     const auto estimated = static_cast<double>(int8["estimate_bytes"].get<std::int64_t>());
     EXPECT_NEAR(estimated / measured, 1.0, 0.15)
         << "estimated " << estimated << ", measured " << measured;
+}
+
+// A validation pass after the steps, as training runs it: each stage's peak holds what that
+// stage must have loaded, and the trained model stays counted while it denoises.
+TEST(TrainingBench, ValidationReportsThePeakOfEachStageWithTheTrainedStateHeld) {
+    BenchSpec spec = tiny_spec();
+    spec.validation_pipeline = test::tiny_pipeline().string();
+    spec.validation_prompts = 2;
+    const nlohmann::json result = run_bench(spec);
+    ASSERT_TRUE(result.contains("validation")) << result.dump();
+    const nlohmann::json& validation = result["validation"];
+    EXPECT_EQ(validation["steps"], 2);
+    EXPECT_EQ(validation["prompts"], 2);
+    EXPECT_GT(validation["seconds"].get<double>(), 0.0);
+    const nlohmann::json& stages = validation["stage_peak_bytes"];
+    auto file_bytes = [](const std::filesystem::path& file) {
+        return static_cast<std::int64_t>(std::filesystem::file_size(file));
+    };
+    // The files are fp32 as loaded; their headers are a few hundred bytes of that.
+    const std::filesystem::path pipeline = test::tiny_pipeline();
+    const std::int64_t t5 = file_bytes(pipeline / "text_encoder" / "model.safetensors");
+    const std::int64_t transformer =
+        file_bytes(pipeline / "transformer" / "diffusion_pytorch_model.safetensors");
+    ASSERT_TRUE(stages.contains("text") && stages.contains("denoise") && stages.contains("decode"))
+        << stages.dump();
+    EXPECT_GT(stages["text"].get<std::int64_t>(), t5 * 9 / 10);
+    EXPECT_GT(stages["denoise"].get<std::int64_t>(), transformer * 9 / 10);
+    std::int64_t highest = 0;
+    for (const auto& [stage, bytes] : stages.items()) {
+        highest = std::max(highest, bytes.get<std::int64_t>());
+    }
+    EXPECT_EQ(validation["peak_tensor_bytes"].get<std::int64_t>(), highest);
+    EXPECT_EQ(result["peak_with_validation_bytes"].get<std::int64_t>(),
+              std::max(highest, result["peak_tensor_bytes"].get<std::int64_t>()));
+}
+
+TEST(TrainingBench, ValidationRefusesAPipelineOfAnotherWidthNamingTheFolder) {
+    BenchSpec spec = bench_shape("bench-cpu");
+    spec.steps = 2;
+    spec.validation_pipeline = test::tiny_pipeline().string();
+    try {
+        run_bench(spec);
+        FAIL() << "expected a bad-input error";
+    } catch (const core::Error& error) {
+        EXPECT_EQ(error.code(), core::ErrorCode::BadInput);
+        EXPECT_NE(std::string(error.what()).find(spec.validation_pipeline), std::string::npos)
+            << error.what();
+        EXPECT_NE(error.hint().find("--complete"), std::string::npos) << error.hint();
+    }
 }
 
 TEST(TrainingBench, RefusesAnUnknownAttentionBackendByName) {
