@@ -4,6 +4,16 @@
 
 namespace tuneframe::train {
 
+at::Tensor pad_to_temporal_patches(const at::Tensor& latents, std::int64_t patch_t) {
+    const std::int64_t frames = latents.size(1);
+    const std::int64_t missing = patch_t > 1 ? (patch_t - frames % patch_t) % patch_t : 0;
+    if (missing == 0) {
+        return latents;
+    }
+    const at::Tensor first = latents.narrow(1, 0, 1);
+    return torch::cat({first.expand({-1, missing, -1, -1, -1}), latents}, 1);
+}
+
 DiffusionLoss diffusion_loss(models::cogvideox::CogVideoXTransformer3DModel& transformer,
                              const diffusion::CogVideoXNoiseSchedule& schedule,
                              const DiffusionBatch& batch) {

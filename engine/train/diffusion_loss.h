@@ -17,6 +17,12 @@ struct DiffusionBatch {
     at::Tensor ofs;           // CogVideoX 1.5 I2V: [1] or [B]
 };
 
+// CogVideoX 1.5 packs latent frames in groups of `patch_t`; latents [B, F, C, h, w] whose F
+// does not divide get copies of their first frame in front until it does, as THUDM's CogVideo
+// fine-tuning pads them (diffusers' 1.5 pipelines likewise lengthen their own videos and drop
+// the extra frames after decoding). Others come back as they are.
+at::Tensor pad_to_temporal_patches(const at::Tensor& latents, std::int64_t patch_t);
+
 // Everything the loss is made of, kept for tests and diagnostics.
 struct DiffusionLoss {
     at::Tensor noisy_input;     // add_noise(z0, noise, t)

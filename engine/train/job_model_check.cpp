@@ -32,35 +32,6 @@ void check_task(const common::TrainingJob& job, const diffusion::PipelineFolder&
     }
 }
 
-// CogVideoX 1.5 patches latent frames in pairs: the frame count of every bucket must give an
-// even number of them.
-void check_frame_buckets(const common::TrainingJob& job, const diffusion::PipelineFolder& model,
-                         const std::string& origin) {
-    const std::int64_t patch = model.transformer_config.patch_size_t.value_or(1);
-    const std::int64_t temporal = model.temporal_scale();
-    if (patch <= 1) {
-        return;
-    }
-    for (const std::int64_t frames : job.dataset.frame_buckets) {
-        const std::int64_t latent = (frames - 1) / temporal + 1;
-        if (latent % patch == 0) {
-            continue;
-        }
-        const std::int64_t shorter = frames - temporal * (latent % patch);
-        const std::int64_t longer = frames + temporal * (patch - latent % patch);
-        refuse("dataset.frame_buckets",
-               origin + ": the frame bucket " + std::to_string(frames) + " gives " +
-                   std::to_string(latent) +
-                   " latent frames, and this model packs latent frames "
-                   "in groups of " +
-                   std::to_string(patch) + ".",
-               "Use " + (shorter > 1 ? std::to_string(shorter) + " or " : std::string()) +
-                   std::to_string(longer) +
-                   " frames instead (85 frames give 22 latent frames, the count CogVideoX 1.5 "
-                   "pads its own 81-frame videos to).");
-    }
-}
-
 // The sampler's own rules (CogVideoXPipeline::geometry), checked before training rather than
 // at the first validation, possibly hours in.
 void check_validation(const common::TrainingJob& job, const diffusion::PipelineFolder& model,
@@ -104,7 +75,6 @@ void check_job_against_model(const common::TrainingJob& job, const diffusion::Pi
     if (job.mode == "lora") {
         lora::check_lora_rank_fits(job.lora, model.transformer_config, origin);
     }
-    check_frame_buckets(job, model, origin);
     check_validation(job, model, origin);
 }
 

@@ -16,8 +16,6 @@ namespace tuneframe::train {
 // Throws a BadInput core::Error, naming `origin` (the job file) and the field, when:
 // - the task does not match the model (an I2V job on a text-to-video transformer, or back);
 // - the LoRA rank is wider than a layer it targets;
-// - a frame bucket gives a latent frame count the transformer cannot patch (CogVideoX 1.5
-//   packs latent frames in pairs, so 81 frames, 21 latent frames, cannot train);
 // - validation asks for a frame count or a size the sampler cannot make.
 void check_job_against_model(const common::TrainingJob& job, const diffusion::PipelineFolder& model,
                              const std::string& origin);

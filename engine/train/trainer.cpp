@@ -426,7 +426,9 @@ struct Trainer::Impl {
             const at::Tensor eps = at::randn(mean.sizes(), posterior, mean.options());
             const at::Tensor z0 =
                 (mean + torch::exp(0.5 * example.latent_logvar.to(torch::kFloat)) * eps) * scale;
-            latents.push_back(z0.permute({1, 0, 2, 3}).unsqueeze(0).to(dtype));
+            latents.push_back(
+                pad_to_temporal_patches(z0.permute({1, 0, 2, 3}).unsqueeze(0).to(dtype),
+                                        pipeline.transformer_config.patch_size_t.value_or(1)));
 
             at::Tensor prompt = example.prompt_embeds;
             if (job.dataset.caption_dropout > 0) {
