@@ -30,6 +30,7 @@ int run_prepare(CommandContext& context);
 int run_export(CommandContext& context);
 int run_train(CommandContext& context);
 int run_run(CommandContext& context);
+int run_queue(CommandContext& context);
 int run_bench(CommandContext& context);
 int run_launch(CommandContext& context);
 int run_estimate(CommandContext& context);

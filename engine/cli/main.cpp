@@ -70,6 +70,12 @@ constexpr Command kCommands[] = {
      "or --cpu-ranks, once the dataset is cached): what the studio starts, detached, so a run "
      "goes on to its end without it; one `done` ends it",
      true, tuneframe::cli::run_run},
+    {"queue", "tuneframe-engine queue --file PROJECT/queue.json",
+     "run a project's queue of training runs one after another (`run` for each, detached, as "
+     "the studio starts them) while it is marked running; a failed run holds it unless it "
+     "continues past failures; what the studio starts so that queued runs go on without it; "
+     "a second runner of the same queue leaves at once",
+     true, tuneframe::cli::run_queue},
     {"bench",
      "tuneframe-engine bench (--shape bench-cpu|2b-49x480x720|5b-49x480x720 | --arch NAME) "
      "[--frames F --height H --width W] [--rank R] [--optimizer O] [--checkpointing | "

@@ -1,6 +1,8 @@
 // The training engine end to end as the studio drives it, on the tiny pipeline and clips made
 // here: prepare -> train with validation -> stop by command and resume -> a run killed with
 // SIGKILL resumes to the same adapter bits -> export in every format -> sample with the export.
+#include "common/file_lock.h"
+#include "common/run_queue.h"
 #include "common/training_job.h"
 #include "engine/core/json_file.h"
 #include "engine/core/safetensors_file.h"
@@ -278,6 +280,104 @@ TEST_F(EngineTrain, TrainCheckNamesTheRefusedFieldAndWritesNothing) {
     EXPECT_EQ(late.exit_code, 1);
     ASSERT_EQ(late.of("error").size(), 1u);
     EXPECT_EQ(late.of("error")[0]["field"], "validation.frames");
+}
+
+// The project's queue, run by the engine alone: what goes on after the studio is closed.
+common::RunQueue read_queue(const fs::path& file) {
+    return common::RunQueue::from_json(core::read_json_file(file), file.string());
+}
+
+fs::path write_queue(const fs::path& file, const std::vector<fs::path>& runs,
+                     bool continue_past_failure = false) {
+    common::RunQueue queue;
+    queue.running = true;
+    queue.continue_past_failure = continue_past_failure;
+    std::int64_t id = 1;
+    for (const fs::path& run : runs) {
+        queue.runs.push_back({id++, run.string()});
+    }
+    core::write_json_file(file, queue.to_json());
+    return file;
+}
+
+std::vector<std::string> log_messages(const EngineRun& run) {
+    std::vector<std::string> messages;
+    for (const json& log : run.of("log")) {
+        messages.push_back(log["message"].get<std::string>());
+    }
+    return messages;
+}
+
+TEST_F(EngineTrain, QueueRunsItsRunsOneAfterAnotherWithoutAStudio) {
+    const fs::path first = project_->new_run("queued-1", {{"max_steps", 1}});
+    const fs::path second = project_->new_run("queued-2", {{"max_steps", 1}});
+    const fs::path file = write_queue(project_->folder() / "queue-two.json", {first, second});
+    const EngineRun runner = run_engine({"queue", "--file", file.string()});
+    ASSERT_EQ(runner.exit_code, 0);
+    ASSERT_EQ(runner.of("done").size(), 1u);
+    EXPECT_EQ(runner.of("done")[0]["summary"]["started"], 2);
+    EXPECT_EQ(runner.of("done")[0]["summary"]["failed"], 0);
+    // One after the other: the second starts once the first has ended.
+    const std::vector<std::string> messages = log_messages(runner);
+    ASSERT_EQ(messages.size(), 4u);
+    EXPECT_NE(messages[0].find(first.string()), std::string::npos) << messages[0];
+    EXPECT_NE(messages[1].find(first.string() + " ended"), std::string::npos) << messages[1];
+    EXPECT_NE(messages[2].find(second.string()), std::string::npos) << messages[2];
+    for (const fs::path& run : {first, second}) {
+        std::ifstream events(run / "events.jsonl");
+        std::string line, last;
+        while (std::getline(events, line)) {
+            last = line;
+        }
+        const json done = json::parse(last);
+        EXPECT_EQ(done["type"], "done") << run;
+        EXPECT_EQ(done["status"], "finished") << run;
+    }
+    const common::RunQueue queue = read_queue(file);
+    EXPECT_FALSE(queue.running); // emptied
+    EXPECT_TRUE(queue.runs.empty());
+    ASSERT_EQ(queue.started.size(), 2u);
+    for (const common::StartedRun& run : queue.started) {
+        EXPECT_GT(run.pid, 0);
+        EXPECT_EQ(run.exit_code, 0);
+    }
+}
+
+TEST_F(EngineTrain, QueueHoldsAfterAFailedRunUnlessItContinuesPastFailures) {
+    const fs::path refused =
+        project_->new_run("queued-refused", {{"max_steps", 1}, {"lora", {{"rank", 64}}}});
+    const fs::path after = project_->new_run("queued-after", {{"max_steps", 1}});
+    const fs::path held = write_queue(project_->folder() / "queue-held.json", {refused, after});
+    const EngineRun holding = run_engine({"queue", "--file", held.string()});
+    ASSERT_EQ(holding.exit_code, 0);
+    EXPECT_EQ(holding.of("done")[0]["summary"]["failed"], 1);
+    const common::RunQueue queue = read_queue(held);
+    EXPECT_FALSE(queue.running);
+    ASSERT_EQ(queue.runs.size(), 1u); // still waiting, for the user to look first
+    EXPECT_EQ(queue.runs[0].folder, after.string());
+    ASSERT_EQ(queue.started.size(), 1u);
+    EXPECT_EQ(queue.started[0].exit_code, 1);
+    EXPECT_FALSE(fs::exists(after / "events.jsonl"));
+
+    const fs::path going_on =
+        write_queue(project_->folder() / "queue-on.json", {refused, after}, true);
+    const EngineRun continuing = run_engine({"queue", "--file", going_on.string()});
+    EXPECT_EQ(continuing.of("done")[0]["summary"]["started"], 2);
+    EXPECT_EQ(continuing.of("done")[0]["summary"]["failed"], 1);
+    EXPECT_TRUE(read_queue(going_on).runs.empty());
+}
+
+TEST_F(EngineTrain, ASecondRunnerOfTheSameQueueLeavesItToTheFirst) {
+    const fs::path run = project_->new_run("queued-once", {{"max_steps", 1}});
+    const fs::path file = write_queue(project_->folder() / "queue-once.json", {run});
+    const common::FileLock first(common::run_queue_runner_lock_path(file.string()),
+                                 common::FileLock::Wait::DontBlock);
+    ASSERT_TRUE(first.held());
+    const EngineRun second = run_engine({"queue", "--file", file.string()});
+    EXPECT_EQ(second.exit_code, 0);
+    EXPECT_EQ(second.of("done")[0]["summary"]["already_running"], true);
+    EXPECT_EQ(read_queue(file).runs.size(), 1u); // untouched
+    EXPECT_FALSE(fs::exists(run / "events.jsonl"));
 }
 
 TEST_F(EngineTrain, AnUnpreparedRunSaysToRunPrepare) {
