@@ -49,6 +49,8 @@ public:
     QStringList lastStderrLines(int count) const;
     // Whether pid is a running tuneframe-engine (not a process that reused the number).
     static bool isEngineAlive(qint64 pid);
+    // Reads what the engine wrote so far now, rather than at the next tick of the poll timer.
+    void pollNow() { poll(); }
 
 signals:
     // New complete events, in order, and the offset just past them.

@@ -6,6 +6,7 @@
 #include "app/EngineRun.h"
 #include "app/JobPresets.h"
 #include "app/Project.h"
+#include "app/ProjectQueue.h"
 #include "app/ProjectSchema.h"
 #include "app/RemainingTimeEstimate.h"
 #include "app/RunDeletion.h"
@@ -22,6 +23,7 @@
 #include <QPointer>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QScopedValueRollback>
 
 #include <nlohmann/json.hpp>
 
@@ -112,11 +114,15 @@ struct TrainingRuns::Impl {
     QHash<qint64, ActiveRun> active;
     bool queueRunning = false;
     bool continuePastFailure = false;
+    // The queue as the engine-side runner sees it (PROJECT/queue.json).
+    ProjectQueue queueFile;
+    bool syncingQueue = false; // adopting runs emits queueChanged, which publishes again
 
     Impl(std::shared_ptr<Project> p, const QString& engine)
         : project(p)
         , enginePath(engine)
-        , history(std::move(p)) {}
+        , history(p)
+        , queueFile(p->folder()) {}
 };
 
 TrainingRuns::TrainingRuns(std::shared_ptr<Project> project, const QString& enginePath,
@@ -126,6 +132,10 @@ TrainingRuns::TrainingRuns(std::shared_ptr<Project> project, const QString& engi
     m_impl->continuePastFailure =
         ProjectSchema::metaValue(m_impl->project->database(), kContinuePastFailureKey) ==
         QLatin1String("1");
+    // Every change of the queue (added, moved, removed, deleted, started, held) reaches the file
+    // the engine-side runner reads.
+    connect(this, &TrainingRuns::queueChanged, this, [this] { publishQueue(); });
+    connect(&m_impl->queueFile, &ProjectQueue::pollDue, this, &TrainingRuns::followRunnerStarts);
 }
 
 TrainingRuns::~TrainingRuns() {
@@ -158,6 +168,18 @@ QString TrainingRuns::defaultModelFolder() const {
 void TrainingRuns::restore() {
     // Deletions cut short by a crash finish now; their runs are already out of the history.
     RunDeletion::removeLeftovers(m_impl->project->runsFolder());
+    // Runs the queue's runner started while the studio was closed join the ones followed below.
+    bool runnerKeepsGoing = false;
+    const bool fromFile = m_impl->queueFile.exists();
+    {
+        const QScopedValueRollback guard(m_impl->syncingQueue, true);
+        m_impl->queueFile.edit([&](tuneframe::common::RunQueue& queue) {
+            for (const tuneframe::common::StartedRun& started : takeStartedRuns(queue))
+                recordRunnerStart(started);
+            runnerKeepsGoing = queue.running;
+            return true;
+        });
+    }
     for (const TrainingRunRecord& run : m_impl->history.runs()) {
         if (!isActiveRunState(run.state))
             continue;
@@ -168,13 +190,19 @@ void TrainingRuns::restore() {
         state.progress.total = run.maxSteps;
         follow(run.id, run.stage.isEmpty() ? kTrainCommand : run.stage, run.pid, run.eventsOffset);
     }
-    // A queue left running goes on: its next run starts once the one it followed has ended
-    // (now, when that ended while the studio was closed).
-    if (ProjectSchema::metaValue(m_impl->project->database(), kQueueRunningKey) ==
-        QLatin1String("1")) {
+    // A queue left running goes on (its runner may have stopped with the machine). The file
+    // says whether it still runs; a project from before the file, its database.
+    const bool running = fromFile
+                             ? runnerKeepsGoing
+                             : ProjectSchema::metaValue(m_impl->project->database(),
+                                                        kQueueRunningKey) == QLatin1String("1");
+    if (running) {
         m_impl->queueRunning = true;
         emit queueChanged();
         startNextQueued();
+    } else if (ProjectSchema::metaValue(m_impl->project->database(), kQueueRunningKey) ==
+               QLatin1String("1")) {
+        setQueueRunning(false); // the runner emptied or held it meanwhile
     }
 }
 
@@ -616,6 +644,7 @@ void TrainingRuns::setContinuePastFailure(bool enabled) {
     QString ignored; // a choice not remembered costs the user one click next time
     ProjectSchema::setMetaValue(database, kContinuePastFailureKey,
                                 enabled ? QStringLiteral("1") : QStringLiteral("0"), &ignored);
+    publishQueue(); // the runner decides by the file
 }
 
 bool TrainingRuns::continuePastFailure() const {
@@ -880,20 +909,125 @@ void TrainingRuns::setRunState(qint64 runId, RunState state, const QString& stag
     emit runStateChanged(runId, state);
 }
 
+// The engine runs the queue (`tuneframe-engine queue`), so it goes on when the studio closes;
+// the studio hands it the queue and follows what it starts (followRunnerStarts).
 void TrainingRuns::startNextQueued() {
     if (!m_impl->queueRunning)
         return;
     for (const ActiveRun& run : m_impl->active) {
         if (run.engine)
-            return; // one at a time: the next starts when this one ends
+            return; // one at a time: the runner starts when this one ends
     }
     const QVector<qint64> queued = m_impl->history.queuedRuns();
     if (queued.isEmpty()) {
         holdQueue();
         return;
     }
-    const qint64 next = queued.first();
-    m_impl->history.setQueuePosition(next, std::nullopt);
+    QString error;
+    if (!publishQueue(&error) || !m_impl->queueFile.startRunner(m_impl->enginePath, &error)) {
+        const qint64 next = queued.first();
+        m_impl->history.setQueuePosition(next, std::nullopt);
+        m_impl->history.setFailure(next, error, QString(), {});
+        setRunState(next, RunState::Failed, kRunCommand);
+        emit runFailed(next, error, QString(), {});
+        holdQueue();
+    }
+}
+
+QVector<tuneframe::common::StartedRun>
+TrainingRuns::takeStartedRuns(tuneframe::common::RunQueue& queue) {
+    // An entry without a pid is between the runner's choice and its fork: taken next time.
+    QVector<tuneframe::common::StartedRun> taken;
+    auto& started = queue.started;
+    for (auto entry = started.begin(); entry != started.end();) {
+        if (entry->pid > 0) {
+            taken.append(*entry);
+            entry = started.erase(entry);
+        } else {
+            ++entry;
+        }
+    }
+    return taken;
+}
+
+bool TrainingRuns::recordRunnerStart(const tuneframe::common::StartedRun& started) {
+    const std::optional<TrainingRunRecord> record = m_impl->history.run(started.id);
+    if (!record || m_impl->active.contains(started.id))
+        return false;
+    m_impl->history.setQueuePosition(started.id, std::nullopt);
+    m_impl->history.setPid(started.id, started.pid);
+    m_impl->history.setState(started.id, RunState::Preparing, kRunCommand);
+    return true;
+}
+
+bool TrainingRuns::publishQueue(QString* error) {
+    if (m_impl->syncingQueue)
+        return true;
+    const QScopedValueRollback guard(m_impl->syncingQueue, true);
+    QVector<tuneframe::common::StartedRun> taken;
+    const bool written = m_impl->queueFile.edit(
+        [&](tuneframe::common::RunQueue& queue) {
+            taken = takeStartedRuns(queue);
+            queue.running = m_impl->queueRunning;
+            queue.continue_past_failure = m_impl->continuePastFailure;
+            queue.runs.clear();
+            for (qint64 id : m_impl->history.queuedRuns()) {
+                const bool takenAlready =
+                    queue.find_started(id) ||
+                    std::any_of(
+                        taken.cbegin(), taken.cend(),
+                        [id](const tuneframe::common::StartedRun& run) { return run.id == id; });
+                if (!takenAlready)
+                    queue.runs.push_back({id, runFolder(id).toStdString()});
+            }
+            return true;
+        },
+        error);
+    followStartedRuns(taken);
+    return written;
+}
+
+void TrainingRuns::followRunnerStarts() {
+    if (m_impl->syncingQueue)
+        return;
+    QVector<tuneframe::common::StartedRun> taken;
+    bool runnerStopped = false;
+    {
+        const QScopedValueRollback guard(m_impl->syncingQueue, true);
+        m_impl->queueFile.edit([&](tuneframe::common::RunQueue& queue) {
+            taken = takeStartedRuns(queue);
+            runnerStopped = !queue.running;
+            return !taken.isEmpty();
+        });
+        followStartedRuns(taken);
+    }
+    // The runner held the queue after a failure, or emptied it.
+    if (m_impl->queueRunning && runnerStopped && m_impl->queueFile.exists())
+        holdQueue();
+}
+
+void TrainingRuns::followStartedRuns(const QVector<tuneframe::common::StartedRun>& started) {
+    if (started.isEmpty())
+        return;
+    // What the previous run wrote first: the runner starts a run only after the one before it
+    // ended, so its end is in its events before this start is reported.
+    // (Polling may end a run, which leaves m_impl->active: collected first.)
+    QVector<QPointer<EngineRun>> engines;
+    for (const ActiveRun& run : m_impl->active) {
+        if (run.engine)
+            engines.append(run.engine);
+    }
+    for (const QPointer<EngineRun>& engine : engines) {
+        if (engine)
+            engine->pollNow();
+    }
+    for (const tuneframe::common::StartedRun& entry : started) {
+        if (!recordRunnerStart(entry))
+            continue;
+        ActiveRun& run = m_impl->active[entry.id];
+        run.state = RunState::Preparing;
+        follow(entry.id, kRunCommand, entry.pid, 0);
+        emit runStateChanged(entry.id, RunState::Preparing);
+    }
     emit queueChanged();
-    startCommand(next, kRunCommand, 0);
 }

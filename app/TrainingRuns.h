@@ -7,6 +7,7 @@
 #include "app/TrainingHistory.h"
 #include "app/ValidationVideo.h"
 #include "common/protocol.h"
+#include "common/run_queue.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -172,6 +173,17 @@ private:
     void onEnded(qint64 runId, int outcome);
     void setRunState(qint64 runId, RunState state, const QString& stage = QString());
     void startNextQueued();
+    // The queue file (app/ProjectQueue.h): the history's queue written for the engine-side
+    // runner, and the runs it started taken into the history and followed.
+    // False, with error set, when the file cannot be written (or is damaged: it is kept).
+    bool publishQueue(QString* error = nullptr);
+    void followRunnerStarts();
+    void followStartedRuns(const QVector<tuneframe::common::StartedRun>& started);
+    static QVector<tuneframe::common::StartedRun>
+    takeStartedRuns(tuneframe::common::RunQueue& queue);
+    // Marks a run the runner started as preparing, with its pid; false when it is unknown or
+    // already followed.
+    bool recordRunnerStart(const tuneframe::common::StartedRun& started);
 
     struct Impl;
     std::unique_ptr<Impl> m_impl;

@@ -2184,8 +2184,8 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>保持打开</translation>
     </message>
     <message>
-        <source>The queue goes on when you open this project again: its next run starts then. Queued: %1.</source>
-        <translation>再次打开此项目时队列会继续：下一个运行届时开始。排队中：%1。</translation>
+        <source>The queue goes on without the studio: its engine starts the next run when one ends. Queued: %1.</source>
+        <translation>队列在工作室关闭后继续：一个运行结束时，引擎会开始下一个。排队中：%1。</translation>
     </message>
     <message>
         <source>The studio now runs %1.</source>
@@ -4724,6 +4724,25 @@ What to do: %2</source>
     <message>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectQueue</name>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not valid JSON (%2). Delete it; the studio writes it again from the project&apos;s queue.</source>
+        <translation>%1 不是有效的 JSON（%2）。请删除它，工作室会根据项目的队列重新写入。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>The queue&apos;s runner could not be started (%1): %2. Build tuneframe-engine, or set TUNEFRAME_ENGINE to its path.</source>
+        <translation>无法启动队列的运行器（%1）：%2。请构建 tuneframe-engine，或将 TUNEFRAME_ENGINE 设为它的路径。</translation>
     </message>
 </context>
 </TS>

@@ -396,8 +396,8 @@ QString MainWindow::runningWorkText() const {
     }
     const qsizetype queued = m_trainingRuns->queuedRuns().size();
     if (!lines.isEmpty() && m_trainingRuns->isQueueRunning() && queued > 0)
-        lines << tr("The queue goes on when you open this project again: its next run starts "
-                    "then. Queued: %1.")
+        lines << tr("The queue goes on without the studio: its engine starts the next run when "
+                    "one ends. Queued: %1.")
                      .arg(queued);
     if (lines.isEmpty())
         return {};

@@ -11,6 +11,15 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+std::shared_ptr<Project> RunFixture::createProject(const QString& folder) {
+    Project::Result created = Project::create(folder, QStringLiteral("runs"));
+    if (!created.succeeded()) {
+        qWarning("%s", qPrintable(created.errorMessage));
+        return nullptr;
+    }
+    return std::move(created.project);
+}
+
 qint64 RunFixture::addRun(const std::shared_ptr<Project>& project, const QString& name,
                           RunState state, int checkpoints, qsizetype checkpointBytes) {
     TrainingRunRecord record;

@@ -13,6 +13,8 @@ class Project;
 // folders, and validation videos recorded through the same `validation` events the studio reads.
 class RunFixture {
 public:
+    // A new project in `folder` with its runs under runs/; null (with a warning) on failure.
+    static std::shared_ptr<Project> createProject(const QString& folder);
     // A run named `name` (also its folder's name) in `state`, whose folder holds `checkpoints`
     // checkpoints of `checkpointBytes` each. Returns its id; 0 (with a warning) on failure.
     static qint64 addRun(const std::shared_ptr<Project>& project, const QString& name,

@@ -40,10 +40,8 @@ private:
 void TestRunDeletion::init() {
     m_folder = std::make_unique<QTemporaryDir>();
     QVERIFY(m_folder->isValid());
-    Project::Result created =
-        Project::create(m_folder->filePath(QStringLiteral("project")), QStringLiteral("runs"));
-    QVERIFY2(created.succeeded(), qPrintable(created.errorMessage));
-    m_project = std::move(created.project);
+    m_project = RunFixture::createProject(m_folder->filePath(QStringLiteral("project")));
+    QVERIFY(m_project);
 }
 
 void TestRunDeletion::cleanup() {

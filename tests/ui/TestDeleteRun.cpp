@@ -94,14 +94,15 @@ void TestDeleteRun::selectRow(int row) {
 QMessageBox* TestDeleteRun::pressDelete() {
     QTest::keyClick(runList(), Qt::Key_Delete);
     QMessageBox* box = nullptr;
-    QTest::qWaitFor(
+    // The callers check the box: null when it never showed.
+    const bool shown = QTest::qWaitFor(
         [&] {
             box = m_window->trainPage()->findChild<QMessageBox*>(
                 QStringLiteral("deleteRunConfirmation"));
             return box && box->isVisible();
         },
         5000);
-    return box;
+    return shown ? box : nullptr;
 }
 
 void TestDeleteRun::deleteKeyAsksThenDeletesTheSelectedRun() {
