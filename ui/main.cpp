@@ -1,9 +1,9 @@
-#include "app/ApplicationInfo.h"
-#include "app/CommandLine.h"
-#include "app/DemoProjectController.h"
-#include "app/Settings.h"
+#include "app/demo/DemoProjectController.h"
+#include "app/project/ApplicationInfo.h"
+#include "app/project/CommandLine.h"
+#include "app/project/Settings.h"
 #include "media/log_level.h"
-#include "ui/MainWindow.h"
+#include "ui/window/MainWindow.h"
 
 #include <QApplication>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #include "DatasetFixture.h"
 
-#include "app/ClipStore.h"
-#include "app/ContentHasher.h"
+#include "app/dataset/ClipStore.h"
+#include "app/dataset/ContentHasher.h"
 #include "media/video_writer.h"
 
 #include <QDir>

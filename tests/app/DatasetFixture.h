@@ -1,7 +1,7 @@
 #pragma once
 
-#include "app/ClipRecord.h"
-#include "app/Project.h"
+#include "app/dataset/ClipRecord.h"
+#include "app/project/Project.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,6 +1,6 @@
 #include "PatternClip.h"
 
-#include "app/FrameImage.h"
+#include "app/playback/FrameImage.h"
 #include "media/video_writer.h"
 
 #include <QFile>

@@ -1,8 +1,8 @@
 #include "RunFixture.h"
 
-#include "app/EngineEvent.h"
-#include "app/Project.h"
-#include "app/TrainingHistory.h"
+#include "app/engine/EngineEvent.h"
+#include "app/project/Project.h"
+#include "app/runs/TrainingHistory.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -5,11 +5,11 @@
 #include "BadInputCorpus.h"
 #include "DatasetFixture.h"
 
-#include "app/ClipStore.h"
-#include "app/DatasetImporter.h"
-#include "app/EngineEvent.h"
-#include "app/JobPresets.h"
-#include "app/Project.h"
+#include "app/dataset/ClipStore.h"
+#include "app/engine/EngineEvent.h"
+#include "app/import/DatasetImporter.h"
+#include "app/jobs/JobPresets.h"
+#include "app/project/Project.h"
 #include "media/log_level.h"
 
 #include <QDir>

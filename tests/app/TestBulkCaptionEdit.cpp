@@ -3,9 +3,9 @@
 // undone as one step.
 #include "DatasetFixture.h"
 
-#include "app/BulkCaptionEdit.h"
-#include "app/CaptionHistory.h"
-#include "app/ClipStore.h"
+#include "app/captions/BulkCaptionEdit.h"
+#include "app/captions/CaptionHistory.h"
+#include "app/dataset/ClipStore.h"
 
 #include <QDir>
 #include <QTemporaryDir>

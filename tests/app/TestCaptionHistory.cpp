@@ -2,10 +2,10 @@
 // the project, a bulk edit is one step, and a stale edit is refused whole.
 #include "DatasetFixture.h"
 
-#include "app/CaptionHistory.h"
-#include "app/ClipCuration.h"
-#include "app/ClipStore.h"
-#include "app/ClipTableModel.h"
+#include "app/captions/CaptionHistory.h"
+#include "app/dataset/ClipCuration.h"
+#include "app/dataset/ClipStore.h"
+#include "app/dataset/ClipTableModel.h"
 
 #include <QDir>
 #include <QSqlQuery>

@@ -1,6 +1,6 @@
 // Caption bytes to text (CaptionDecoder) and CSV parsing (CsvTable), on awkward inputs.
-#include "app/CaptionDecoder.h"
-#include "app/CsvTable.h"
+#include "app/captions/CaptionDecoder.h"
+#include "app/import/CsvTable.h"
 
 #include <QTest>
 

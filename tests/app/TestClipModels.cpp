@@ -3,12 +3,12 @@
 // checked by QAbstractItemModelTester.
 #include "DatasetFixture.h"
 
-#include "app/BucketPreview.h"
-#include "app/BucketPreviewModel.h"
-#include "app/CaptionHistory.h"
-#include "app/ClipFilterModel.h"
-#include "app/ClipStore.h"
-#include "app/ClipTableModel.h"
+#include "app/captions/CaptionHistory.h"
+#include "app/dataset/BucketPreview.h"
+#include "app/dataset/BucketPreviewModel.h"
+#include "app/dataset/ClipFilterModel.h"
+#include "app/dataset/ClipStore.h"
+#include "app/dataset/ClipTableModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>

@@ -2,9 +2,9 @@
 // upgrade of a version-1 project to the dataset schema.
 #include "DatasetFixture.h"
 
-#include "app/ClipStore.h"
-#include "app/DatasetImporter.h"
-#include "app/ProjectSchema.h"
+#include "app/dataset/ClipStore.h"
+#include "app/import/DatasetImporter.h"
+#include "app/project/ProjectSchema.h"
 
 #include <QDir>
 #include <QSqlError>

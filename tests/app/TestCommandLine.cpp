@@ -1,6 +1,6 @@
-#include "app/CommandLine.h"
+#include "app/project/CommandLine.h"
 
-#include "app/ApplicationInfo.h"
+#include "app/project/ApplicationInfo.h"
 
 #include <QRegularExpression>
 #include <QTest>

@@ -4,15 +4,15 @@
 // (which model's tokenizer and text length a project offers).
 #include "DatasetFixture.h"
 
-#include "app/BucketListText.h"
-#include "app/CaptionTokenCounter.h"
-#include "app/ClipCuration.h"
-#include "app/ClipStore.h"
-#include "app/ClipTableModel.h"
-#include "app/DatasetPreferences.h"
-#include "app/ExportRunner.h"
-#include "app/ProjectSchema.h"
-#include "app/TrainingPreferences.h"
+#include "app/captions/CaptionTokenCounter.h"
+#include "app/dataset/BucketListText.h"
+#include "app/dataset/ClipCuration.h"
+#include "app/dataset/ClipStore.h"
+#include "app/dataset/ClipTableModel.h"
+#include "app/dataset/DatasetPreferences.h"
+#include "app/jobs/TrainingPreferences.h"
+#include "app/project/ProjectSchema.h"
+#include "app/runs/ExportRunner.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>

@@ -3,12 +3,12 @@
 // captions written back next to their clips. Source media are never modified.
 #include "DatasetFixture.h"
 
-#include "app/CaptionHistory.h"
-#include "app/CaptionWriter.h"
-#include "app/ClipStore.h"
-#include "app/ContentHasher.h"
-#include "app/DatasetExporter.h"
-#include "app/DatasetImporter.h"
+#include "app/captions/CaptionHistory.h"
+#include "app/captions/CaptionWriter.h"
+#include "app/dataset/ClipStore.h"
+#include "app/dataset/ContentHasher.h"
+#include "app/dataset/DatasetExporter.h"
+#include "app/import/DatasetImporter.h"
 #include "common/dataset_manifest.h"
 #include "media/log_level.h"
 

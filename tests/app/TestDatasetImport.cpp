@@ -3,11 +3,11 @@
 // and a second import of the same files changing nothing.
 #include "DatasetFixture.h"
 
-#include "app/CaptionWriter.h"
-#include "app/ClipStore.h"
-#include "app/DatasetImporter.h"
-#include "app/FactoryLayoutSource.h"
-#include "app/Project.h"
+#include "app/captions/CaptionWriter.h"
+#include "app/dataset/ClipStore.h"
+#include "app/import/DatasetImporter.h"
+#include "app/import/FactoryLayoutSource.h"
+#include "app/project/Project.h"
 #include "media/log_level.h"
 
 #include <QDir>

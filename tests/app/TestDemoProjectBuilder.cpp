@@ -1,7 +1,7 @@
-#include "app/DemoProjectBuilder.h"
+#include "app/demo/DemoProjectBuilder.h"
 
-#include "app/DemoClipCatalog.h"
-#include "app/FrameImage.h"
+#include "app/demo/DemoClipCatalog.h"
+#include "app/playback/FrameImage.h"
 #include "media/log_level.h"
 #include "media/video_reader.h"
 

@@ -2,12 +2,12 @@
 // folders), so every path runs without LibTorch: first start creates, builds and imports; a
 // second start reuses; an engine that fails and a foreign folder are reported. The real engine
 // runs in the studio's e2e demo test.
-#include "app/ClipStore.h"
-#include "app/DatasetPreferences.h"
-#include "app/DemoClipCatalog.h"
-#include "app/DemoProjectController.h"
-#include "app/EngineLocator.h"
-#include "app/Project.h"
+#include "app/dataset/ClipStore.h"
+#include "app/dataset/DatasetPreferences.h"
+#include "app/demo/DemoClipCatalog.h"
+#include "app/demo/DemoProjectController.h"
+#include "app/engine/EngineLocator.h"
+#include "app/project/Project.h"
 #include "media/log_level.h"
 
 #include <QDir>

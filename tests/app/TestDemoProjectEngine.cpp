@@ -1,4 +1,4 @@
-#include "app/DemoProjectBuilder.h"
+#include "app/demo/DemoProjectBuilder.h"
 
 #include "media/log_level.h"
 

@@ -3,7 +3,7 @@
 // exact byte after it, and a process that goes away without one counts as vanished. The
 // "engine" is `sleep` started under a name containing tuneframe-engine, which is what the
 // liveness check looks for.
-#include "app/EngineRun.h"
+#include "app/engine/EngineRun.h"
 
 #include <QDir>
 #include <QFile>

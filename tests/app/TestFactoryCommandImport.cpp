@@ -1,10 +1,10 @@
 // cogvideox-factory's training command lines, as its README and train scripts write them,
 // read into a job: mapped flags land on the right fields, the rest are listed with their values,
 // and the result is a job the engine's reader accepts.
-#include "app/ClipStore.h"
-#include "app/DatasetImporter.h"
-#include "app/FactoryCommandImport.h"
-#include "app/JobPresets.h"
+#include "app/dataset/ClipStore.h"
+#include "app/import/DatasetImporter.h"
+#include "app/import/FactoryCommandImport.h"
+#include "app/jobs/JobPresets.h"
 #include "media/log_level.h"
 #include "tests/app/DatasetFixture.h"
 

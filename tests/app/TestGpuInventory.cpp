@@ -3,8 +3,8 @@
 // says so instead of failing. CUDA_VISIBLE_DEVICES decides which of NVML's GPUs the studio
 // offers and under which CUDA index (numbers in PCI bus order, UUIDs, CUDA's stop-at-the-first-
 // bad-entry rule), without a GPU: the mapping is a function of NVML's list and the variable.
-#include "app/CudaVisibleDevices.h"
-#include "app/GpuInventory.h"
+#include "app/engine/CudaVisibleDevices.h"
+#include "app/engine/GpuInventory.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 // huggingface_hub reads, resume after a dropped connection, checks, tokens, cancel, redirects.
 #include "FakeHub.h"
 
-#include "app/HubDownloader.h"
-#include "app/HuggingFaceCache.h"
+#include "app/hub/HubDownloader.h"
+#include "app/hub/HuggingFaceCache.h"
 
 #include <QDir>
 #include <QEventLoop>

@@ -1,5 +1,5 @@
 // The Hugging Face cache as huggingface_hub lays it out, built in a temporary folder.
-#include "app/HuggingFaceCache.h"
+#include "app/hub/HuggingFaceCache.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,14 +3,14 @@
 // read a FIFO or /dev/zero would hang rather than fail; ctest's timeout then fails it.
 #include "DatasetFixture.h"
 
-#include "app/CaptionDecoder.h"
-#include "app/CaptionWriter.h"
-#include "app/ClipStore.h"
-#include "app/ContentHasher.h"
-#include "app/DatasetImporter.h"
-#include "app/DatasetPathResolver.h"
-#include "app/Project.h"
-#include "app/UserFile.h"
+#include "app/captions/CaptionDecoder.h"
+#include "app/captions/CaptionWriter.h"
+#include "app/dataset/ClipStore.h"
+#include "app/dataset/ContentHasher.h"
+#include "app/dataset/DatasetPathResolver.h"
+#include "app/import/DatasetImporter.h"
+#include "app/project/Project.h"
+#include "app/project/UserFile.h"
 #include "media/log_level.h"
 
 #include <QDir>

@@ -3,8 +3,8 @@
 // mid-import stops its thread.
 #include "DatasetFixture.h"
 
-#include "app/ClipStore.h"
-#include "app/ImportRunner.h"
+#include "app/dataset/ClipStore.h"
+#include "app/import/ImportRunner.h"
 #include "media/log_level.h"
 
 #include <QDir>

@@ -1,7 +1,7 @@
 // The shipped presets and the job checks the Train page relies on: every preset in presets/
 // is a valid job for the engine's reader, a broken preset file is named with its problem, and
 // edits merge over a preset as the engine merges a preset over the defaults.
-#include "app/JobPresets.h"
+#include "app/jobs/JobPresets.h"
 
 #include <QDir>
 #include <QFile>

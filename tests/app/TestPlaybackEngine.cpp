@@ -1,4 +1,4 @@
-#include "app/PlaybackEngine.h"
+#include "app/playback/PlaybackEngine.h"
 
 #include "PatternClip.h"
 #include "media/log_level.h"

@@ -1,7 +1,7 @@
 // Reading the clips prepare left out from a run's prepared.jsonl: a run not yet prepared has
 // none, sample lines are not clips left out, a damaged file is an error naming it, and every
 // reason reads as words.
-#include "app/PreparedSkips.h"
+#include "app/dataset/PreparedSkips.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
-#include "app/Project.h"
+#include "app/project/Project.h"
 
-#include "app/ProjectSchema.h"
+#include "app/project/ProjectSchema.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,10 +3,10 @@
 // runs the runner started are taken back into the history and followed, and a damaged file is
 // reported, named and kept rather than overwritten.
 #include "RunFixture.h"
-#include "app/Project.h"
-#include "app/ProjectQueue.h"
-#include "app/TrainingHistory.h"
-#include "app/TrainingRuns.h"
+#include "app/project/Project.h"
+#include "app/runs/ProjectQueue.h"
+#include "app/runs/TrainingHistory.h"
+#include "app/runs/TrainingRuns.h"
 #include "common/run_queue.h"
 
 #include <QDir>

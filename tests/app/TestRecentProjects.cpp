@@ -1,6 +1,6 @@
-#include "app/RecentProjects.h"
+#include "app/project/RecentProjects.h"
 
-#include "app/Settings.h"
+#include "app/project/Settings.h"
 
 #include <QDir>
 #include <QFile>

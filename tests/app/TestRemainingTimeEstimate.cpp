@@ -1,7 +1,7 @@
 // Time left from the engine's step times: a steady run gives steps left × step time, one slow
 // step (a checkpoint, the warm-up) moves the estimate a little instead of making it jump, and
 // missing times change nothing.
-#include "app/RemainingTimeEstimate.h"
+#include "app/runs/RemainingTimeEstimate.h"
 
 #include <QTest>
 

@@ -2,10 +2,10 @@
 // stays (other runs, the shared cache), what is refused (a run an engine may be working in),
 // and what an interrupted deletion leaves for the next session to finish.
 #include "RunFixture.h"
-#include "app/Project.h"
-#include "app/RunDeletion.h"
-#include "app/TrainingHistory.h"
-#include "app/TrainingRuns.h"
+#include "app/project/Project.h"
+#include "app/runs/RunDeletion.h"
+#include "app/runs/TrainingHistory.h"
+#include "app/runs/TrainingRuns.h"
 
 #include <QDir>
 #include <QFile>

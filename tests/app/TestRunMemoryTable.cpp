@@ -1,6 +1,6 @@
 // The per-phase memory table: one row per run and rank, the largest of repeated validation
 // phases, gaps for phases a run did not reach, and the Markdown and CSV people paste.
-#include "app/RunMemoryTable.h"
+#include "app/runs/RunMemoryTable.h"
 
 #include <QTest>
 

@@ -1,4 +1,4 @@
-#include "app/Settings.h"
+#include "app/project/Settings.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "app/ThumbnailCache.h"
+#include "app/playback/ThumbnailCache.h"
 
 #include "PatternClip.h"
 #include "media/log_level.h"

@@ -1,6 +1,6 @@
 // The caption decoder: any bytes as a caption file (BOM, ICU's UTF-16 detector, UTF-8,
 // uchardet and Qt's ICU codecs). It never fails, and escapedBytes() is documented lossless.
-#include "app/CaptionDecoder.h"
+#include "app/captions/CaptionDecoder.h"
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 // The CSV table: any text as a metadata CSV (quotes, separators, line breaks). It never fails,
 // and every row has the line it starts on, later than the row before.
-#include "app/CsvTable.h"
+#include "app/import/CsvTable.h"
 
 #include <cstdint>
 

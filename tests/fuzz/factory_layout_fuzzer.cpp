@@ -1,7 +1,7 @@
 // cogvideox-factory's layout: the input is videos.txt, then (after kPartSeparator) prompt.txt,
 // written into a folder and imported as the import dialog does. Problems become the plan's
 // errors and notes; nothing throws, and no listed path may leave the folder.
-#include "app/FactoryLayoutSource.h"
+#include "app/import/FactoryLayoutSource.h"
 #include "tests/fuzz/fuzz_support.h"
 
 #include <QDir>

@@ -2,16 +2,16 @@
 // time the event loop went without running it. The UI must never block: the bound asserted is
 // generous (1 s, so a loaded CI machine does not fail it); the figure against the 50 ms target
 // is printed for the benchmark record.
-#include "app/ClipTableModel.h"
-#include "app/Project.h"
-#include "app/Settings.h"
+#include "app/dataset/ClipTableModel.h"
+#include "app/project/Project.h"
+#include "app/project/Settings.h"
 #include "media/log_level.h"
 #include "tests/app/DatasetFixture.h"
-#include "ui/ClipGridView.h"
-#include "ui/DatasetActions.h"
-#include "ui/DatasetPage.h"
-#include "ui/MainWindow.h"
-#include "ui/TaskProgressBar.h"
+#include "ui/dataset/ClipGridView.h"
+#include "ui/dataset/DatasetActions.h"
+#include "ui/dataset/DatasetPage.h"
+#include "ui/widgets/TaskProgressBar.h"
+#include "ui/window/MainWindow.h"
 
 #include <QAction>
 #include <QApplication>

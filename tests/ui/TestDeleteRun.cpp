@@ -3,13 +3,13 @@
 // project whose history and run folders the test writes. That a run an engine may be working in
 // is refused is test_app_run_deletion's.
 #include "RunFixture.h"
-#include "app/Project.h"
-#include "app/Settings.h"
-#include "app/TrainingHistory.h"
-#include "app/TrainingRuns.h"
-#include "ui/GalleryPage.h"
-#include "ui/MainWindow.h"
-#include "ui/TrainPage.h"
+#include "app/project/Project.h"
+#include "app/project/Settings.h"
+#include "app/runs/TrainingHistory.h"
+#include "app/runs/TrainingRuns.h"
+#include "ui/gallery/GalleryPage.h"
+#include "ui/train/TrainPage.h"
+#include "ui/window/MainWindow.h"
 
 #include <QAction>
 #include <QComboBox>

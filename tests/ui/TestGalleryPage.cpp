@@ -3,12 +3,12 @@
 // the engine's `validation` events are. Driven with mouse clicks on the grid and the players.
 #include "PatternClip.h"
 #include "RunFixture.h"
-#include "app/PlaybackEngine.h"
-#include "app/Project.h"
-#include "app/TrainingRuns.h"
+#include "app/playback/PlaybackEngine.h"
+#include "app/project/Project.h"
+#include "app/runs/TrainingRuns.h"
 #include "media/log_level.h"
-#include "ui/GalleryPage.h"
-#include "ui/VideoPlayerWidget.h"
+#include "ui/gallery/GalleryPage.h"
+#include "ui/playback/VideoPlayerWidget.h"
 
 #include <QComboBox>
 #include <QDir>

@@ -2,8 +2,8 @@
 // Hub on 127.0.0.1 (HF_ENDPOINT) and a temporary cache (HF_HUB_CACHE).
 #include "FakeHub.h"
 
-#include "ui/HubDownloadDialog.h"
-#include "ui/NewRunForm.h"
+#include "ui/train/HubDownloadDialog.h"
+#include "ui/train/NewRunForm.h"
 
 #include <QAction>
 #include <QComboBox>

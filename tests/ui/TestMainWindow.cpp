@@ -1,16 +1,16 @@
-#include "ui/MainWindow.h"
+#include "ui/window/MainWindow.h"
 
-#include "app/ApplicationInfo.h"
-#include "app/EngineLocator.h"
-#include "app/Project.h"
-#include "app/ProjectLock.h"
-#include "app/Settings.h"
-#include "ui/EmptyStateWidget.h"
-#include "ui/NewProjectDialog.h"
-#include "ui/PreferencesDialog.h"
-#include "ui/ShortcutsDialog.h"
-#include "ui/StudioPage.h"
-#include "ui/ThemeController.h"
+#include "app/engine/EngineLocator.h"
+#include "app/project/ApplicationInfo.h"
+#include "app/project/Project.h"
+#include "app/project/ProjectLock.h"
+#include "app/project/Settings.h"
+#include "ui/widgets/EmptyStateWidget.h"
+#include "ui/window/NewProjectDialog.h"
+#include "ui/window/PreferencesDialog.h"
+#include "ui/window/ShortcutsDialog.h"
+#include "ui/window/StudioPage.h"
+#include "ui/window/ThemeController.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,5 +1,5 @@
 // The new-run form's "Hugging Face" menu: CogVideoX snapshots from the cache, one click away.
-#include "ui/NewRunForm.h"
+#include "ui/train/NewRunForm.h"
 
 #include <QAction>
 #include <QDir>

@@ -1,7 +1,7 @@
-#include "ui/NewProjectDialog.h"
+#include "ui/window/NewProjectDialog.h"
 
-#include "app/Project.h"
-#include "app/Settings.h"
+#include "app/project/Project.h"
+#include "app/project/Settings.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,7 +2,7 @@
 // stays put while a run is paused; a run that failed on its settings before its first step
 // offers Edit Settings instead of a Continue that would fail again; the buttons and the Run
 // menu's actions are the same commands.
-#include "ui/RunControlBar.h"
+#include "ui/runs/RunControlBar.h"
 
 #include <QAction>
 #include <QLabel>

@@ -4,8 +4,8 @@
 // nearest step, and PNG and CSV exports hold what was plotted. Readability at the sizes people
 // use: step labels never run together, legends stay off the data, plots keep their height (the
 // dashboard scrolls), memory is scaled to its use, and loss switches to a log axis.
-#include "ui/DashboardPlot.h"
-#include "ui/RunDashboard.h"
+#include "ui/runs/DashboardPlot.h"
+#include "ui/runs/RunDashboard.h"
 
 #include <qcustomplot.h>
 

@@ -4,15 +4,15 @@
 // checkpoint, Ctrl+. stops; a run that fails on its settings before its first step offers Edit
 // Settings instead of Continue; closing the window while an engine trains asks first and says
 // what goes on. Each test starts from a fresh project.
-#include "app/Project.h"
-#include "app/Settings.h"
-#include "app/TrainingRuns.h"
+#include "app/project/Project.h"
+#include "app/project/Settings.h"
+#include "app/runs/TrainingRuns.h"
 #include "media/log_level.h"
 #include "tests/app/DatasetFixture.h"
-#include "ui/MainWindow.h"
-#include "ui/NewRunForm.h"
-#include "ui/RunControlBar.h"
-#include "ui/TrainPage.h"
+#include "ui/runs/RunControlBar.h"
+#include "ui/train/NewRunForm.h"
+#include "ui/train/TrainPage.h"
+#include "ui/window/MainWindow.h"
 
 #include <QAction>
 #include <QDir>

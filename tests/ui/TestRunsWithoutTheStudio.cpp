@@ -2,17 +2,17 @@
 // tuneframe-engine on the tiny pipeline: a studio that quits mid-run reattaches to the engine,
 // a run closed while its clips are being prepared trains to its end, and a running queue runs
 // to its end with the studio closed (the engine-side runner) and is reported on reopening.
-#include "app/EngineRun.h"
-#include "app/RunState.h"
-#include "app/Settings.h"
-#include "app/TrainingRuns.h"
+#include "app/engine/EngineRun.h"
+#include "app/project/Settings.h"
+#include "app/runs/RunState.h"
+#include "app/runs/TrainingRuns.h"
 #include "media/log_level.h"
 #include "tests/ui/TrainFormDriver.h"
 #include "tests/ui/TrainStudio.h"
-#include "ui/MainWindow.h"
-#include "ui/RunControlBar.h"
-#include "ui/RunDashboard.h"
-#include "ui/TrainPage.h"
+#include "ui/runs/RunControlBar.h"
+#include "ui/runs/RunDashboard.h"
+#include "ui/train/TrainPage.h"
+#include "ui/window/MainWindow.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
-#include "ui/TensorBoardDialog.h"
+#include "ui/runs/TensorBoardDialog.h"
 
-#include "ui/RunControlBar.h"
+#include "ui/runs/RunControlBar.h"
 
 #include <QClipboard>
 #include <QDesktopServices>

@@ -3,13 +3,13 @@
 // estimate and its warning before launch, the base-weights choice shrinking the estimate, the
 // Advanced fields reaching the run's job, and a job the model refuses named under its field with
 // Train off. (Runs, the gallery and export: TestTrainPage.)
-#include "app/GpuInventory.h"
-#include "app/TrainingRuns.h"
+#include "app/engine/GpuInventory.h"
+#include "app/runs/TrainingRuns.h"
 #include "tests/ui/TrainStudio.h"
-#include "ui/AdvancedJobFields.h"
-#include "ui/MainWindow.h"
-#include "ui/NewRunForm.h"
-#include "ui/TrainPage.h"
+#include "ui/train/AdvancedJobFields.h"
+#include "ui/train/NewRunForm.h"
+#include "ui/train/TrainPage.h"
+#include "ui/window/MainWindow.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,10 +1,10 @@
-#include "ui/VideoPlayerWidget.h"
+#include "ui/playback/VideoPlayerWidget.h"
 
 #include "PatternClip.h"
-#include "app/PlaybackEngine.h"
+#include "app/playback/PlaybackEngine.h"
 #include "media/log_level.h"
-#include "ui/ScrubBar.h"
-#include "ui/VideoFrameView.h"
+#include "ui/playback/ScrubBar.h"
+#include "ui/playback/VideoFrameView.h"
 
 #include <QComboBox>
 #include <QDir>

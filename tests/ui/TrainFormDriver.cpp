@@ -1,8 +1,8 @@
 #include "TrainFormDriver.h"
 
 #include "tests/app/DatasetFixture.h"
-#include "ui/NewRunForm.h"
-#include "ui/TrainPage.h"
+#include "ui/train/NewRunForm.h"
+#include "ui/train/TrainPage.h"
 
 #include <QDir>
 #include <QPushButton>

@@ -1,11 +1,11 @@
 #include "tests/ui/TrainStudio.h"
 
-#include "app/Settings.h"
-#include "app/TrainingRuns.h"
+#include "app/project/Settings.h"
+#include "app/runs/TrainingRuns.h"
 #include "media/log_level.h"
 #include "tests/ui/TrainFormDriver.h"
-#include "ui/MainWindow.h"
-#include "ui/TrainPage.h"
+#include "ui/train/TrainPage.h"
+#include "ui/window/MainWindow.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/RunState.h"
+#include "app/runs/RunState.h"
 
 #include <QString>
 #include <QTemporaryDir>

@@ -1,0 +1,288 @@
+#include "app/demo/DemoProjectBuilder.h"
+
+#include "app/demo/DemoClipCatalog.h"
+#include "app/demo/DemoClipWriter.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include <algorithm>
+
+const QString DemoProjectBuilder::kClipsFolderName = QStringLiteral("demo-clips");
+const QString DemoProjectBuilder::kModelsFolderName = QStringLiteral("models");
+const QString DemoProjectBuilder::kModelArchitecture = QStringLiteral("cogvideox-tiny");
+const QString DemoProjectBuilder::kTrainingPresetId = QStringLiteral("cogvideox-tiny.lora.cpu");
+
+namespace {
+
+// A killed engine is gone at once; this only bounds the wait should the system be stuck.
+constexpr int kEngineStopTimeoutMs = 5000;
+
+QString native(const QString& path) {
+    return QDir::toNativeSeparators(path);
+}
+
+} // namespace
+
+DemoProjectBuilder::DemoProjectBuilder(const QString& projectFolder, const QString& enginePath,
+                                       QObject* parent)
+    : QObject(parent)
+    , m_projectFolder(QDir(projectFolder).absolutePath())
+    , m_enginePath(enginePath)
+    , m_writer(new DemoClipWriter) {
+    m_thread.setObjectName(QStringLiteral("DemoClipWriter"));
+    m_writer->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_writer, &QObject::deleteLater);
+    connect(this, &DemoProjectBuilder::writeClipsRequested, m_writer, &DemoClipWriter::writeClips);
+    connect(m_writer, &DemoClipWriter::clipWritten, this, &DemoProjectBuilder::onClipWritten);
+    connect(m_writer, &DemoClipWriter::clipsWritten, this, &DemoProjectBuilder::onClipsWritten);
+    connect(m_writer, &DemoClipWriter::clipsFailed, this, &DemoProjectBuilder::onClipsFailed);
+    m_thread.start();
+}
+
+DemoProjectBuilder::~DemoProjectBuilder() {
+    cancel();
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void DemoProjectBuilder::start() {
+    if (isRunning())
+        return;
+    ++m_runId;
+    m_clipFiles.clear();
+    m_errorMessage.clear();
+    m_progressDone = 0;
+    m_progressTotal = static_cast<int>(DemoClipCatalog::clips().size()) + 1;
+
+    // Checked first, so a studio without its engine says so before writing anything.
+    const QString engine = m_enginePath.contains(QLatin1Char('/'))
+                               ? m_enginePath
+                               : QStandardPaths::findExecutable(m_enginePath);
+    const QFileInfo engineInfo(engine);
+    if (m_enginePath.isEmpty() || !engineInfo.isFile() || !engineInfo.isExecutable()) {
+        fail(tr("The engine “%1” was not found, and the demo project needs it to create its "
+                "model. Check that tuneframe-engine is installed with the studio.")
+                 .arg(native(m_enginePath)));
+        return;
+    }
+    m_state = State::WritingClips;
+    setProgress(0, tr("Writing the demo clips…"));
+    emit writeClipsRequested(clipsFolder(), m_runId);
+}
+
+void DemoProjectBuilder::cancel() {
+    if (!isRunning())
+        return;
+    m_state = State::Cancelled;
+    m_writer->requestCancel();
+    stopEngine();
+    QDir(stagingFolder()).removeRecursively();
+}
+
+DemoProjectBuilder::State DemoProjectBuilder::state() const {
+    return m_state;
+}
+
+bool DemoProjectBuilder::isRunning() const {
+    return m_state == State::WritingClips || m_state == State::CreatingModel;
+}
+
+QString DemoProjectBuilder::projectFolder() const {
+    return m_projectFolder;
+}
+
+QString DemoProjectBuilder::enginePath() const {
+    return m_enginePath;
+}
+
+QString DemoProjectBuilder::clipsFolder() const {
+    return QDir(m_projectFolder).filePath(kClipsFolderName);
+}
+
+QString DemoProjectBuilder::modelFolder() const {
+    return QDir(m_projectFolder)
+        .filePath(kModelsFolderName + QLatin1Char('/') + kModelArchitecture);
+}
+
+QString DemoProjectBuilder::stagingFolder() const {
+    return QDir(m_projectFolder)
+        .filePath(kModelsFolderName + QStringLiteral("/.") + kModelArchitecture +
+                  QStringLiteral(".partial"));
+}
+
+QStringList DemoProjectBuilder::clipFiles() const {
+    return m_clipFiles;
+}
+
+QString DemoProjectBuilder::errorMessage() const {
+    return m_errorMessage;
+}
+
+int DemoProjectBuilder::progressDone() const {
+    return m_progressDone;
+}
+
+int DemoProjectBuilder::progressTotal() const {
+    return m_progressTotal;
+}
+
+bool DemoProjectBuilder::isCompleteModel(const QString& folder) {
+    const QDir root(folder);
+    if (!QFileInfo(root.filePath(QStringLiteral("model_index.json"))).isFile())
+        return false;
+    const QStringList components = {QStringLiteral("transformer"), QStringLiteral("vae"),
+                                    QStringLiteral("text_encoder"), QStringLiteral("tokenizer"),
+                                    QStringLiteral("scheduler")};
+    return std::all_of(components.begin(), components.end(), [&](const QString& component) {
+        return QFileInfo(root.filePath(component)).isDir();
+    });
+}
+
+void DemoProjectBuilder::onClipWritten(int written, int total, const QString& videoPath,
+                                       quint64 runId) {
+    if (runId != m_runId || m_state != State::WritingClips)
+        return;
+    m_clipFiles.append(videoPath);
+    setProgress(written, tr("Wrote demo clip %1 of %2").arg(written).arg(total));
+}
+
+void DemoProjectBuilder::onClipsWritten(const QStringList& videoPaths, quint64 runId) {
+    if (runId != m_runId || m_state != State::WritingClips)
+        return;
+    m_clipFiles = videoPaths;
+    startModel();
+}
+
+void DemoProjectBuilder::onClipsFailed(const QString& message, quint64 runId) {
+    if (runId != m_runId || m_state != State::WritingClips)
+        return;
+    fail(message);
+}
+
+void DemoProjectBuilder::startModel() {
+    const int clipCount = m_progressTotal - 1;
+    const QString target = modelFolder();
+    if (isCompleteModel(target)) {
+        setProgress(m_progressTotal, tr("The tiny model is already in place"));
+        succeed();
+        return;
+    }
+    const QDir targetDir(target);
+    if (targetDir.exists() &&
+        !targetDir.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System)) {
+        fail(tr("The folder “%1” exists but does not hold a complete model. Move or delete it, "
+                "then create the demo project again.")
+                 .arg(native(target)));
+        return;
+    }
+    // Left over from a build that was killed with the studio: ours to remove.
+    QDir(stagingFolder()).removeRecursively();
+    if (!QDir().mkpath(QDir(m_projectFolder).filePath(kModelsFolderName))) {
+        fail(tr("Could not create the folder “%1”. Check that the project folder is writable "
+                "and the disk is not full.")
+                 .arg(native(QDir(m_projectFolder).filePath(kModelsFolderName))));
+        return;
+    }
+
+    m_state = State::CreatingModel;
+    setProgress(clipCount, tr("Creating the tiny model…"));
+    m_engine = new QProcess(this);
+    m_engine->setProcessChannelMode(QProcess::SeparateChannels);
+    connect(m_engine, &QProcess::finished, this, &DemoProjectBuilder::onEngineFinished);
+    connect(m_engine, &QProcess::errorOccurred, this, &DemoProjectBuilder::onEngineErrorOccurred);
+    m_engine->start(m_enginePath, {QStringLiteral("init-model"), QStringLiteral("--arch"),
+                                   kModelArchitecture, QStringLiteral("--out"), stagingFolder()});
+}
+
+void DemoProjectBuilder::onEngineFinished(int exitCode, QProcess::ExitStatus exitStatus) {
+    if (m_state != State::CreatingModel)
+        return;
+    if (exitStatus == QProcess::NormalExit && exitCode == 0) {
+        finishModel();
+        return;
+    }
+    const QString output = engineOutputTail();
+    if (exitStatus == QProcess::CrashExit) {
+        fail(tr("The engine stopped unexpectedly while creating the tiny model. Its last "
+                "output:\n%1")
+                 .arg(output));
+    } else {
+        fail(tr("The engine could not create the tiny model (exit code %1). It said:\n%2")
+                 .arg(exitCode)
+                 .arg(output));
+    }
+}
+
+void DemoProjectBuilder::onEngineErrorOccurred(QProcess::ProcessError error) {
+    if (m_state != State::CreatingModel || error != QProcess::FailedToStart)
+        return;
+    fail(tr("The engine “%1” could not be started: %2. Check that tuneframe-engine is "
+            "installed with the studio and that you may run it.")
+             .arg(native(m_enginePath), m_engine->errorString()));
+}
+
+void DemoProjectBuilder::finishModel() {
+    const QString staging = stagingFolder();
+    const QString target = modelFolder();
+    if (!isCompleteModel(staging)) {
+        fail(tr("The engine finished, but “%1” does not hold a complete model. It said:\n%2")
+                 .arg(native(staging), engineOutputTail()));
+        return;
+    }
+    QDir().rmdir(target);
+    if (!QDir().rename(staging, target)) {
+        fail(tr("Could not move the new model from “%1” to “%2”. Check that the project "
+                "folder is writable.")
+                 .arg(native(staging), native(target)));
+        return;
+    }
+    stopEngine();
+    setProgress(m_progressTotal, tr("Created the tiny model"));
+    succeed();
+}
+
+void DemoProjectBuilder::fail(const QString& message) {
+    stopEngine();
+    QDir(stagingFolder()).removeRecursively();
+    m_state = State::Failed;
+    m_errorMessage = message;
+    emit buildFailed(message);
+}
+
+void DemoProjectBuilder::succeed() {
+    m_state = State::Succeeded;
+    emit buildSucceeded();
+}
+
+void DemoProjectBuilder::setProgress(int done, const QString& step) {
+    m_progressDone = done;
+    emit progressChanged(done, m_progressTotal, step);
+}
+
+void DemoProjectBuilder::stopEngine() {
+    if (!m_engine)
+        return;
+    m_engine->disconnect(this);
+    if (m_engine->state() != QProcess::NotRunning) {
+        m_engine->kill();
+        m_engine->waitForFinished(kEngineStopTimeoutMs);
+    }
+    m_engine->deleteLater();
+    m_engine = nullptr;
+}
+
+QString DemoProjectBuilder::engineOutputTail() {
+    if (!m_engine)
+        return QString();
+    QString output = QString::fromLocal8Bit(m_engine->readAllStandardError()).trimmed();
+    if (output.isEmpty())
+        output = QString::fromLocal8Bit(m_engine->readAllStandardOutput()).trimmed();
+    if (output.isEmpty())
+        return tr("(nothing)");
+    QStringList lines = output.split(QLatin1Char('\n'));
+    if (lines.size() > kEngineLinesQuoted)
+        lines = lines.mid(lines.size() - kEngineLinesQuoted);
+    return lines.join(QLatin1Char('\n'));
+}

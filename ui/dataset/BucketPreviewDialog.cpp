@@ -1,0 +1,188 @@
+#include "ui/dataset/BucketPreviewDialog.h"
+
+#include "app/dataset/BucketListText.h"
+#include "app/dataset/BucketPreview.h"
+#include "app/dataset/BucketPreviewModel.h"
+#include "app/dataset/ClipTableModel.h"
+#include "ui/dataset/BucketChartWidget.h"
+
+#include <QDialogButtonBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+BucketPreviewDialog::BucketPreviewDialog(ClipTableModel* clips, QWidget* parent)
+    : QDialog(parent)
+    , m_clips(clips)
+    , m_previewModel(new BucketPreviewModel(this))
+    , m_resolutionsLabel(new QLabel(this))
+    , m_resolutionsEdit(new QLineEdit(this))
+    , m_framesLabel(new QLabel(this))
+    , m_framesEdit(new QLineEdit(this))
+    , m_maxFramesLabel(new QLabel(this))
+    , m_maxFramesBox(new QSpinBox(this))
+    , m_errorLabel(new QLabel(this))
+    , m_summaryLabel(new QLabel(this))
+    , m_table(new QTableView(this))
+    , m_chart(new BucketChartWidget(this)) {
+    setObjectName(QStringLiteral("bucketPreviewDialog"));
+    m_resolutionsEdit->setObjectName(QStringLiteral("bucketResolutionsEdit"));
+    m_framesEdit->setObjectName(QStringLiteral("bucketFramesEdit"));
+    m_maxFramesBox->setObjectName(QStringLiteral("bucketMaxFramesBox"));
+    m_maxFramesBox->setRange(0, 100000);
+    m_errorLabel->setObjectName(QStringLiteral("bucketErrorLabel"));
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->setStyleSheet(QStringLiteral("color: #c94040;"));
+    m_errorLabel->hide();
+    m_summaryLabel->setObjectName(QStringLiteral("bucketSummaryLabel"));
+    m_summaryLabel->setWordWrap(true);
+    m_table->setObjectName(QStringLiteral("bucketTable"));
+    m_table->setModel(m_previewModel);
+    m_table->verticalHeader()->hide();
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->horizontalHeader()->setSectionResizeMode(BucketPreviewModel::BucketColumn,
+                                                      QHeaderView::Stretch);
+    m_chart->setObjectName(QStringLiteral("bucketChart"));
+    m_chart->setModel(m_previewModel);
+    m_resolutionsLabel->setBuddy(m_resolutionsEdit);
+    m_framesLabel->setBuddy(m_framesEdit);
+    m_maxFramesLabel->setBuddy(m_maxFramesBox);
+
+    auto* form = new QFormLayout;
+    form->addRow(m_resolutionsLabel, m_resolutionsEdit);
+    form->addRow(m_framesLabel, m_framesEdit);
+    form->addRow(m_maxFramesLabel, m_maxFramesBox);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_chart);
+    splitter->addWidget(m_table);
+    splitter->setChildrenCollapsible(false);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_errorLabel);
+    layout->addWidget(m_summaryLabel);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(buttons);
+
+    m_updateTimer.setSingleShot(true);
+    m_updateTimer.setInterval(kUpdateDelayMs);
+    connect(&m_updateTimer, &QTimer::timeout, this, &BucketPreviewDialog::updatePreview);
+    connect(m_resolutionsEdit, &QLineEdit::textChanged, this, &BucketPreviewDialog::scheduleUpdate);
+    connect(m_framesEdit, &QLineEdit::textChanged, this, &BucketPreviewDialog::scheduleUpdate);
+    connect(m_maxFramesBox, &QSpinBox::valueChanged, this, &BucketPreviewDialog::scheduleUpdate);
+    if (m_clips) {
+        connect(m_clips, &QAbstractItemModel::modelReset, this,
+                &BucketPreviewDialog::scheduleUpdate);
+        connect(m_clips, &QAbstractItemModel::dataChanged, this,
+                &BucketPreviewDialog::scheduleUpdate);
+        connect(m_clips, &QAbstractItemModel::rowsInserted, this,
+                &BucketPreviewDialog::scheduleUpdate);
+        connect(m_clips, &QAbstractItemModel::rowsRemoved, this,
+                &BucketPreviewDialog::scheduleUpdate);
+    }
+
+    resize(620, 560);
+    retranslateUi();
+    setConfig(m_clips ? m_clips->bucketConfig() : BucketPreview::defaultConfig());
+}
+
+void BucketPreviewDialog::setConfig(const tuneframe::common::BucketConfig& config) {
+    m_loading = true;
+    m_resolutionsEdit->setText(BucketListText::formatResolutions(config.resolutions));
+    m_framesEdit->setText(BucketListText::formatFrameBuckets(config.frame_buckets));
+    m_maxFramesBox->setValue(static_cast<int>(config.max_frames));
+    m_loading = false;
+    m_config = config;
+    updatePreview();
+}
+
+tuneframe::common::BucketConfig BucketPreviewDialog::config() const {
+    return m_config;
+}
+
+BucketPreviewModel* BucketPreviewDialog::previewModel() const {
+    return m_previewModel;
+}
+
+BucketChartWidget* BucketPreviewDialog::chart() const {
+    return m_chart;
+}
+
+void BucketPreviewDialog::scheduleUpdate() {
+    if (!m_loading)
+        m_updateTimer.start();
+}
+
+bool BucketPreviewDialog::readConfig(tuneframe::common::BucketConfig* config) {
+    QString error;
+    if (!BucketListText::parseResolutions(m_resolutionsEdit->text(), &config->resolutions,
+                                          &error) ||
+        !BucketListText::parseFrameBuckets(m_framesEdit->text(), &config->frame_buckets, &error)) {
+        m_errorLabel->setText(error);
+        m_errorLabel->show();
+        return false;
+    }
+    config->max_frames = m_maxFramesBox->value();
+    m_errorLabel->hide();
+    return true;
+}
+
+void BucketPreviewDialog::updatePreview() {
+    m_updateTimer.stop();
+    tuneframe::common::BucketConfig config;
+    // While the lists do not read, the last good preview stays on screen next to the error.
+    if (!readConfig(&config))
+        return;
+    const bool changed = BucketListText::formatResolutions(config.resolutions) !=
+                             BucketListText::formatResolutions(m_config.resolutions) ||
+                         config.frame_buckets != m_config.frame_buckets ||
+                         config.max_frames != m_config.max_frames;
+    m_config = config;
+    const BucketPreview::Result result =
+        BucketPreview::compute(m_clips ? m_clips->records() : QVector<ClipRecord>(), config);
+    m_previewModel->setResult(result);
+    int placed = 0;
+    for (const BucketPreview::Bucket& bucket : result.buckets)
+        placed += static_cast<int>(bucket.clipIds.size());
+    QStringList parts{placed == 1 ? tr("1 clip placed") : tr("%1 clips placed").arg(placed),
+                      tr("%1 dropped").arg(result.dropped.size())};
+    if (result.rejectedCount > 0)
+        parts.append(tr("%1 rejected, not counted").arg(result.rejectedCount));
+    m_summaryLabel->setText(parts.join(QStringLiteral(" · ")));
+    if (changed)
+        emit configChanged(config);
+}
+
+void BucketPreviewDialog::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+        updatePreview();
+    }
+    QDialog::changeEvent(event);
+}
+
+void BucketPreviewDialog::retranslateUi() {
+    setWindowTitle(tr("Bucket Preview"));
+    m_resolutionsLabel->setText(tr("&Resolutions:"));
+    m_resolutionsEdit->setPlaceholderText(tr("height x width, for example 480x720, 720x480"));
+    m_resolutionsEdit->setToolTip(tr("Each clip goes to the resolution closest to its own size"));
+    m_framesLabel->setText(tr("&Frame buckets:"));
+    m_framesEdit->setPlaceholderText(tr("frame counts, for example 49, 25"));
+    m_framesEdit->setToolTip(tr("Each clip goes to the frame count closest to its length "
+                                "after trimming; clips shorter than that are dropped"));
+    m_maxFramesLabel->setText(tr("&Longest clip:"));
+    m_maxFramesBox->setSpecialValueText(tr("no limit"));
+    m_maxFramesBox->setSuffix(tr(" frames"));
+}

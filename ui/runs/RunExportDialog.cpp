@@ -1,0 +1,279 @@
+#include "ui/runs/RunExportDialog.h"
+
+#include "app/engine/EngineCommand.h"
+
+#include <QComboBox>
+#include <QDesktopServices>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace {
+
+const QStringList kFormats = {QStringLiteral("diffusers"), QStringLiteral("comfyui"),
+                              QStringLiteral("merged")};
+
+} // namespace
+
+RunExportDialog::RunExportDialog(const QString& enginePath, QWidget* parent)
+    : QDialog(parent)
+    , m_enginePath(enginePath)
+    , m_command(new EngineCommand(enginePath, this))
+    , m_runLabel(new QLabel(this))
+    , m_runCombo(new QComboBox(this))
+    , m_stepLabel(new QLabel(this))
+    , m_stepCombo(new QComboBox(this))
+    , m_formatLabel(new QLabel(this))
+    , m_formatCombo(new QComboBox(this))
+    , m_formatHelp(new QLabel(this))
+    , m_destinationLabel(new QLabel(this))
+    , m_destinationEdit(new QLineEdit(this))
+    , m_browseButton(new QPushButton(this))
+    , m_progress(new QProgressBar(this))
+    , m_resultLabel(new QLabel(this))
+    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Close, this)) {
+    setObjectName(QStringLiteral("runExportDialog"));
+    m_runCombo->setObjectName(QStringLiteral("exportRunCombo"));
+    m_stepCombo->setObjectName(QStringLiteral("exportStepCombo"));
+    m_formatCombo->setObjectName(QStringLiteral("exportFormatCombo"));
+    for (const QString& format : kFormats)
+        m_formatCombo->addItem(QString(), format);
+    m_formatHelp->setWordWrap(true);
+    m_formatHelp->setForegroundRole(QPalette::PlaceholderText);
+    m_destinationEdit->setObjectName(QStringLiteral("exportDestinationEdit"));
+    m_progress->setObjectName(QStringLiteral("exportProgress"));
+    m_progress->setRange(0, 0);
+    m_progress->hide();
+    m_resultLabel->setObjectName(QStringLiteral("exportResultLabel"));
+    m_resultLabel->setWordWrap(true);
+    m_resultLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_exportButton = m_buttons->addButton(QString(), QDialogButtonBox::AcceptRole);
+    m_exportButton->setObjectName(QStringLiteral("startExportButton"));
+    m_openFolderButton = m_buttons->addButton(QString(), QDialogButtonBox::ActionRole);
+    m_openFolderButton->setObjectName(QStringLiteral("openExportFolderButton"));
+    m_openFolderButton->hide(); // until an export has written something to show
+
+    auto* destinationRow = new QHBoxLayout;
+    destinationRow->addWidget(m_destinationEdit, 1);
+    destinationRow->addWidget(m_browseButton);
+    auto* form = new QFormLayout;
+    form->addRow(m_runLabel, m_runCombo);
+    form->addRow(m_stepLabel, m_stepCombo);
+    form->addRow(m_formatLabel, m_formatCombo);
+    form->addRow(QString(), m_formatHelp);
+    form->addRow(m_destinationLabel, destinationRow);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_resultLabel);
+    layout->addWidget(m_buttons);
+
+    connect(m_runCombo, &QComboBox::currentIndexChanged, this, &RunExportDialog::onRunChosen);
+    connect(m_stepCombo, &QComboBox::currentIndexChanged, this,
+            &RunExportDialog::updateDefaultDestination);
+    connect(m_formatCombo, &QComboBox::currentIndexChanged, this, [this] {
+        retranslateUi();
+        updateDefaultDestination();
+    });
+    connect(m_destinationEdit, &QLineEdit::textEdited, this,
+            [this] { m_destinationEdited = true; });
+    connect(m_browseButton, &QPushButton::clicked, this, [this] {
+        auto* dialog = new QFileDialog(this, tr("Export Destination"), destination());
+        dialog->setFileMode(QFileDialog::Directory);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& folder) {
+            m_destinationEdited = true;
+            setDestination(folder);
+        });
+        dialog->open();
+    });
+    connect(m_exportButton, &QPushButton::clicked, this, &RunExportDialog::startExport);
+    connect(m_openFolderButton, &QPushButton::clicked, this, [this] {
+        // The folder a ComfyUI file lies in; a diffusers or merged export is a folder itself.
+        const QFileInfo exported(m_exportedPath);
+        const QString folder =
+            exported.isDir() ? exported.absoluteFilePath() : exported.absolutePath();
+        QDesktopServices::openUrl(QUrl::fromLocalFile(folder));
+    });
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &RunExportDialog::reject);
+    connect(m_command, &EngineCommand::succeeded, this, &RunExportDialog::onSucceeded);
+    connect(m_command, &EngineCommand::failed, this, &RunExportDialog::onFailed);
+    connect(m_command, &EngineCommand::eventReceived, this, [this](const EngineEvent& event) {
+        if (event.type == tuneframe::protocol::EventType::Log)
+            m_resultLabel->setText(event.string(QStringLiteral("message")));
+    });
+    retranslateUi();
+}
+
+RunExportDialog::~RunExportDialog() = default;
+
+void RunExportDialog::addRun(qint64 runId, const QString& name, const QString& folder,
+                             const QVector<qint64>& checkpointSteps) {
+    m_runs.append({runId, name, folder, checkpointSteps});
+    m_runCombo->addItem(name, runId);
+}
+
+void RunExportDialog::selectRun(qint64 runId) {
+    const int index = m_runCombo->findData(runId);
+    if (index >= 0)
+        m_runCombo->setCurrentIndex(index);
+}
+
+void RunExportDialog::setFormat(const QString& format) {
+    const int index = m_formatCombo->findData(format);
+    if (index >= 0)
+        m_formatCombo->setCurrentIndex(index);
+}
+
+void RunExportDialog::setDestination(const QString& folder) {
+    m_destinationEdit->setText(QDir::toNativeSeparators(folder));
+}
+
+QString RunExportDialog::destination() const {
+    return QDir::fromNativeSeparators(m_destinationEdit->text().trimmed());
+}
+
+void RunExportDialog::startExport() {
+    const int runIndex = m_runCombo->currentIndex();
+    if (runIndex < 0 || isExporting())
+        return;
+    if (destination().isEmpty()) {
+        m_resultLabel->setText(tr("Choose a destination folder."));
+        return;
+    }
+    const Run& run = m_runs.at(runIndex);
+    m_resultText.clear();
+    m_exportedPath.clear();
+    m_openFolderButton->hide();
+    setBusy(true);
+    m_resultLabel->setText(tr("Exporting and verifying…"));
+    m_command->start({QStringLiteral("export"), QStringLiteral("--run"), run.folder,
+                      QStringLiteral("--format"), m_formatCombo->currentData().toString(),
+                      QStringLiteral("--out"), destination(), QStringLiteral("--step"),
+                      QString::number(m_stepCombo->currentData().toLongLong())});
+}
+
+bool RunExportDialog::isExporting() const {
+    return m_command->isRunning();
+}
+
+QString RunExportDialog::resultText() const {
+    return m_resultText;
+}
+
+void RunExportDialog::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QDialog::changeEvent(event);
+}
+
+void RunExportDialog::reject() {
+    m_command->cancel();
+    QDialog::reject();
+}
+
+void RunExportDialog::retranslateUi() {
+    setWindowTitle(tr("Export Adapter"));
+    m_runLabel->setText(tr("Run"));
+    m_stepLabel->setText(tr("Checkpoint"));
+    m_formatLabel->setText(tr("Format"));
+    m_destinationLabel->setText(tr("Destination"));
+    m_browseButton->setText(tr("Browse…"));
+    m_exportButton->setText(tr("Export"));
+    m_openFolderButton->setText(tr("Open Folder"));
+    m_openFolderButton->setToolTip(tr("Shows the exported adapter in the file manager."));
+    m_formatCombo->setItemText(0, tr("Diffusers LoRA"));
+    m_formatCombo->setItemText(1, tr("ComfyUI LoRA"));
+    m_formatCombo->setItemText(2, tr("Merged transformer"));
+    const QString format = m_formatCombo->currentData().toString();
+    // Each format names the loader it was checked against (engine/lora/comfyui_lora_keys.h).
+    if (format == QLatin1String("diffusers"))
+        m_formatHelp->setText(
+            tr("For diffusers: CogVideoXPipeline.load_lora_weights() reads this "
+               "pytorch_lora_weights.safetensors (PEFT keys, strength folded in, so weight 1 is "
+               "the trained strength). ComfyUI's CogVideoXWrapper reads it too."));
+    else if (format == QLatin1String("comfyui"))
+        m_formatHelp->setText(
+            tr("For ComfyUI with kijai's CogVideoXWrapper: put the file in models/CogVideo/loras "
+               "and choose it in the “CogVideo LoraSelect” node (or in models/loras with “CogVideo "
+               "LoraSelect Comfy”), then connect that node to the lora input of the model loader. "
+               "kohya-style keys (lora_unet_…, an alpha per layer), merged into the model as it "
+               "loads; for CogVideoX 1.0 and 1.5 alike."));
+    else
+        m_formatHelp->setText(
+            tr("For any diffusers reader: the transformer with the adapter merged in, as a "
+               "diffusers transformer folder (CogVideoXTransformer3DModel.from_pretrained); no "
+               "LoRA support needed to load it."));
+    for (int index = 0; index < m_stepCombo->count(); ++index)
+        m_stepCombo->setItemText(index,
+                                 tr("Step %1").arg(m_stepCombo->itemData(index).toLongLong()));
+}
+
+void RunExportDialog::onRunChosen() {
+    m_stepCombo->clear();
+    const int index = m_runCombo->currentIndex();
+    if (index < 0)
+        return;
+    const QVector<qint64>& steps = m_runs.at(index).steps;
+    for (auto step = steps.crbegin(); step != steps.crend(); ++step)
+        m_stepCombo->addItem(tr("Step %1").arg(*step), *step);
+    updateDefaultDestination();
+}
+
+void RunExportDialog::updateDefaultDestination() {
+    const int index = m_runCombo->currentIndex();
+    if (m_destinationEdited || index < 0 || m_stepCombo->currentIndex() < 0)
+        return;
+    setDestination(QDir(m_runs.at(index).folder)
+                       .filePath(QStringLiteral("export/%1-step-%2")
+                                     .arg(m_formatCombo->currentData().toString())
+                                     .arg(m_stepCombo->currentData().toLongLong())));
+}
+
+void RunExportDialog::onSucceeded(const QJsonObject& summary) {
+    setBusy(false);
+    m_resultText =
+        tr("Exported to %1 and verified: reloaded, it differs from the trained model by at most "
+           "%2 (tolerance %3).")
+            .arg(QDir::toNativeSeparators(summary.value(QStringLiteral("path")).toString()),
+                 QLocale().toString(
+                     summary.value(QStringLiteral("verified_max_abs_diff")).toDouble(), 'g', 3),
+                 QLocale().toString(summary.value(QStringLiteral("tolerance")).toDouble(), 'g', 3));
+    m_resultLabel->setText(m_resultText);
+    m_exportedPath = summary.value(QStringLiteral("path")).toString();
+    m_openFolderButton->setVisible(!m_exportedPath.isEmpty());
+    emit exportFinished(m_runs.at(m_runCombo->currentIndex()).id,
+                        summary.value(QStringLiteral("step")).toInteger(),
+                        summary.value(QStringLiteral("format")).toString(),
+                        summary.value(QStringLiteral("path")).toString());
+}
+
+void RunExportDialog::onFailed(const QString& message, const QString& hint) {
+    setBusy(false);
+    QString text = message;
+    if (!hint.isEmpty())
+        text += QLatin1Char('\n') + tr("What to do: %1").arg(hint);
+    m_resultLabel->setText(text);
+    emit exportFailed(text);
+}
+
+void RunExportDialog::setBusy(bool busy) {
+    m_progress->setVisible(busy);
+    m_exportButton->setEnabled(!busy);
+    m_runCombo->setEnabled(!busy);
+    m_stepCombo->setEnabled(!busy);
+    m_formatCombo->setEnabled(!busy);
+    m_destinationEdit->setEnabled(!busy);
+    m_browseButton->setEnabled(!busy);
+}

@@ -1,0 +1,396 @@
+#include "ui/sample/SamplePage.h"
+
+#include "app/engine/EngineCommand.h"
+#include "app/project/Project.h"
+#include "app/runs/TrainingRuns.h"
+#include "ui/playback/VideoPlayerWidget.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace {
+
+template <typename Box>
+Box* box(const char* name, double minimum, double maximum, double value) {
+    auto* widget = new Box;
+    widget->setObjectName(QString::fromLatin1(name));
+    widget->setRange(minimum, maximum);
+    widget->setValue(value);
+    return widget;
+}
+
+} // namespace
+
+SamplePage::SamplePage(QWidget* parent)
+    : StudioPage(parent)
+    , m_modelLabel(new QLabel)
+    , m_modelEdit(new QLineEdit)
+    , m_modelBrowse(new QPushButton)
+    , m_adapterLabel(new QLabel)
+    , m_adapterCombo(new QComboBox)
+    , m_scaleLabel(new QLabel)
+    , m_scaleSpin(box<QDoubleSpinBox>("sampleLoraScaleSpin", 0, 4, 1))
+    , m_promptLabel(new QLabel)
+    , m_promptEdit(new QPlainTextEdit)
+    , m_negativeLabel(new QLabel)
+    , m_negativeEdit(new QLineEdit)
+    , m_imageLabel(new QLabel)
+    , m_imageEdit(new QLineEdit)
+    , m_imageBrowse(new QPushButton)
+    , m_schedulerLabel(new QLabel)
+    , m_schedulerCombo(new QComboBox)
+    , m_dynamicCfgCheck(new QCheckBox)
+    , m_sizeLabel(new QLabel)
+    // The tiny demo model's sizes; frame counts are 8k+1 and sizes multiples of 16.
+    , m_framesSpin(box<QSpinBox>("sampleFramesSpin", 1, 161, 9))
+    , m_heightSpin(box<QSpinBox>("sampleHeightSpin", 16, 1360, 64))
+    , m_widthSpin(box<QSpinBox>("sampleWidthSpin", 16, 1360, 96))
+    , m_stepsLabel(new QLabel)
+    , m_stepsSpin(box<QSpinBox>("sampleStepsSpin", 1, 500, 8))
+    , m_guidanceLabel(new QLabel)
+    , m_guidanceSpin(box<QDoubleSpinBox>("sampleGuidanceSpin", 0, 30, 6))
+    , m_seedLabel(new QLabel)
+    , m_seedSpin(box<QSpinBox>("sampleSeedSpin", 0, 2147483647, 42))
+    , m_generateButton(new QPushButton)
+    , m_cancelButton(new QPushButton)
+    , m_progress(new QProgressBar)
+    , m_statusLabel(new QLabel)
+    , m_results(new QListWidget)
+    , m_player(new VideoPlayerWidget) {
+    setObjectName(QStringLiteral("samplePage"));
+    m_player->setControls(VideoPlayerWidget::Controls::PlaybackOnly);
+    m_modelEdit->setObjectName(QStringLiteral("sampleModelEdit"));
+    m_adapterCombo->setObjectName(QStringLiteral("sampleAdapterCombo"));
+    m_promptEdit->setObjectName(QStringLiteral("samplePromptEdit"));
+    m_promptEdit->setMaximumHeight(90);
+    m_modelBrowse->setObjectName(QStringLiteral("sampleModelBrowse"));
+    m_negativeEdit->setObjectName(QStringLiteral("sampleNegativePromptEdit"));
+    m_imageEdit->setObjectName(QStringLiteral("sampleImageEdit"));
+    m_imageBrowse->setObjectName(QStringLiteral("sampleImageBrowse"));
+    m_schedulerCombo->setObjectName(QStringLiteral("sampleSchedulerCombo"));
+    m_schedulerCombo->addItem(QString(), QStringLiteral("dpm"));
+    m_schedulerCombo->addItem(QString(), QStringLiteral("ddim"));
+    m_dynamicCfgCheck->setObjectName(QStringLiteral("sampleDynamicCfgCheck"));
+    m_framesSpin->setSingleStep(8);
+    m_heightSpin->setSingleStep(16);
+    m_widthSpin->setSingleStep(16);
+    m_generateButton->setObjectName(QStringLiteral("sampleGenerateButton"));
+    m_cancelButton->setObjectName(QStringLiteral("sampleCancelButton"));
+    m_progress->setObjectName(QStringLiteral("sampleProgress"));
+    m_progress->hide();
+    m_statusLabel->setObjectName(QStringLiteral("sampleStatusLabel"));
+    m_statusLabel->setWordWrap(true);
+    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_results->setObjectName(QStringLiteral("sampleResults"));
+    m_player->setObjectName(QStringLiteral("samplePlayer"));
+
+    auto* size = new QHBoxLayout;
+    size->addWidget(m_framesSpin);
+    size->addWidget(m_heightSpin);
+    size->addWidget(m_widthSpin);
+    auto* adapter = new QHBoxLayout;
+    adapter->addWidget(m_adapterCombo, 1);
+    adapter->addWidget(m_scaleLabel);
+    adapter->addWidget(m_scaleSpin);
+    auto* modelRow = new QHBoxLayout;
+    modelRow->addWidget(m_modelEdit, 1);
+    modelRow->addWidget(m_modelBrowse);
+    auto* imageRow = new QHBoxLayout;
+    imageRow->addWidget(m_imageEdit, 1);
+    imageRow->addWidget(m_imageBrowse);
+    auto* form = new QFormLayout;
+    form->addRow(m_modelLabel, modelRow);
+    form->addRow(m_adapterLabel, adapter);
+    form->addRow(m_promptLabel, m_promptEdit);
+    form->addRow(m_negativeLabel, m_negativeEdit);
+    form->addRow(m_imageLabel, imageRow);
+    form->addRow(m_sizeLabel, size);
+    form->addRow(m_stepsLabel, m_stepsSpin);
+    form->addRow(m_schedulerLabel, m_schedulerCombo);
+    form->addRow(m_guidanceLabel, m_guidanceSpin);
+    form->addRow(QString(), m_dynamicCfgCheck);
+    form->addRow(m_seedLabel, m_seedSpin);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_generateButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addStretch(1);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addLayout(form);
+    leftLayout->addLayout(buttons);
+    leftLayout->addWidget(m_progress);
+    leftLayout->addWidget(m_statusLabel);
+    leftLayout->addWidget(m_results, 1);
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->setObjectName(QStringLiteral("sampleSplitter"));
+    splitter->addWidget(left);
+    splitter->addWidget(m_player);
+    splitter->setStretchFactor(1, 1);
+    setProjectContent(splitter);
+
+    connect(m_generateButton, &QPushButton::clicked, this, &SamplePage::generate);
+    connect(m_modelBrowse, &QPushButton::clicked, this, [this] {
+        auto* dialog = new QFileDialog(this, tr("Choose the Model Folder"),
+                                       QDir::fromNativeSeparators(m_modelEdit->text()));
+        dialog->setFileMode(QFileDialog::Directory);
+        dialog->setOption(QFileDialog::ShowDirsOnly);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& folder) {
+            m_modelEdit->setText(QDir::toNativeSeparators(folder));
+        });
+        dialog->open();
+    });
+    connect(m_imageBrowse, &QPushButton::clicked, this, [this] {
+        auto* dialog = new QFileDialog(this, tr("Choose the Condition Image"),
+                                       QDir::fromNativeSeparators(m_imageEdit->text()),
+                                       tr("Images and videos (*.png *.jpg *.jpeg *.webp *.bmp "
+                                          "*.mp4 *.mov *.mkv *.webm);;All files (*)"));
+        dialog->setFileMode(QFileDialog::ExistingFile);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, [this](const QString& file) {
+            m_imageEdit->setText(QDir::toNativeSeparators(file));
+        });
+        dialog->open();
+    });
+    connect(m_cancelButton, &QPushButton::clicked, this, [this] {
+        m_command->cancel();
+        setBusy(false);
+        m_statusLabel->setText(tr("Cancelled."));
+    });
+    connect(m_results, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        m_player->openClip(item->data(Qt::UserRole).toString());
+    });
+    connect(m_results, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+        m_player->openClip(item->data(Qt::UserRole).toString());
+    });
+    setEnginePath(QString());
+    retranslateUi();
+    setBusy(false);
+}
+
+void SamplePage::setEnginePath(const QString& enginePath) {
+    delete m_command; // null on the first call
+    m_command = new EngineCommand(enginePath, this);
+    connect(m_command, &EngineCommand::progressed, this, [this](qint64 done, qint64 total) {
+        m_progress->setRange(0, static_cast<int>(qMax<qint64>(1, total)));
+        m_progress->setValue(static_cast<int>(done));
+    });
+    connect(m_command, &EngineCommand::succeeded, this, &SamplePage::onSucceeded);
+    connect(m_command, &EngineCommand::failed, this, &SamplePage::onFailed);
+}
+
+void SamplePage::setTrainingRuns(TrainingRuns* runs) {
+    if (m_runs)
+        disconnect(m_runs, nullptr, this, nullptr);
+    m_runs = runs;
+    if (m_runs)
+        connect(m_runs, &TrainingRuns::adaptersChanged, this, &SamplePage::reloadAdapters);
+    reloadAdapters();
+}
+
+void SamplePage::setDefaultModelFolder(const QString& folder) {
+    if (!folder.isEmpty())
+        m_modelEdit->setText(QDir::toNativeSeparators(folder));
+}
+
+void SamplePage::generate() {
+    if (!project() || m_command->isRunning())
+        return;
+    const QString model = QDir::fromNativeSeparators(m_modelEdit->text().trimmed());
+    const QString prompt = m_promptEdit->toPlainText().trimmed();
+    if (model.isEmpty() || prompt.isEmpty()) {
+        m_statusLabel->setText(tr("Choose a model folder and write a prompt."));
+        return;
+    }
+    QDir samples(project()->folder());
+    samples.mkpath(QStringLiteral("samples"));
+    m_pendingVideo = samples.filePath(
+        QStringLiteral("samples/%1.mp4")
+            .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"))));
+    QStringList arguments{QStringLiteral("sample"),
+                          QStringLiteral("--model"),
+                          model,
+                          QStringLiteral("--prompt"),
+                          prompt,
+                          QStringLiteral("--frames"),
+                          QString::number(m_framesSpin->value()),
+                          QStringLiteral("--height"),
+                          QString::number(m_heightSpin->value()),
+                          QStringLiteral("--width"),
+                          QString::number(m_widthSpin->value()),
+                          QStringLiteral("--steps"),
+                          QString::number(m_stepsSpin->value()),
+                          QStringLiteral("--guidance"),
+                          QString::number(m_guidanceSpin->value()),
+                          QStringLiteral("--seed"),
+                          QString::number(m_seedSpin->value()),
+                          QStringLiteral("--out"),
+                          m_pendingVideo};
+    const QString negative = m_negativeEdit->text().trimmed();
+    if (!negative.isEmpty())
+        arguments << QStringLiteral("--negative-prompt") << negative;
+    const QString image = QDir::fromNativeSeparators(m_imageEdit->text().trimmed());
+    if (!image.isEmpty())
+        arguments << QStringLiteral("--image") << image;
+    arguments << QStringLiteral("--scheduler") << m_schedulerCombo->currentData().toString();
+    if (m_dynamicCfgCheck->isChecked())
+        arguments << QStringLiteral("--dynamic-cfg");
+    const QString adapter = m_adapterCombo->currentData().toString();
+    if (!adapter.isEmpty())
+        arguments << QStringLiteral("--lora") << adapter << QStringLiteral("--lora-scale")
+                  << QString::number(m_scaleSpin->value());
+    setBusy(true);
+    m_statusLabel->setText(tr("Rendering…"));
+    m_command->start(arguments);
+}
+
+bool SamplePage::isGenerating() const {
+    return m_command->isRunning();
+}
+
+VideoPlayerWidget* SamplePage::player() const {
+    return m_player;
+}
+
+QString SamplePage::lastVideo() const {
+    return m_lastVideo;
+}
+
+void SamplePage::retranslateUi() {
+    StudioPage::retranslateUi();
+    setHeader(tr("Sample"), tr("Render a video from a model and one of your adapters"));
+    m_modelLabel->setText(tr("Model folder"));
+    m_adapterLabel->setText(tr("Adapter"));
+    m_scaleLabel->setText(tr("Strength"));
+    m_promptLabel->setText(tr("Prompt"));
+    m_negativeLabel->setText(tr("Negative prompt"));
+    m_negativeEdit->setPlaceholderText(tr("Optional: what the video should not show"));
+    m_imageLabel->setText(tr("Condition image"));
+    m_imageEdit->setPlaceholderText(tr("Image-to-video models only: the first frame's picture"));
+    m_imageBrowse->setText(tr("Browse…"));
+    m_modelBrowse->setText(tr("Browse…"));
+    m_schedulerLabel->setText(tr("Scheduler"));
+    m_schedulerCombo->setItemText(0, tr("DPM (what training validates with)"));
+    m_schedulerCombo->setItemText(1, tr("DDIM"));
+    m_dynamicCfgCheck->setText(tr("Dynamic guidance"));
+    m_dynamicCfgCheck->setToolTip(
+        tr("Guidance that grows over the denoising steps (CogVideoX's dynamic CFG): often "
+           "steadier motion at high guidance."));
+    m_sizeLabel->setText(tr("Frames, height, width"));
+    m_stepsLabel->setText(tr("Steps"));
+    m_guidanceLabel->setText(tr("Guidance"));
+    m_seedLabel->setText(tr("Seed"));
+    m_generateButton->setText(tr("Generate"));
+    m_cancelButton->setText(tr("Cancel"));
+    if (m_adapterCombo->count() > 0)
+        m_adapterCombo->setItemText(0, tr("No adapter (the base model)"));
+}
+
+void SamplePage::reloadAdapters() {
+    const QString current = m_adapterCombo->currentData().toString();
+    m_adapterCombo->clear();
+    m_adapterCombo->addItem(tr("No adapter (the base model)"), QString());
+    if (m_runs) {
+        for (const TrainingRuns::Adapter& adapter : m_runs->adapters())
+            m_adapterCombo->addItem(
+                tr("%1 · step %2 · %3").arg(adapter.runName).arg(adapter.step).arg(adapter.format),
+                adapter.path);
+    }
+    const int index = m_adapterCombo->findData(current);
+    m_adapterCombo->setCurrentIndex(index < 0 ? 0 : index);
+}
+
+void SamplePage::setBusy(bool busy) {
+    m_generateButton->setEnabled(!busy);
+    m_cancelButton->setEnabled(busy);
+    m_progress->setVisible(busy);
+    if (busy)
+        m_progress->setRange(0, 0);
+}
+
+void SamplePage::onSucceeded(const QJsonObject& summary) {
+    setBusy(false);
+    m_lastVideo = summary.value(QStringLiteral("video")).toString(m_pendingVideo);
+    m_statusLabel->setText(
+        tr("Rendered in %1 s.")
+            .arg(summary.value(QStringLiteral("seconds")).toDouble(), 0, 'f', 1));
+    writeRecord(summary);
+    addResult(m_lastVideo, m_promptEdit->toPlainText().trimmed(), true);
+    m_player->openClip(m_lastVideo);
+}
+
+QString SamplePage::recordFile(const QString& video) {
+    return video + QStringLiteral(".json");
+}
+
+QJsonObject SamplePage::record(const QString& video) {
+    QFile file(recordFile(video));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+// What made the video, beside it: the form's values and what the engine says it used.
+void SamplePage::writeRecord(const QJsonObject& summary) const {
+    QJsonObject record = summary;
+    record.insert(QStringLiteral("model"), QDir::fromNativeSeparators(m_modelEdit->text()));
+    record.insert(QStringLiteral("prompt"), m_promptEdit->toPlainText().trimmed());
+    record.insert(QStringLiteral("adapter"), m_adapterCombo->currentData().toString());
+    record.insert(QStringLiteral("image"), QDir::fromNativeSeparators(m_imageEdit->text()));
+    QSaveFile file(recordFile(m_lastVideo));
+    const QByteArray bytes = QJsonDocument(record).toJson();
+    // A sample without its record still plays; the list then shows its file name only.
+    if (file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size())
+        file.commit();
+}
+
+void SamplePage::addResult(const QString& video, const QString& prompt, bool first) {
+    auto* item = new QListWidgetItem(QFileInfo(video).fileName());
+    item->setData(Qt::UserRole, video);
+    item->setToolTip(prompt);
+    m_results->insertItem(first ? 0 : m_results->count(), item);
+}
+
+// The project's samples, newest first, as earlier sessions left them.
+void SamplePage::reloadResults() {
+    m_results->clear();
+    if (!project())
+        return;
+    const QDir samples(QDir(project()->folder()).filePath(QStringLiteral("samples")));
+    for (const QFileInfo& video :
+         samples.entryInfoList({QStringLiteral("*.mp4")}, QDir::Files, QDir::Time)) {
+        addResult(video.absoluteFilePath(),
+                  record(video.absoluteFilePath()).value(QStringLiteral("prompt")).toString(),
+                  false);
+    }
+}
+
+void SamplePage::onProjectChanged() {
+    StudioPage::onProjectChanged();
+    m_lastVideo.clear();
+    reloadResults();
+}
+
+void SamplePage::onFailed(const QString& message, const QString& hint) {
+    setBusy(false);
+    m_statusLabel->setText(hint.isEmpty() ? message : tr("%1\nWhat to do: %2").arg(message, hint));
+}

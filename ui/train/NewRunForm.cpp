@@ -1,0 +1,1017 @@
+#include "ui/train/NewRunForm.h"
+
+#include "ui/train/AdvancedJobFields.h"
+#include "ui/train/FactoryImportDialog.h"
+#include "ui/train/HubDownloadDialog.h"
+#include "ui/widgets/FieldProblemNote.h"
+
+#include "app/dataset/ConditionImages.h"
+#include "app/engine/EngineLocator.h"
+#include "app/hub/HuggingFaceCache.h"
+#include "app/jobs/MemoryEstimator.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QLocale>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPointer>
+#include <QProcessEnvironment>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QThreadPool>
+#include <QTimer>
+#include <QToolButton>
+
+#include <utility>
+
+namespace {
+
+constexpr int kValidateDelayMs = 150;
+// The estimate starts an engine process: wait until the typing stops.
+constexpr int kEstimateDelayMs = 400;
+
+const QStringList kOptimizers = {QStringLiteral("adamw"),     QStringLiteral("adam"),
+                                 QStringLiteral("adamw8bit"), QStringLiteral("adamw-cpu-offload"),
+                                 QStringLiteral("prodigy"),   QStringLiteral("came")};
+// lora.base_quantization: how the frozen base transformer is stored while a LoRA trains.
+const QStringList kBaseWeights = {QStringLiteral("none"), QStringLiteral("int8"),
+                                  QStringLiteral("fp8")};
+const QStringList kPrecisions = {QStringLiteral("bf16"), QStringLiteral("fp16"),
+                                 QStringLiteral("fp32")};
+const QStringList kDevices = {QStringLiteral("auto"), QStringLiteral("cpu"),
+                              QStringLiteral("cuda")};
+const QStringList kPlans = {QStringLiteral("ddp"), QStringLiteral("zero1"), QStringLiteral("zero2"),
+                            QStringLiteral("hybrid")};
+// A hybrid plan's data-parallel axis: parallel.zero_stage.
+const QStringList kZeroStages = {QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2")};
+// The device entry that trains on the GPUs ticked in the list, one worker each.
+const QString kSeveralGpus = QStringLiteral("several-gpus");
+constexpr int kMaximumCpuRanks = 16;
+
+QSpinBox* spin(QWidget* parent, const char* name, int minimum, int maximum) {
+    auto* box = new QSpinBox(parent);
+    box->setObjectName(QString::fromLatin1(name));
+    box->setRange(minimum, maximum);
+    return box;
+}
+
+// Sized by a few characters rather than its longest item (the popup still shows it whole), so
+// a long preset or device name cannot make the form wider than its column.
+void letShrink(QComboBox* box) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(12);
+}
+
+QComboBox* combo(QWidget* parent, const char* name, const QStringList& values) {
+    auto* box = new QComboBox(parent);
+    box->setObjectName(QString::fromLatin1(name));
+    letShrink(box);
+    for (const QString& value : values)
+        box->addItem(value, value);
+    return box;
+}
+
+void setComboValue(QComboBox* box, const QString& value) {
+    const int index = box->findData(value);
+    box->setCurrentIndex(index < 0 ? 0 : index);
+}
+
+QJsonObject object(const QJsonObject& parent, const char* key) {
+    return parent.value(QLatin1String(key)).toObject();
+}
+
+} // namespace
+
+NewRunForm::NewRunForm(QWidget* parent)
+    : QWidget(parent)
+    , m_form(new QFormLayout)
+    , m_presetCombo(new QComboBox(this))
+    , m_savePresetButton(new QPushButton(this))
+    , m_deletePresetButton(new QPushButton(this))
+    , m_presetDescription(new QLabel(this))
+    , m_modelEdit(new QLineEdit(this))
+    , m_modelBrowse(new QPushButton(this))
+    , m_modelCacheButton(new QToolButton(this))
+    , m_importButton(new QPushButton(this))
+    , m_rankSpin(spin(this, "rankSpin", 1, 1024))
+    , m_alphaSpin(spin(this, "alphaSpin", 1, 4096))
+    , m_baseWeightsCombo(combo(this, "baseWeightsCombo", kBaseWeights))
+    , m_optimizerCombo(combo(this, "optimizerCombo", kOptimizers))
+    , m_learningRateEdit(new QLineEdit(this))
+    , m_stepsSpin(spin(this, "maxStepsSpin", 1, 10000000))
+    , m_batchSpin(spin(this, "batchSpin", 1, 256))
+    , m_precisionCombo(combo(this, "precisionCombo", kPrecisions))
+    , m_checkpointSpin(spin(this, "checkpointEverySpin", 0, 10000000))
+    , m_validationEverySpin(spin(this, "validationEverySpin", 0, 10000000))
+    , m_promptsEdit(new QPlainTextEdit(this))
+    , m_triggerEdit(new QLineEdit(this))
+    , m_deviceCombo(combo(this, "deviceCombo", kDevices))
+    , m_deviceNote(new QLabel(this))
+    , m_gpuList(new QListWidget(this))
+    , m_cpuRanksSpin(spin(this, "cpuRanksSpin", 1, kMaximumCpuRanks))
+    , m_planCombo(combo(this, "parallelPlanCombo", kPlans))
+    , m_spSizeSpin(spin(this, "sequenceParallelSpin", 1, kMaximumCpuRanks))
+    , m_tpSizeSpin(spin(this, "tensorParallelSpin", 1, kMaximumCpuRanks))
+    , m_zeroStageCombo(combo(this, "hybridZeroStageCombo", kZeroStages))
+    , m_memoryLabel(new QLabel(this))
+    , m_advanced(new AdvancedJobFields(this))
+    , m_errorLabel(new QLabel(this))
+    , m_fieldProblem(new FieldProblemNote(this))
+    , m_modelRow(nullptr)
+    , m_validateTimer(new QTimer(this))
+    , m_estimateTimer(new QTimer(this))
+    , m_estimator(new MemoryEstimator(EngineLocator::enginePath(), this)) {
+    setObjectName(QStringLiteral("newRunForm"));
+    m_presetCombo->setObjectName(QStringLiteral("presetCombo"));
+    m_savePresetButton->setObjectName(QStringLiteral("savePresetButton"));
+    m_deletePresetButton->setObjectName(QStringLiteral("deletePresetButton"));
+    m_savePresetButton->setEnabled(false);
+    m_deletePresetButton->setEnabled(false);
+    m_presetDescription->setObjectName(QStringLiteral("presetDescription"));
+    m_presetDescription->setWordWrap(true);
+    m_presetDescription->setForegroundRole(QPalette::PlaceholderText);
+    m_modelEdit->setObjectName(QStringLiteral("modelFolderEdit"));
+    m_modelBrowse->setObjectName(QStringLiteral("modelFolderBrowse"));
+    m_modelCacheButton->setObjectName(QStringLiteral("modelCacheButton"));
+    m_modelCacheButton->setPopupMode(QToolButton::InstantPopup);
+    auto* cacheMenu = new QMenu(m_modelCacheButton);
+    cacheMenu->setObjectName(QStringLiteral("modelCacheMenu"));
+    m_modelCacheButton->setMenu(cacheMenu);
+    // Read when opened: a download may have finished since the form was built.
+    connect(cacheMenu, &QMenu::aboutToShow, this, &NewRunForm::fillModelCacheMenu);
+    m_importButton->setObjectName(QStringLiteral("importFactoryCommandButton"));
+    m_learningRateEdit->setObjectName(QStringLiteral("learningRateEdit"));
+    m_promptsEdit->setObjectName(QStringLiteral("validationPromptsEdit"));
+    m_promptsEdit->setMaximumHeight(90);
+    m_triggerEdit->setObjectName(QStringLiteral("triggerWordEdit"));
+    m_deviceNote->setObjectName(QStringLiteral("deviceNote"));
+    m_gpuList->setObjectName(QStringLiteral("gpuList"));
+    m_gpuList->setMaximumHeight(90);
+    m_deviceNote->setWordWrap(true);
+    m_deviceNote->setForegroundRole(QPalette::PlaceholderText);
+    m_memoryLabel->setObjectName(QStringLiteral("memoryEstimateLabel"));
+    m_memoryLabel->setWordWrap(true);
+    m_memoryLabel->setTextFormat(Qt::RichText);
+    m_errorLabel->setObjectName(QStringLiteral("jobErrorLabel"));
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_errorLabel->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_errorLabel->hide();
+
+    m_modelRow = new QHBoxLayout;
+    m_modelRow->addWidget(m_modelEdit, 1);
+    m_modelRow->addWidget(m_modelBrowse);
+    m_modelRow->addWidget(m_modelCacheButton);
+    auto addRow = [this](QWidget* field, QLayout* fieldLayout = nullptr) {
+        auto* label = new QLabel(this);
+        m_rowLabels.append(label);
+        if (fieldLayout)
+            m_form->addRow(label, fieldLayout);
+        else
+            m_form->addRow(label, field);
+    };
+    // A narrow column puts a label above its field instead of cutting the field off.
+    m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    letShrink(m_presetCombo);
+    auto* presetRow = new QHBoxLayout;
+    presetRow->addWidget(m_presetCombo, 1);
+    presetRow->addWidget(m_savePresetButton);
+    presetRow->addWidget(m_deletePresetButton);
+    addRow(nullptr, presetRow);
+    m_form->addRow(m_presetDescription);
+    addRow(nullptr, m_modelRow);
+    for (QWidget* field : std::initializer_list<QWidget*>{
+             m_rankSpin, m_alphaSpin, m_baseWeightsCombo, m_optimizerCombo, m_learningRateEdit,
+             m_stepsSpin, m_batchSpin, m_precisionCombo, m_checkpointSpin, m_validationEverySpin,
+             m_promptsEdit, m_triggerEdit, m_deviceCombo, m_gpuList, m_cpuRanksSpin, m_planCombo,
+             m_spSizeSpin, m_tpSizeSpin, m_zeroStageCombo})
+        addRow(field);
+    m_form->addRow(m_deviceNote);
+    m_form->addRow(m_memoryLabel);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(m_form);
+    layout->addWidget(m_advanced);
+    layout->addWidget(m_importButton);
+    layout->addWidget(m_errorLabel);
+
+    m_validateTimer->setSingleShot(true);
+    m_validateTimer->setInterval(kValidateDelayMs);
+    connect(m_validateTimer, &QTimer::timeout, this, &NewRunForm::revalidate);
+    m_estimateTimer->setSingleShot(true);
+    m_estimateTimer->setInterval(kEstimateDelayMs);
+    connect(m_estimateTimer, &QTimer::timeout, this, &NewRunForm::requestEstimate);
+    connect(m_estimator, &MemoryEstimator::estimated, this, [this](const MemoryEstimate& estimate) {
+        m_estimate = estimate;
+        m_estimatedJob = m_requestedJob;
+        m_estimateError.clear();
+        updateMemoryText();
+        emit memoryEstimateChanged();
+    });
+    connect(m_estimator, &MemoryEstimator::failed, this,
+            [this](const QString& message, const QString& field) {
+                if (m_requestedJob != estimateRequest())
+                    return; // about settings edited since; their own estimate follows
+                m_estimate.reset();
+                m_estimateError.clear();
+                if (field.isEmpty())
+                    m_estimateError = message;
+                else
+                    showJobRefusal(field, message);
+                updateMemoryText();
+                emit memoryEstimateChanged();
+            });
+    connect(m_presetCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index >= 0 && index < m_presets.size())
+            applyPreset(m_presets.at(index));
+    });
+    connect(m_savePresetButton, &QPushButton::clicked, this, &NewRunForm::saveAsPreset);
+    connect(m_deletePresetButton, &QPushButton::clicked, this, &NewRunForm::deleteCurrentPreset);
+    connect(m_modelBrowse, &QPushButton::clicked, this, [this] {
+        auto* dialog = new QFileDialog(this, tr("Choose the Model Folder"), m_modelEdit->text());
+        dialog->setFileMode(QFileDialog::Directory);
+        dialog->setOption(QFileDialog::ShowDirsOnly);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QFileDialog::fileSelected, this, &NewRunForm::setModelFolder);
+        dialog->open();
+    });
+    connect(m_importButton, &QPushButton::clicked, this, [this] {
+        auto* dialog = new FactoryImportDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &FactoryImportDialog::importAccepted, this, &NewRunForm::applyOverrides);
+        connect(dialog, &FactoryImportDialog::datasetImportRequested, this,
+                &NewRunForm::datasetImportRequested);
+        dialog->open();
+    });
+    for (QSpinBox* box : {m_rankSpin, m_alphaSpin, m_stepsSpin, m_batchSpin, m_checkpointSpin,
+                          m_validationEverySpin, m_cpuRanksSpin, m_spSizeSpin, m_tpSizeSpin})
+        connect(box, &QSpinBox::valueChanged, this, &NewRunForm::onEdited);
+    for (QComboBox* box : {m_baseWeightsCombo, m_optimizerCombo, m_precisionCombo, m_deviceCombo,
+                           m_planCombo, m_zeroStageCombo})
+        connect(box, &QComboBox::currentIndexChanged, this, &NewRunForm::onEdited);
+    connect(m_gpuList, &QListWidget::itemChanged, this, &NewRunForm::onEdited);
+    for (QLineEdit* edit : {m_modelEdit, m_learningRateEdit, m_triggerEdit})
+        connect(edit, &QLineEdit::textChanged, this, &NewRunForm::onEdited);
+    connect(m_promptsEdit, &QPlainTextEdit::textChanged, this, &NewRunForm::onEdited);
+    connect(m_advanced, &AdvancedJobFields::edited, this, &NewRunForm::onEdited);
+    retranslateUi();
+    updateProcessRows();
+    revalidate();
+    refreshGpus();
+}
+
+void NewRunForm::setEnginePath(const QString& enginePath) {
+    m_estimator->setEnginePath(enginePath);
+}
+
+void NewRunForm::refreshGpus() {
+    QPointer<NewRunForm> form(this);
+    QThreadPool::globalInstance()->start([form] {
+        const GpuInventory::Result inventory = GpuInventory::query();
+        QMetaObject::invokeMethod(qApp, [form, inventory] {
+            if (form)
+                form->setGpus(inventory);
+        });
+    });
+}
+
+void NewRunForm::setGpus(const GpuInventory::Result& inventory) {
+    m_gpus = inventory;
+    const QString current =
+        m_wantedDevice.isEmpty() ? m_deviceCombo->currentData().toString() : m_wantedDevice;
+    m_wantedDevice.clear();
+    {
+        const QSignalBlocker blocker(m_deviceCombo);
+        while (m_deviceCombo->count() > 2)
+            m_deviceCombo->removeItem(2);
+        if (inventory.gpus.isEmpty())
+            m_deviceCombo->addItem(QString(), QStringLiteral("cuda"));
+        for (const GpuInfo& gpu : inventory.gpus)
+            m_deviceCombo->addItem(QString(), QStringLiteral("cuda:%1").arg(gpu.index));
+        if (inventory.gpus.size() > 1)
+            m_deviceCombo->addItem(QString(), kSeveralGpus);
+        const int index = m_deviceCombo->findData(current);
+        m_deviceCombo->setCurrentIndex(index >= 0 ? index : 0);
+    }
+    {
+        const QSignalBlocker blocker(m_gpuList);
+        m_gpuList->clear();
+        for (const GpuInfo& gpu : inventory.gpus) {
+            auto* item = new QListWidgetItem(m_gpuList);
+            item->setData(Qt::UserRole, gpu.index);
+            item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled);
+            item->setCheckState(Qt::Checked);
+        }
+    }
+    retranslateUi();
+    updateProcessRows();
+}
+
+void NewRunForm::setPresets(const QVector<JobPreset>& presets) {
+    const QString current = presetId();
+    m_presets = presets;
+    {
+        const QSignalBlocker blocker(m_presetCombo);
+        m_presetCombo->clear();
+        for (const JobPreset& preset : presets)
+            m_presetCombo->addItem(preset.user ? tr("%1 (yours)").arg(preset.name) : preset.name,
+                                   preset.id);
+    }
+    if (!selectPreset(current) && !presets.isEmpty()) {
+        m_presetCombo->setCurrentIndex(0);
+        applyPreset(presets.first());
+    }
+}
+
+bool NewRunForm::selectPreset(const QString& presetId) {
+    const int index = m_presetCombo->findData(presetId);
+    if (index < 0)
+        return false;
+    if (index == m_presetCombo->currentIndex())
+        applyPreset(m_presets.at(index));
+    else
+        m_presetCombo->setCurrentIndex(index);
+    return true;
+}
+
+QString NewRunForm::presetId() const {
+    return m_presetCombo->currentData().toString();
+}
+
+QString NewRunForm::presetName() const {
+    const JobPreset* preset = currentPreset();
+    return preset ? preset->name : m_presetCombo->currentText();
+}
+
+const JobPreset* NewRunForm::currentPreset() const {
+    const int index = m_presetCombo->currentIndex();
+    return index >= 0 && index < m_presets.size() ? &m_presets.at(index) : nullptr;
+}
+
+void NewRunForm::setConditionImageSource(std::function<QStringList(int)> source) {
+    m_conditionImages = std::move(source);
+    m_validateTimer->start();
+}
+
+void NewRunForm::setUserPresetFolder(const QString& folder) {
+    m_userPresetFolder = folder;
+    m_savePresetButton->setEnabled(!folder.isEmpty() && m_valid);
+}
+
+void NewRunForm::saveAsPreset() {
+    const JobPreset* base = currentPreset();
+    if (!base || m_userPresetFolder.isEmpty())
+        return;
+    auto* dialog = new QInputDialog(this);
+    dialog->setObjectName(QStringLiteral("savePresetDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Save as Preset"));
+    dialog->setLabelText(tr("A name for these settings (the model folder is not saved):"));
+    dialog->setTextValue(base->user ? base->name : tr("%1, my settings").arg(base->name));
+    const JobPreset baseCopy = *base;
+    connect(dialog, &QInputDialog::textValueSelected, this, [this, baseCopy](const QString& name) {
+        // Validation images are this project's condition frames, not part of the settings.
+        QJsonObject settings = job();
+        QJsonObject validation = object(settings, "validation");
+        validation.remove(QStringLiteral("images"));
+        settings.insert(QStringLiteral("validation"), validation);
+        QString error;
+        const std::optional<JobPreset> saved =
+            JobPresets::saveUser(m_userPresetFolder, name, baseCopy, settings, &error);
+        if (!saved) {
+            m_errorLabel->setText(error);
+            m_errorLabel->setVisible(true);
+            return;
+        }
+        emit userPresetsChanged(saved->id);
+    });
+    dialog->open();
+}
+
+void NewRunForm::deleteCurrentPreset() {
+    const JobPreset* preset = currentPreset();
+    if (!preset || !preset->user)
+        return;
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Delete Preset"),
+                                tr("Delete your preset “%1”? Runs made with it keep their "
+                                   "settings.")
+                                    .arg(preset->name),
+                                QMessageBox::Yes | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("deletePresetBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    const JobPreset doomed = *preset;
+    connect(box->button(QMessageBox::Yes), &QPushButton::clicked, this, [this, doomed] {
+        QString error;
+        if (!JobPresets::removeUser(doomed, &error)) {
+            m_errorLabel->setText(error);
+            m_errorLabel->setVisible(true);
+            return;
+        }
+        emit userPresetsChanged(QString());
+    });
+    box->open();
+}
+
+void NewRunForm::setModelFolder(const QString& folder) {
+    m_modelEdit->setText(QDir::toNativeSeparators(folder));
+}
+
+QString NewRunForm::modelFolder() const {
+    return QDir::fromNativeSeparators(m_modelEdit->text().trimmed());
+}
+
+std::optional<MemoryEstimate> NewRunForm::memoryEstimate() const {
+    // One for other settings is not this job's, though its text stays until the next arrives.
+    if (m_estimatedJob != estimateRequest())
+        return std::nullopt;
+    return m_estimate;
+}
+
+QJsonObject NewRunForm::estimateRequest() const {
+    return QJsonObject{{QStringLiteral("job"), job()},
+                       {QStringLiteral("processes"), launchPlan().processCount()}};
+}
+
+void NewRunForm::requestEstimate() {
+    if (!m_valid)
+        return;
+    m_requestedJob = estimateRequest();
+    m_estimator->request(job(), launchPlan().processCount());
+}
+
+NewRunForm::Capacity NewRunForm::capacity() const {
+    const QString device = m_deviceCombo->currentData().toString();
+    const bool cpu = device == QLatin1String("cpu") ||
+                     (device == QLatin1String("auto") && m_gpus.gpus.isEmpty());
+    Capacity result;
+    if (cpu) {
+        // CPU ranks share the machine's memory.
+        result.bytes = m_gpus.hostAvailableBytes / qMax(1, launchPlan().processCount());
+        result.where = tr("available to each process on this computer");
+        return result;
+    }
+    QVector<int> chosen;
+    if (device == kSeveralGpus)
+        chosen = checkedGpus();
+    else if (device.startsWith(QLatin1String("cuda:")))
+        chosen = {device.mid(5).toInt()};
+    else if (!m_gpus.gpus.isEmpty())
+        chosen = {m_gpus.gpus.first().index};
+    for (const GpuInfo& gpu : m_gpus.gpus) {
+        if (!chosen.contains(gpu.index) || gpu.totalBytes <= 0)
+            continue;
+        if (result.bytes == 0 || gpu.freeBytes < result.bytes) {
+            result.bytes = gpu.freeBytes;
+            result.where = tr("free on GPU %1 (%2)").arg(gpu.index).arg(gpu.name);
+        }
+    }
+    return result;
+}
+
+QString NewRunForm::memoryWarning() const {
+    const MemoryEstimate::Phase* largest = m_estimate ? m_estimate->largestPhase() : nullptr;
+    const Capacity available = capacity();
+    if (!largest || available.bytes <= 0 || largest->totalBytes <= available.bytes)
+        return QString();
+    const QLocale locale;
+    return tr("%1 needs about %2 per process, more than the %3 %4. Lower the batch size or the "
+              "largest bucket, turn on gradient checkpointing or VAE tiling, choose an 8-bit or "
+              "CPU-offloaded optimizer, add GPUs with ZeRO-2, or pick a preset for less memory.")
+        .arg(MemoryEstimate::phaseTitle(largest->name),
+             locale.formattedDataSize(largest->totalBytes),
+             locale.formattedDataSize(available.bytes), available.where);
+}
+
+void NewRunForm::updateMemoryText() {
+    QString text;
+    if (m_estimate) {
+        const QLocale locale;
+        QStringList phases;
+        for (const MemoryEstimate::Phase& phase : m_estimate->phases) {
+            QStringList parts;
+            for (const MemoryEstimate::Part& part : phase.parts)
+                parts.append(QStringLiteral("%1 %2").arg(
+                    MemoryEstimate::partTitle(part.name).toHtmlEscaped(),
+                    locale.formattedDataSize(part.bytes)));
+            phases.append(phase.skipped
+                              ? tr("%1: not run").arg(MemoryEstimate::phaseTitle(phase.name))
+                              : QStringLiteral("<span title=\"%3\">%1 %2</span>")
+                                    .arg(MemoryEstimate::phaseTitle(phase.name),
+                                         locale.formattedDataSize(phase.totalBytes),
+                                         parts.join(QStringLiteral(", "))));
+        }
+        text = tr("Memory estimate per process:") + QStringLiteral("<br>") +
+               phases.join(QStringLiteral("<br>"));
+        const QString warning = memoryWarning();
+        if (!warning.isEmpty())
+            text += QStringLiteral("<br><span style=\"color:#c0392b\">%1</span>")
+                        .arg(warning.toHtmlEscaped());
+    } else if (!m_estimateError.isEmpty()) {
+        text = tr("No memory estimate: %1").arg(m_estimateError.toHtmlEscaped());
+    }
+    m_memoryLabel->setText(text);
+    m_memoryLabel->setVisible(!text.isEmpty());
+}
+
+LaunchPlan NewRunForm::launchPlan() const {
+    const QString device = m_deviceCombo->currentData().toString();
+    if (device == kSeveralGpus)
+        return LaunchPlan::gpus(checkedGpus());
+    if (device == QLatin1String("cpu"))
+        return LaunchPlan::cpuRanks(m_cpuRanksSpin->value());
+    return LaunchPlan::singleProcess();
+}
+
+QVector<int> NewRunForm::checkedGpus() const {
+    QVector<int> indices;
+    for (int row = 0; row < m_gpuList->count(); ++row) {
+        const QListWidgetItem* item = m_gpuList->item(row);
+        if (item->checkState() == Qt::Checked)
+            indices.append(item->data(Qt::UserRole).toInt());
+    }
+    return indices;
+}
+
+void NewRunForm::updateProcessRows() {
+    const QString device = m_deviceCombo->currentData().toString();
+    const bool several = launchPlan().processCount() > 1;
+    m_form->setRowVisible(m_gpuList, device == kSeveralGpus);
+    m_form->setRowVisible(m_cpuRanksSpin, device == QLatin1String("cpu"));
+    m_form->setRowVisible(m_planCombo, several);
+    const bool hybrid = several && m_planCombo->currentData().toString() == kPlans.last();
+    for (QWidget* field :
+         std::initializer_list<QWidget*>{m_spSizeSpin, m_tpSizeSpin, m_zeroStageCombo})
+        m_form->setRowVisible(field, hybrid);
+}
+
+QJsonObject NewRunForm::job() const {
+    return JobPresets::merge(m_presetJob, formValues());
+}
+
+bool NewRunForm::isValid() const {
+    return m_valid;
+}
+
+QString NewRunForm::validationError() const {
+    return m_error;
+}
+
+void NewRunForm::applyOverrides(const QJsonObject& job) {
+    JobPreset preset;
+    const int index = m_presetCombo->currentIndex();
+    if (index >= 0 && index < m_presets.size())
+        preset = m_presets.at(index);
+    // What the user already typed stays the base; the import replaces what it names.
+    preset.job = JobPresets::merge(JobPresets::merge(m_presetJob, formValues()), job);
+    preset.job.remove(QStringLiteral("model"));
+    const QString model = modelFolder();
+    applyPreset(preset);
+    setModelFolder(model);
+}
+
+QJsonObject NewRunForm::formState() const {
+    QJsonObject settings = job();
+    settings.remove(QStringLiteral("model"));
+    QJsonObject validation = object(settings, "validation");
+    validation.remove(QStringLiteral("images"));
+    settings.insert(QStringLiteral("validation"), validation);
+    return QJsonObject{{QStringLiteral("job"), settings},
+                       {QStringLiteral("model"), modelFolder()},
+                       {QStringLiteral("cpu_processes"), m_cpuRanksSpin->value()}};
+}
+
+void NewRunForm::restoreFormState(const QString& presetId, const QJsonObject& state) {
+    if (!presetId.isEmpty())
+        selectPreset(presetId);
+    const QJsonObject settings = object(state, "job");
+    if (!settings.isEmpty())
+        applyOverrides(settings);
+    const QString model = state.value(QStringLiteral("model")).toString();
+    if (!model.isEmpty())
+        setModelFolder(model);
+    if (state.contains(QStringLiteral("cpu_processes")))
+        m_cpuRanksSpin->setValue(state.value(QStringLiteral("cpu_processes")).toInt(1));
+}
+
+void NewRunForm::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void NewRunForm::retranslateUi() {
+    const QStringList labels{tr("Preset"),
+                             tr("Model folder"),
+                             tr("LoRA rank"),
+                             tr("LoRA alpha"),
+                             tr("Base weights"),
+                             tr("Optimizer"),
+                             tr("Learning rate"),
+                             tr("Steps"),
+                             tr("Batch size"),
+                             tr("Precision"),
+                             tr("Checkpoint every"),
+                             tr("Validate every"),
+                             tr("Validation prompts"),
+                             tr("Trigger word"),
+                             tr("Device"),
+                             tr("GPUs to use"),
+                             tr("CPU processes"),
+                             tr("Parallel plan"),
+                             tr("Sequence-parallel ranks"),
+                             tr("Tensor-parallel ranks"),
+                             tr("Optimizer sharding")};
+    for (qsizetype row = 0; row < m_rowLabels.size() && row < labels.size(); ++row)
+        m_rowLabels.at(row)->setText(labels.at(row));
+    m_baseWeightsCombo->setItemText(0, tr("Full precision"));
+    m_baseWeightsCombo->setItemText(1, tr("int8 (smaller, any device)"));
+    m_baseWeightsCombo->setItemText(2, tr("fp8 (smaller, CUDA)"));
+    m_baseWeightsCombo->setToolTip(
+        tr("How the model being fine-tuned is kept in memory while the LoRA trains. int8 and fp8 "
+           "store its large layers in one byte per weight instead of two, which roughly halves "
+           "the memory they take, at a small cost in accuracy. The LoRA you export still works "
+           "with the original model. int8 works everywhere; fp8 needs an engine built with "
+           "LibTorch 2.1 or newer and is meant for NVIDIA GPUs."));
+    m_modelBrowse->setText(tr("Browse…"));
+    m_modelCacheButton->setText(tr("Hugging Face"));
+    m_modelCacheButton->setToolTip(
+        tr("CogVideoX models in the Hugging Face cache (downloaded with huggingface-cli or by "
+           "a trainer built on huggingface_hub), by repository and revision."));
+    m_savePresetButton->setText(tr("Save as Preset…"));
+    m_savePresetButton->setToolTip(tr("Keep these settings as a preset of your own."));
+    m_deletePresetButton->setText(tr("Delete"));
+    m_deletePresetButton->setToolTip(tr("Delete this preset (only presets you saved)."));
+    for (int index = 0; index < m_presetCombo->count() && index < m_presets.size(); ++index) {
+        const JobPreset& preset = m_presets.at(index);
+        m_presetCombo->setItemText(index,
+                                   preset.user ? tr("%1 (yours)").arg(preset.name) : preset.name);
+    }
+    m_importButton->setText(tr("Import cogvideox-factory Command…"));
+    m_modelEdit->setPlaceholderText(tr("A diffusers CogVideoX pipeline folder"));
+    m_promptsEdit->setPlaceholderText(tr("One prompt per line"));
+    m_triggerEdit->setPlaceholderText(tr("Optional: a word put before every caption"));
+    m_checkpointSpin->setSpecialValueText(tr("only at the end"));
+    m_validationEverySpin->setSpecialValueText(tr("never"));
+    m_deviceCombo->setItemText(0, tr("Automatic (a GPU when there is one)"));
+    m_deviceCombo->setItemText(1, tr("CPU"));
+    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+    auto gpuText = [](const GpuInfo& info) {
+        return tr("GPU %1: %2, %3 of %4 GiB free")
+            .arg(info.index)
+            .arg(info.name, QLocale().toString(info.freeBytes / kGiB, 'f', 1),
+                 QLocale().toString(info.totalBytes / kGiB, 'f', 1));
+    };
+    for (int index = 2; index < m_deviceCombo->count(); ++index) {
+        const int gpu = index - 2;
+        if (m_deviceCombo->itemData(index).toString() == kSeveralGpus)
+            m_deviceCombo->setItemText(index, tr("Several GPUs (one worker each)"));
+        else if (gpu < m_gpus.gpus.size())
+            m_deviceCombo->setItemText(index, gpuText(m_gpus.gpus.at(gpu)));
+        else
+            m_deviceCombo->setItemText(index, tr("GPU (CUDA)"));
+    }
+    for (int row = 0; row < m_gpuList->count() && row < m_gpus.gpus.size(); ++row)
+        m_gpuList->item(row)->setText(gpuText(m_gpus.gpus.at(row)));
+    m_cpuRanksSpin->setToolTip(tr("More than one process trains data parallel on the CPU, the "
+                                  "way several GPUs would; each process gets a share of the "
+                                  "cores."));
+    m_planCombo->setItemText(0, tr("Data parallel (DDP)"));
+    m_planCombo->setItemText(1, tr("ZeRO-1 (optimizer state sharded)"));
+    m_planCombo->setItemText(2, tr("ZeRO-2 (optimizer state and gradients sharded)"));
+    m_planCombo->setItemText(3, tr("Hybrid (tensor and sequence parallel inside data parallel)"));
+    m_planCombo->setItemData(0,
+                             tr("Every GPU holds the whole model and trains on its own clips; "
+                                "gradients are averaged once per step."),
+                             Qt::ToolTipRole);
+    m_planCombo->setItemData(1,
+                             tr("As data parallel, but each GPU keeps the optimizer state of its "
+                                "share of the weights only."),
+                             Qt::ToolTipRole);
+    m_planCombo->setItemData(2,
+                             tr("As ZeRO-1, and each GPU also keeps only its share of the "
+                                "gradients: the least memory of the data-parallel plans."),
+                             Qt::ToolTipRole);
+    m_planCombo->setItemData(3,
+                             tr("For models or videos too large for one GPU: tensor parallel "
+                                "splits every block's heads and features between GPUs, sequence "
+                                "parallel splits each video's tokens, and the rest of the GPUs "
+                                "train data parallel."),
+                             Qt::ToolTipRole);
+    m_tpSizeSpin->setToolTip(tr("GPUs that share every block's weights, each holding a part of "
+                                "the attention heads and feed-forward features. Fastest within "
+                                "one machine; the heads must divide by it times the "
+                                "sequence-parallel ranks."));
+    m_zeroStageCombo->setItemText(0, tr("None (every replica keeps all)"));
+    m_zeroStageCombo->setItemText(1, tr("ZeRO-1 (optimizer state sharded)"));
+    m_zeroStageCombo->setItemText(2, tr("ZeRO-2 (optimizer state and gradients sharded)"));
+    m_spSizeSpin->setToolTip(tr("Processes that share one video's tokens. The model's attention "
+                                "heads and the process count must both divide by it."));
+    m_deviceNote->setText(m_gpus.gpus.isEmpty() ? m_gpus.problem : QString());
+    m_deviceNote->setVisible(!m_deviceNote->text().isEmpty());
+    revalidate();
+    updateMemoryText();
+}
+
+void NewRunForm::applyPreset(const JobPreset& preset) {
+    m_applying = true;
+    m_presetJob = preset.job;
+    m_presetDescription->setText(preset.description);
+    m_deletePresetButton->setEnabled(preset.user);
+    const QJsonObject lora = object(preset.job, "lora");
+    const QJsonObject optimizer = object(preset.job, "optimizer");
+    const QJsonObject checkpoints = object(preset.job, "checkpoints");
+    const QJsonObject validation = object(preset.job, "validation");
+    const bool isLora = preset.job.value(QStringLiteral("mode")).toString(QStringLiteral("lora")) ==
+                        QLatin1String("lora");
+    m_rankSpin->setValue(lora.value(QStringLiteral("rank")).toInt(64));
+    m_alphaSpin->setValue(lora.value(QStringLiteral("alpha")).toInt(64));
+    m_rankSpin->setEnabled(isLora);
+    m_alphaSpin->setEnabled(isLora);
+    setComboValue(m_baseWeightsCombo,
+                  lora.value(QStringLiteral("base_quantization")).toString(kBaseWeights.first()));
+    // A full fine-tune trains the base itself, which cannot be stored quantized.
+    m_baseWeightsCombo->setEnabled(isLora);
+    setComboValue(m_optimizerCombo,
+                  optimizer.value(QStringLiteral("name")).toString(QStringLiteral("adamw")));
+    m_learningRateEdit->setText(
+        QString::number(optimizer.value(QStringLiteral("lr")).toDouble(1e-4), 'g', 6));
+    m_stepsSpin->setValue(preset.job.value(QStringLiteral("max_steps")).toInt(1000));
+    m_batchSpin->setValue(preset.job.value(QStringLiteral("batch_size")).toInt(1));
+    setComboValue(m_precisionCombo,
+                  preset.job.value(QStringLiteral("precision")).toString(QStringLiteral("bf16")));
+    m_checkpointSpin->setValue(checkpoints.value(QStringLiteral("every_steps")).toInt(500));
+    m_validationEverySpin->setValue(validation.value(QStringLiteral("every_steps")).toInt(0));
+    QStringList prompts;
+    for (const QJsonValue& prompt : validation.value(QStringLiteral("prompts")).toArray())
+        prompts.append(prompt.toString());
+    m_promptsEdit->setPlainText(prompts.join(QLatin1Char('\n')));
+    m_triggerEdit->setText(preset.job.value(QStringLiteral("trigger_word")).toString());
+    const QString device =
+        preset.job.value(QStringLiteral("device")).toString(QStringLiteral("auto"));
+    setComboValue(m_deviceCombo, device);
+    m_wantedDevice = m_deviceCombo->currentData().toString() == device ? QString() : device;
+    const QJsonObject parallel = object(preset.job, "parallel");
+    setComboValue(m_planCombo, parallel.value(QStringLiteral("plan")).toString(kPlans.first()));
+    m_spSizeSpin->setValue(parallel.value(QStringLiteral("sp_size")).toInt(1));
+    m_tpSizeSpin->setValue(parallel.value(QStringLiteral("tp_size")).toInt(1));
+    setComboValue(m_zeroStageCombo,
+                  QString::number(parallel.value(QStringLiteral("zero_stage")).toInt(0)));
+    m_advanced->setJob(preset.job);
+    m_applying = false;
+    onEdited();
+}
+
+void NewRunForm::onEdited() {
+    updateProcessRows();
+    if (m_applying)
+        return;
+    m_validateTimer->start();
+    emit jobChanged();
+}
+
+void NewRunForm::inspectModelAndPictures() {
+    const QString folder = modelFolder();
+    if (folder != m_inspectedFolder) {
+        m_inspectedFolder = folder;
+        m_modelFolderExists = !folder.isEmpty() && QFileInfo(folder).isDir();
+        m_imageToVideo = m_modelFolderExists && ConditionImages::isImageToVideoModel(folder);
+    }
+    const int prompts = static_cast<int>(
+        m_promptsEdit->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts).size());
+    m_conditionPictures = m_imageToVideo && prompts > 0 && m_conditionImages
+                              ? m_conditionImages(prompts)
+                              : QStringList();
+}
+
+void NewRunForm::validateNow() {
+    m_validateTimer->stop();
+    revalidate();
+}
+
+void NewRunForm::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    m_validateTimer->start();
+}
+
+void NewRunForm::showJobRefusal(const QString& field, const QString& message) {
+    QFormLayout* layout = nullptr;
+    int row = -1;
+    if (locateField(field, layout, row)) {
+        m_fieldProblem->show(layout, row, message);
+    } else {
+        m_errorLabel->setText(message);
+        m_errorLabel->show();
+    }
+    m_error = message;
+    if (m_valid) {
+        m_valid = false;
+        m_savePresetButton->setEnabled(false);
+        emit validityChanged(false);
+    }
+}
+
+bool NewRunForm::locateField(const QString& field, QFormLayout*& layout, int& row) const {
+    QFormLayout::ItemRole role;
+    layout = m_form;
+    row = -1;
+    if (field == QLatin1String("task") || field == QLatin1String("model")) {
+        m_form->getLayoutPosition(m_modelRow, &row, &role);
+        return row >= 0;
+    }
+    const std::initializer_list<std::pair<const char*, QWidget*>> fields{
+        {"lora.rank", m_rankSpin},
+        {"lora.alpha", m_alphaSpin},
+        {"lora.base_quantization", m_baseWeightsCombo},
+        {"optimizer.name", m_optimizerCombo},
+        {"optimizer.lr", m_learningRateEdit},
+        {"max_steps", m_stepsSpin},
+        {"batch_size", m_batchSpin},
+        {"precision", m_precisionCombo},
+        {"validation.every_steps", m_validationEverySpin},
+        {"trigger_word", m_triggerEdit},
+        {"parallel.sp_size", m_spSizeSpin},
+        {"parallel.tp_size", m_tpSizeSpin}};
+    for (const auto& [name, widget] : fields) {
+        if (field == QLatin1String(name)) {
+            m_form->getWidgetPosition(widget, &row, &role);
+            return row >= 0;
+        }
+    }
+    // The validation videos' size and length come with the preset; the prompts are what the
+    // form shows of validation.
+    if (field.startsWith(QLatin1String("validation."))) {
+        m_form->getWidgetPosition(m_promptsEdit, &row, &role);
+        return row >= 0;
+    }
+    QWidget* advanced = m_advanced->fieldWidget(field);
+    if (!advanced)
+        return false;
+    m_advanced->setExpanded(true); // the field it names is in view
+    layout = qobject_cast<QFormLayout*>(advanced->parentWidget()->layout());
+    if (layout)
+        layout->getWidgetPosition(advanced, &row, &role);
+    return layout && row >= 0;
+}
+
+void NewRunForm::revalidate() {
+    m_fieldProblem->clear(); // the edited job is checked again by the next estimate
+    inspectModelAndPictures();
+    QString error;
+    bool numberOk = false;
+    QLocale::c().toDouble(m_learningRateEdit->text().trimmed(), &numberOk);
+    if (m_presets.isEmpty())
+        error = tr("No training presets were found. Reinstall Tuneframe, or set "
+                   "TUNEFRAME_PRESETS_DIR to a folder of presets.");
+    else if (modelFolder().isEmpty())
+        error = tr("Choose the model folder to train (a diffusers CogVideoX pipeline).");
+    else if (!QFileInfo(modelFolder()).isDir())
+        error = tr("The model folder %1 does not exist. Choose a diffusers CogVideoX pipeline "
+                   "folder.")
+                    .arg(QDir::toNativeSeparators(modelFolder()));
+    else if (m_deviceCombo->currentData().toString() == kSeveralGpus && checkedGpus().isEmpty())
+        error = tr("Tick at least one GPU to train on.");
+    else if (launchPlan().processCount() > 1 &&
+             m_planCombo->currentData().toString() == kPlans.last() &&
+             launchPlan().processCount() % (m_spSizeSpin->value() * m_tpSizeSpin->value()) != 0)
+        error = tr("%1 processes cannot be split into groups of %2 tensor-parallel × %3 "
+                   "sequence-parallel ranks. Choose sizes whose product divides the process "
+                   "count.")
+                    .arg(launchPlan().processCount())
+                    .arg(m_tpSizeSpin->value())
+                    .arg(m_spSizeSpin->value());
+    else if (!numberOk)
+        error = tr("The learning rate “%1” is not a number. Write it like 1e-4 or 0.0001.")
+                    .arg(m_learningRateEdit->text());
+    else if (const QString advanced = m_advanced->inputError(); !advanced.isEmpty()) {
+        error = advanced;
+        m_advanced->setExpanded(true); // the field it names is in view
+    } else
+        error = JobPresets::validate(job());
+    m_error = error;
+    if (error.isEmpty()) {
+        m_estimateTimer->start();
+    } else {
+        m_estimateTimer->stop();
+        m_estimate.reset();
+        m_estimateError.clear();
+    }
+    updateMemoryText();
+    m_errorLabel->setText(error);
+    m_errorLabel->setVisible(!error.isEmpty());
+    const bool valid = error.isEmpty();
+    m_savePresetButton->setEnabled(valid && !m_userPresetFolder.isEmpty());
+    if (valid != m_valid) {
+        m_valid = valid;
+        emit validityChanged(valid);
+    }
+}
+
+QJsonObject NewRunForm::formValues() const {
+    QJsonObject values;
+    values.insert(QStringLiteral("model"), modelFolder());
+    if (m_rankSpin->isEnabled())
+        values.insert(QStringLiteral("lora"),
+                      QJsonObject{{QStringLiteral("rank"), m_rankSpin->value()},
+                                  {QStringLiteral("alpha"), m_alphaSpin->value()},
+                                  {QStringLiteral("base_quantization"),
+                                   m_baseWeightsCombo->currentData().toString()}});
+    values.insert(QStringLiteral("optimizer"),
+                  QJsonObject{{QStringLiteral("name"), m_optimizerCombo->currentData().toString()},
+                              {QStringLiteral("lr"),
+                               QLocale::c().toDouble(m_learningRateEdit->text().trimmed())}});
+    values.insert(QStringLiteral("max_steps"), m_stepsSpin->value());
+    values.insert(QStringLiteral("batch_size"), m_batchSpin->value());
+    values.insert(QStringLiteral("precision"), m_precisionCombo->currentData().toString());
+    values.insert(QStringLiteral("checkpoints"),
+                  QJsonObject{{QStringLiteral("every_steps"), m_checkpointSpin->value()}});
+    QJsonArray prompts;
+    for (const QString& line : m_promptsEdit->toPlainText().split(QLatin1Char('\n'))) {
+        if (!line.trimmed().isEmpty())
+            prompts.append(line.trimmed());
+    }
+    QJsonObject validation{{QStringLiteral("every_steps"), m_validationEverySpin->value()},
+                           {QStringLiteral("prompts"), prompts}};
+    // An image-to-video model trains image-to-video; its validation prompts each need a
+    // picture, which the dataset's condition frames give when the preset names none.
+    if (m_modelFolderExists && m_inspectedFolder == modelFolder()) {
+        values.insert(QStringLiteral("task"),
+                      m_imageToVideo ? QStringLiteral("i2v") : QStringLiteral("t2v"));
+        const QJsonArray named =
+            object(m_presetJob, "validation").value(QStringLiteral("images")).toArray();
+        if (m_imageToVideo && !prompts.isEmpty() && named.size() < prompts.size() &&
+            !m_conditionPictures.isEmpty()) {
+            QJsonArray images;
+            for (qsizetype index = 0; index < prompts.size(); ++index)
+                images.append(m_conditionPictures.at(index % m_conditionPictures.size()));
+            validation.insert(QStringLiteral("images"), images);
+        }
+    }
+    values.insert(QStringLiteral("validation"), validation);
+    values.insert(QStringLiteral("trigger_word"), m_triggerEdit->text().trimmed());
+    const QJsonObject advanced = m_advanced->values();
+    for (auto field = advanced.begin(); field != advanced.end(); ++field)
+        values.insert(field.key(), field.value());
+    const LaunchPlan plan = launchPlan();
+    QString device = m_deviceCombo->currentData().toString();
+    if (device == kSeveralGpus) {
+        // One ticked GPU trains alone on it; several get one each from `launch`.
+        device = plan.gpuIndices().size() == 1
+                     ? QStringLiteral("cuda:%1").arg(plan.gpuIndices().first())
+                     : QStringLiteral("cuda");
+    }
+    values.insert(QStringLiteral("device"), device);
+    if (plan.processCount() > 1) {
+        const bool hybrid = m_planCombo->currentData().toString() == kPlans.last();
+        values.insert(
+            QStringLiteral("parallel"),
+            QJsonObject{{QStringLiteral("plan"), m_planCombo->currentData().toString()},
+                        {QStringLiteral("sp_size"), hybrid ? m_spSizeSpin->value() : 1},
+                        {QStringLiteral("tp_size"), hybrid ? m_tpSizeSpin->value() : 1},
+                        {QStringLiteral("zero_stage"),
+                         hybrid ? m_zeroStageCombo->currentData().toString().toInt() : 0}});
+    }
+    return values;
+}
+
+void NewRunForm::fillModelCacheMenu() {
+    QMenu* menu = m_modelCacheButton->menu();
+    menu->clear();
+    const QString hub = HuggingFaceCache::hubFolder(QProcessEnvironment::systemEnvironment());
+    const QVector<HuggingFaceCache::Model> models = HuggingFaceCache::cogVideoXPipelines(hub);
+    if (models.isEmpty()) {
+        menu->addAction(tr("No CogVideoX model in %1").arg(QDir::toNativeSeparators(hub)))
+            ->setEnabled(false);
+    }
+    for (const HuggingFaceCache::Model& model : models) {
+        QAction* action = menu->addAction(model.label());
+        action->setToolTip(QDir::toNativeSeparators(model.folder));
+        connect(action, &QAction::triggered, this,
+                [this, folder = model.folder] { setModelFolder(folder); });
+    }
+    menu->addSeparator();
+    QAction* download = menu->addAction(tr("Download…"));
+    download->setObjectName(QStringLiteral("hubDownloadAction"));
+    download->setToolTip(tr("Download a CogVideoX pipeline from the Hugging Face Hub into this "
+                            "cache."));
+    connect(download, &QAction::triggered, this, &NewRunForm::openHubDownloadDialog);
+}
+
+void NewRunForm::openHubDownloadDialog() {
+    auto* dialog = new HubDownloadDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &HubDownloadDialog::modelChosen, this, &NewRunForm::setModelFolder);
+    dialog->open();
+}

@@ -1,0 +1,783 @@
+#include "ui/train/TrainPage.h"
+
+#include "ui/runs/MemoryTableWidget.h"
+#include "ui/runs/SweepComparisonDialog.h"
+#include "ui/train/SweepDialog.h"
+
+#include "app/dataset/PreparedSkips.h"
+#include "app/jobs/JobPresets.h"
+#include "app/jobs/TrainingPreferences.h"
+#include "app/project/Project.h"
+#include "app/runs/RunDeletion.h"
+#include "app/runs/RunHistoryModel.h"
+#include "app/runs/TrainingRuns.h"
+#include "ui/dataset/SkippedClipsPanel.h"
+#include "ui/runs/RunControlBar.h"
+#include "ui/runs/RunDashboard.h"
+#include "ui/runs/RunExportDialog.h"
+#include "ui/runs/RunFailurePanel.h"
+#include "ui/runs/TensorBoardDialog.h"
+#include "ui/train/NewRunForm.h"
+#include "ui/train/RunQueuePanel.h"
+#include "ui/widgets/FittedScrollArea.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace {
+
+// Long enough that typing a number is one write, short enough that a crash loses little.
+constexpr int kSaveFormDelayMs = 500;
+
+} // namespace
+
+TrainPage::TrainPage(QWidget* parent)
+    : StudioPage(parent)
+    , m_saveFormTimer(new QTimer(this)) {
+    setObjectName(QStringLiteral("trainPage"));
+    m_saveFormTimer->setSingleShot(true);
+    m_saveFormTimer->setInterval(kSaveFormDelayMs);
+    connect(m_saveFormTimer, &QTimer::timeout, this, &TrainPage::saveForm);
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->setObjectName(QStringLiteral("trainSplitter"));
+    splitter->addWidget(createNewRunPanel());
+    splitter->addWidget(createRunPanel());
+    splitter->addWidget(createHistoryPanel());
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(2, 0);
+    splitter->setSizes({380, 760, 320});
+    // The page must fit the smallest window the studio allows; the run and history parts
+    // squeeze, the form scrolls up and down but keeps the width its fields need (its own
+    // minimum, FittedScrollArea).
+    for (int index = 1; index < splitter->count(); ++index)
+        splitter->widget(index)->setMinimumWidth(120);
+    setProjectContent(splitter);
+    retranslateUi();
+    updateLaunchButtons();
+}
+
+TrainPage::~TrainPage() {
+    saveForm();
+}
+
+QWidget* TrainPage::createNewRunPanel() {
+    auto* panel = new QWidget;
+    m_form = new NewRunForm(panel);
+    m_runNameLabel = new QLabel(panel);
+    m_runNameEdit = new QLineEdit(panel);
+    m_runNameEdit->setObjectName(QStringLiteral("runNameEdit"));
+    m_trainButton = new QPushButton(panel);
+    m_trainButton->setObjectName(QStringLiteral("trainButton"));
+    m_trainButton->setDefault(true);
+    m_queueButton = new QPushButton(panel);
+    m_queueButton->setObjectName(QStringLiteral("addToQueueButton"));
+    m_sweepButton = new QPushButton(panel);
+    m_sweepButton->setObjectName(QStringLiteral("sweepButton"));
+    m_launchMessage = new QLabel(panel);
+    m_launchMessage->setObjectName(QStringLiteral("launchMessage"));
+    m_launchMessage->setWordWrap(true);
+    m_launchMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_trainButton);
+    buttons->addWidget(m_queueButton);
+    buttons->addWidget(m_sweepButton);
+    auto* layout = new QVBoxLayout(panel);
+    layout->addWidget(m_form);
+    layout->addWidget(m_runNameLabel);
+    layout->addWidget(m_runNameEdit);
+    layout->addLayout(buttons);
+    layout->addWidget(m_launchMessage);
+    layout->addStretch(1);
+
+    connect(m_form, &NewRunForm::validityChanged, this, &TrainPage::updateLaunchButtons);
+    connect(m_form, &NewRunForm::jobChanged, this, &TrainPage::onFormChanged);
+    connect(m_form, &NewRunForm::datasetImportRequested, this, &TrainPage::datasetImportRequested);
+    reloadPresets();
+    connect(m_form, &NewRunForm::userPresetsChanged, this, [this](const QString& selectId) {
+        reloadPresets();
+        if (!selectId.isEmpty())
+            m_form->selectPreset(selectId);
+    });
+    m_trainAction = new QAction(this);
+    m_trainAction->setObjectName(QStringLiteral("trainAction"));
+    m_trainAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_queueAction = new QAction(this);
+    m_queueAction->setObjectName(QStringLiteral("addToQueueAction"));
+    m_queueAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return));
+    connect(m_trainButton, &QPushButton::clicked, m_trainAction, &QAction::trigger);
+    connect(m_queueButton, &QPushButton::clicked, m_queueAction, &QAction::trigger);
+    connect(m_trainAction, &QAction::triggered, this, [this] {
+        if (m_trainAction->isEnabled())
+            launch(true);
+    });
+    connect(m_queueAction, &QAction::triggered, this, [this] {
+        if (m_queueAction->isEnabled())
+            launch(false);
+    });
+    connect(m_sweepButton, &QPushButton::clicked, this, &TrainPage::openSweepDialog);
+
+    // Never shorter than its fields want (the scroll area scrolls instead): a form squeezed to
+    // its minimum clips every field's text, as it did once Advanced was open.
+    panel->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    auto* scroll = new FittedScrollArea;
+    scroll->setObjectName(QStringLiteral("newRunScroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(panel);
+    return scroll;
+}
+
+QWidget* TrainPage::createRunPanel() {
+    auto* panel = new QWidget;
+    m_controlBar = new RunControlBar(panel);
+    m_failurePanel = new RunFailurePanel(panel);
+    m_skippedPanel = new SkippedClipsPanel(panel);
+    connect(m_skippedPanel, &SkippedClipsPanel::showClipsRequested, this,
+            &TrainPage::showClipsRequested);
+    m_dashboard = new RunDashboard(panel);
+    // The plots and the memory table share the height; either can be dragged smaller.
+    auto* plotsAndMemory = new QSplitter(Qt::Vertical, panel);
+    plotsAndMemory->setObjectName(QStringLiteral("plotsAndMemorySplitter"));
+    m_memoryTable = new MemoryTableWidget(plotsAndMemory);
+    plotsAndMemory->addWidget(m_dashboard);
+    plotsAndMemory->addWidget(m_memoryTable);
+    plotsAndMemory->setStretchFactor(0, 4);
+    plotsAndMemory->setStretchFactor(1, 1);
+    m_memoryTable->setMinimumHeight(0);
+    m_memoryTable->view()->setMinimumHeight(0);
+    m_memoryTable->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
+    m_compareSweepButton = new QPushButton(panel);
+    m_compareSweepButton->setObjectName(QStringLiteral("compareSweepButton"));
+    m_compareSweepButton->hide();
+    auto* layout = new QVBoxLayout(panel);
+    layout->addWidget(m_controlBar);
+    layout->addWidget(m_failurePanel);
+    layout->addWidget(m_skippedPanel);
+    layout->addWidget(plotsAndMemory, 1);
+    layout->addWidget(m_compareSweepButton);
+    connect(m_compareSweepButton, &QPushButton::clicked, this, [this] {
+        if (!m_runs)
+            return;
+        if (const std::optional<qint64> sweep = m_runs->sweepOf(m_selectedRunId))
+            openSweepComparison(*sweep);
+    });
+
+    connect(m_controlBar, &RunControlBar::stopRequested, this, [this] {
+        if (m_runs && m_selectedRunId)
+            m_runs->stop(m_selectedRunId);
+    });
+    connect(m_controlBar, &RunControlBar::pauseRequested, this, [this] {
+        if (m_runs && m_selectedRunId)
+            m_runs->pause(m_selectedRunId);
+    });
+    connect(m_controlBar, &RunControlBar::resumeRequested, this, [this] {
+        if (m_runs && m_selectedRunId)
+            m_runs->resume(m_selectedRunId);
+    });
+    connect(m_controlBar, &RunControlBar::sampleNowRequested, this, [this] {
+        if (m_runs && m_selectedRunId)
+            m_runs->sampleNow(m_selectedRunId);
+    });
+    connect(m_controlBar, &RunControlBar::saveNowRequested, this, [this] {
+        if (m_runs && m_selectedRunId)
+            m_runs->saveNow(m_selectedRunId);
+    });
+    connect(m_controlBar, &RunControlBar::continueRequested, this, &TrainPage::onContinueRequested);
+    connect(m_controlBar, &RunControlBar::editRequested, this, &TrainPage::onEditRequested);
+    connect(m_controlBar, &RunControlBar::exportRequested, this, &TrainPage::onExportRequested);
+    connect(m_controlBar, &RunControlBar::tensorBoardRequested, this,
+            &TrainPage::onTensorBoardRequested);
+    return panel;
+}
+
+QWidget* TrainPage::createHistoryPanel() {
+    auto* panel = new QSplitter(Qt::Vertical);
+    panel->setObjectName(QStringLiteral("historyAndQueueSplitter"));
+    auto* history = new QWidget(panel);
+    m_historyTitle = new QLabel(history);
+    QFont titleFont = m_historyTitle->font();
+    titleFont.setBold(true);
+    m_historyTitle->setFont(titleFont);
+    m_historyModel = new RunHistoryModel(this);
+    m_historyView = new QTableView(history);
+    m_historyView->setObjectName(QStringLiteral("runHistoryView"));
+    m_historyView->setModel(m_historyModel);
+    m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_historyView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_historyView->verticalHeader()->hide();
+    m_historyView->horizontalHeader()->setStretchLastSection(true);
+    m_historyView->setColumnHidden(RunHistoryModel::PresetColumn, true);
+    m_deleteRunAction = new QAction(m_historyView);
+    m_deleteRunAction->setObjectName(QStringLiteral("deleteRunAction"));
+    m_deleteRunAction->setShortcut(QKeySequence::Delete);
+    m_deleteRunAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_historyView->addAction(m_deleteRunAction);
+    m_historyView->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(m_deleteRunAction, &QAction::triggered, this, &TrainPage::onDeleteRunRequested);
+    m_compareLabel = new QLabel(history);
+    m_compareCombo = new QComboBox(history);
+    m_compareCombo->setObjectName(QStringLiteral("compareCombo"));
+    auto* compareRow = new QHBoxLayout;
+    compareRow->addWidget(m_compareLabel);
+    compareRow->addWidget(m_compareCombo, 1);
+    auto* layout = new QVBoxLayout(history);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_historyTitle);
+    layout->addWidget(m_historyView, 1);
+    layout->addLayout(compareRow);
+
+    m_queuePanel = new RunQueuePanel(panel);
+    panel->addWidget(history);
+    panel->addWidget(m_queuePanel);
+    panel->setStretchFactor(0, 3);
+    panel->setStretchFactor(1, 1);
+
+    connect(m_historyView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const qint64 id = current.isValid() ? m_historyModel->rowAt(current.row()).id : 0;
+                if (id != m_selectedRunId) {
+                    m_selectedRunId = id;
+                    showSelectedRun();
+                }
+            });
+    connect(m_compareCombo, &QComboBox::activated, this, &TrainPage::onComparisonChosen);
+    connect(m_queuePanel, &RunQueuePanel::moveRequested, this, [this](qint64 id, int delta) {
+        if (m_runs)
+            m_runs->moveQueued(id, delta);
+    });
+    connect(m_queuePanel, &RunQueuePanel::removeRequested, this, [this](qint64 id) {
+        if (m_runs)
+            m_runs->removeQueued(id);
+    });
+    connect(m_queuePanel, &RunQueuePanel::startRequested, this, [this] {
+        if (m_runs)
+            m_runs->startQueue();
+    });
+    connect(m_queuePanel, &RunQueuePanel::holdRequested, this, [this] {
+        if (m_runs)
+            m_runs->holdQueue();
+    });
+    connect(m_queuePanel, &RunQueuePanel::continuePastFailureChanged, this, [this](bool enabled) {
+        if (m_runs)
+            m_runs->setContinuePastFailure(enabled);
+    });
+    return panel;
+}
+
+void TrainPage::setTrainingRuns(TrainingRuns* runs) {
+    if (m_runs == runs)
+        return;
+    // MainWindow lets go of the runs before it changes the project: the form still belongs
+    // to the project it was filled for.
+    saveForm();
+    if (m_runs)
+        disconnect(m_runs, nullptr, this, nullptr);
+    m_runs = runs;
+    m_selectedRunId = 0;
+    m_form->setConditionImageSource([this](int count) {
+        QString ignored; // a clip that cannot be read is left out; the job check says the rest
+        return m_runs ? m_runs->conditionImages(count, &ignored) : QStringList();
+    });
+    if (m_runs) {
+        connect(m_runs, &TrainingRuns::runAdded, this, [this](qint64 id) {
+            m_historyModel->upsertRow(m_runs->summary(id));
+            reloadComparisonChoices();
+        });
+        connect(m_runs, &TrainingRuns::runStateChanged, this, &TrainPage::onRunStateChanged);
+        connect(m_runs, &TrainingRuns::stepReported, this, &TrainPage::onStepReported);
+        connect(m_runs, &TrainingRuns::progressChanged, this, &TrainPage::onProgressChanged);
+        connect(m_runs, &TrainingRuns::runFailed, this, &TrainPage::onRunFailed);
+        connect(m_runs, &TrainingRuns::checkpointWritten, this, [this](qint64 id) {
+            if (id == m_selectedRunId)
+                m_controlBar->setCanExport(true);
+        });
+        connect(m_runs, &TrainingRuns::queueChanged, this, &TrainPage::reloadQueue);
+        connect(m_runs, &TrainingRuns::runDeleted, this, &TrainPage::onRunDeleted);
+        connect(m_runs, &TrainingRuns::memoryReported, this, [this](qint64 id) {
+            if (id == m_selectedRunId)
+                reloadMemoryTable();
+        });
+    }
+    if (m_runs)
+        restoreForm();
+    reloadHistory();
+    reloadQueue();
+    if (m_historyModel->rowCount() > 0)
+        selectRun(m_historyModel->rowAt(0).id);
+    else
+        showSelectedRun();
+    updateLaunchButtons();
+}
+
+void TrainPage::setDefaultModelFolder(const QString& folder) {
+    m_defaultModelFolder = folder;
+    const QString current = m_form->modelFolder();
+    if (!folder.isEmpty() && (current.isEmpty() || !QFileInfo(current).isDir()))
+        m_form->setModelFolder(folder);
+}
+
+void TrainPage::restoreForm() {
+    const std::shared_ptr<Project> current = project();
+    if (!current)
+        return;
+    const TrainingPreferences preferences(*current);
+    m_restoringForm = true;
+    // The folder the project's form names when it is still there, else the project's default;
+    // never the previous project's.
+    m_form->setModelFolder(m_defaultModelFolder);
+    QJsonObject state = preferences.formState();
+    if (!QFileInfo(state.value(QStringLiteral("model")).toString()).isDir())
+        state.remove(QStringLiteral("model"));
+    m_form->restoreFormState(preferences.presetId(), state);
+    m_restoringForm = false;
+    m_formChanged = false;
+    m_saveFormTimer->stop();
+}
+
+void TrainPage::onFormChanged() {
+    // Only edits made while a project is open belong to it; restoring is not an edit.
+    if (m_restoringForm || !m_runs)
+        return;
+    m_formChanged = true;
+    m_saveFormTimer->start();
+}
+
+void TrainPage::saveForm() {
+    m_saveFormTimer->stop();
+    const std::shared_ptr<Project> current = project();
+    if (!m_formChanged || !current)
+        return;
+    m_formChanged = false;
+    QString error;
+    if (!TrainingPreferences(*current).save(m_form->presetId(), m_form->formState(), &error))
+        m_launchMessage->setText(error);
+}
+
+void TrainPage::selectRun(qint64 runId) {
+    const int row = m_historyModel->rowOf(runId);
+    if (row < 0)
+        return;
+    m_historyView->selectionModel()->setCurrentIndex(m_historyModel->index(row, 0),
+                                                     QItemSelectionModel::ClearAndSelect |
+                                                         QItemSelectionModel::Rows);
+}
+
+qint64 TrainPage::selectedRunId() const {
+    return m_selectedRunId;
+}
+
+NewRunForm* TrainPage::newRunForm() const {
+    return m_form;
+}
+
+RunDashboard* TrainPage::dashboard() const {
+    return m_dashboard;
+}
+
+RunControlBar* TrainPage::controlBar() const {
+    return m_controlBar;
+}
+
+QList<QAction*> TrainPage::runMenuActions() const {
+    return QList<QAction*>{m_trainAction, m_queueAction} + m_controlBar->runActions();
+}
+
+MemoryTableWidget* TrainPage::memoryTable() const {
+    return m_memoryTable;
+}
+
+SweepComparisonDialog* TrainPage::openSweepComparison(qint64 sweepId) {
+    if (!m_runs)
+        return nullptr;
+    if (m_sweepComparison)
+        m_sweepComparison->close();
+    m_sweepComparison = new SweepComparisonDialog(m_runs, sweepId, this);
+    m_sweepComparison->setAttribute(Qt::WA_DeleteOnClose);
+    m_sweepComparison->show();
+    m_sweepComparison->raise();
+    return m_sweepComparison;
+}
+
+void TrainPage::openSweepDialog() {
+    m_form->validateNow();
+    if (!m_runs || !m_form->isValid()) {
+        m_launchMessage->setText(m_form->validationError());
+        return;
+    }
+    auto* dialog = new SweepDialog(m_form->job(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SweepDialog::sweepAccepted, this, [this](const QJsonObject& grid) {
+        const TrainingRuns::SweepResult result =
+            m_runs->launchSweep(m_form->job(), grid, m_form->presetName(), m_form->launchPlan());
+        if (!result.succeeded() || !result.error.isEmpty()) {
+            m_launchMessage->setText(result.error);
+            return;
+        }
+        m_launchMessage->setText(tr("Sweep “%1”: %n run(s) in the queue.", nullptr,
+                                    static_cast<int>(result.runIds.size()))
+                                     .arg(grid.value(QStringLiteral("name")).toString()));
+        reloadHistory();
+        if (!result.runIds.isEmpty())
+            selectRun(result.runIds.first());
+    });
+    dialog->open();
+}
+
+void TrainPage::reloadMemoryTable() {
+    RunMemoryTable table;
+    if (m_runs && m_selectedRunId)
+        table.append(m_runs->summary(m_selectedRunId).name, m_runs->memoryPhases(m_selectedRunId));
+    m_memoryTable->setTable(table);
+}
+
+void TrainPage::retranslateUi() {
+    StudioPage::retranslateUi();
+    setHeader(tr("Train"), tr("Fine-tune a model on your accepted clips and watch it learn"));
+    m_runNameLabel->setText(tr("Run name"));
+    m_runNameEdit->setPlaceholderText(suggestedRunName());
+    m_trainButton->setText(tr("Train"));
+    m_trainButton->setToolTip(
+        tr("Export the accepted clips, prepare them and start training now."));
+    m_queueButton->setText(tr("Add to Queue"));
+    m_trainAction->setText(tr("Start &Training"));
+    m_queueAction->setText(tr("Add to &Queue"));
+    m_sweepButton->setText(tr("Sweep…"));
+    m_sweepButton->setToolTip(tr("Queue a run for every combination of a few settings."));
+    m_compareSweepButton->setText(tr("Compare the Sweep’s Runs…"));
+    m_queueButton->setToolTip(tr("Keep this run in the queue; the queue runs one job after "
+                                 "another."));
+    m_historyTitle->setText(tr("Runs"));
+    m_deleteRunAction->setText(tr("Delete Run…"));
+    m_deleteRunAction->setToolTip(
+        tr("Delete the run's checkpoints, validation videos and logs to free disk space"));
+    m_compareLabel->setText(tr("Compare with"));
+    m_historyModel->retranslate();
+    reloadComparisonChoices();
+}
+
+void TrainPage::onProjectChanged() {
+    // MainWindow hands the new project's runs over through setTrainingRuns.
+    m_launchMessage->clear();
+}
+
+void TrainPage::launch(bool startNow) {
+    if (!m_runs)
+        return;
+    m_form->validateNow();
+    if (!m_form->isValid()) {
+        m_launchMessage->setText(m_form->validationError());
+        return;
+    }
+    const QString warning = m_form->memoryWarning();
+    if (warning.isEmpty()) {
+        startRun(startNow);
+        return;
+    }
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("The Run May Not Fit"), warning,
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("memoryWarningBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* anyway = box->addButton(tr("Start Anyway"), QMessageBox::AcceptRole);
+    anyway->setObjectName(QStringLiteral("startAnywayButton"));
+    box->addButton(QMessageBox::Cancel);
+    connect(anyway, &QPushButton::clicked, this, [this, startNow] { startRun(startNow); });
+    box->open();
+}
+
+void TrainPage::startRun(bool startNow) {
+    if (!m_runs || !m_form->isValid())
+        return;
+    const QString name = m_runNameEdit->text().trimmed().isEmpty()
+                             ? suggestedRunName()
+                             : m_runNameEdit->text().trimmed();
+    const TrainingRuns::LaunchResult result =
+        m_runs->launch(m_form->job(), name, m_form->presetName(), startNow, m_form->launchPlan());
+    if (!result.succeeded()) {
+        m_launchMessage->setText(result.error);
+        return;
+    }
+    m_launchMessage->setText(startNow ? tr("Run “%1” started.").arg(name)
+                                      : tr("Run “%1” is in the queue.").arg(name));
+    m_announcedRunId = result.runId;
+    m_runNameEdit->clear();
+    m_runNameEdit->setPlaceholderText(suggestedRunName());
+    selectRun(result.runId);
+    emit runLaunched(result.runId);
+}
+
+void TrainPage::updateLaunchButtons() {
+    const bool ready = m_runs && m_form->isValid();
+    m_trainButton->setEnabled(ready);
+    m_queueButton->setEnabled(ready);
+    m_trainAction->setEnabled(ready);
+    m_queueAction->setEnabled(ready);
+    m_sweepButton->setEnabled(ready);
+}
+
+void TrainPage::reloadHistory() {
+    m_historyModel->setRows(m_runs ? m_runs->history() : QVector<RunHistoryRow>());
+    m_historyView->resizeColumnsToContents();
+    reloadComparisonChoices();
+}
+
+void TrainPage::reloadQueue() {
+    QVector<RunQueuePanel::Entry> entries;
+    if (m_runs) {
+        for (qint64 id : m_runs->queuedRuns()) {
+            const RunHistoryRow row = m_runs->summary(id);
+            entries.append({id, row.name, row.state});
+        }
+        m_queuePanel->setRunning(m_runs->isQueueRunning());
+        m_queuePanel->setContinuePastFailure(m_runs->continuePastFailure());
+    }
+    m_queuePanel->setEntries(entries);
+}
+
+void TrainPage::reloadComparisonChoices() {
+    const qint64 chosen = m_compareCombo->currentData().toLongLong();
+    m_compareCombo->clear();
+    m_compareCombo->addItem(tr("No comparison"), qint64(0));
+    for (int row = 0; row < m_historyModel->rowCount(); ++row) {
+        const RunHistoryRow run = m_historyModel->rowAt(row);
+        if (run.id != m_selectedRunId)
+            m_compareCombo->addItem(run.name, run.id);
+    }
+    const int index = m_compareCombo->findData(chosen);
+    m_compareCombo->setCurrentIndex(index < 0 ? 0 : index);
+}
+
+void TrainPage::showSelectedRun() {
+    m_failurePanel->clearFailure();
+    m_dashboard->clearComparison();
+    reloadComparisonChoices();
+    reloadMemoryTable();
+    m_compareSweepButton->setVisible(m_runs && m_selectedRunId &&
+                                     m_runs->sweepOf(m_selectedRunId).has_value());
+    updateDeleteRunAction();
+    reloadSkippedClips();
+    if (!m_runs || !m_selectedRunId) {
+        m_controlBar->clearRun();
+        m_dashboard->clear();
+        return;
+    }
+    const RunHistoryRow run = m_runs->summary(m_selectedRunId);
+    m_controlBar->setRun(run.name, run.state);
+    const TrainingRuns::Progress progress = m_runs->progress(m_selectedRunId);
+    m_controlBar->setProgress(progress.done, progress.total, progress.etaSeconds, progress.unit);
+    const QJsonObject job = m_runs->job(m_selectedRunId);
+    const QJsonArray prompts = job.value(QStringLiteral("validation"))
+                                   .toObject()
+                                   .value(QStringLiteral("prompts"))
+                                   .toArray();
+    m_controlBar->setCanSample(!prompts.isEmpty());
+    m_controlBar->setCanExport(!m_runs->checkpointSteps(m_selectedRunId).isEmpty());
+    m_dashboard->setRun(run.name, m_runs->metrics(m_selectedRunId));
+    if (run.state == RunState::Failed) {
+        const TrainingRuns::Failure failure = m_runs->failure(m_selectedRunId);
+        m_failurePanel->showFailure(failure.message, failure.hint, failure.lastLines);
+        m_controlBar->setCanContinue(failure.canContinue);
+    }
+}
+
+void TrainPage::reloadSkippedClips() {
+    if (!m_runs || !m_selectedRunId) {
+        m_skippedPanel->setClips({});
+        return;
+    }
+    QString error;
+    m_skippedPanel->setClips(PreparedSkips::read(m_runs->runFolder(m_selectedRunId), &error));
+    if (!error.isEmpty())
+        emit statusMessage(error);
+}
+
+void TrainPage::onRunStateChanged(qint64 runId, RunState state) {
+    m_historyModel->setState(runId, state);
+    // "Run … started." is news only until the run ends; the bar and the failure panel say how.
+    if (runId == m_announcedRunId && isEndedRunState(state)) {
+        m_launchMessage->clear();
+        m_announcedRunId = 0;
+    }
+    if (runId == m_selectedRunId) {
+        updateDeleteRunAction();
+        m_controlBar->setState(state);
+        // Preparing ends in Training (or Stopped, or Failed), with prepared.jsonl written.
+        if (state != RunState::Preparing)
+            reloadSkippedClips();
+        if (state != RunState::Failed)
+            m_failurePanel->clearFailure();
+    }
+}
+
+void TrainPage::onStepReported(qint64 runId, const StepMetrics& metrics) {
+    m_historyModel->setProgress(runId, metrics.step, metrics.loss);
+    if (runId == m_selectedRunId)
+        m_dashboard->appendStep(metrics);
+}
+
+void TrainPage::onProgressChanged(qint64 runId, qint64 done, qint64 total, double etaSeconds,
+                                  const QString& unit) {
+    if (runId == m_selectedRunId)
+        m_controlBar->setProgress(done, total, etaSeconds, unit);
+}
+
+void TrainPage::onRunFailed(qint64 runId, const QString& message, const QString& hint,
+                            const QStringList& lastLines) {
+    m_historyModel->setState(runId, RunState::Failed);
+    if (runId == m_selectedRunId) {
+        m_failurePanel->showFailure(message, hint, lastLines);
+        m_controlBar->setCanContinue(m_runs->failure(runId).canContinue);
+    }
+    emit statusMessage(tr("Run “%1” failed: %2").arg(m_runs->summary(runId).name, message));
+}
+
+void TrainPage::onComparisonChosen(int index) {
+    const qint64 other = m_compareCombo->itemData(index).toLongLong();
+    if (!m_runs || other == 0) {
+        m_dashboard->clearComparison();
+        return;
+    }
+    m_dashboard->setComparison(m_runs->summary(other).name, m_runs->metrics(other));
+}
+
+void TrainPage::onContinueRequested() {
+    if (!m_runs || !m_selectedRunId)
+        return;
+    QString error;
+    if (!m_runs->continueRun(m_selectedRunId, &error))
+        m_failurePanel->showFailure(error, QString(), {});
+}
+
+void TrainPage::onEditRequested() {
+    if (!m_runs || !m_selectedRunId)
+        return;
+    const QJsonObject job = m_runs->job(m_selectedRunId);
+    m_form->applyOverrides(job);
+    const QString model = job.value(QStringLiteral("model")).toString();
+    if (!model.isEmpty())
+        m_form->setModelFolder(model);
+    m_launchMessage->setText(tr("The settings of “%1” are in the form. Fix what the message "
+                                "above names, then choose Train.")
+                                 .arg(m_runs->summary(m_selectedRunId).name));
+    m_form->setFocus(Qt::OtherFocusReason);
+}
+
+void TrainPage::onExportRequested() {
+    if (!m_runs || !m_selectedRunId)
+        return;
+    auto* dialog = new RunExportDialog(m_enginePath, this);
+    for (const RunHistoryRow& row : m_runs->history()) {
+        const QVector<qint64> steps = m_runs->checkpointSteps(row.id);
+        if (!steps.isEmpty())
+            dialog->addRun(row.id, row.name, m_runs->runFolder(row.id), steps);
+    }
+    dialog->selectRun(m_selectedRunId);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &RunExportDialog::exportFinished, this,
+            [this](qint64 runId, qint64 step, const QString& format, const QString& path) {
+                if (m_runs)
+                    m_runs->recordExport(runId, step, format, path);
+                emit statusMessage(tr("Exported to %1").arg(QDir::toNativeSeparators(path)));
+            });
+    dialog->open();
+}
+
+void TrainPage::onDeleteRunRequested() {
+    if (!m_runs || !m_selectedRunId)
+        return;
+    const qint64 runId = m_selectedRunId;
+    const RunDeletion::Footprint footprint = RunDeletion::footprint(m_runs->runFolder(runId));
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Delete Run"),
+                                tr("Delete the run “%1”?").arg(m_runs->summary(runId).name),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("deleteRunConfirmation"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(
+        tr("Its folder goes with its %n checkpoint(s), validation videos and logs: %1 on disk. "
+           "This cannot be undone. Adapters you exported elsewhere and the project's latent "
+           "cache stay.",
+           nullptr, footprint.checkpoints)
+            .arg(QLocale().formattedDataSize(footprint.bytes)));
+    QPushButton* remove = box->addButton(tr("Delete Run"), QMessageBox::DestructiveRole);
+    remove->setObjectName(QStringLiteral("confirmDeleteRunButton"));
+    box->setDefaultButton(box->addButton(QMessageBox::Cancel));
+    connect(remove, &QPushButton::clicked, this, [this, runId] {
+        QString error;
+        if (!m_runs || m_runs->deleteRun(runId, &error))
+            return;
+        auto* failed =
+            new QMessageBox(QMessageBox::Warning, tr("Delete Run"), error, QMessageBox::Ok, this);
+        failed->setObjectName(QStringLiteral("deleteRunFailed"));
+        failed->setAttribute(Qt::WA_DeleteOnClose);
+        failed->open();
+    });
+    box->open();
+}
+
+void TrainPage::updateDeleteRunAction() {
+    // A run an engine may be working in cannot lose its folder; Stop first.
+    m_deleteRunAction->setEnabled(m_runs && m_selectedRunId &&
+                                  !isActiveRunState(m_runs->state(m_selectedRunId)));
+}
+
+void TrainPage::onRunDeleted(qint64 runId) {
+    // Reloading resets the view's selection: the selected run (or, when it was the deleted
+    // one, the newest run left) is selected again.
+    const qint64 keep = runId == m_selectedRunId ? 0 : m_selectedRunId;
+    reloadHistory();
+    m_selectedRunId = 0;
+    if (keep && m_historyModel->rowOf(keep) >= 0)
+        selectRun(keep);
+    else if (m_historyModel->rowCount() > 0)
+        selectRun(m_historyModel->rowAt(0).id);
+    if (m_selectedRunId == 0)
+        showSelectedRun();
+}
+
+void TrainPage::onTensorBoardRequested() {
+    if (!m_runs || !m_selectedRunId)
+        return;
+    auto* dialog = new TensorBoardDialog(m_runs->runFolder(m_selectedRunId),
+                                         TensorBoardCommand::findProgram(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+QString TrainPage::suggestedRunName() const {
+    return tr("Run %1").arg(QDateTime::currentDateTime().toString(QStringLiteral("MMdd-HHmm")));
+}
+
+void TrainPage::setEnginePath(const QString& enginePath) {
+    m_enginePath = enginePath;
+    m_form->setEnginePath(enginePath);
+}
+
+void TrainPage::setUserPresetFolder(const QString& folder) {
+    m_userPresetFolder = folder;
+    m_form->setUserPresetFolder(folder);
+    reloadPresets();
+}
+
+void TrainPage::reloadPresets() {
+    QStringList problems;
+    m_form->setPresets(JobPresets::loadDefault(&problems, m_userPresetFolder));
+    if (!problems.isEmpty())
+        m_launchMessage->setText(
+            tr("Some presets were left out:\n%1").arg(problems.join(QLatin1Char('\n'))));
+}
