@@ -7,9 +7,9 @@
 #include "app/jobs/JobPresets.h"
 #include "app/project/Project.h"
 #include "app/project/ProjectSchema.h"
-#include "app/runs/ProjectQueue.h"
 #include "app/runs/RemainingTimeEstimate.h"
 #include "app/runs/RunDeletion.h"
+#include "app/runs/RunQueueController.h"
 #include "app/runs/TrainingHistory.h"
 #include "common/sweep_grid.h"
 #include "common/training_job.h"
@@ -23,7 +23,6 @@
 #include <QPointer>
 #include <QRegularExpression>
 #include <QSaveFile>
-#include <QScopedValueRollback>
 
 #include <nlohmann/json.hpp>
 
@@ -40,9 +39,6 @@ const QString kRunCommand = QStringLiteral("run");
 const QString kManifestFileName = QStringLiteral("dataset.jsonl");
 const QString kJobFileName = QStringLiteral("job.json");
 const QString kModelFolderKey = QStringLiteral("model_folder");
-const QString kContinuePastFailureKey = QStringLiteral("queue_continue_past_failure");
-// Whether the queue was running: a project reopened goes on with it.
-const QString kQueueRunningKey = QStringLiteral("queue_running");
 constexpr int kLastLineCount = 20;
 // The end of events.jsonl searched for a failed run's error code: the error and done lines are
 // the last ones, so this holds them with room for the longest hint.
@@ -112,30 +108,34 @@ struct TrainingRuns::Impl {
     QString enginePath;
     TrainingHistory history;
     QHash<qint64, ActiveRun> active;
-    bool queueRunning = false;
-    bool continuePastFailure = false;
-    // The queue as the engine-side runner sees it (PROJECT/queue.json).
-    ProjectQueue queueFile;
-    bool syncingQueue = false; // adopting runs emits queueChanged, which publishes again
+    std::unique_ptr<RunQueueController> queue;
 
     Impl(std::shared_ptr<Project> p, const QString& engine)
         : project(p)
         , enginePath(engine)
-        , history(p)
-        , queueFile(p->folder()) {}
+        , history(std::move(p)) {}
 };
 
 TrainingRuns::TrainingRuns(std::shared_ptr<Project> project, const QString& enginePath,
                            QObject* parent)
     : QObject(parent)
     , m_impl(std::make_unique<Impl>(std::move(project), enginePath)) {
-    m_impl->continuePastFailure =
-        ProjectSchema::metaValue(m_impl->project->database(), kContinuePastFailureKey) ==
-        QLatin1String("1");
+    m_impl->queue = std::make_unique<RunQueueController>(m_impl->project, m_impl->history, [this] {
+        return std::any_of(m_impl->active.cbegin(), m_impl->active.cend(),
+                           [](const ActiveRun& run) { return !run.engine.isNull(); });
+    });
+    connect(m_impl->queue.get(), &RunQueueController::changed, this, &TrainingRuns::queueChanged);
     // Every change of the queue (added, moved, removed, deleted, started, held) reaches the file
     // the engine-side runner reads.
-    connect(this, &TrainingRuns::queueChanged, this, [this] { publishQueue(); });
-    connect(&m_impl->queueFile, &ProjectQueue::pollDue, this, &TrainingRuns::followRunnerStarts);
+    connect(this, &TrainingRuns::queueChanged, this, [this] { m_impl->queue->publish(); });
+    connect(m_impl->queue.get(), &RunQueueController::runnerStarted, this,
+            &TrainingRuns::followStartedRuns);
+    connect(m_impl->queue.get(), &RunQueueController::startFailed, this,
+            [this](qint64 runId, const QString& error) {
+                m_impl->history.setFailure(runId, error, QString(), {});
+                setRunState(runId, RunState::Failed, kRunCommand);
+                emit runFailed(runId, error, QString(), {});
+            });
 }
 
 TrainingRuns::~TrainingRuns() {
@@ -169,17 +169,8 @@ void TrainingRuns::restore() {
     // Deletions cut short by a crash finish now; their runs are already out of the history.
     RunDeletion::removeLeftovers(m_impl->project->runsFolder());
     // Runs the queue's runner started while the studio was closed join the ones followed below.
-    bool runnerKeepsGoing = false;
-    const bool fromFile = m_impl->queueFile.exists();
-    {
-        const QScopedValueRollback guard(m_impl->syncingQueue, true);
-        m_impl->queueFile.edit([&](tuneframe::common::RunQueue& queue) {
-            for (const tuneframe::common::StartedRun& started : takeStartedRuns(queue))
-                recordRunnerStart(started);
-            runnerKeepsGoing = queue.running;
-            return true;
-        });
-    }
+    bool queueRunning = false;
+    m_impl->queue->adoptStartsWhileClosed(&queueRunning);
     for (const TrainingRunRecord& run : m_impl->history.runs()) {
         if (!isActiveRunState(run.state))
             continue;
@@ -190,20 +181,8 @@ void TrainingRuns::restore() {
         state.progress.total = run.maxSteps;
         follow(run.id, run.stage.isEmpty() ? kTrainCommand : run.stage, run.pid, run.eventsOffset);
     }
-    // A queue left running goes on (its runner may have stopped with the machine). The file
-    // says whether it still runs; a project from before the file, its database.
-    const bool running = fromFile
-                             ? runnerKeepsGoing
-                             : ProjectSchema::metaValue(m_impl->project->database(),
-                                                        kQueueRunningKey) == QLatin1String("1");
-    if (running) {
-        m_impl->queueRunning = true;
-        emit queueChanged();
-        startNextQueued();
-    } else if (ProjectSchema::metaValue(m_impl->project->database(), kQueueRunningKey) ==
-               QLatin1String("1")) {
-        setQueueRunning(false); // the runner emptied or held it meanwhile
-    }
+    // A queue left running goes on (its runner may have stopped with the machine).
+    m_impl->queue->resume(queueRunning, m_impl->enginePath);
 }
 
 TrainingRuns::LaunchResult TrainingRuns::launch(const QJsonObject& job, const QString& name,
@@ -405,13 +384,8 @@ TrainingRuns::LaunchResult TrainingRuns::addRun(const QJsonObject& job, const QS
     record.createdUtc = now;
     record.sweepId = sweepId;
     record.sweepLabel = sweepLabel;
-    if (!startNow) {
-        const QVector<qint64> queued = m_impl->history.queuedRuns();
-        int last = 0;
-        for (qint64 id : queued)
-            last = qMax(last, m_impl->history.run(id)->queuePosition.value_or(0));
-        record.queuePosition = last + 1;
-    }
+    if (!startNow)
+        record.queuePosition = m_impl->queue->nextPosition();
     result.runId = m_impl->history.addRun(record, &result.error);
     if (!result.succeeded())
         return result;
@@ -569,24 +543,15 @@ QVector<TrainingRuns::Adapter> TrainingRuns::adapters() const {
 }
 
 QVector<qint64> TrainingRuns::queuedRuns() const {
-    return m_impl->history.queuedRuns();
+    return m_impl->queue->queued();
 }
 
 void TrainingRuns::moveQueued(qint64 runId, int delta) {
-    QVector<qint64> queued = m_impl->history.queuedRuns();
-    const qsizetype from = queued.indexOf(runId);
-    const qsizetype to = from + delta;
-    if (from < 0 || to < 0 || to >= queued.size())
-        return;
-    queued.move(from, to);
-    for (qsizetype index = 0; index < queued.size(); ++index)
-        m_impl->history.setQueuePosition(queued.at(index), static_cast<int>(index + 1));
-    emit queueChanged();
+    m_impl->queue->move(runId, delta);
 }
 
 void TrainingRuns::removeQueued(qint64 runId) {
-    m_impl->history.setQueuePosition(runId, std::nullopt);
-    emit queueChanged();
+    m_impl->queue->remove(runId);
 }
 
 bool TrainingRuns::deleteRun(qint64 runId, QString* error) {
@@ -617,38 +582,23 @@ bool TrainingRuns::deleteRun(qint64 runId, QString* error) {
 }
 
 void TrainingRuns::startQueue() {
-    setQueueRunning(true);
-    startNextQueued();
+    m_impl->queue->start(m_impl->enginePath);
 }
 
 void TrainingRuns::holdQueue() {
-    setQueueRunning(false);
-}
-
-void TrainingRuns::setQueueRunning(bool running) {
-    m_impl->queueRunning = running;
-    QSqlDatabase database = m_impl->project->database();
-    QString ignored; // not remembered: the user presses Start Queue again after reopening
-    ProjectSchema::setMetaValue(database, kQueueRunningKey,
-                                running ? QStringLiteral("1") : QStringLiteral("0"), &ignored);
-    emit queueChanged();
+    m_impl->queue->hold();
 }
 
 bool TrainingRuns::isQueueRunning() const {
-    return m_impl->queueRunning;
+    return m_impl->queue->isRunning();
 }
 
 void TrainingRuns::setContinuePastFailure(bool enabled) {
-    m_impl->continuePastFailure = enabled;
-    QSqlDatabase database = m_impl->project->database();
-    QString ignored; // a choice not remembered costs the user one click next time
-    ProjectSchema::setMetaValue(database, kContinuePastFailureKey,
-                                enabled ? QStringLiteral("1") : QStringLiteral("0"), &ignored);
-    publishQueue(); // the runner decides by the file
+    m_impl->queue->setContinuePastFailure(enabled);
 }
 
 bool TrainingRuns::continuePastFailure() const {
-    return m_impl->continuePastFailure;
+    return m_impl->queue->continuePastFailure();
 }
 
 RunHistoryRow TrainingRuns::summaryOf(const TrainingRunRecord& run) const {
@@ -893,12 +843,7 @@ void TrainingRuns::onEnded(qint64 runId, int outcomeValue) {
     }
     if (run.endedWhileClosed)
         emit runEndedWhileClosed(runId, state);
-    if (m_impl->queueRunning) {
-        if (state == RunState::Failed && !m_impl->continuePastFailure)
-            holdQueue();
-        else
-            startNextQueued();
-    }
+    m_impl->queue->afterRunEnded(state == RunState::Failed, m_impl->enginePath);
 }
 
 void TrainingRuns::setRunState(qint64 runId, RunState state, const QString& stage) {
@@ -907,103 +852,6 @@ void TrainingRuns::setRunState(qint64 runId, RunState state, const QString& stag
         found->state = state;
     m_impl->history.setState(runId, state, stage);
     emit runStateChanged(runId, state);
-}
-
-// The engine runs the queue (`tuneframe-engine queue`), so it goes on when the studio closes;
-// the studio hands it the queue and follows what it starts (followRunnerStarts).
-void TrainingRuns::startNextQueued() {
-    if (!m_impl->queueRunning)
-        return;
-    for (const ActiveRun& run : m_impl->active) {
-        if (run.engine)
-            return; // one at a time: the runner starts when this one ends
-    }
-    const QVector<qint64> queued = m_impl->history.queuedRuns();
-    if (queued.isEmpty()) {
-        holdQueue();
-        return;
-    }
-    QString error;
-    if (!publishQueue(&error) || !m_impl->queueFile.startRunner(m_impl->enginePath, &error)) {
-        const qint64 next = queued.first();
-        m_impl->history.setQueuePosition(next, std::nullopt);
-        m_impl->history.setFailure(next, error, QString(), {});
-        setRunState(next, RunState::Failed, kRunCommand);
-        emit runFailed(next, error, QString(), {});
-        holdQueue();
-    }
-}
-
-QVector<tuneframe::common::StartedRun>
-TrainingRuns::takeStartedRuns(tuneframe::common::RunQueue& queue) {
-    // An entry without a pid is between the runner's choice and its fork: taken next time.
-    QVector<tuneframe::common::StartedRun> taken;
-    auto& started = queue.started;
-    for (auto entry = started.begin(); entry != started.end();) {
-        if (entry->pid > 0) {
-            taken.append(*entry);
-            entry = started.erase(entry);
-        } else {
-            ++entry;
-        }
-    }
-    return taken;
-}
-
-bool TrainingRuns::recordRunnerStart(const tuneframe::common::StartedRun& started) {
-    const std::optional<TrainingRunRecord> record = m_impl->history.run(started.id);
-    if (!record || m_impl->active.contains(started.id))
-        return false;
-    m_impl->history.setQueuePosition(started.id, std::nullopt);
-    m_impl->history.setPid(started.id, started.pid);
-    m_impl->history.setState(started.id, RunState::Preparing, kRunCommand);
-    return true;
-}
-
-bool TrainingRuns::publishQueue(QString* error) {
-    if (m_impl->syncingQueue)
-        return true;
-    const QScopedValueRollback guard(m_impl->syncingQueue, true);
-    QVector<tuneframe::common::StartedRun> taken;
-    const bool written = m_impl->queueFile.edit(
-        [&](tuneframe::common::RunQueue& queue) {
-            taken = takeStartedRuns(queue);
-            queue.running = m_impl->queueRunning;
-            queue.continue_past_failure = m_impl->continuePastFailure;
-            queue.runs.clear();
-            for (qint64 id : m_impl->history.queuedRuns()) {
-                const bool takenAlready =
-                    queue.find_started(id) ||
-                    std::any_of(
-                        taken.cbegin(), taken.cend(),
-                        [id](const tuneframe::common::StartedRun& run) { return run.id == id; });
-                if (!takenAlready)
-                    queue.runs.push_back({id, runFolder(id).toStdString()});
-            }
-            return true;
-        },
-        error);
-    followStartedRuns(taken);
-    return written;
-}
-
-void TrainingRuns::followRunnerStarts() {
-    if (m_impl->syncingQueue)
-        return;
-    QVector<tuneframe::common::StartedRun> taken;
-    bool runnerStopped = false;
-    {
-        const QScopedValueRollback guard(m_impl->syncingQueue, true);
-        m_impl->queueFile.edit([&](tuneframe::common::RunQueue& queue) {
-            taken = takeStartedRuns(queue);
-            runnerStopped = !queue.running;
-            return !taken.isEmpty();
-        });
-        followStartedRuns(taken);
-    }
-    // The runner held the queue after a failure, or emptied it.
-    if (m_impl->queueRunning && runnerStopped && m_impl->queueFile.exists())
-        holdQueue();
 }
 
 void TrainingRuns::followStartedRuns(const QVector<tuneframe::common::StartedRun>& started) {
@@ -1022,7 +870,7 @@ void TrainingRuns::followStartedRuns(const QVector<tuneframe::common::StartedRun
             engine->pollNow();
     }
     for (const tuneframe::common::StartedRun& entry : started) {
-        if (!recordRunnerStart(entry))
+        if (m_impl->active.contains(entry.id))
             continue;
         ActiveRun& run = m_impl->active[entry.id];
         run.state = RunState::Preparing;

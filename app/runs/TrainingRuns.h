@@ -158,8 +158,6 @@ private:
     ActiveRun* activeRun(qint64 runId);
     // The engine is preparing the run's dataset (`prepare`, or `run` before it trains).
     static bool isPreparing(const ActiveRun& run);
-    // Also remembered in the project, so that reopening it goes on with a running queue.
-    void setQueueRunning(bool running);
     void sendTrainCommand(qint64 runId, tuneframe::protocol::CommandType command);
     bool startCommand(qint64 runId, const QString& command, qint64 eventsOffset,
                       QString* error = nullptr);
@@ -172,18 +170,8 @@ private:
     void onEngineState(qint64 runId, ActiveRun& run, const QString& state);
     void onEnded(qint64 runId, int outcome);
     void setRunState(qint64 runId, RunState state, const QString& stage = QString());
-    void startNextQueued();
-    // The queue file (app/ProjectQueue.h): the history's queue written for the engine-side
-    // runner, and the runs it started taken into the history and followed.
-    // False, with error set, when the file cannot be written (or is damaged: it is kept).
-    bool publishQueue(QString* error = nullptr);
-    void followRunnerStarts();
+    // Follows runs the queue's runner started (RunQueueController::runnerStarted).
     void followStartedRuns(const QVector<tuneframe::common::StartedRun>& started);
-    static QVector<tuneframe::common::StartedRun>
-    takeStartedRuns(tuneframe::common::RunQueue& queue);
-    // Marks a run the runner started as preparing, with its pid; false when it is unknown or
-    // already followed.
-    bool recordRunnerStart(const tuneframe::common::StartedRun& started);
 
     struct Impl;
     std::unique_ptr<Impl> m_impl;
