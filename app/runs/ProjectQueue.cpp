@@ -92,3 +92,10 @@ bool ProjectQueue::startRunner(const QString& enginePath, QString* error) const 
     }
     return true;
 }
+
+bool ProjectQueue::runnerAlive() const {
+    using tuneframe::common::FileLock;
+    const FileLock probe(tuneframe::common::run_queue_runner_lock_path(m_file.toStdString()),
+                         FileLock::Wait::DontBlock);
+    return !probe.held() && probe.error().empty();
+}

@@ -30,6 +30,9 @@ public:
     // project. A runner already at work makes the new one leave at once, so this is safe to
     // call whenever the queue should be moving.
     bool startRunner(const QString& enginePath, QString* error) const;
+    // Whether a runner holds this queue now (it reads the file again after every run, so
+    // changes reach it without starting another).
+    bool runnerAlive() const;
 
 signals:
     // Once a second: time to look for runs the runner started.

@@ -141,7 +141,7 @@ void RunQueueController::startNext(const QString& enginePath) {
         return;
     }
     QString error;
-    if (!publish(&error) || !m_file.startRunner(enginePath, &error)) {
+    if (!publish(&error) || (!m_file.runnerAlive() && !m_file.startRunner(enginePath, &error))) {
         m_history.setQueuePosition(waiting.first(), std::nullopt);
         emit startFailed(waiting.first(), error);
         hold();

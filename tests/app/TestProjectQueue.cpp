@@ -7,6 +7,7 @@
 #include "app/runs/ProjectQueue.h"
 #include "app/runs/TrainingHistory.h"
 #include "app/runs/TrainingRuns.h"
+#include "common/file_lock.h"
 #include "common/run_queue.h"
 
 #include <QDir>
@@ -45,6 +46,7 @@ private slots:
     void theHistorysQueueIsWrittenForTheRunner();
     void aRunTheRunnerStartedIsTakenIntoTheHistoryAndFollowed();
     void aDamagedQueueFileIsReportedAndKept();
+    void aRunnerAtWorkIsHandedTheQueueWithoutAnotherStarting();
 
 private:
     qint64 addQueued(const QString& name, int position) {
@@ -132,6 +134,25 @@ void TestProjectQueue::aDamagedQueueFileIsReportedAndKept() {
     QFile kept(queueFile());
     QVERIFY(kept.open(QIODevice::ReadOnly));
     QCOMPARE(kept.readAll(), damaged);
+}
+
+// The runner reads the file after every run, so while one holds the queue the studio only
+// writes the file. (The engine path leads nowhere: starting a runner would fail the run.)
+void TestProjectQueue::aRunnerAtWorkIsHandedTheQueueWithoutAnotherStarting() {
+    const qint64 first = addQueued(QStringLiteral("first"), 1);
+    using tuneframe::common::FileLock;
+    const FileLock runner(tuneframe::common::run_queue_runner_lock_path(queueFile().toStdString()),
+                          FileLock::Wait::DontBlock);
+    QVERIFY(runner.held());
+    TrainingRuns runs(m_project, QStringLiteral("/nonexistent/tuneframe-engine"));
+    QSignalSpy failed(&runs, &TrainingRuns::runFailed);
+    runs.startQueue();
+    QCOMPARE(failed.size(), 0);
+    QVERIFY(runs.isQueueRunning());
+    const tuneframe::common::RunQueue queue = readQueue(queueFile());
+    QVERIFY(queue.running);
+    QCOMPARE(queue.runs.size(), std::size_t{1});
+    QCOMPARE(queue.runs[0].id, first);
 }
 
 QTEST_MAIN(TestProjectQueue)
