@@ -328,6 +328,7 @@ void read_parallel(Fields f, ParallelSettings& p) {
     f.choose("plan", p.plan, {"ddp", "zero1", "zero2", "hybrid"});
     f.read("sp_size", p.sp_size, 1);
     f.read("tp_size", p.tp_size, 1);
+    f.read("pp_size", p.pp_size, 1);
     f.read("zero_stage", p.zero_stage, 0);
     if (p.zero_stage > 2) {
         f.fail(f.name("zero_stage"), "is " + std::to_string(p.zero_stage) + ", not 0, 1 or 2",
@@ -343,6 +344,10 @@ void read_parallel(Fields f, ParallelSettings& p) {
     if (p.plan != "hybrid" && p.tp_size != 1) {
         f.fail(f.name("tp_size"), "is set but the plan is not \"hybrid\"",
                "Set plan to \"hybrid\" to use tensor parallelism, or tp_size to 1.");
+    }
+    if (p.plan != "hybrid" && p.pp_size != 1) {
+        f.fail(f.name("pp_size"), "is set but the plan is not \"hybrid\"",
+               "Set plan to \"hybrid\" to use pipeline parallelism, or pp_size to 1.");
     }
     if (p.plan != "hybrid" && p.zero_stage != 0) {
         f.fail(f.name("zero_stage"), "is set but the plan is not \"hybrid\"",
@@ -507,6 +512,7 @@ json TrainingJob::to_json() const {
          {{"plan", parallel.plan},
           {"sp_size", parallel.sp_size},
           {"tp_size", parallel.tp_size},
+          {"pp_size", parallel.pp_size},
           {"zero_stage", parallel.zero_stage},
           {"bucket_mb", parallel.bucket_mb},
           {"timeout_s", parallel.timeout_s}}},

@@ -103,6 +103,9 @@ struct ParallelSettings {
     std::string plan = "ddp"; // ddp | zero1 | zero2 | hybrid
     std::int64_t sp_size = 1; // sequence-parallel ranks (hybrid)
     std::int64_t tp_size = 1; // tensor-parallel ranks (hybrid): Megatron-style sharded blocks
+    // Pipeline stages (hybrid): each holds a run of the blocks, and the step's
+    // gradient_accumulation batches flow through them as micro-batches on a 1F1B schedule.
+    std::int64_t pp_size = 1;
     // How the data-parallel axis of a hybrid plan keeps optimizer state and gradients: 0 whole
     // on every replica (ddp), 1 state sharded (zero1), 2 state and gradients sharded (zero2).
     std::int64_t zero_stage = 0;

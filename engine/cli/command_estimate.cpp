@@ -32,7 +32,8 @@ int run_estimate(CommandContext& context) {
     // the plan says).
     if (processes > 1) {
         dist::check_parallel_layout(job.parallel, static_cast<int>(processes),
-                                    pipeline.transformer_config.num_attention_heads);
+                                    pipeline.transformer_config.num_attention_heads,
+                                    pipeline.transformer_config.num_layers);
     }
     const train::JobMemoryEstimate estimate =
         train::estimate_job_memory(job, core::inventory(model), static_cast<int>(processes));

@@ -48,7 +48,7 @@ int run_train(CommandContext& context) {
         const c10::Device device =
             cpu ? c10::Device(c10::kCPU) : core::use_cuda_device(environment->local_rank);
         distributed =
-            std::make_unique<dist::DistributedContext>(*environment, job.parallel, device, 0);
+            std::make_unique<dist::DistributedContext>(*environment, job.parallel, device, 0, 0);
     }
     const bool main_rank = !environment || environment->rank == 0;
     const bool owns_run_files = main_rank && !(environment && environment->under_launch);

@@ -21,6 +21,8 @@ struct CollectiveCounts {
     std::int64_t reduce_scatter = 0;
     std::int64_t all_to_all = 0;
     std::int64_t barrier = 0;
+    std::int64_t send = 0; // point to point: pipeline stages' activations and gradients
+    std::int64_t recv = 0;
     std::int64_t bytes = 0; // payload handed to the collectives by this rank
 };
 
@@ -66,6 +68,13 @@ public:
                                   const std::vector<std::int64_t>& send_rows,
                                   const std::vector<std::int64_t>& receive_rows) = 0;
     virtual void barrier() = 0;
+    // Point to point, between pipeline stages. Sends `tensor` to group rank `peer` and returns
+    // while it travels (the pending send keeps the tensor); messages between two ranks with one
+    // `tag` arrive in the order they were sent.
+    virtual std::unique_ptr<PendingCollective> send_async(const at::Tensor& tensor, int peer,
+                                                          int tag) = 0;
+    // Fills `tensor` (contiguous; its shape and dtype known to both sides) from `peer`.
+    virtual void recv(at::Tensor& tensor, int peer, int tag) = 0;
 
     const CollectiveCounts& counts() const { return counts_; }
 

@@ -13,6 +13,7 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/parallel_mesh.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rendezvous.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rendezvous_environment.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/stage_tensors.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tensor_parallel_shards.cpp
     ${CMAKE_CURRENT_LIST_DIR}/zero_gradient_reducer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/zero_sharding.cpp

@@ -19,6 +19,8 @@ void add(CollectiveCounts& total, const CollectiveCounts& more) {
     total.reduce_scatter += more.reduce_scatter;
     total.all_to_all += more.all_to_all;
     total.barrier += more.barrier;
+    total.send += more.send;
+    total.recv += more.recv;
     total.bytes += more.bytes;
 }
 
@@ -30,15 +32,15 @@ std::string group_name(const char* axis, const std::vector<int>& members) {
 } // namespace
 
 void check_parallel_layout(const common::ParallelSettings& parallel, int world_size,
-                           std::int64_t heads) {
-    ParallelMesh::of(parallel, world_size, heads);
+                           std::int64_t heads, std::int64_t layers) {
+    ParallelMesh::of(parallel, world_size, heads, layers);
 }
 
 DistributedContext::DistributedContext(const RendezvousEnvironment& environment,
                                        const common::ParallelSettings& parallel, c10::Device device,
-                                       std::int64_t heads)
+                                       std::int64_t heads, std::int64_t layers)
     : rank_(environment.rank)
-    , mesh_(ParallelMesh::of(parallel, environment.world_size, heads))
+    , mesh_(ParallelMesh::of(parallel, environment.world_size, heads, layers))
     , plan_(parallel.plan)
     , environment_(environment) {
     rendezvous_ = std::make_unique<Rendezvous>(
@@ -55,6 +57,12 @@ DistributedContext::DistributedContext(const RendezvousEnvironment& environment,
     if (mesh_.tp_size() > 1) {
         const std::vector<int> members = mesh_.tensor_group(rank_);
         tensor_ = rendezvous_->group(group_name("tp", members), members, device);
+    }
+    if (mesh_.pp_size() > 1) {
+        const std::vector<int> members = mesh_.pipeline_group(rank_);
+        pipeline_ = rendezvous_->group(group_name("pp", members), members, device);
+    }
+    if (mesh_.tp_size() > 1 || mesh_.pp_size() > 1) {
         const std::vector<int> replicas = mesh_.replica_group(rank_);
         replica_ = rendezvous_->group(group_name("replica", replicas), replicas, device);
     }
@@ -68,7 +76,7 @@ DistributedContext::DistributedContext(const RendezvousEnvironment& environment,
     , plan_(parallel.plan)
     , environment_(environment)
     , world_(std::move(world)) {
-    if (mesh_.sp_size() > 1 || mesh_.tp_size() > 1) {
+    if (mesh_.sp_size() > 1 || mesh_.tp_size() > 1 || mesh_.pp_size() > 1) {
         throw core::Error(core::ErrorCode::Internal,
                           "a context over one given group cannot split sequences or layers");
     }
@@ -76,7 +84,7 @@ DistributedContext::DistributedContext(const RendezvousEnvironment& environment,
 
 CollectiveCounts DistributedContext::counts() const {
     CollectiveCounts total = world_->counts();
-    for (const auto* group : {sequence_.get(), tensor_.get(), replica_.get()}) {
+    for (const auto* group : {sequence_.get(), tensor_.get(), pipeline_.get(), replica_.get()}) {
         if (group) {
             add(total, group->counts());
         }

@@ -16,10 +16,11 @@ class DistributedContext {
 public:
     // Meets the other ranks and builds the groups for `parallel`. `heads`: the transformer's
     // attention heads, which sequence and tensor parallelism split (a clear error when they do
-    // not divide). `device`: this rank's (cuda:LOCAL_RANK, made current before, or the CPU).
+    // not divide); `layers`: its blocks, which pipeline stages share. `device`: this rank's
+    // (cuda:LOCAL_RANK, made current before, or the CPU).
     DistributedContext(const RendezvousEnvironment& environment,
                        const common::ParallelSettings& parallel, c10::Device device,
-                       std::int64_t heads);
+                       std::int64_t heads, std::int64_t layers);
     // A context over a group already made (tests: an in-process recording group), without
     // sequence or tensor parallelism.
     DistributedContext(const RendezvousEnvironment& environment,
@@ -36,6 +37,8 @@ public:
     int sp_size() const { return mesh_.sp_size(); }
     int tp_rank() const { return mesh_.coordinates(rank_).tp; }
     int tp_size() const { return mesh_.tp_size(); }
+    int pp_rank() const { return mesh_.coordinates(rank_).pp; }
+    int pp_size() const { return mesh_.pp_size(); }
     const std::string& plan() const { return plan_; }
     const RendezvousEnvironment& environment() const { return environment_; }
 
@@ -44,8 +47,10 @@ public:
     Communicator* sequence_group() { return sequence_.get(); }
     // The ranks holding the other shards of this rank's layers; null without tensor parallelism.
     Communicator* tensor_group() { return tensor_.get(); }
+    // The stages this rank's micro-batches pass through; null without pipeline parallelism.
+    Communicator* pipeline_group() { return pipeline_.get(); }
     // The ranks holding the same shard of every layer, whose gradients are averaged together:
-    // the world without tensor parallelism.
+    // the world without tensor or pipeline parallelism.
     Communicator& replica_group() { return replica_ ? *replica_ : *world_; }
     // What this rank's groups exchanged so far, added up.
     CollectiveCounts counts() const;
@@ -59,11 +64,12 @@ private:
     std::unique_ptr<Communicator> world_;
     std::unique_ptr<Communicator> sequence_;
     std::unique_ptr<Communicator> tensor_;
+    std::unique_ptr<Communicator> pipeline_;
     std::unique_ptr<Communicator> replica_;
 };
 
 // Checks the plan against the world before any rank connects (also used by `launch`).
 void check_parallel_layout(const common::ParallelSettings& parallel, int world_size,
-                           std::int64_t heads);
+                           std::int64_t heads, std::int64_t layers = 0);
 
 } // namespace tuneframe::dist

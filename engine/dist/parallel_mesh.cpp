@@ -22,6 +22,17 @@ std::string ranks(int count) {
 
 } // namespace
 
+std::pair<std::int64_t, std::int64_t> pipeline_stage_blocks(std::int64_t layers, int stages,
+                                                            int stage) {
+    const std::int64_t share = layers / stages;
+    const std::int64_t extra = layers % stages;
+    // Stages from `stages - extra` on get one block more.
+    const std::int64_t plain = stages - extra;
+    const std::int64_t first =
+        stage <= plain ? stage * share : plain * share + (stage - plain) * (share + 1);
+    return {first, first + share + (stage >= plain ? 1 : 0)};
+}
+
 int zero_stage_of(const common::ParallelSettings& parallel) {
     if (parallel.plan == "zero1") {
         return 1;
@@ -33,13 +44,29 @@ int zero_stage_of(const common::ParallelSettings& parallel) {
 }
 
 ParallelMesh ParallelMesh::of(const common::ParallelSettings& parallel, int world_size,
-                              std::int64_t heads) {
+                              std::int64_t heads, std::int64_t layers) {
     const bool hybrid = parallel.plan == "hybrid";
     const std::int64_t sp = hybrid ? parallel.sp_size : 1;
     const std::int64_t tp = hybrid ? parallel.tp_size : 1;
-    if (sp < 1 || tp < 1) {
-        throw plan_error("parallel.tp_size", "parallel.sp_size and tp_size must be 1 or more.",
-                         "Set both to a whole number of ranks.");
+    const std::int64_t pp = hybrid ? parallel.pp_size : 1;
+    if (sp < 1 || tp < 1 || pp < 1) {
+        throw plan_error("parallel.tp_size",
+                         "parallel.sp_size, tp_size and pp_size must be 1 or more.",
+                         "Set each to a whole number of ranks.");
+    }
+    if (world_size % pp != 0) {
+        throw plan_error("parallel.pp_size",
+                         "parallel.pp_size " + number(pp) + " does not divide the run's " +
+                             ranks(world_size) + ".",
+                         "Choose a number of pipeline stages that divides the number of GPUs "
+                         "(ranks).");
+    }
+    if (layers > 0 && layers < pp) {
+        throw plan_error("parallel.pp_size",
+                         "Each pipeline stage holds at least one block, and this model has " +
+                             number(layers) + " blocks for parallel.pp_size " + number(pp) +
+                             " stages.",
+                         "Choose at most " + number(layers) + " pipeline stages.");
     }
     if (world_size % sp != 0) {
         throw plan_error("parallel.sp_size",
@@ -47,9 +74,10 @@ ParallelMesh ParallelMesh::of(const common::ParallelSettings& parallel, int worl
                              ranks(world_size) + ".",
                          "Choose an sp_size that divides the number of GPUs (ranks).");
     }
-    if (world_size % tp != 0 || world_size % (sp * tp) != 0) {
+    if (world_size % tp != 0 || world_size % (sp * tp * pp) != 0) {
         throw plan_error("parallel.tp_size",
                          "parallel.tp_size " + number(tp) + " x sp_size " + number(sp) +
+                             (pp > 1 ? " x pp_size " + number(pp) : std::string()) +
                              " does not divide the run's " + ranks(world_size) + ".",
                          "Choose sizes whose product divides the number of GPUs (ranks).");
     }
@@ -71,7 +99,8 @@ ParallelMesh ParallelMesh::of(const common::ParallelSettings& parallel, int worl
     ParallelMesh mesh;
     mesh.sp_ = static_cast<int>(sp);
     mesh.tp_ = static_cast<int>(tp);
-    mesh.dp_ = world_size / static_cast<int>(sp * tp);
+    mesh.pp_ = static_cast<int>(pp);
+    mesh.dp_ = world_size / static_cast<int>(sp * tp * pp);
     mesh.zero_stage_ = zero_stage_of(parallel);
     return mesh;
 }
@@ -80,12 +109,13 @@ ParallelMesh::Coordinates ParallelMesh::coordinates(int rank) const {
     Coordinates at;
     at.tp = rank % tp_;
     at.sp = (rank / tp_) % sp_;
-    at.dp = rank / (tp_ * sp_);
+    at.dp = (rank / (tp_ * sp_)) % dp_;
+    at.pp = rank / (tp_ * sp_ * dp_);
     return at;
 }
 
 int ParallelMesh::rank(const Coordinates& at) const {
-    return (at.dp * sp_ + at.sp) * tp_ + at.tp;
+    return ((at.pp * dp_ + at.dp) * sp_ + at.sp) * tp_ + at.tp;
 }
 
 std::vector<int> ParallelMesh::along(int rank, int Coordinates::*axis, int size) const {
@@ -105,10 +135,18 @@ std::vector<int> ParallelMesh::tensor_group(int rank) const {
     return along(rank, &Coordinates::tp, tp_);
 }
 
-// Tensor-parallel rank is the innermost coordinate: every tp_size-th rank from this one's.
+std::vector<int> ParallelMesh::pipeline_group(int rank) const {
+    return along(rank, &Coordinates::pp, pp_);
+}
+
+// Within this rank's stage, the tensor-parallel rank is the innermost coordinate: every
+// tp_size-th rank of the stage from this one's.
 std::vector<int> ParallelMesh::replica_group(int rank) const {
+    const Coordinates at = coordinates(rank);
+    const int stage_ranks = dp_ * sp_ * tp_;
     std::vector<int> members;
-    for (int member = coordinates(rank).tp; member < world_size(); member += tp_) {
+    for (int member = at.pp * stage_ranks + at.tp; member < (at.pp + 1) * stage_ranks;
+         member += tp_) {
         members.push_back(member);
     }
     return members;
@@ -117,7 +155,7 @@ std::vector<int> ParallelMesh::replica_group(int rank) const {
 std::string ParallelMesh::describe() const {
     std::string text;
     for (const auto& [name, size] :
-         {std::pair<const char*, int>{"dp", dp_}, {"sp", sp_}, {"tp", tp_}}) {
+         {std::pair<const char*, int>{"pp", pp_}, {"dp", dp_}, {"sp", sp_}, {"tp", tp_}}) {
         if (size > 1) {
             text += (text.empty() ? "" : " x ") + std::string(name) + std::to_string(size);
         }

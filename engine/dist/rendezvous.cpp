@@ -141,6 +141,23 @@ public:
         return out;
     }
 
+    std::unique_ptr<PendingCollective> send_async(const at::Tensor& tensor, int peer,
+                                                  int tag) override {
+        check_device(tensor, "send");
+        std::vector<at::Tensor> tensors{tensor.contiguous()};
+        ++counts_.send;
+        counts_.bytes += bytes(tensors[0]);
+        auto work = guarded("send", [&] { return group_->send(tensors, peer, tag); });
+        return std::make_unique<GuardedWork>(this, "send", work, tensors[0]);
+    }
+
+    void recv(at::Tensor& tensor, int peer, int tag) override {
+        check_contiguous(tensor, "recv");
+        ++counts_.recv;
+        std::vector<at::Tensor> tensors{tensor};
+        finish("recv", guarded("recv", [&] { return group_->recv(tensors, peer, tag); }));
+    }
+
     void barrier() override {
         ++counts_.barrier;
         c10d::BarrierOptions options;
@@ -151,16 +168,20 @@ public:
 private:
     class GuardedWork : public PendingCollective {
     public:
-        GuardedWork(C10dCommunicator* owner, const char* what, c10::intrusive_ptr<c10d::Work> work)
+        // `keep`: what the work reads until it completes (a send's tensor).
+        GuardedWork(C10dCommunicator* owner, const char* what, c10::intrusive_ptr<c10d::Work> work,
+                    at::Tensor keep = {})
             : owner_(owner)
             , what_(what)
-            , work_(std::move(work)) {}
+            , work_(std::move(work))
+            , keep_(std::move(keep)) {}
         void wait() override { owner_->finish(what_, work_); }
 
     private:
         C10dCommunicator* owner_;
         const char* what_;
         c10::intrusive_ptr<c10d::Work> work_;
+        at::Tensor keep_;
     };
 
     static std::int64_t bytes(const at::Tensor& tensor) {
@@ -196,7 +217,15 @@ private:
 
     void finish(const char* what, const c10::intrusive_ptr<c10d::Work>& work) {
         try {
-            work->wait();
+            // Gloo's point to point has no timeout of its own: bounded here so a receive whose
+            // peer never sends fails like a collective. NCCL's wait must stay unbounded, since a
+            // bounded one blocks the host until the GPU is done.
+            const bool point_to_point = std::string(what) == "send" || std::string(what) == "recv";
+            if (point_to_point && backend_ == "gloo") {
+                work->wait(timeout_);
+            } else {
+                work->wait();
+            }
         } catch (const std::exception& error) {
             fail(what, error);
         }

@@ -14,20 +14,27 @@ at::Tensor pad_to_temporal_patches(const at::Tensor& latents, std::int64_t patch
     return torch::cat({first.expand({-1, missing, -1, -1, -1}), latents}, 1);
 }
 
-DiffusionLoss diffusion_loss(models::cogvideox::CogVideoXTransformer3DModel& transformer,
-                             const diffusion::CogVideoXNoiseSchedule& schedule,
-                             const DiffusionBatch& batch) {
-    DiffusionLoss out;
-    out.noisy_input = schedule.add_noise(batch.latents, batch.noise, batch.timesteps);
+models::cogvideox::CogVideoXTransformerInputs
+diffusion_inputs(const diffusion::CogVideoXNoiseSchedule& schedule, const DiffusionBatch& batch,
+                 at::Tensor& noisy_input) {
+    noisy_input = schedule.add_noise(batch.latents, batch.noise, batch.timesteps);
     models::cogvideox::CogVideoXTransformerInputs inputs;
     inputs.hidden_states = batch.image_latents.defined()
-                               ? torch::cat({out.noisy_input, batch.image_latents}, 2)
-                               : out.noisy_input;
+                               ? torch::cat({noisy_input, batch.image_latents}, 2)
+                               : noisy_input;
     inputs.encoder_hidden_states = batch.prompt_embeds;
     inputs.timestep = batch.timesteps;
     inputs.ofs = batch.ofs;
+    return inputs;
+}
+
+DiffusionLoss diffusion_loss_of(const diffusion::CogVideoXNoiseSchedule& schedule,
+                                const DiffusionBatch& batch, const at::Tensor& noisy_input,
+                                const at::Tensor& prediction) {
+    DiffusionLoss out;
+    out.noisy_input = noisy_input;
     // accelerate hands the model's outputs back in float32 under mixed precision.
-    out.model_output = transformer->forward(inputs).to(torch::kFloat);
+    out.model_output = prediction.to(torch::kFloat);
     out.model_pred = schedule.get_velocity(out.model_output, out.noisy_input, batch.timesteps);
 
     const at::Tensor table = schedule.alphas_cumprod().to(out.model_pred.device(), torch::kFloat);
@@ -38,6 +45,15 @@ DiffusionLoss diffusion_loss(models::cogvideox::CogVideoXTransformer3DModel& tra
     out.loss_per_sample = weighted.reshape({batch.latents.size(0), -1}).mean(1);
     out.loss = out.loss_per_sample.mean();
     return out;
+}
+
+DiffusionLoss diffusion_loss(models::cogvideox::CogVideoXTransformer3DModel& transformer,
+                             const diffusion::CogVideoXNoiseSchedule& schedule,
+                             const DiffusionBatch& batch) {
+    at::Tensor noisy_input;
+    const models::cogvideox::CogVideoXTransformerInputs inputs =
+        diffusion_inputs(schedule, batch, noisy_input);
+    return diffusion_loss_of(schedule, batch, noisy_input, transformer->forward(inputs));
 }
 
 } // namespace tuneframe::train

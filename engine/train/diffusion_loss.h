@@ -41,4 +41,15 @@ DiffusionLoss diffusion_loss(models::cogvideox::CogVideoXTransformer3DModel& tra
                              const diffusion::CogVideoXNoiseSchedule& schedule,
                              const DiffusionBatch& batch);
 
+// The two halves of diffusion_loss, for pipeline stages, which run the transformer in parts.
+// The transformer's inputs for `batch`: its latents noised at its timesteps (beside the image
+// latents for image-to-video), which `noisy_input` receives.
+models::cogvideox::CogVideoXTransformerInputs
+diffusion_inputs(const diffusion::CogVideoXNoiseSchedule& schedule, const DiffusionBatch& batch,
+                 at::Tensor& noisy_input);
+// The loss of the transformer's v-prediction `prediction` for `batch`.
+DiffusionLoss diffusion_loss_of(const diffusion::CogVideoXNoiseSchedule& schedule,
+                                const DiffusionBatch& batch, const at::Tensor& noisy_input,
+                                const at::Tensor& prediction);
+
 } // namespace tuneframe::train

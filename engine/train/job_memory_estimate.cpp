@@ -120,6 +120,7 @@ nlohmann::json JobMemoryEstimate::to_json() const {
                            {"data_parallel", data_parallel},
                            {"sequence_parallel", sequence_parallel},
                            {"tensor_parallel", tensor_parallel},
+                           {"pipeline_parallel", pipeline_parallel},
                            {"largest_bucket", {frames, height, width}},
                            {"peak", peak()},
                            {"phases", nlohmann::json::array()}};
@@ -154,8 +155,14 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
         hybrid ? static_cast<int>(std::max<std::int64_t>(job.parallel.sp_size, 1)) : 1;
     estimate.tensor_parallel =
         hybrid ? static_cast<int>(std::max<std::int64_t>(job.parallel.tp_size, 1)) : 1;
+    estimate.pipeline_parallel =
+        hybrid ? static_cast<int>(std::clamp<std::int64_t>(
+                     job.parallel.pp_size, 1, std::max<std::int64_t>(config.num_layers, 1)))
+               : 1;
     estimate.data_parallel =
-        std::max(estimate.processes / (estimate.sequence_parallel * estimate.tensor_parallel), 1);
+        std::max(estimate.processes / (estimate.sequence_parallel * estimate.tensor_parallel *
+                                       estimate.pipeline_parallel),
+                 1);
     const std::int64_t bytes = job.precision == "fp32" ? 4 : 2;
     for (const auto& [height, width] : job.dataset.resolution_buckets) {
         for (const std::int64_t frames : job.dataset.frame_buckets) {
@@ -190,8 +197,19 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     // train: what every process holds during a step.
     PhaseMemory train{"train", {}, false};
     runtime(train);
-    const bool distributed =
-        estimate.data_parallel * estimate.sequence_parallel * estimate.tensor_parallel > 1;
+    const bool distributed = estimate.data_parallel * estimate.sequence_parallel *
+                                 estimate.tensor_parallel * estimate.pipeline_parallel >
+                             1;
+    // The largest stage's share of the blocks (the embeddings and output layers, about 1% of
+    // a CogVideoX, count with them).
+    const int pp = estimate.pipeline_parallel;
+    const double stage_share =
+        static_cast<double>(dist::pipeline_stage_blocks(config.num_layers, pp, pp - 1).second -
+                            dist::pipeline_stage_blocks(config.num_layers, pp, pp - 1).first) /
+        static_cast<double>(std::max<std::int64_t>(config.num_layers, 1));
+    const auto of_stage = [stage_share](std::uint64_t whole) {
+        return static_cast<std::uint64_t>(static_cast<double>(whole) * stage_share);
+    };
     const int zero_stage = dist::zero_stage_of(job.parallel);
     const bool zero2 = distributed && zero_stage == 2;
     const bool sharded = distributed && zero_stage > 0;
@@ -221,31 +239,35 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     const auto not_held = static_cast<std::int64_t>(
         static_cast<double>(split_weights) * (1.0 - 1.0 / tp) *
         (quantization == lora::BaseQuantization::None ? static_cast<double>(bytes) : 1.0));
-    train.parts.push_back(
-        {"transformer weights", "",
-         weight_bytes(transformer, bytes) -
-             static_cast<std::uint64_t>(
-                 cogvideox::quantized_base_saving_bytes(config, bytes, quantization) + not_held)});
+    const std::uint64_t whole_weights =
+        weight_bytes(transformer, bytes) -
+        static_cast<std::uint64_t>(
+            cogvideox::quantized_base_saving_bytes(config, bytes, quantization));
+    train.parts.push_back({"transformer weights", "",
+                           of_stage(whole_weights - static_cast<std::uint64_t>(not_held))});
     if (job.mode == "lora") {
         const auto adapter = static_cast<std::int64_t>(
             static_cast<double>(
                 config.num_layers * static_cast<std::int64_t>(job.lora.targets.size()) *
                 std::min(job.lora.rank, config.inner_dim()) * 2 * config.inner_dim()) *
             (0.5 + 0.5 / tp));
-        train.parts.push_back({"adapter weights", "", static_cast<std::uint64_t>(adapter * 4)});
-        train.parts.push_back({"gradients", "", gradients(adapter, adapter * 4)});
         train.parts.push_back(
-            {"optimizer state", "", static_cast<std::uint64_t>(adapter * state_bytes / shards)});
+            {"adapter weights", "", of_stage(static_cast<std::uint64_t>(adapter * 4))});
+        train.parts.push_back({"gradients", "", of_stage(gradients(adapter, adapter * 4))});
+        train.parts.push_back(
+            {"optimizer state", "",
+             of_stage(static_cast<std::uint64_t>(adapter * state_bytes / shards))});
     } else {
         const std::int64_t parameters =
             transformer.parameters -
             static_cast<std::int64_t>(static_cast<double>(split_weights) * (1.0 - 1.0 / tp));
-        train.parts.push_back({"gradients", "", gradients(parameters, parameters * bytes)});
+        train.parts.push_back(
+            {"gradients", "", of_stage(gradients(parameters, parameters * bytes))});
         const bool offloaded = job.optimizer.name == "adamw-cpu-offload";
         const std::int64_t master = bytes < 4 && !offloaded ? 4 : 0;
         train.parts.push_back(
             {"optimizer state", "",
-             static_cast<std::uint64_t>(parameters * (state_bytes + master) / shards)});
+             of_stage(static_cast<std::uint64_t>(parameters * (state_bytes + master) / shards))});
     }
     const cogvideox::VideoShape train_shape{estimate.frames, estimate.height, estimate.width,
                                             job.batch_size};
@@ -283,6 +305,9 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
         job.validation.frames > 0 ? job.validation.frames : config.sample_frames,
         job.validation.height > 0 ? job.validation.height : config.sample_height * spatial,
         job.validation.width > 0 ? job.validation.width : config.sample_width * spatial, 1};
+    if (pp > 1) {
+        validation.parts.push_back({"whole transformer for sampling", "denoise", whole_weights});
+    }
     validation.parts.push_back({"text encoder weights", "text", weight_bytes(text_encoder, bytes)});
     validation.parts.push_back({"text encoder activations", "text", text_activations});
     validation.parts.push_back(

@@ -35,6 +35,7 @@ struct JobMemoryEstimate {
     int data_parallel = 1;
     int sequence_parallel = 1;
     int tensor_parallel = 1;
+    int pipeline_parallel = 1;
     std::int64_t frames = 0; // the largest bucket: what the peak is computed for
     std::int64_t height = 0;
     std::int64_t width = 0;
@@ -47,6 +48,10 @@ struct JobMemoryEstimate {
 // (`launch`'s ranks), which the job's parallel plan splits into data, sequence and tensor groups.
 // Under tensor parallelism the blocks' split weights, adapters, their gradients and optimizer
 // state count 1/tp_size; activations count whole (an upper bound, not yet measured on GPUs).
+// Under pipeline parallelism the weights, adapters, gradients and state count the largest
+// stage's share of the blocks, and activations count whole: the first stage keeps pp_size
+// micro-batches of its 1/pp_size of the blocks in flight under 1F1B. Rank 0 validates with a
+// whole model of its own beside its stage.
 JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
                                       const std::vector<core::ComponentInventory>& components,
                                       int processes);

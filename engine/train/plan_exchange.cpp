@@ -5,6 +5,7 @@
 #include "engine/dist/all_to_all_token_exchange.h"
 #include "engine/dist/bucketed_all_reduce.h"
 #include "engine/dist/distributed_context.h"
+#include "engine/dist/stage_tensors.h"
 #include "engine/dist/tensor_parallel_shards.h"
 #include "engine/dist/zero_gradient_reducer.h"
 #include "engine/dist/zero_sharding.h"
@@ -21,21 +22,25 @@ PlanExchange::PlanExchange(dist::DistributedContext& dist, const common::Trainin
 PlanExchange::~PlanExchange() = default;
 
 void PlanExchange::split(models::cogvideox::CogVideoXTransformer3DModelImpl& transformer) {
-    if (!dist_.tensor_group()) {
-        return;
+    const std::int64_t layers = transformer.config().num_layers;
+    dist::check_parallel_layout(job_.parallel, dist_.world_size(),
+                                transformer.config().num_attention_heads, layers);
+    stage_blocks_ = dist::pipeline_stage_blocks(layers, dist_.pp_size(), dist_.pp_rank());
+    if (dist_.tensor_group()) {
+        // The job's reader has refused optimizers whose state cannot be split with the layers.
+        transformer.split_blocks_over(
+            std::make_shared<dist::AllReduceTensorParallel>(*dist_.tensor_group()));
+        tensor_shards_ = std::make_unique<dist::TensorParallelShards>(
+            *dist_.tensor_group(), models::cogvideox::tensor_parallel_layout(transformer));
     }
-    // The job's reader has refused optimizers whose state cannot be split with the layers.
-    transformer.split_blocks_over(
-        std::make_shared<dist::AllReduceTensorParallel>(*dist_.tensor_group()));
-    tensor_shards_ = std::make_unique<dist::TensorParallelShards>(
-        *dist_.tensor_group(), models::cogvideox::tensor_parallel_layout(transformer));
+    if (dist_.pipeline_group()) {
+        transformer.keep_stage(stage_blocks_.first, stage_blocks_.second);
+    }
 }
 
 NamedParameters
 PlanExchange::join(const NamedParameters& trainable,
                    models::cogvideox::CogVideoXTransformer3DModelImpl& transformer) {
-    dist::check_parallel_layout(job_.parallel, dist_.world_size(),
-                                transformer.config().num_attention_heads);
     dist::Communicator& replicas_group = dist_.replica_group();
     {
         // Every replica starts from its group's first rank's values, whatever each loaded or
@@ -114,22 +119,32 @@ void PlanExchange::synchronize_gradients(const NamedParameters& stepped) {
 }
 
 GradNorm PlanExchange::clip_gradients(const NamedParameters& stepped, double max_norm) {
-    if (!sharding_ && !tensor_shards_) {
+    if (!sharding_ && !tensor_shards_ && !dist_.pipeline_group()) {
         return clip_grad_norm(stepped, max_norm);
     }
     // ZeRO ranks own disjoint parameters, so the world sums them; without ZeRO every replica
-    // holds them all and the tensor-parallel group sums the parts. Replicated parameters are
-    // counted by one rank of that group.
-    dist::Communicator& group = sharding_ ? dist_.world() : *dist_.tensor_group();
+    // holds its stage's parameters, the tensor-parallel group sums their parts and the pipeline
+    // group the stages. Replicated parameters are counted by one rank of the tensor group.
+    std::vector<dist::Communicator*> groups;
+    if (sharding_) {
+        groups.push_back(&dist_.world());
+    } else {
+        groups = {dist_.tensor_group(), dist_.pipeline_group()};
+    }
     const bool counts_replicated = dist_.tp_rank() == 0;
     auto counted = [this, counts_replicated](const std::string& name) {
-        return counts_replicated || tensor_shards_->split(name);
+        return counts_replicated || !tensor_shards_ || tensor_shards_->split(name);
     };
     return clip_grad_norm(
         stepped, max_norm,
-        [&group](const at::Tensor& local) {
-            at::Tensor total = local.to(group.device(), torch::kFloat).reshape({1}).contiguous();
-            group.all_reduce(total);
+        [&groups](const at::Tensor& local) {
+            at::Tensor total = local.to(torch::kFloat).reshape({1});
+            for (dist::Communicator* group : groups) {
+                if (group) {
+                    total = total.to(group->device()).contiguous();
+                    group->all_reduce(total);
+                }
+            }
             return total.reshape({});
         },
         counted);
@@ -151,8 +166,15 @@ void PlanExchange::reset_peak_gradient_bytes() {
     }
 }
 
-core::NamedTensors PlanExchange::whole(const core::NamedTensors& tensors) const {
-    return tensor_shards_ ? tensor_shards_->gather(tensors) : tensors;
+core::NamedTensors PlanExchange::whole(const core::NamedTensors& tensors, bool join_stages) const {
+    core::NamedTensors joined = tensor_shards_ ? tensor_shards_->gather(tensors) : tensors;
+    // Only rank 0's pipeline writes checkpoints and validates.
+    const bool rank_0s_pipeline =
+        dist_.dp_rank() == 0 && dist_.sp_rank() == 0 && dist_.tp_rank() == 0;
+    if (join_stages && dist_.pipeline_group() && rank_0s_pipeline) {
+        joined = dist::gather_to_first_stage(*dist_.pipeline_group(), joined);
+    }
+    return joined;
 }
 
 void PlanExchange::cut(std::map<std::string, at::Tensor>& tensors) const {

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace tuneframe::models::cogvideox {
 class CogVideoXTransformer3DModelImpl;
@@ -37,9 +38,12 @@ public:
     PlanExchange(const PlanExchange&) = delete;
     PlanExchange& operator=(const PlanExchange&) = delete;
 
-    // Tensor parallelism keeps this rank's share of every block: after any LoRA adapters (so
-    // they are split with their layers), before the trainable parameters are collected.
+    // Tensor parallelism keeps this rank's share of every block, pipeline parallelism this
+    // rank's stage's blocks: after any LoRA adapters (so they are split with their layers),
+    // before the trainable parameters are collected.
     void split(models::cogvideox::CogVideoXTransformer3DModelImpl& transformer);
+    // The blocks [first, end) this rank runs: all of them without pipeline parallelism.
+    std::pair<std::int64_t, std::int64_t> stage_blocks() const { return stage_blocks_; }
     // Joins the trainable parameters and the model to the plan (equal starting values on every
     // replica, the sequence split, the gradient exchange) and returns the parameters this rank's
     // optimizer steps. A plan the model's heads cannot take, or an optimizer the plan cannot
@@ -64,8 +68,11 @@ public:
     bool shards_optimizer_state() const { return sharding_ != nullptr; }
 
     // The whole model's tensors (parameters, or optimizer state by "<parameter>.<key>") from
-    // this rank's parts: a collective under tensor parallelism, a copy otherwise.
-    core::NamedTensors whole(const core::NamedTensors& tensors) const;
+    // this rank's parts: a collective under tensor parallelism, a copy otherwise. Under
+    // pipeline parallelism every rank calls it and the first stage of rank 0's pipeline gets
+    // every stage's tensors (the others their stage's); `join_stages` false keeps each stage's
+    // own (ZeRO's per-stage optimizer shards).
+    core::NamedTensors whole(const core::NamedTensors& tensors, bool join_stages = true) const;
     // This rank's parts of whole tensors, in place.
     void cut(std::map<std::string, at::Tensor>& tensors) const;
 
@@ -76,6 +83,7 @@ private:
     std::unique_ptr<dist::ZeroSharding> sharding_;
     std::unique_ptr<dist::ZeroGradientReducer> zero_reducer_;
     std::unique_ptr<dist::TensorParallelShards> tensor_shards_;
+    std::pair<std::int64_t, std::int64_t> stage_blocks_{0, 0};
 };
 
 } // namespace tuneframe::train

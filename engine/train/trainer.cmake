@@ -10,6 +10,7 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/job_model_check.cpp
     ${CMAKE_CURRENT_LIST_DIR}/keyed_generator.cpp
     ${CMAKE_CURRENT_LIST_DIR}/kineto_trace.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/pipeline_schedule.cpp
     ${CMAKE_CURRENT_LIST_DIR}/plan_exchange.cpp
     ${CMAKE_CURRENT_LIST_DIR}/prepared_training_dataset.cpp
     ${CMAKE_CURRENT_LIST_DIR}/run_export.cpp

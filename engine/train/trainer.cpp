@@ -7,6 +7,7 @@
 #include "engine/diffusion/prompt_encoder.h"
 #include "engine/dist/distributed_context.h"
 #include "engine/lora/lora_injection.h"
+#include "engine/models/cogvideox/memory_estimate.h"
 #include "engine/models/cogvideox/quantized_base.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
 #include "engine/train/checkpoint_recovery.h"
@@ -16,6 +17,7 @@
 #include "engine/train/keyed_generator.h"
 #include "engine/train/lr_schedule.h"
 #include "engine/train/optimizer_factory.h"
+#include "engine/train/pipeline_schedule.h"
 #include "engine/train/plan_exchange.h"
 #include "engine/train/training_checkpoint.h"
 #include "engine/train/validation_pass.h"
@@ -26,6 +28,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <set>
 
 namespace tuneframe::train {
@@ -102,7 +105,7 @@ std::string job_fingerprint(const common::TrainingJob& job) {
     }
     // How gradients travel and how the model is split, not what they are: a run resumes under
     // another tensor-parallel size or ZeRO stage without a warning.
-    for (const char* key : {"bucket_mb", "tp_size", "zero_stage"}) {
+    for (const char* key : {"bucket_mb", "tp_size", "pp_size", "zero_stage"}) {
         numbers["parallel"].erase(key);
     }
     numbers["dataset"].erase("manifest");
@@ -220,7 +223,9 @@ struct Trainer::Impl {
                                {"reduce_scatter", now.reduce_scatter - then.reduce_scatter},
                                {"all_gather", now.all_gather - then.all_gather},
                                {"all_to_all", now.all_to_all - then.all_to_all},
-                               {"broadcast", now.broadcast - then.broadcast}};
+                               {"broadcast", now.broadcast - then.broadcast},
+                               {"send", now.send - then.send},
+                               {"recv", now.recv - then.recv}};
         reported_counts = now;
         return comm;
     }
@@ -249,29 +254,18 @@ struct Trainer::Impl {
         }
     }
 
-    void set_up_model() {
-        device = job_device(job.device, dist);
-        dtype = precision_dtype(job.precision);
-        models::check_placement({dtype, device});
-        if (job.task == "i2v" && !pipeline.image_to_video()) {
-            throw core::Error(core::ErrorCode::BadInput,
-                              "The job trains image-to-video but '" + model_folder.string() +
-                                  "' is a text-to-video model.",
-                              "Set task to t2v, or choose an image-to-video model.");
-        }
-        if (job.task == "t2v" && pipeline.image_to_video()) {
-            throw core::Error(core::ErrorCode::BadInput,
-                              "'" + model_folder.string() +
-                                  "' is an image-to-video model but the job's task is t2v.",
-                              "Set task to i2v.");
-        }
+    // The transformer as the job trains it, whole: loaded in the job's dtype on its device,
+    // checkpointing set, the base quantized, the adapters injected, and only what trains
+    // trainable.
+    cogvideox::CogVideoXTransformer3DModel load_model() {
         // Before loading: an fp8 base on a LibTorch without fp8 fails at once.
         const lora::BaseQuantization quantization =
             lora::parse_base_quantization(job.lora.base_quantization);
         cogvideox::TransformerLoadOptions load;
         load.dtype = dtype;
         load.device = device;
-        transformer = cogvideox::load_cogvideox_transformer(pipeline.transformer, load);
+        cogvideox::CogVideoXTransformer3DModel transformer =
+            cogvideox::load_cogvideox_transformer(pipeline.transformer, load);
         transformer->set_checkpointed_blocks(cogvideox::checkpointed_block_count(
             transformer->config(), job.gradient_checkpointing, job.checkpointed_blocks));
         transformer->set_keep_attention(job.checkpoint_keeps_attention);
@@ -296,6 +290,26 @@ struct Trainer::Impl {
                 parameter.set_requires_grad(true);
             }
         }
+        return transformer;
+    }
+
+    void set_up_model() {
+        device = job_device(job.device, dist);
+        dtype = precision_dtype(job.precision);
+        models::check_placement({dtype, device});
+        if (job.task == "i2v" && !pipeline.image_to_video()) {
+            throw core::Error(core::ErrorCode::BadInput,
+                              "The job trains image-to-video but '" + model_folder.string() +
+                                  "' is a text-to-video model.",
+                              "Set task to t2v, or choose an image-to-video model.");
+        }
+        if (job.task == "t2v" && pipeline.image_to_video()) {
+            throw core::Error(core::ErrorCode::BadInput,
+                              "'" + model_folder.string() +
+                                  "' is an image-to-video model but the job's task is t2v.",
+                              "Set task to i2v.");
+        }
+        transformer = load_model();
         if (dist) {
             exchange = std::make_unique<PlanExchange>(*dist, job);
             exchange->split(*transformer);
@@ -536,26 +550,31 @@ struct Trainer::Impl {
                         : clip_grad_norm(optimizer->parameters(), max_norm);
     }
 
+    // What the step's micro-batches gave this rank, until it is accounted for.
+    struct MicroBatchTotals {
+        std::vector<at::Tensor> losses; // on the device, one per micro-batch
+        std::vector<std::string> shapes;
+        std::int64_t samples = 0;
+        std::int64_t tokens = 0;
+    };
+
     // The step's losses, read back to the host once: summed over the micro-batches in double as
     // they always were, then over the replicas. A non-finite loss stops the run on every rank
     // (each sees the sum), naming this rank's batch when it was this rank's.
-    std::array<double, 4> account_step(const std::vector<at::Tensor>& micro_losses,
-                                       const std::vector<std::string>& batch_shapes,
-                                       std::int64_t local_samples, std::int64_t local_tokens,
-                                       bool finite, double& loss_out, std::int64_t& samples,
-                                       std::int64_t& tokens) {
-        const at::Tensor host = at::cat(micro_losses).to(torch::kCPU, torch::kDouble);
+    std::array<double, 4> account_step(const MicroBatchTotals& micro, bool finite, double& loss_out,
+                                       std::int64_t& samples, std::int64_t& tokens) {
+        const at::Tensor host = at::cat(micro.losses).to(torch::kCPU, torch::kDouble);
         double loss_sum = 0;
         std::string bad_batch;
         for (std::int64_t i = 0; i < host.size(0); ++i) {
             const double value = host[i].item<double>();
             if (!std::isfinite(value) && bad_batch.empty()) {
-                bad_batch = " (batch of " + batch_shapes[static_cast<std::size_t>(i)] + ")";
+                bad_batch = " (batch of " + micro.shapes[static_cast<std::size_t>(i)] + ")";
             }
             loss_sum += value;
         }
         const auto totals = step_totals(loss_sum / static_cast<double>(job.gradient_accumulation),
-                                        local_samples, local_tokens, finite);
+                                        micro.samples, micro.tokens, finite);
         if (!std::isfinite(totals[0])) {
             throw core::Error(core::ErrorCode::Nan,
                               "The loss became " + std::to_string(totals[0]) + " at step " +
@@ -598,34 +617,105 @@ struct Trainer::Impl {
         return true;
     }
 
+    std::uint64_t draw_of(std::int64_t micro) const {
+        return static_cast<std::uint64_t>(state.step * job.gradient_accumulation + micro);
+    }
+
+    double backward_scale() const {
+        return state.loss_scale / static_cast<double>(job.gradient_accumulation);
+    }
+
+    // The step's batches one after another through the whole model (or this rank's share of
+    // every block).
+    void run_micro_batches(MicroBatchTotals& micro_totals) {
+        for (std::int64_t micro = 0; micro < job.gradient_accumulation; ++micro) {
+            const std::vector<std::int64_t> indices = next_batch();
+            const DiffusionBatch batch = make_batch(indices, draw_of(micro));
+            const DiffusionLoss loss = diffusion_loss(transformer, *noise_schedule, batch);
+            micro_totals.losses.push_back(loss.loss.detach().reshape({1}));
+            micro_totals.shapes.push_back(shape_text(batch.latents));
+            if (exchange) {
+                exchange->begin_backward(micro + 1 == job.gradient_accumulation);
+            }
+            (loss.loss * backward_scale()).backward();
+            if (exchange) {
+                exchange->end_backward();
+            }
+            micro_totals.samples += static_cast<std::int64_t>(indices.size());
+            micro_totals.tokens += tokens_of(batch);
+        }
+    }
+
+    // A micro-batch as every pipeline stage makes it: each stage draws the same batch (the
+    // draws are keyed by sample and step), so only tokens and their gradients travel.
+    struct StageBatch {
+        std::vector<std::int64_t> indices;
+        DiffusionBatch batch;
+        at::Tensor noisy_input;
+        models::cogvideox::CogVideoXTransformerInputs inputs;
+    };
+
+    // The step's batches as micro-batches through this rank's pipeline stage (1F1B). The last
+    // stage computes the loss, so it alone counts the step's losses, samples and tokens.
+    void run_pipeline_micro_batches(MicroBatchTotals& micro_totals) {
+        const std::int64_t begin = exchange->stage_blocks().first;
+        const std::int64_t end = exchange->stage_blocks().second;
+        const bool last_stage = dist->pp_rank() + 1 == dist->pp_size();
+        std::map<std::int64_t, StageBatch> batches;
+        // Made when first asked for: a later stage needs the shapes before it receives.
+        auto batch_of = [&](std::int64_t micro) -> StageBatch& {
+            auto found = batches.find(micro);
+            if (found == batches.end()) {
+                StageBatch made;
+                made.indices = next_batch();
+                made.batch = make_batch(made.indices, draw_of(micro));
+                made.inputs = diffusion_inputs(*noise_schedule, made.batch, made.noisy_input);
+                found = batches.emplace(micro, std::move(made)).first;
+            }
+            return found->second;
+        };
+        PipelineStageWork work;
+        work.received_shapes = [&](std::int64_t micro) {
+            return transformer->stage_token_shapes(batch_of(micro).inputs);
+        };
+        work.forward = [&](std::int64_t micro, const models::cogvideox::StageTokens* received) {
+            const StageBatch made = std::move(batch_of(micro));
+            batches.erase(micro);
+            models::cogvideox::StageOutput out =
+                transformer->forward_stage(made.inputs, begin, end, received);
+            micro_totals.shapes.push_back(shape_text(made.batch.latents));
+            if (!last_stage) {
+                micro_totals.losses.push_back(at::zeros({1}, at::TensorOptions(device)));
+                return StageResult{std::move(out.tokens), {}};
+            }
+            const DiffusionLoss loss =
+                diffusion_loss_of(*noise_schedule, made.batch, made.noisy_input, out.prediction);
+            micro_totals.losses.push_back(loss.loss.detach().reshape({1}));
+            micro_totals.samples += static_cast<std::int64_t>(made.indices.size());
+            micro_totals.tokens += tokens_of(made.batch);
+            return StageResult{{}, loss.loss * backward_scale()};
+        };
+        work.begin_backward = [this](bool last) {
+            exchange->begin_backward(last);
+        };
+        work.end_backward = [this] {
+            exchange->end_backward();
+        };
+        PipelineSchedule(*dist->pipeline_group(), dtype, device)
+            .run(job.gradient_accumulation, work);
+    }
+
     // One optimizer step over `gradient_accumulation` batches. Returns false when an fp16 step
     // overflowed and was skipped. Nothing is read back to the host until the optimizer step is
     // queued (the loss and the gradient norm stay on the device until then), except under fp16,
     // whose overflow check must come first.
     bool train_step(double& loss_out, double& grad_norm_out, std::int64_t& samples,
                     std::int64_t& tokens) {
-        std::vector<at::Tensor> micro_losses;
-        std::vector<std::string> batch_shapes;
-        std::int64_t local_samples = 0;
-        std::int64_t local_tokens = 0;
-        for (std::int64_t micro = 0; micro < job.gradient_accumulation; ++micro) {
-            const std::vector<std::int64_t> indices = next_batch();
-            const auto draw =
-                static_cast<std::uint64_t>(state.step * job.gradient_accumulation + micro);
-            const DiffusionBatch batch = make_batch(indices, draw);
-            const DiffusionLoss loss = diffusion_loss(transformer, *noise_schedule, batch);
-            micro_losses.push_back(loss.loss.detach().reshape({1}));
-            batch_shapes.push_back(shape_text(batch.latents));
-            if (exchange) {
-                exchange->begin_backward(micro + 1 == job.gradient_accumulation);
-            }
-            (loss.loss * (state.loss_scale / static_cast<double>(job.gradient_accumulation)))
-                .backward();
-            if (exchange) {
-                exchange->end_backward();
-            }
-            local_samples += static_cast<std::int64_t>(indices.size());
-            local_tokens += tokens_of(batch);
+        MicroBatchTotals micro;
+        if (dist && dist->pipeline_group()) {
+            run_pipeline_micro_batches(micro);
+        } else {
+            run_micro_batches(micro);
         }
         if (exchange) {
             exchange->synchronize_gradients(optimizer->parameters());
@@ -633,9 +723,7 @@ struct Trainer::Impl {
         step_gradient_bytes = gradient_bytes();
         const bool fp16 = job.precision == "fp16";
         if (fp16) {
-            const auto totals =
-                account_step(micro_losses, batch_shapes, local_samples, local_tokens,
-                             gradients_finite(), loss_out, samples, tokens);
+            const auto totals = account_step(micro, gradients_finite(), loss_out, samples, tokens);
             if (!fp16_gradients_usable(totals[3])) {
                 return false;
             }
@@ -648,8 +736,7 @@ struct Trainer::Impl {
             exchange->finish_step();
         }
         if (!fp16) {
-            account_step(micro_losses, batch_shapes, local_samples, local_tokens, true, loss_out,
-                         samples, tokens);
+            account_step(micro, true, loss_out, samples, tokens);
         }
         grad_norm_out = grad_norm.item<double>();
         ++state.step;
@@ -662,8 +749,10 @@ struct Trainer::Impl {
         CheckpointContents c;
         c.state = state;
         c.trainable = exchange ? exchange->whole(trainable) : trainable;
-        c.optimizer =
-            exchange ? exchange->whole(optimizer->state_tensors()) : optimizer->state_tensors();
+        // ZeRO's optimizer shards stay with their stage (checkpoint() writes one per replica).
+        const bool sharded = exchange && exchange->shards_optimizer_state();
+        c.optimizer = exchange ? exchange->whole(optimizer->state_tensors(), !sharded)
+                               : optimizer->state_tensors();
         c.job = job.to_json();
         c.trainable_metadata = {{"mode", job.mode},
                                 {"rank", std::to_string(job.lora.rank)},
@@ -685,18 +774,25 @@ struct Trainer::Impl {
             const fs::path staging =
                 store.folder() / (".step-" + std::to_string(state.step) + ".shards");
             const int owners = dist->replica_group().size();
-            auto shard_file = [&](int owner) {
-                return staging / ("optimizer-rank-" + std::to_string(owner) + "-of-" +
-                                  std::to_string(owners) + ".safetensors");
+            // Each pipeline stage shards its own parameters' state over its replicas.
+            const int stages = dist->pp_size();
+            auto shard_file = [&](int stage, int owner) {
+                const std::string of_stage =
+                    stages > 1 ? "stage-" + std::to_string(stage) + "-" : std::string();
+                return staging / ("optimizer-" + of_stage + "rank-" + std::to_string(owner) +
+                                  "-of-" + std::to_string(owners) + ".safetensors");
             };
             if (dist->tp_rank() == 0) {
                 fs::create_directories(staging);
-                core::write_tensors(shard_file(dist->replica_group().rank()), c.optimizer);
+                core::write_tensors(shard_file(dist->pp_rank(), dist->replica_group().rank()),
+                                    c.optimizer);
             }
             wait_for_all();
             c.optimizer.clear();
-            for (int owner = 0; owner < owners; ++owner) {
-                c.optimizer_shards.push_back(shard_file(owner));
+            for (int stage = 0; stage < stages; ++stage) {
+                for (int owner = 0; owner < owners; ++owner) {
+                    c.optimizer_shards.push_back(shard_file(stage, owner));
+                }
             }
         }
         if (main_rank()) {
@@ -721,6 +817,20 @@ struct Trainer::Impl {
             return;
         }
         emit_memory("before_validation");
+        if (dist && dist->pipeline_group()) {
+            validate_with_whole_model();
+        } else {
+            validate_with_own_model();
+        }
+        wait_for_all();
+        core::release_cached_device_memory();
+        emit_memory("after_validation");
+        if (main_rank()) {
+            events.phase("train");
+        }
+    }
+
+    void validate_with_own_model() {
         // Rank 0's model is whole, or, under tensor parallelism, whole with its group's parts:
         // the group samples together and rank 0 alone keeps the videos.
         const bool in_rank_0s_group =
@@ -730,18 +840,33 @@ struct Trainer::Impl {
                 transformer->token_exchange();
             transformer->set_token_exchange(nullptr);
             if (main_rank()) {
-                sample_validation_videos();
+                sample_validation_videos(transformer);
             } else {
                 help_sample_validation_videos();
             }
             transformer->set_token_exchange(exchange);
         }
-        wait_for_all();
-        core::release_cached_device_memory();
-        emit_memory("after_validation");
-        if (main_rank()) {
-            events.phase("train");
+    }
+
+    // Under pipeline parallelism no rank holds every block, so rank 0 samples with a model
+    // of its own: loaded as training loaded it, with every stage's trainable values (a
+    // collective of rank 0's pipeline), and dropped after. Sampling through the stages would
+    // keep all but one GPU idle at every step of every denoising pass anyway.
+    void validate_with_whole_model() {
+        const core::NamedTensors values = exchange->whole(trainable);
+        if (!main_rank()) {
+            return;
         }
+        cogvideox::CogVideoXTransformer3DModel whole = load_model();
+        {
+            torch::NoGradGuard no_grad;
+            const auto parameters = whole->named_parameters();
+            for (const auto& [name, value] : values) {
+                parameters[name].copy_(value);
+            }
+        }
+        whole->eval();
+        sample_validation_videos(whole);
     }
 
     // A tensor-parallel peer of rank 0 runs the same passes for its part of every block; its
@@ -758,7 +883,7 @@ struct Trainer::Impl {
 
     // Rank 0's part of a validation: each stage's memory (T5, image, denoise, decode) becomes
     // its own phase of the memory table.
-    void sample_validation_videos() {
+    void sample_validation_videos(cogvideox::CogVideoXTransformer3DModel& model) {
         events.phase("validate");
         std::string open_stage;
         auto stage_boundary = [&](const std::string& stage) {
@@ -771,7 +896,7 @@ struct Trainer::Impl {
         };
         const ValidationPass pass(pipeline, job, {dtype, device});
         const fs::path folder = run_folder / "validation" / ("step-" + std::to_string(state.step));
-        for (const ValidationVideo& video : pass.run(transformer, folder, stage_boundary)) {
+        for (const ValidationVideo& video : pass.run(model, folder, stage_boundary)) {
             events.emit(protocol::EventType::Validation,
                         {{"step", state.step},
                          {"prompt_index", video.prompt_index},

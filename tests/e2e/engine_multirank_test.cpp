@@ -26,6 +26,11 @@ using test::run_engine;
 
 // Four steps of batch 2 over six clips, no checkpoints but the last, so only the numbers differ.
 const json kSteps = {{"max_steps", 4}, {"seed", 5}, {"checkpoints", {{"every_steps", 0}}}};
+const json kAccumulated = {{"max_steps", 4},
+                           {"seed", 5},
+                           {"batch_size", 2},
+                           {"gradient_accumulation", 4},
+                           {"checkpoints", {{"every_steps", 0}}}};
 
 std::map<std::string, std::vector<float>> adapter(const fs::path& run, int step) {
     const core::SafetensorsFile file(run / "checkpoints" / ("step-" + std::to_string(step)) /
@@ -125,6 +130,8 @@ protected:
         single_run_ = new EngineRun(run_engine({"train", "--job", job_of(*single_)}));
     }
     static void TearDownTestSuite() {
+        delete accumulated_run_;
+        delete accumulated_;
         delete single_run_;
         delete single_;
         delete project_;
@@ -137,14 +144,28 @@ protected:
         return project_->prepared_run(name, edits);
     }
 
+    // One process, batch 2, four batches accumulated per step: what the pipeline plans,
+    // whose stages take the step's batches as micro-batches, must equal. Made on first use.
+    static const fs::path& accumulated() {
+        if (!accumulated_) {
+            accumulated_ = new fs::path(project_->prepared_run("accumulated", kAccumulated));
+            accumulated_run_ = new EngineRun(run_engine({"train", "--job", job_of(*accumulated_)}));
+        }
+        return *accumulated_;
+    }
+
     static test::TrainingProject* project_;
     static fs::path* single_;
     static EngineRun* single_run_;
+    static fs::path* accumulated_;
+    static EngineRun* accumulated_run_;
 };
 
 test::TrainingProject* EngineMultirank::project_ = nullptr;
 fs::path* EngineMultirank::single_ = nullptr;
 EngineRun* EngineMultirank::single_run_ = nullptr;
+fs::path* EngineMultirank::accumulated_ = nullptr;
+EngineRun* EngineMultirank::accumulated_run_ = nullptr;
 
 TEST_F(EngineMultirank, DataParallelTwoRanksOfBatchOneEqualOneRankOfBatchTwo) {
     ASSERT_EQ(single_run_->exit_code, 0);
@@ -404,6 +425,102 @@ TEST_F(EngineMultirank, CheckpointsResumeAcrossTensorParallelPlans) {
     EXPECT_LT(adapter_difference(*single_, whole_first, 4), 1e-5);
 }
 
+// Two stages of one block each, the step's four batches as micro-batches on the 1F1B schedule:
+// the same losses and adapter as one rank accumulating them, each stage holding half of it.
+TEST_F(EngineMultirank, PipelineTwoStagesOfFourMicroBatchesEqualOneRank) {
+    const fs::path& reference = accumulated();
+    ASSERT_EQ(accumulated_run_->exit_code, 0);
+    json edits = kAccumulated;
+    edits["parallel"] = {{"plan", "hybrid"}, {"pp_size", 2}};
+    const fs::path pp = project_->prepared_run("pp2", edits);
+    const EngineRun run = launch(pp);
+    ASSERT_EQ(run.exit_code, 0);
+    const auto steps = run.of("step");
+    const auto reference_steps = accumulated_run_->of("step");
+    ASSERT_EQ(steps.size(), 4u);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        EXPECT_NEAR(steps[i]["loss"].get<double>(), reference_steps[i]["loss"].get<double>(), 1e-5);
+        // Rank 0, the first stage, sent each micro-batch's tokens, text and time embedding
+        // forward and received their three gradients back; it averaged nothing with anyone.
+        EXPECT_EQ(steps[i]["comm"]["send"], 12);
+        EXPECT_EQ(steps[i]["comm"]["recv"], 12);
+        EXPECT_EQ(steps[i]["comm"]["all_to_all"], 0);
+        // Each stage steps its own block's adapter: half the state each.
+        const auto& mem = steps[i]["mem"];
+        ASSERT_EQ(mem.size(), 2u);
+        const std::int64_t whole = reference_steps[i]["mem"][0]["optimizer_state"];
+        EXPECT_EQ(mem[0]["optimizer_state"].get<std::int64_t>(), whole / 2);
+        EXPECT_EQ(mem[1]["optimizer_state"].get<std::int64_t>(), whole / 2);
+    }
+    // The checkpoint holds both stages' halves.
+    EXPECT_EQ(adapter_bytes(pp, 4), adapter_bytes(reference, 4));
+    EXPECT_LT(adapter_difference(reference, pp, 4), 1e-5);
+}
+
+// pp2 x dp2 with the optimizer state sharded within each stage (ZeRO-1), validating with the
+// whole model on rank 0.
+TEST_F(EngineMultirank, PipelineAndDataParallelFourRanksEqualOneRankAndValidateWhole) {
+    const fs::path& reference = accumulated();
+    ASSERT_EQ(accumulated_run_->exit_code, 0);
+    json edits = kAccumulated;
+    edits["batch_size"] = 1;
+    edits["parallel"] = {{"plan", "hybrid"}, {"pp_size", 2}, {"zero_stage", 1}};
+    edits["validation"] = {{"every_steps", 4}, {"prompts", {"a red ball"}},
+                           {"frames", 9},      {"steps", 2},
+                           {"height", 64},     {"width", 64}};
+    edits["checkpoints"] = {{"every_steps", 4}};
+    const fs::path run = project_->prepared_run("pp2-dp2", edits);
+    const EngineRun ranks = launch(run, 4);
+    ASSERT_EQ(ranks.exit_code, 0);
+    const auto steps = ranks.of("step");
+    ASSERT_EQ(steps.size(), 4u);
+    EXPECT_EQ(steps.back()["mem"].size(), 4u);
+    EXPECT_GT(steps.back()["comm"]["send"].get<int>(), 0);
+    EXPECT_LT(adapter_difference(reference, run, 4), 1e-5);
+    // Both stages' replicas wrote their optimizer shards.
+    EXPECT_TRUE(
+        fs::exists(run / "checkpoints" / "step-4" / "optimizer-stage-1-rank-1-of-2.safetensors"));
+    ASSERT_EQ(ranks.of("validation").size(), 1u);
+    EXPECT_GT(fs::file_size(ranks.of("validation").front()["video"].get<std::string>()), 0u);
+}
+
+// Steps 1-2 under one plan, 3-4 under another, against one rank doing all four.
+TEST_F(EngineMultirank, CheckpointsResumeAcrossPipelinePlans) {
+    const fs::path& reference = accumulated();
+    ASSERT_EQ(accumulated_run_->exit_code, 0);
+    auto half = [](const std::string& name, const json& parallel, int batch) {
+        json edits = kAccumulated;
+        edits["max_steps"] = 2;
+        edits["batch_size"] = batch;
+        edits["parallel"] = parallel;
+        edits["checkpoints"] = {{"every_steps", 2}};
+        return project_->prepared_run(name, edits);
+    };
+    auto continue_with = [](const fs::path& run, const json& parallel, int batch) {
+        json job = json::parse(std::ifstream(job_of(run)));
+        job["max_steps"] = 4;
+        job["batch_size"] = batch;
+        job["parallel"] = parallel;
+        std::ofstream(job_of(run)) << job.dump();
+    };
+    const json one_rank = {{"plan", "ddp"}};
+    const fs::path staged_first = half("pp2-then-one", {{"plan", "hybrid"}, {"pp_size", 2}}, 2);
+    ASSERT_EQ(launch(staged_first).exit_code, 0);
+    continue_with(staged_first, one_rank, 2);
+    const EngineRun whole = run_engine({"train", "--job", job_of(staged_first)});
+    ASSERT_EQ(whole.exit_code, 0);
+    EXPECT_EQ(whole.of("step").front()["step"], 3);
+    EXPECT_LT(adapter_difference(reference, staged_first, 4), 1e-5);
+    const fs::path whole_first = half("one-then-pp2-tp2", one_rank, 2);
+    ASSERT_EQ(run_engine({"train", "--job", job_of(whole_first)}).exit_code, 0);
+    // Into two stages whose blocks are split over two ranks each.
+    continue_with(whole_first, {{"plan", "hybrid"}, {"pp_size", 2}, {"tp_size", 2}}, 2);
+    const EngineRun staged = launch(whole_first, 4);
+    ASSERT_EQ(staged.exit_code, 0);
+    EXPECT_EQ(staged.of("step").front()["step"], 3);
+    EXPECT_LT(adapter_difference(reference, whole_first, 4), 1e-5);
+}
+
 TEST_F(EngineMultirank, RankZeroValidatesAndAStopOnStdinStopsEveryRank) {
     json edits = kSteps;
     edits["max_steps"] = 100000;
@@ -507,6 +624,9 @@ TEST_F(EngineMultirank, KillingOneRankEndsTheLaunchWithAClearError) {
     // Under tensor parallelism the survivor is inside a block's all-reduce, not the step's.
     expect_a_killed_rank_ends_the_launch(*project_, "killed-tp-rank",
                                          {{"plan", "hybrid"}, {"tp_size", 2}});
+    // Under pipeline parallelism the survivor may be waiting for its peer's tokens.
+    expect_a_killed_rank_ends_the_launch(*project_, "killed-pp-rank",
+                                         {{"plan", "hybrid"}, {"pp_size", 2}});
 }
 
 } // namespace

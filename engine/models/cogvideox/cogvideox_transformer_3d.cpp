@@ -277,59 +277,147 @@ at::Tensor CogVideoXTransformer3DModelImpl::unpatchify(const at::Tensor& tokens,
 }
 
 at::Tensor CogVideoXTransformer3DModelImpl::forward(const CogVideoXTransformerInputs& inputs) {
+    return forward_stage(inputs, 0, config_.num_layers).prediction;
+}
+
+std::int64_t
+CogVideoXTransformer3DModelImpl::video_token_count(const at::IntArrayRef& latent_shape) const {
+    return (latent_shape[1] / config_.patch_size_t.value_or(1)) *
+           (latent_shape[3] / config_.patch_size) * (latent_shape[4] / config_.patch_size);
+}
+
+std::optional<CogVideoXTransformer3DModelImpl::TokenRuns>
+CogVideoXTransformer3DModelImpl::token_runs(std::int64_t text_length,
+                                            std::int64_t video_length) const {
+    if (!token_exchange_ || token_exchange_->size() <= 1) {
+        return std::nullopt;
+    }
+    // Each rank keeps a run of the text and a run of the video tokens; every layer but
+    // attention works token by token, so only attention needs the others.
+    const std::int64_t ranks = token_exchange_->size();
+    const auto me = static_cast<std::size_t>(token_exchange_->rank());
+    const std::vector<std::int64_t> text_parts = even_parts(text_length, ranks);
+    TokenRuns runs{SequenceSplit{token_exchange_, {}}, even_parts(video_length, ranks)};
+    for (std::size_t i = 0; i < me; ++i) {
+        runs.text_start += text_parts[i];
+        runs.video_start += runs.video_parts[i];
+    }
+    for (std::size_t i = 0; i < text_parts.size(); ++i) {
+        runs.split.lengths.push_back(text_parts[i] + runs.video_parts[i]);
+    }
+    runs.text_length = text_parts[me];
+    runs.video_length = runs.video_parts[me];
+    return runs;
+}
+
+std::vector<std::vector<std::int64_t>>
+CogVideoXTransformer3DModelImpl::stage_token_shapes(const CogVideoXTransformerInputs& in) const {
+    const std::int64_t batch = in.hidden_states.size(0);
+    std::int64_t text = in.encoder_hidden_states.size(1);
+    std::int64_t video = video_token_count(in.hidden_states.sizes());
+    if (const std::optional<TokenRuns> runs = token_runs(text, video)) {
+        text = runs->text_length;
+        video = runs->video_length;
+    }
+    const std::int64_t width = config_.inner_dim();
+    return {
+        {batch, video, width}, {batch, text, width}, {in.timestep.numel(), config_.time_embed_dim}};
+}
+
+StageOutput CogVideoXTransformer3DModelImpl::forward_stage(const CogVideoXTransformerInputs& inputs,
+                                                           std::int64_t begin, std::int64_t end,
+                                                           const StageTokens* carried) {
     check_inputs(inputs);
+    if (begin < 0 || end > config_.num_layers || begin >= end || (begin > 0 && !carried)) {
+        throw Error(ErrorCode::Internal, "a pipeline stage's blocks or tokens are wrong");
+    }
     const torch::Dtype model_dtype = dtype();
     const auto shape = inputs.hidden_states.sizes();
-    at::Tensor hidden_states = inputs.hidden_states.to(model_dtype);
-    at::Tensor encoder_hidden_states = inputs.encoder_hidden_states.to(model_dtype);
-
-    at::Tensor emb = time_embeddings(inputs, model_dtype);
-    at::Tensor tokens = embedding_dropout->forward(
-        patch_embed->forward(encoder_hidden_states, hidden_states)); // [B, L + N, D]
-    const std::int64_t text_length = encoder_hidden_states.size(1);
-    at::Tensor encoder = tokens.index({Slice(), Slice(0, text_length)});
-    at::Tensor hidden = tokens.index({Slice(), Slice(text_length)});
-
+    const std::int64_t text_length = inputs.encoder_hidden_states.size(1);
     std::optional<RotaryEmbedding> rotary =
-        rotary_tables_on(inputs, hidden_states.device(), shape[1], shape[3], shape[4]);
-    std::optional<SequenceSplit> split;
-    std::vector<std::int64_t> video_parts;
-    if (token_exchange_ && token_exchange_->size() > 1) {
-        // Each rank keeps a run of the text and a run of the video tokens; every layer but
-        // attention works token by token, so only attention needs the others.
-        const std::int64_t ranks = token_exchange_->size();
-        const auto me = static_cast<std::size_t>(token_exchange_->rank());
-        const std::vector<std::int64_t> text_parts = even_parts(text_length, ranks);
-        video_parts = even_parts(hidden.size(1), ranks);
-        split = SequenceSplit{token_exchange_, {}};
-        std::int64_t text_start = 0;
-        std::int64_t video_start = 0;
-        for (std::size_t i = 0; i < me; ++i) {
-            text_start += text_parts[i];
-            video_start += video_parts[i];
-        }
-        for (std::size_t i = 0; i < text_parts.size(); ++i) {
-            split->lengths.push_back(text_parts[i] + video_parts[i]);
-        }
-        encoder = encoder.narrow(1, text_start, text_parts[me]);
-        hidden = hidden.narrow(1, video_start, video_parts[me]);
-        if (rotary) {
-            rotary = RotaryEmbedding{rotary->cos.narrow(0, video_start, video_parts[me]),
-                                     rotary->sin.narrow(0, video_start, video_parts[me])};
-        }
+        rotary_tables_on(inputs, inputs.hidden_states.device(), shape[1], shape[3], shape[4]);
+    const std::optional<TokenRuns> runs = token_runs(text_length, video_token_count(shape));
+    if (runs && rotary) {
+        rotary = RotaryEmbedding{rotary->cos.narrow(0, runs->video_start, runs->video_length),
+                                 rotary->sin.narrow(0, runs->video_start, runs->video_length)};
     }
-    for (std::size_t i = 0; i < blocks_.size(); ++i) {
+    at::Tensor hidden;
+    at::Tensor encoder;
+    at::Tensor emb;
+    if (begin == 0) {
+        emb = time_embeddings(inputs, model_dtype);
+        at::Tensor tokens = embedding_dropout->forward(
+            patch_embed->forward(inputs.encoder_hidden_states.to(model_dtype),
+                                 inputs.hidden_states.to(model_dtype))); // [B, L + N, D]
+        encoder = tokens.index({Slice(), Slice(0, text_length)});
+        hidden = tokens.index({Slice(), Slice(text_length)});
+        if (runs) {
+            encoder = encoder.narrow(1, runs->text_start, runs->text_length);
+            hidden = hidden.narrow(1, runs->video_start, runs->video_length);
+        }
+    } else {
+        hidden = carried->hidden;
+        encoder = carried->encoder;
+        emb = carried->emb;
+    }
+    std::optional<SequenceSplit> split;
+    if (runs) {
+        split = runs->split;
+    }
+    for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i) {
         std::tie(hidden, encoder) = run_block(i, hidden, encoder, emb, rotary, split);
+    }
+    if (end < config_.num_layers) {
+        return {{hidden, encoder, emb}, {}};
     }
     // LayerNorm is per token, so normalising the video tokens alone equals diffusers'
     // normalise-[text; video]-then-slice path of the rotary models.
     hidden = norm_final->forward(hidden);
     hidden = norm_out->forward(hidden, emb);
     hidden = proj_out->forward(hidden); // [B, N, p*p*pt*C]
-    if (split) {
-        hidden = token_exchange_->gather_tokens(hidden, video_parts);
+    if (runs) {
+        hidden = token_exchange_->gather_tokens(hidden, runs->video_parts);
     }
-    return unpatchify(hidden, shape);
+    return {{}, unpatchify(hidden, shape)};
+}
+
+namespace {
+
+// Gives a module's weights' memory back and takes them out of training.
+void release(torch::nn::Module& module) {
+    torch::NoGradGuard no_grad;
+    for (auto& parameter : module.parameters()) {
+        parameter.set_requires_grad(false);
+        parameter.set_data(at::empty({0}, parameter.options()));
+    }
+    for (auto& buffer : module.buffers()) {
+        buffer.set_data(at::empty({0}, buffer.options()));
+    }
+}
+
+} // namespace
+
+void CogVideoXTransformer3DModelImpl::keep_stage(std::int64_t begin, std::int64_t end) {
+    if (begin < 0 || end > config_.num_layers || begin >= end) {
+        throw Error(ErrorCode::Internal, "a pipeline stage's blocks are wrong");
+    }
+    for (std::int64_t i = 0; i < config_.num_layers; ++i) {
+        if (i < begin || i >= end) {
+            release(*blocks_[static_cast<std::size_t>(i)]);
+        }
+    }
+    if (begin > 0) {
+        release(*patch_embed);
+        release(*time_embedding);
+        if (!ofs_embedding.is_empty()) {
+            release(*ofs_embedding);
+        }
+    }
+    if (end < config_.num_layers) {
+        release(*norm_final);
+        release(*norm_out);
+        release(*proj_out);
+    }
 }
 
 } // namespace tuneframe::models::cogvideox

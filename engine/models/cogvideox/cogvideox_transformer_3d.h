@@ -47,6 +47,23 @@ struct CogVideoXTransformerInputs {
     std::optional<RotaryEmbedding> image_rotary_emb;
 };
 
+// What one pipeline stage hands the next: the video [B, N, D] and text [B, L, D] tokens (this
+// rank's run of each under sequence parallelism) and the time embedding [B or 1, E]. The
+// embedding travels rather than being made again by each stage, so its layers live on the first
+// stage alone and their gradient comes back with the tokens'.
+struct StageTokens {
+    at::Tensor hidden;
+    at::Tensor encoder;
+    at::Tensor emb;
+};
+
+// What a pipeline stage's forward gives: the tokens for the next stage, or, from the last
+// stage, the v-prediction.
+struct StageOutput {
+    StageTokens tokens;
+    at::Tensor prediction;
+};
+
 // CogVideoXTransformer3DModel. Children are registered under diffusers' names, so
 // named_parameters() (and named_buffers(): 5b-I2V's pos_embedding) equal the checkpoint keys.
 class CogVideoXTransformer3DModelImpl : public torch::nn::Module {
@@ -58,6 +75,21 @@ public:
 
     // -> the v-prediction [B, F, out_channels, H, W], in the model's dtype.
     at::Tensor forward(const CogVideoXTransformerInputs& inputs);
+
+    // Pipeline parallelism: forward() for blocks [begin, end) alone. The first stage (begin 0)
+    // embeds the inputs' latents, text and timesteps; the others start from `carried`, the
+    // previous stage's output, and use the inputs only for their shapes (each stage makes its
+    // own rotary tables). The last stage (end = num_layers) returns the prediction, the others
+    // their tokens.
+    StageOutput forward_stage(const CogVideoXTransformerInputs& inputs, std::int64_t begin,
+                              std::int64_t end, const StageTokens* carried = nullptr);
+    // The shapes of what a later stage receives for these inputs: video, text, embedding.
+    std::vector<std::vector<std::int64_t>>
+    stage_token_shapes(const CogVideoXTransformerInputs& inputs) const;
+    // Keeps only what the stage of blocks [begin, end) runs: the other blocks, the embeddings
+    // (begin > 0) and the output layers (end < num_layers) give their memory back and stop
+    // training. For good.
+    void keep_stage(std::int64_t begin, std::int64_t end);
 
     const CogVideoXTransformer3DConfig& config() const { return config_; }
     torch::Dtype dtype() const; // of the parameters
@@ -109,6 +141,17 @@ private:
                                                 const std::optional<RotaryEmbedding>& rotary,
                                                 const std::optional<SequenceSplit>& split);
     at::Tensor unpatchify(const at::Tensor& tokens, const at::IntArrayRef& input_shape) const;
+    // How sequence parallelism splits the text and video tokens; nullopt without it.
+    struct TokenRuns {
+        SequenceSplit split;
+        std::vector<std::int64_t> video_parts;
+        std::int64_t text_start = 0;
+        std::int64_t text_length = 0;
+        std::int64_t video_start = 0;
+        std::int64_t video_length = 0;
+    };
+    std::optional<TokenRuns> token_runs(std::int64_t text_length, std::int64_t video_length) const;
+    std::int64_t video_token_count(const at::IntArrayRef& latent_shape) const;
     std::optional<RotaryEmbedding> rotary_tables_on(const CogVideoXTransformerInputs& inputs,
                                                     const c10::Device& device,
                                                     std::int64_t latent_frames,

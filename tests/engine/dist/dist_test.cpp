@@ -162,6 +162,49 @@ TEST(ParallelMesh, TensorParallelNeighboursAreInnermostAndEachAxisHasItsGroup) {
     EXPECT_EQ(dist::ParallelMesh::of(zero2, 1, 30).describe(), "1 rank");
 }
 
+TEST(ParallelMesh, PipelineStagesAreOutermostAndHoldEvenShares) {
+    common::ParallelSettings hybrid;
+    hybrid.plan = "hybrid";
+    hybrid.pp_size = 2;
+    hybrid.tp_size = 2;
+    const dist::ParallelMesh mesh = dist::ParallelMesh::of(hybrid, 8, 48, 42);
+    EXPECT_EQ(mesh.dp_size(), 2);
+    EXPECT_EQ(mesh.describe(), "pp2 x dp2 x tp2");
+    // Rank 6 = ((pp 1 * 2 + dp 1) * 1 + sp 0) * 2 + tp 0.
+    const dist::ParallelMesh::Coordinates at = mesh.coordinates(6);
+    EXPECT_EQ(at.pp, 1);
+    EXPECT_EQ(at.dp, 1);
+    EXPECT_EQ(at.tp, 0);
+    EXPECT_EQ(mesh.rank(at), 6);
+    EXPECT_EQ(mesh.pipeline_group(6), (std::vector<int>{2, 6}));
+    EXPECT_EQ(mesh.tensor_group(6), (std::vector<int>{6, 7}));
+    // Gradients are averaged within a stage only.
+    EXPECT_EQ(mesh.replica_group(6), (std::vector<int>{4, 6}));
+    EXPECT_EQ(mesh.replica_group(1), (std::vector<int>{1, 3}));
+    // 42 blocks over 4 stages: 10, 10, 11, 11, in order and with none left out.
+    std::int64_t next = 0;
+    for (int stage = 0; stage < 4; ++stage) {
+        const auto [first, end] = dist::pipeline_stage_blocks(42, 4, stage);
+        EXPECT_EQ(first, next);
+        EXPECT_EQ(end - first, stage < 2 ? 10 : 11);
+        next = end;
+    }
+    EXPECT_EQ(next, 42);
+    EXPECT_EQ(dist::pipeline_stage_blocks(30, 1, 0),
+              (std::pair<std::int64_t, std::int64_t>{0, 30}));
+    // More stages than blocks, and stages that do not divide the ranks.
+    hybrid.tp_size = 1;
+    hybrid.pp_size = 4;
+    try {
+        dist::ParallelMesh::of(hybrid, 4, 2, 2);
+        FAIL() << "4 stages of a 2-block model";
+    } catch (const core::Error& error) {
+        EXPECT_NE(std::string(error.what()).find("2 blocks"), std::string::npos) << error.what();
+        EXPECT_EQ(error.field(), "parallel.pp_size");
+    }
+    EXPECT_THROW(dist::ParallelMesh::of(hybrid, 6, 48, 42), core::Error);
+}
+
 TEST(ParallelMesh, ImpossiblePlansSayWhy) {
     common::ParallelSettings hybrid;
     hybrid.plan = "hybrid";

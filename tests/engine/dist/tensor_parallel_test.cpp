@@ -95,7 +95,7 @@ RankResult run_rank(int rank, int port, CogVideoXTransformer3DModel model, const
         parallel.tp_size = 2;
         parallel.sp_size = 2;
         parallel.timeout_s = 120; // a rank that never arrives fails the test, not hangs it
-        dist::DistributedContext context(environment, parallel, c10::Device(c10::kCPU), 4);
+        dist::DistributedContext context(environment, parallel, c10::Device(c10::kCPU), 4, 0);
         model->split_blocks_over(
             std::make_shared<dist::AllReduceTensorParallel>(*context.tensor_group()));
         model->set_token_exchange(

@@ -151,6 +151,61 @@ TEST(Transformer, RunsEveryVariantInBothDtypes) {
     }
 }
 
+// Pipeline stages: the first stage's tokens (and time embedding) carried into the second give
+// the whole forward's prediction and gradients; a stage keeps only its own layers.
+TEST(Transformer, TwoStagesCarryingTheirTokensEqualTheWholeModel) {
+    for (const char* arch : {"cogvideox-2b", "cogvideox1.5-5b-i2v"}) {
+        SCOPED_TRACE(arch);
+        const auto config = small(arch);
+        torch::manual_seed(0);
+        CogVideoXTransformer3DModel whole(config);
+        const auto inputs = random_inputs(config);
+        const at::Tensor expected = whole->forward(inputs);
+        expected.pow(2).sum().backward();
+
+        torch::manual_seed(0);
+        CogVideoXTransformer3DModel first(config);
+        torch::manual_seed(0);
+        CogVideoXTransformer3DModel second(config);
+        first->keep_stage(0, 1);
+        second->keep_stage(1, 2);
+        const StageOutput handed = first->forward_stage(inputs, 0, 1);
+        ASSERT_FALSE(handed.prediction.defined());
+        const auto shapes = second->stage_token_shapes(inputs);
+        EXPECT_EQ(handed.tokens.hidden.sizes().vec(), shapes[0]);
+        EXPECT_EQ(handed.tokens.encoder.sizes().vec(), shapes[1]);
+        EXPECT_EQ(handed.tokens.emb.sizes().vec(), shapes[2]);
+        StageTokens received{handed.tokens.hidden.detach().requires_grad_(),
+                             handed.tokens.encoder.detach().requires_grad_(),
+                             handed.tokens.emb.detach().requires_grad_()};
+        const at::Tensor prediction = second->forward_stage(inputs, 1, 2, &received).prediction;
+        EXPECT_TRUE(torch::allclose(prediction, expected, 1e-5, 1e-6));
+        prediction.pow(2).sum().backward();
+        torch::autograd::backward(
+            {handed.tokens.hidden, handed.tokens.encoder, handed.tokens.emb},
+            {received.hidden.grad(), received.encoder.grad(), received.emb.grad()});
+        const auto whole_parameters = whole->named_parameters();
+        std::int64_t compared = 0;
+        for (CogVideoXTransformer3DModel* stage : {&first, &second}) {
+            for (const auto& item : (*stage)->named_parameters()) {
+                if (item.value().numel() == 0) {
+                    EXPECT_FALSE(item.value().requires_grad()) << item.key();
+                    continue;
+                }
+                ASSERT_TRUE(item.value().grad().defined()) << item.key();
+                EXPECT_TRUE(torch::allclose(item.value().grad(),
+                                            whole_parameters[item.key()].grad(), 1e-4, 1e-6))
+                    << item.key();
+                ++compared;
+            }
+        }
+        // Every parameter is held by exactly one stage.
+        EXPECT_EQ(compared, static_cast<std::int64_t>(whole_parameters.size()));
+        EXPECT_EQ(first->proj_out->weight.numel(), 0);
+        EXPECT_EQ(second->patch_embed->parameters().front().numel(), 0);
+    }
+}
+
 TEST(Transformer, RejectsInputsThatDoNotFit) {
     const auto config = small("cogvideox1.5-5b-i2v");
     CogVideoXTransformer3DModel model(config);
