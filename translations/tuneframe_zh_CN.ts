@@ -2836,8 +2836,8 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>ZeRO-2（分片优化器状态与梯度）</translation>
     </message>
     <message>
-        <source>Hybrid (tensor and sequence parallel inside data parallel)</source>
-        <translation>混合（数据并行内的张量并行与序列并行）</translation>
+        <source>Hybrid (pipeline, tensor and sequence parallel with data parallel)</source>
+        <translation>混合（流水线、张量与序列并行，配合数据并行）</translation>
     </message>
     <message>
         <source>Processes that share one video&apos;s tokens. The model&apos;s attention heads and the process count must both divide by it.</source>
@@ -2848,8 +2848,8 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>请至少勾选一块用于训练的 GPU。</translation>
     </message>
     <message>
-        <source>%1 processes cannot be split into groups of %2 tensor-parallel × %3 sequence-parallel ranks. Choose sizes whose product divides the process count.</source>
-        <translation>%1 个进程无法分成每组 %2 个张量并行 × %3 个序列并行的进程组。请选择乘积能整除进程数的大小。</translation>
+        <source>%1 processes cannot be split into groups of %2 tensor-parallel × %3 sequence-parallel ranks × %4 pipeline stages. Choose sizes whose product divides the process count.</source>
+        <translation>%1 个进程无法分成每组 %2 个张量并行 × %3 个序列并行 × %4 个流水线阶段的进程组。请选择乘积能整除进程数的大小。</translation>
     </message>
     <message>
         <source>available to each process on this computer</source>
@@ -2896,8 +2896,8 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>与 ZeRO-1 相同，且每块 GPU 也只保存其所分得的梯度：数据并行方案中显存占用最少。</translation>
     </message>
     <message>
-        <source>For models or videos too large for one GPU: tensor parallel splits every block&apos;s heads and features between GPUs, sequence parallel splits each video&apos;s tokens, and the rest of the GPUs train data parallel.</source>
-        <translation>用于单块 GPU 放不下的模型或视频：张量并行把每个模块的注意力头和前馈特征分到多块 GPU，序列并行切分每个视频的 token，其余 GPU 以数据并行训练。</translation>
+        <source>For models or videos too large for one GPU: pipeline parallel gives each GPU a run of the blocks, tensor parallel splits every block&apos;s heads and features between GPUs, sequence parallel splits each video&apos;s tokens, and the rest of the GPUs train data parallel.</source>
+        <translation>用于单块 GPU 放不下的模型或视频：流水线并行让每块 GPU 持有一段连续的模块，张量并行把每个模块的注意力头和前馈特征分到多块 GPU，序列并行切分每个视频的 token，其余 GPU 以数据并行训练。</translation>
     </message>
     <message>
         <source>GPUs that share every block&apos;s weights, each holding a part of the attention heads and feed-forward features. Fastest within one machine; the heads must divide by it times the sequence-parallel ranks.</source>
@@ -2906,6 +2906,14 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>None (every replica keeps all)</source>
         <translation>无（每个副本保存全部）</translation>
+    </message>
+    <message>
+        <source>Pipeline stages</source>
+        <translation>流水线阶段数</translation>
+    </message>
+    <message>
+        <source>GPUs that hold a run of the model&apos;s blocks each, the step&apos;s batches flowing through them one after another (gradient accumulation sets how many). Each holds only its blocks&apos; weights and optimizer state; it passes one video&apos;s tokens per batch to the next, so it suits GPUs on different machines. Accumulate at least as many batches as there are stages to keep every GPU busy.</source>
+        <translation>每块 GPU 持有模型中连续的一段模块，每一步的各个批次依次流经它们（批次数由梯度累积决定）。每块 GPU 只保存自己那段模块的权重和优化器状态；每个批次只把一个视频的 token 传给下一段，因此适合分布在不同机器上的 GPU。累积的批次数至少等于阶段数，才能让每块 GPU 都保持忙碌。</translation>
     </message>
 </context>
 <context>

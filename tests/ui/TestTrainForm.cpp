@@ -326,6 +326,30 @@ void TestTrainForm::hybridPlanSplitsTheModelAndRefusesWhatItsHeadsCannotTake() {
     QVERIFY(problemY < zero->mapTo(form, QPoint(0, 0)).y());
     QVERIFY(!train->isEnabled());
 
+    // Pipeline stages: two stages of two tensor-parallel ranks reach the job; four stages of
+    // the tiny model's two blocks are refused by the engine, under the stages' row.
+    auto* stages = form->findChild<QSpinBox*>(QStringLiteral("pipelineParallelSpin"));
+    QVERIFY(stages->isVisibleTo(form));
+    tensor->setValue(2);
+    stages->setValue(2);
+    QTRY_VERIFY_WITH_TIMEOUT(form->memoryEstimate().has_value(), 30000);
+    QVERIFY(train->isEnabled());
+    QCOMPARE(form->job()
+                 .value(QStringLiteral("parallel"))
+                 .toObject()
+                 .value(QStringLiteral("pp_size"))
+                 .toInt(),
+             2);
+    tensor->setValue(1);
+    stages->setValue(4);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (problem = form->findChild<QLabel*>(QStringLiteral("fieldProblemLabel"))) != nullptr &&
+            problem->text().contains(QStringLiteral("2 blocks")),
+        30000);
+    QVERIFY(problem->mapTo(form, QPoint(0, 0)).y() > stages->mapTo(form, QPoint(0, 0)).y());
+    QVERIFY(!train->isEnabled());
+    stages->setValue(1);
+
     tensor->setValue(1);
     plan->setCurrentIndex(plan->findData(QStringLiteral("ddp")));
     form->findChild<QSpinBox*>(QStringLiteral("cpuRanksSpin"))->setValue(1);

@@ -125,6 +125,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_planCombo(combo(this, "parallelPlanCombo", kPlans))
     , m_spSizeSpin(spin(this, "sequenceParallelSpin", 1, kMaximumCpuRanks))
     , m_tpSizeSpin(spin(this, "tensorParallelSpin", 1, kMaximumCpuRanks))
+    , m_ppSizeSpin(spin(this, "pipelineParallelSpin", 1, kMaximumCpuRanks))
     , m_zeroStageCombo(combo(this, "hybridZeroStageCombo", kZeroStages))
     , m_memoryLabel(new QLabel(this))
     , m_advanced(new AdvancedJobFields(this))
@@ -193,11 +194,16 @@ NewRunForm::NewRunForm(QWidget* parent)
     addRow(nullptr, presetRow);
     m_form->addRow(m_presetDescription);
     addRow(nullptr, m_modelRow);
-    for (QWidget* field : std::initializer_list<QWidget*>{
-             m_rankSpin, m_alphaSpin, m_baseWeightsCombo, m_optimizerCombo, m_learningRateEdit,
-             m_stepsSpin, m_batchSpin, m_precisionCombo, m_checkpointSpin, m_validationEverySpin,
-             m_promptsEdit, m_triggerEdit, m_deviceCombo, m_gpuList, m_cpuRanksSpin, m_planCombo,
-             m_spSizeSpin, m_tpSizeSpin, m_zeroStageCombo})
+    for (QWidget* field : std::initializer_list<QWidget*>{m_rankSpin,         m_alphaSpin,
+                                                          m_baseWeightsCombo, m_optimizerCombo,
+                                                          m_learningRateEdit, m_stepsSpin,
+                                                          m_batchSpin,        m_precisionCombo,
+                                                          m_checkpointSpin,   m_validationEverySpin,
+                                                          m_promptsEdit,      m_triggerEdit,
+                                                          m_deviceCombo,      m_gpuList,
+                                                          m_cpuRanksSpin,     m_planCombo,
+                                                          m_spSizeSpin,       m_tpSizeSpin,
+                                                          m_ppSizeSpin,       m_zeroStageCombo})
         addRow(field);
     m_form->addRow(m_deviceNote);
     m_form->addRow(m_memoryLabel);
@@ -256,8 +262,9 @@ NewRunForm::NewRunForm(QWidget* parent)
                 &NewRunForm::datasetImportRequested);
         dialog->open();
     });
-    for (QSpinBox* box : {m_rankSpin, m_alphaSpin, m_stepsSpin, m_batchSpin, m_checkpointSpin,
-                          m_validationEverySpin, m_cpuRanksSpin, m_spSizeSpin, m_tpSizeSpin})
+    for (QSpinBox* box :
+         {m_rankSpin, m_alphaSpin, m_stepsSpin, m_batchSpin, m_checkpointSpin,
+          m_validationEverySpin, m_cpuRanksSpin, m_spSizeSpin, m_tpSizeSpin, m_ppSizeSpin})
         connect(box, &QSpinBox::valueChanged, this, &NewRunForm::onEdited);
     for (QComboBox* box : {m_baseWeightsCombo, m_optimizerCombo, m_precisionCombo, m_deviceCombo,
                            m_planCombo, m_zeroStageCombo})
@@ -552,8 +559,8 @@ void NewRunForm::updateProcessRows() {
     m_form->setRowVisible(m_cpuRanksSpin, device == QLatin1String("cpu"));
     m_form->setRowVisible(m_planCombo, several);
     const bool hybrid = several && m_planCombo->currentData().toString() == kPlans.last();
-    for (QWidget* field :
-         std::initializer_list<QWidget*>{m_spSizeSpin, m_tpSizeSpin, m_zeroStageCombo})
+    for (QWidget* field : std::initializer_list<QWidget*>{m_spSizeSpin, m_tpSizeSpin, m_ppSizeSpin,
+                                                          m_zeroStageCombo})
         m_form->setRowVisible(field, hybrid);
 }
 
@@ -633,6 +640,7 @@ void NewRunForm::retranslateUi() {
                              tr("Parallel plan"),
                              tr("Sequence-parallel ranks"),
                              tr("Tensor-parallel ranks"),
+                             tr("Pipeline stages"),
                              tr("Optimizer sharding")};
     for (qsizetype row = 0; row < m_rowLabels.size() && row < labels.size(); ++row)
         m_rowLabels.at(row)->setText(labels.at(row));
@@ -691,7 +699,8 @@ void NewRunForm::retranslateUi() {
     m_planCombo->setItemText(0, tr("Data parallel (DDP)"));
     m_planCombo->setItemText(1, tr("ZeRO-1 (optimizer state sharded)"));
     m_planCombo->setItemText(2, tr("ZeRO-2 (optimizer state and gradients sharded)"));
-    m_planCombo->setItemText(3, tr("Hybrid (tensor and sequence parallel inside data parallel)"));
+    m_planCombo->setItemText(3, tr("Hybrid (pipeline, tensor and sequence parallel with data "
+                                   "parallel)"));
     m_planCombo->setItemData(0,
                              tr("Every GPU holds the whole model and trains on its own clips; "
                                 "gradients are averaged once per step."),
@@ -705,15 +714,22 @@ void NewRunForm::retranslateUi() {
                                 "gradients: the least memory of the data-parallel plans."),
                              Qt::ToolTipRole);
     m_planCombo->setItemData(3,
-                             tr("For models or videos too large for one GPU: tensor parallel "
-                                "splits every block's heads and features between GPUs, sequence "
-                                "parallel splits each video's tokens, and the rest of the GPUs "
-                                "train data parallel."),
+                             tr("For models or videos too large for one GPU: pipeline parallel "
+                                "gives each GPU a run of the blocks, tensor parallel splits every "
+                                "block's heads and features between GPUs, sequence parallel "
+                                "splits each video's tokens, and the rest of the GPUs train data "
+                                "parallel."),
                              Qt::ToolTipRole);
     m_tpSizeSpin->setToolTip(tr("GPUs that share every block's weights, each holding a part of "
                                 "the attention heads and feed-forward features. Fastest within "
                                 "one machine; the heads must divide by it times the "
                                 "sequence-parallel ranks."));
+    m_ppSizeSpin->setToolTip(
+        tr("GPUs that hold a run of the model's blocks each, the step's batches flowing through "
+           "them one after another (gradient accumulation sets how many). Each holds only its "
+           "blocks' weights and optimizer state; it passes one video's tokens per batch to the "
+           "next, so it suits GPUs on different machines. Accumulate at least as many batches as "
+           "there are stages to keep every GPU busy."));
     m_zeroStageCombo->setItemText(0, tr("None (every replica keeps all)"));
     m_zeroStageCombo->setItemText(1, tr("ZeRO-1 (optimizer state sharded)"));
     m_zeroStageCombo->setItemText(2, tr("ZeRO-2 (optimizer state and gradients sharded)"));
@@ -767,6 +783,7 @@ void NewRunForm::applyPreset(const JobPreset& preset) {
     setComboValue(m_planCombo, parallel.value(QStringLiteral("plan")).toString(kPlans.first()));
     m_spSizeSpin->setValue(parallel.value(QStringLiteral("sp_size")).toInt(1));
     m_tpSizeSpin->setValue(parallel.value(QStringLiteral("tp_size")).toInt(1));
+    m_ppSizeSpin->setValue(parallel.value(QStringLiteral("pp_size")).toInt(1));
     setComboValue(m_zeroStageCombo,
                   QString::number(parallel.value(QStringLiteral("zero_stage")).toInt(0)));
     m_advanced->setJob(preset.job);
@@ -843,7 +860,8 @@ bool NewRunForm::locateField(const QString& field, QFormLayout*& layout, int& ro
         {"validation.every_steps", m_validationEverySpin},
         {"trigger_word", m_triggerEdit},
         {"parallel.sp_size", m_spSizeSpin},
-        {"parallel.tp_size", m_tpSizeSpin}};
+        {"parallel.tp_size", m_tpSizeSpin},
+        {"parallel.pp_size", m_ppSizeSpin}};
     for (const auto& [name, widget] : fields) {
         if (field == QLatin1String(name)) {
             m_form->getWidgetPosition(widget, &row, &role);
@@ -885,13 +903,16 @@ void NewRunForm::revalidate() {
         error = tr("Tick at least one GPU to train on.");
     else if (launchPlan().processCount() > 1 &&
              m_planCombo->currentData().toString() == kPlans.last() &&
-             launchPlan().processCount() % (m_spSizeSpin->value() * m_tpSizeSpin->value()) != 0)
+             launchPlan().processCount() %
+                     (m_spSizeSpin->value() * m_tpSizeSpin->value() * m_ppSizeSpin->value()) !=
+                 0)
         error = tr("%1 processes cannot be split into groups of %2 tensor-parallel × %3 "
-                   "sequence-parallel ranks. Choose sizes whose product divides the process "
-                   "count.")
+                   "sequence-parallel ranks × %4 pipeline stages. Choose sizes whose product "
+                   "divides the process count.")
                     .arg(launchPlan().processCount())
                     .arg(m_tpSizeSpin->value())
-                    .arg(m_spSizeSpin->value());
+                    .arg(m_spSizeSpin->value())
+                    .arg(m_ppSizeSpin->value());
     else if (!numberOk)
         error = tr("The learning rate “%1” is not a number. Write it like 1e-4 or 0.0001.")
                     .arg(m_learningRateEdit->text());
@@ -980,6 +1001,7 @@ QJsonObject NewRunForm::formValues() const {
             QJsonObject{{QStringLiteral("plan"), m_planCombo->currentData().toString()},
                         {QStringLiteral("sp_size"), hybrid ? m_spSizeSpin->value() : 1},
                         {QStringLiteral("tp_size"), hybrid ? m_tpSizeSpin->value() : 1},
+                        {QStringLiteral("pp_size"), hybrid ? m_ppSizeSpin->value() : 1},
                         {QStringLiteral("zero_stage"),
                          hybrid ? m_zeroStageCombo->currentData().toString().toInt() : 0}});
     }

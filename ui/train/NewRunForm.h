@@ -168,6 +168,7 @@ private:
     QComboBox* m_planCombo;
     QSpinBox* m_spSizeSpin;
     QSpinBox* m_tpSizeSpin;
+    QSpinBox* m_ppSizeSpin;
     QComboBox* m_zeroStageCombo;
     GpuInventory::Result m_gpus;
     QLabel* m_memoryLabel;
