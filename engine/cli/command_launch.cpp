@@ -102,6 +102,19 @@ int run_launch(CommandContext& context) {
         tensorboard::TensorBoardSink::attach(context.events, *job_file);
 #endif
     }
+    // Machine 0's word to the other machines' `run` (command_run.cpp) holds until training ends.
+    struct ForgetReady {
+        std::optional<fs::path> file;
+        ~ForgetReady() {
+            std::error_code ignored;
+            if (file) {
+                fs::remove(*file, ignored);
+            }
+        }
+    } forget_ready;
+    if (job_file && options.node_rank == 0 && options.nnodes > 1) {
+        forget_ready.file = job_file->parent_path() / kNodesReadyFile;
+    }
     dist::LaunchSupervisor supervisor(options, context.events);
     return supervisor.run();
 }

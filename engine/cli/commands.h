@@ -39,4 +39,9 @@ int run_sweep(CommandContext& context);
 // This executable, for commands that start more of it.
 std::string own_executable();
 
+// In the run folder of a run on several machines: machine 0 writes it once the dataset is
+// prepared (or preparing failed), the others' `run` waits for it before their workers meet, and
+// machine 0's `launch` removes it when training ends.
+inline constexpr const char* kNodesReadyFile = "nodes-ready.json";
+
 } // namespace tuneframe::cli

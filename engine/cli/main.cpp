@@ -65,10 +65,13 @@ constexpr Command kCommands[] = {
      "RUN_FOLDER/control.sock; --check only checks the job against its model (task, LoRA rank, "
      "frame buckets, validation size) and writes nothing",
      true, tuneframe::cli::run_train},
-    {"run", "tuneframe-engine run --job RUN_FOLDER/job.json [--gpus 0,1[,...] | --cpu-ranks N]",
+    {"run",
+     "tuneframe-engine run --job RUN_FOLDER/job.json [--gpus 0,1[,...] | --cpu-ranks N] "
+     "[--nnodes N --node-rank R --master-addr A --master-port P]",
      "prepare, then train, in one process (it becomes `train`, or `launch -- train` with --gpus "
      "or --cpu-ranks, once the dataset is cached): what the studio starts, detached, so a run "
-     "goes on to its end without it; one `done` ends it",
+     "goes on to its end without it; one `done` ends it. On several machines each runs it with "
+     "its --node-rank: machine 0 prepares, the others wait for it in the shared run folder",
      true, tuneframe::cli::run_run},
     {"queue", "tuneframe-engine queue --file PROJECT/queue.json",
      "run a project's queue of training runs one after another (`run` for each, detached, as "

@@ -5,15 +5,18 @@
 #include "engine/dist/c10d_version.h"
 #include "tests/e2e/engine_test_project.h"
 #include "tests/support/free_port.h"
+#include "tests/support/process_runner.h"
 
 #include <gtest/gtest.h>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
+#include <array>
 #include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fstream>
 #include <optional>
+#include <unistd.h>
 
 namespace tuneframe {
 namespace {
@@ -573,6 +576,139 @@ TEST_F(EngineMultirank, RankZeroValidatesAndAStopOnStdinStopsEveryRank) {
     }
     EXPECT_EQ(dones, 1);
     EXPECT_EQ(previous, last);
+}
+
+// Two machines on one: network namespaces joined by a veth pair, with addresses of their own
+// (10.231.N.1 and .2, N from this process), removed again on destruction. Needs the right to
+// make namespaces (root, or CAP_NET_ADMIN); without it ready() is false and why() says so.
+class TwoHosts {
+public:
+    TwoHosts() {
+        for (const char* candidate : {"/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"}) {
+            if (fs::exists(candidate)) {
+                ip_ = candidate;
+                break;
+            }
+        }
+        if (ip_.empty()) {
+            why_ = "iproute2's ip is not installed";
+            return;
+        }
+        const std::string tag = std::to_string(::getpid());
+        const std::string subnet = "10.231." + std::to_string(::getpid() % 250) + ".";
+        for (int host = 0; host < 2; ++host) {
+            names_[host] = "tfhost" + std::to_string(host) + "-" + tag;
+            interfaces_[host] = "tfv" + std::to_string(host) + "-" + tag;
+            addresses_[host] = subnet + std::to_string(host + 1);
+        }
+        ready_ =
+            ip({"netns", "add", names_[0]}) && ip({"netns", "add", names_[1]}) &&
+            ip({"link", "add", interfaces_[0], "type", "veth", "peer", "name", interfaces_[1]});
+        for (int host = 0; ready_ && host < 2; ++host) {
+            ready_ =
+                ip({"link", "set", interfaces_[host], "netns", names_[host]}) &&
+                in(host, {"addr", "add", addresses_[host] + "/24", "dev", interfaces_[host]}) &&
+                in(host, {"link", "set", interfaces_[host], "up"}) &&
+                in(host, {"link", "set", "lo", "up"});
+        }
+    }
+    ~TwoHosts() {
+        for (const std::string& name : names_) {
+            if (!ip_.empty() && !name.empty()) {
+                test::run_process({ip_, "netns", "del", name}, 30); // takes its veth end along
+            }
+        }
+    }
+    TwoHosts(const TwoHosts&) = delete;
+    TwoHosts& operator=(const TwoHosts&) = delete;
+
+    bool ready() const { return ready_; }
+    const std::string& why() const { return why_; }
+    const std::string& address(int host) const { return addresses_[host]; }
+    // `argv` run on `host`, with Gloo bound to its veth end.
+    std::vector<std::string> on(int host, const std::vector<std::string>& argv) const {
+        std::vector<std::string> line = {ip_,
+                                         "netns",
+                                         "exec",
+                                         names_[host],
+                                         "/usr/bin/env",
+                                         "GLOO_SOCKET_IFNAME=" + interfaces_[host],
+                                         "OMP_NUM_THREADS=1"};
+        line.insert(line.end(), argv.begin(), argv.end());
+        return line;
+    }
+
+private:
+    bool ip(const std::vector<std::string>& arguments) {
+        std::vector<std::string> argv = {ip_};
+        argv.insert(argv.end(), arguments.begin(), arguments.end());
+        return succeeds(argv);
+    }
+    // `ip arguments` inside `host`.
+    bool in(int host, const std::vector<std::string>& arguments) {
+        std::vector<std::string> line = {ip_, "netns", "exec", names_[host], ip_};
+        line.insert(line.end(), arguments.begin(), arguments.end());
+        return succeeds(line);
+    }
+    bool succeeds(const std::vector<std::string>& argv) {
+        const test::ProcessResult result = test::run_process(argv, 30);
+        if (result.exit_code != 0 && why_.empty()) {
+            why_ = "cannot make network namespaces here (" + argv[1] + " " + argv[2] + ": " +
+                   result.err + ")";
+        }
+        return result.exit_code == 0;
+    }
+
+    std::string ip_;
+    std::array<std::string, 2> names_;
+    std::array<std::string, 2> interfaces_;
+    std::array<std::string, 2> addresses_;
+    bool ready_ = false;
+    std::string why_;
+};
+
+// Two machines, one CPU rank each, each started with `run` as a user starts every machine of a
+// run: machine 1 first, which waits for machine 0 to prepare the dataset; together they train
+// what one rank of batch 2 trains.
+TEST_F(EngineMultirank, TwoMachinesAsNetworkNamespacesTrainAsOneRank) {
+    const TwoHosts hosts;
+    if (!hosts.ready()) {
+        GTEST_SKIP() << hosts.why();
+    }
+    ASSERT_EQ(single_run_->exit_code, 0);
+    const fs::path run = two_ranks("two-machines", {{"plan", "ddp"}});
+    const std::string port = std::to_string(29400 + ::getpid() % 500);
+    auto machine = [&](int rank) {
+        return hosts.on(rank, {test::engine_path(), "run", "--job", job_of(run), "--cpu-ranks", "1",
+                               "--nnodes", "2", "--node-rank", std::to_string(rank),
+                               "--master-addr", hosts.address(0), "--master-port", port});
+    };
+    test::ChildProcess second(machine(1));
+    bool waits = false;
+    while (auto line = second.read_line(60)) {
+        const json event = json::parse(*line);
+        if (event["type"] == "log" && event["message"].get<std::string>().find(
+                                          "Waiting for machine 0") != std::string::npos) {
+            waits = true;
+            break;
+        }
+    }
+    ASSERT_TRUE(waits);
+    test::ChildProcess first(machine(0));
+    std::vector<json> events;
+    while (auto line = first.read_line(300)) {
+        events.push_back(json::parse(*line));
+    }
+    while (second.read_line(300)) {
+    }
+    EXPECT_EQ(first.wait(), 0);
+    EXPECT_EQ(second.wait(), 0);
+    ASSERT_FALSE(events.empty());
+    EXPECT_EQ(events.back()["type"], "done");
+    EXPECT_EQ(events.back()["status"], "finished");
+    EXPECT_LT(adapter_difference(*single_, run, 4), 1e-4);
+    // Machine 0's word to the others ends with the training.
+    EXPECT_FALSE(fs::exists(run / "nodes-ready.json"));
 }
 
 // Kills rank 1 of a two-rank `launch` of `parallel` at its first step: every rank stops within
