@@ -2137,8 +2137,8 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
 <context>
     <name>LaunchPlan</name>
     <message>
-        <source>%1 is not a launch plan. It should read {&quot;gpus&quot;: [0, 1]} or {&quot;cpu_ranks&quot;: 2}; delete it to train with one process.</source>
-        <translation>%1 不是有效的启动计划。其内容应为 {&quot;gpus&quot;: [0, 1]} 或 {&quot;cpu_ranks&quot;: 2}；删除该文件即以单进程训练。</translation>
+        <source>%1 is not a launch plan. It should read {&quot;gpus&quot;: [0, 1]} or {&quot;cpu_ranks&quot;: 2}, with &quot;machines&quot;, &quot;master_addr&quot; and &quot;master_port&quot; for several machines; delete it to train with one process.</source>
+        <translation>%1 不是有效的启动计划。其内容应为 {&quot;gpus&quot;: [0, 1]} 或 {&quot;cpu_ranks&quot;: 2}，多台机器时还需 &quot;machines&quot;、&quot;master_addr&quot; 和 &quot;master_port&quot;；删除该文件即以单进程训练。</translation>
     </message>
     <message>
         <source>%1 could not be written: %2</source>
@@ -2914,6 +2914,10 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>GPUs that hold a run of the model&apos;s blocks each, the step&apos;s batches flowing through them one after another (gradient accumulation sets how many). Each holds only its blocks&apos; weights and optimizer state; it passes one video&apos;s tokens per batch to the next, so it suits GPUs on different machines. Accumulate at least as many batches as there are stages to keep every GPU busy.</source>
         <translation>每块 GPU 持有模型中连续的一段模块，每一步的各个批次依次流经它们（批次数由梯度累积决定）。每块 GPU 只保存自己那段模块的权重和优化器状态；每个批次只把一个视频的 token 传给下一段，因此适合分布在不同机器上的 GPU。累积的批次数至少等于阶段数，才能让每块 GPU 都保持忙碌。</translation>
+    </message>
+    <message>
+        <source>Machines</source>
+        <translation>机器数</translation>
     </message>
 </context>
 <context>
@@ -4751,6 +4755,56 @@ What to do: %2</source>
     <message>
         <source>The queue&apos;s runner could not be started (%1): %2. Build tuneframe-engine, or set TUNEFRAME_ENGINE to its path.</source>
         <translation>无法启动队列的运行器（%1）：%2。请构建 tuneframe-engine，或将 TUNEFRAME_ENGINE 设为它的路径。</translation>
+    </message>
+</context>
+<context>
+    <name>MachinesFields</name>
+    <message>
+        <source>Give this machine&apos;s address, which the other machines reach it at (for example 192.168.1.10).</source>
+        <translation>请填写本机地址，其他机器通过它连接本机（例如 192.168.1.10）。</translation>
+    </message>
+    <message>
+        <source>%1 is this machine&apos;s own loopback address, which the other machines cannot reach. Give its address on the network they share.</source>
+        <translation>%1 是本机的回环地址，其他机器无法访问。请填写本机在各机器共享网络中的地址。</translation>
+    </message>
+    <message>
+        <source>meeting at</source>
+        <translation>汇合于</translation>
+    </message>
+    <message>
+        <source>Machines that train this run together, each with the processes chosen above. This one is machine 0: it prepares the dataset and the others meet it. The run folder must be at the same path on every machine (a shared file system); after Train the studio shows the command to start on each other machine.</source>
+        <translation>共同训练此运行的机器数，每台都使用上面选择的进程。本机是 0 号机器：由它准备数据集，其他机器与它汇合。运行文件夹在每台机器上的路径必须相同（共享文件系统）；点击“训练”后，工作室会显示在其他每台机器上要执行的命令。</translation>
+    </message>
+    <message>
+        <source>This machine&apos;s address on the network the machines share.</source>
+        <translation>本机在各机器共享网络中的地址。</translation>
+    </message>
+    <message>
+        <source>this machine&apos;s address</source>
+        <translation>本机地址</translation>
+    </message>
+    <message>
+        <source>A free port on this machine that the other machines may reach.</source>
+        <translation>本机上一个空闲且其他机器可以访问的端口。</translation>
+    </message>
+</context>
+<context>
+    <name>OtherMachinesDialog</name>
+    <message>
+        <source>Start the Other Machines</source>
+        <translation>启动其他机器</translation>
+    </message>
+    <message>
+        <source>Run “%1” trains on %2 machines, and this is machine 0. On each other machine, with Tuneframe installed and the run folder at the same path (a shared file system), run its line below. Machine 0 prepares the dataset first and the others wait for it, so they can be started now; training begins when all have joined.</source>
+        <translation>运行“%1”在 %2 台机器上训练，本机是 0 号机器。请在其他每台机器上（已安装 Tuneframe，且运行文件夹位于相同路径，即共享文件系统）执行下面对应的一行命令。0 号机器会先准备数据集，其他机器会等待它，因此现在就可以启动它们；所有机器加入后开始训练。</translation>
+    </message>
+    <message>
+        <source>Copy Commands</source>
+        <translation>复制命令</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
 </context>
 </TS>

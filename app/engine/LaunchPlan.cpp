@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QNetworkInterface>
 #include <QSaveFile>
 
 const QString LaunchPlan::kFileName = QStringLiteral("launch.json");
@@ -20,17 +21,32 @@ LaunchPlan LaunchPlan::cpuRanks(int count) {
     return plan;
 }
 
+LaunchPlan LaunchPlan::onMachines(int count, const QString& address, int port) const {
+    LaunchPlan plan = *this;
+    plan.m_machines = qMax(count, 1);
+    plan.m_masterAddress = plan.m_machines > 1 ? address.trimmed() : QString();
+    plan.m_masterPort = plan.m_machines > 1 ? port : 0;
+    // One CPU rank per machine still trains under `launch`, which joins the machines.
+    if (plan.m_machines > 1 && plan.m_gpus.isEmpty() && plan.m_cpuRanks == 0)
+        plan.m_cpuRanks = 1;
+    return plan;
+}
+
+QString LaunchPlan::thisMachineAddress() {
+    for (const QHostAddress& address : QNetworkInterface::allAddresses()) {
+        if (address.protocol() == QAbstractSocket::IPv4Protocol && !address.isLoopback())
+            return address.toString();
+    }
+    return {};
+}
+
 int LaunchPlan::processCount() const {
     if (!m_gpus.isEmpty())
         return static_cast<int>(m_gpus.size());
     return m_cpuRanks > 1 ? m_cpuRanks : 1;
 }
 
-QStringList LaunchPlan::engineArguments(const QString& command, const QString& jobFile) const {
-    const QStringList direct{command, QStringLiteral("--job"), jobFile};
-    const bool train = command == QLatin1String("train");
-    if ((!train && command != QLatin1String("run")) || processCount() < 2)
-        return direct;
+QStringList LaunchPlan::processArguments(int node) const {
     QStringList processes;
     if (!m_gpus.isEmpty()) {
         QStringList indices;
@@ -38,13 +54,31 @@ QStringList LaunchPlan::engineArguments(const QString& command, const QString& j
             indices.append(QString::number(index));
         processes << QStringLiteral("--gpus") << indices.join(QLatin1Char(','));
     } else {
-        processes << QStringLiteral("--cpu-ranks") << QString::number(m_cpuRanks);
+        processes << QStringLiteral("--cpu-ranks") << QString::number(qMax(m_cpuRanks, 1));
     }
+    if (m_machines > 1)
+        processes << QStringLiteral("--nnodes") << QString::number(m_machines)
+                  << QStringLiteral("--node-rank") << QString::number(node)
+                  << QStringLiteral("--master-addr") << m_masterAddress
+                  << QStringLiteral("--master-port") << QString::number(m_masterPort);
+    return processes;
+}
+
+QStringList LaunchPlan::engineArguments(const QString& command, const QString& jobFile) const {
+    const QStringList direct{command, QStringLiteral("--job"), jobFile};
+    const bool train = command == QLatin1String("train");
+    if ((!train && command != QLatin1String("run")) || worldSize() < 2)
+        return direct;
     // `run` prepares alone and then starts `launch` itself.
     if (!train)
-        return direct + processes;
-    return QStringList{QStringLiteral("launch")} + processes + QStringList{QStringLiteral("--")} +
-           direct;
+        return direct + processArguments(0);
+    return QStringList{QStringLiteral("launch")} + processArguments(0) +
+           QStringList{QStringLiteral("--")} + direct;
+}
+
+QStringList LaunchPlan::machineArguments(int machine, const QString& jobFile) const {
+    return QStringList{QStringLiteral("run"), QStringLiteral("--job"), jobFile} +
+           processArguments(machine);
 }
 
 QJsonObject LaunchPlan::toJson() const {
@@ -54,8 +88,13 @@ QJsonObject LaunchPlan::toJson() const {
         for (int index : m_gpus)
             indices.append(index);
         json.insert(QStringLiteral("gpus"), indices);
-    } else if (m_cpuRanks > 1) {
+    } else if (m_cpuRanks > 1 || (m_cpuRanks == 1 && m_machines > 1)) {
         json.insert(QStringLiteral("cpu_ranks"), m_cpuRanks);
+    }
+    if (m_machines > 1) {
+        json.insert(QStringLiteral("machines"), m_machines);
+        json.insert(QStringLiteral("master_addr"), m_masterAddress);
+        json.insert(QStringLiteral("master_port"), m_masterPort);
     }
     return json;
 }
@@ -78,14 +117,20 @@ LaunchPlan LaunchPlan::load(const QString& runFolder, QString* error) {
     const int ranks = json.value(QStringLiteral("cpu_ranks")).toInt(0);
     valid = valid && ranks >= 0 && (plan.m_gpus.isEmpty() || ranks == 0);
     plan.m_cpuRanks = ranks > 1 ? ranks : 0;
+    const int machines = json.value(QStringLiteral("machines")).toInt(1);
+    const QString address = json.value(QStringLiteral("master_addr")).toString();
+    const int port = json.value(QStringLiteral("master_port")).toInt(0);
+    valid = valid && machines >= 1 && (machines == 1 || (!address.isEmpty() && port > 0));
     if (!valid) {
         if (error)
             *error = tr("%1 is not a launch plan. It should read {\"gpus\": [0, 1]} or "
-                        "{\"cpu_ranks\": 2}; delete it to train with one process.")
+                        "{\"cpu_ranks\": 2}, with \"machines\", \"master_addr\" and "
+                        "\"master_port\" for several machines; delete it to train with one "
+                        "process.")
                          .arg(QDir::toNativeSeparators(file.fileName()));
         return {};
     }
-    return plan;
+    return machines > 1 ? plan.onMachines(machines, address, port) : plan;
 }
 
 bool LaunchPlan::save(const QString& runFolder, QString* error) const {

@@ -54,14 +54,25 @@ std::vector<std::string> run_command_line(const fs::path& folder) {
         return line;
     }
     const nlohmann::json json = core::read_json_file(plan);
-    if (json.contains("gpus") && json.at("gpus").is_array() && !json.at("gpus").empty()) {
+    const bool on_gpus =
+        json.contains("gpus") && json.at("gpus").is_array() && !json.at("gpus").empty();
+    if (on_gpus) {
         std::string gpus;
         for (const nlohmann::json& index : json.at("gpus")) {
             gpus += (gpus.empty() ? "" : ",") + std::to_string(index.get<int>());
         }
         line.insert(line.end(), {"--gpus", gpus});
-    } else if (json.contains("cpu_ranks") && json.at("cpu_ranks").get<int>() > 1) {
-        line.insert(line.end(), {"--cpu-ranks", std::to_string(json.at("cpu_ranks").get<int>())});
+    }
+    const int machines = json.value("machines", 1);
+    const int cpu_ranks = json.value("cpu_ranks", 0);
+    if (!on_gpus && (cpu_ranks > 1 || (cpu_ranks == 1 && machines > 1))) {
+        line.insert(line.end(), {"--cpu-ranks", std::to_string(cpu_ranks)});
+    }
+    // This is machine 0 of a run on several; the others were started by hand.
+    if (machines > 1) {
+        line.insert(line.end(), {"--nnodes", std::to_string(machines), "--node-rank", "0",
+                                 "--master-addr", json.value("master_addr", std::string()),
+                                 "--master-port", std::to_string(json.value("master_port", 0))});
     }
     return line;
 }

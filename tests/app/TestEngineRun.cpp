@@ -194,13 +194,36 @@ void TestEngineRun::launchPlanChoosesTheCommandLine() {
              run + QStringList({QStringLiteral("--gpus"), QStringLiteral("0,2")}));
     QCOMPARE(LaunchPlan::cpuRanks(2).engineArguments(QStringLiteral("run"), job),
              run + QStringList({QStringLiteral("--cpu-ranks"), QStringLiteral("2")}));
+    // On several machines this one is machine 0, even with one process each; the others run
+    // `run` with their own node rank.
+    const LaunchPlan machines =
+        LaunchPlan::cpuRanks(1).onMachines(3, QStringLiteral("10.0.0.5"), 29555);
+    QCOMPARE(machines.worldSize(), 3);
+    const QStringList meeting{QStringLiteral("--master-addr"), QStringLiteral("10.0.0.5"),
+                              QStringLiteral("--master-port"), QStringLiteral("29555")};
+    QCOMPARE(machines.engineArguments(QStringLiteral("run"), job),
+             run +
+                 QStringList({QStringLiteral("--cpu-ranks"), QStringLiteral("1"),
+                              QStringLiteral("--nnodes"), QStringLiteral("3"),
+                              QStringLiteral("--node-rank"), QStringLiteral("0")}) +
+                 meeting);
+    QCOMPARE(LaunchPlan::gpus({0, 1})
+                 .onMachines(2, QStringLiteral("10.0.0.5"), 29555)
+                 .machineArguments(1, job),
+             run +
+                 QStringList({QStringLiteral("--gpus"), QStringLiteral("0,1"),
+                              QStringLiteral("--nnodes"), QStringLiteral("2"),
+                              QStringLiteral("--node-rank"), QStringLiteral("1")}) +
+                 meeting);
 }
 
 void TestEngineRun::launchPlanSurvivesTheRunFolder() {
     QString error;
     QCOMPARE(LaunchPlan::load(m_run->path(), &error), LaunchPlan::singleProcess());
     QVERIFY(error.isEmpty());
-    for (const LaunchPlan& plan : {LaunchPlan::gpus({1, 0}), LaunchPlan::cpuRanks(4)}) {
+    for (const LaunchPlan& plan :
+         {LaunchPlan::gpus({1, 0}), LaunchPlan::cpuRanks(4),
+          LaunchPlan::cpuRanks(1).onMachines(2, QStringLiteral("10.0.0.5"), 29555)}) {
         QVERIFY2(plan.save(m_run->path(), &error), qPrintable(error));
         QCOMPARE(LaunchPlan::load(m_run->path(), &error), plan);
         QVERIFY(error.isEmpty());

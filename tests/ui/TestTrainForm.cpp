@@ -8,20 +8,24 @@
 #include "tests/ui/TrainStudio.h"
 #include "ui/train/AdvancedJobFields.h"
 #include "ui/train/NewRunForm.h"
+#include "ui/train/OtherMachinesDialog.h"
 #include "ui/train/TrainPage.h"
 #include "ui/window/MainWindow.h"
 
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QGuiApplication>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -49,6 +53,7 @@ private slots:
     void aJobTheModelRefusesNamesItsFieldAndKeepsTrainOff();
     void hybridPlanSplitsTheModelAndRefusesWhatItsHeadsCannotTake();
     void theFormFitsItsColumnAndTheColumnKeepsItsWidth();
+    void severalMachinesGetTheCommandForEachOtherMachine();
 
 private:
     TrainPage* page() const { return m_studio.page(); }
@@ -416,6 +421,54 @@ void TestTrainForm::theFormFitsItsColumnAndTheColumnKeepsItsWidth() {
     QCoreApplication::processEvents();
     QCOMPARE(page()->findChild<QSplitter*>(QStringLiteral("trainSplitter"))->sizes().at(0),
              widened);
+}
+
+// Two machines of one CPU process each: the form wants an address the other machine can reach,
+// queues the run as machine 0, and shows the line to start on the other machine, which copies.
+void TestTrainForm::severalMachinesGetTheCommandForEachOtherMachine() {
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_studio.tinyPipeline);
+    auto* device = form->findChild<QComboBox*>(QStringLiteral("deviceCombo"));
+    device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+    form->findChild<QSpinBox*>(QStringLiteral("cpuRanksSpin"))->setValue(1);
+    auto* machines = form->findChild<QSpinBox*>(QStringLiteral("machinesSpin"));
+    auto* address = form->findChild<QLineEdit*>(QStringLiteral("masterAddressEdit"));
+    QVERIFY(machines->isVisibleTo(form));
+    QVERIFY(!address->isVisibleTo(form));
+    machines->setValue(2);
+    QVERIFY(address->isVisibleTo(form));
+    address->setText(QStringLiteral("127.0.0.1"));
+    form->validateNow();
+    QVERIFY(!form->isValid());
+    QVERIFY(form->validationError().contains(QStringLiteral("loopback")));
+    address->setText(QStringLiteral("10.20.30.40"));
+    form->validateNow();
+    QVERIFY2(form->isValid(), qPrintable(form->validationError()));
+    // Two processes in all: the plan's row is offered, and the job trains in parallel.
+    QVERIFY(form->findChild<QComboBox*>(QStringLiteral("parallelPlanCombo"))->isVisibleTo(form));
+    QVERIFY(form->job().contains(QStringLiteral("parallel")));
+    QCOMPARE(form->launchPlan().worldSize(), 2);
+
+    page()->findChild<QPushButton*>(QStringLiteral("addToQueueButton"))->click();
+    OtherMachinesDialog* dialog = nullptr;
+    QTRY_VERIFY((dialog = page()->findChild<OtherMachinesDialog*>()) != nullptr);
+    TrainingRuns* runs = m_studio.window->trainingRuns();
+    const qint64 runId = page()->selectedRunId();
+    const QString jobFile = QDir(runs->runFolder(runId)).filePath(QStringLiteral("job.json"));
+    const QString line =
+        dialog->findChild<QPlainTextEdit*>(QStringLiteral("otherMachinesCommands"))->toPlainText();
+    QVERIFY2(line.startsWith(QStringLiteral("tuneframe-engine run --job ")), qPrintable(line));
+    QVERIFY2(line.contains(jobFile), qPrintable(line));
+    QVERIFY2(line.contains(QStringLiteral("--nnodes 2 --node-rank 1 --master-addr 10.20.30.40 "
+                                          "--master-port 29500")),
+             qPrintable(line));
+    dialog->findChild<QPushButton*>(QStringLiteral("copyMachineCommandsButton"))->click();
+    QCOMPARE(QGuiApplication::clipboard()->text(), line);
+    dialog->accept();
+    runs->removeQueued(runId);
+    machines->setValue(1);
+    QVERIFY(!address->isVisibleTo(form));
 }
 
 QTEST_MAIN(TestTrainForm)

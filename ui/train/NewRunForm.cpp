@@ -3,6 +3,7 @@
 #include "ui/train/AdvancedJobFields.h"
 #include "ui/train/FactoryImportDialog.h"
 #include "ui/train/HubDownloadDialog.h"
+#include "ui/train/MachinesFields.h"
 #include "ui/widgets/FieldProblemNote.h"
 
 #include "app/dataset/ConditionImages.h"
@@ -122,6 +123,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_deviceNote(new QLabel(this))
     , m_gpuList(new QListWidget(this))
     , m_cpuRanksSpin(spin(this, "cpuRanksSpin", 1, kMaximumCpuRanks))
+    , m_machinesFields(new MachinesFields(this))
     , m_planCombo(combo(this, "parallelPlanCombo", kPlans))
     , m_spSizeSpin(spin(this, "sequenceParallelSpin", 1, kMaximumCpuRanks))
     , m_tpSizeSpin(spin(this, "tensorParallelSpin", 1, kMaximumCpuRanks))
@@ -201,9 +203,10 @@ NewRunForm::NewRunForm(QWidget* parent)
                                                           m_checkpointSpin,   m_validationEverySpin,
                                                           m_promptsEdit,      m_triggerEdit,
                                                           m_deviceCombo,      m_gpuList,
-                                                          m_cpuRanksSpin,     m_planCombo,
-                                                          m_spSizeSpin,       m_tpSizeSpin,
-                                                          m_ppSizeSpin,       m_zeroStageCombo})
+                                                          m_cpuRanksSpin,     m_machinesFields,
+                                                          m_planCombo,        m_spSizeSpin,
+                                                          m_tpSizeSpin,       m_ppSizeSpin,
+                                                          m_zeroStageCombo})
         addRow(field);
     m_form->addRow(m_deviceNote);
     m_form->addRow(m_memoryLabel);
@@ -270,6 +273,7 @@ NewRunForm::NewRunForm(QWidget* parent)
                            m_planCombo, m_zeroStageCombo})
         connect(box, &QComboBox::currentIndexChanged, this, &NewRunForm::onEdited);
     connect(m_gpuList, &QListWidget::itemChanged, this, &NewRunForm::onEdited);
+    connect(m_machinesFields, &MachinesFields::edited, this, &NewRunForm::onEdited);
     for (QLineEdit* edit : {m_modelEdit, m_learningRateEdit, m_triggerEdit})
         connect(edit, &QLineEdit::textChanged, this, &NewRunForm::onEdited);
     connect(m_promptsEdit, &QPlainTextEdit::textChanged, this, &NewRunForm::onEdited);
@@ -449,14 +453,14 @@ std::optional<MemoryEstimate> NewRunForm::memoryEstimate() const {
 
 QJsonObject NewRunForm::estimateRequest() const {
     return QJsonObject{{QStringLiteral("job"), job()},
-                       {QStringLiteral("processes"), launchPlan().processCount()}};
+                       {QStringLiteral("processes"), launchPlan().worldSize()}};
 }
 
 void NewRunForm::requestEstimate() {
     if (!m_valid)
         return;
     m_requestedJob = estimateRequest();
-    m_estimator->request(job(), launchPlan().processCount());
+    m_estimator->request(job(), launchPlan().worldSize());
 }
 
 NewRunForm::Capacity NewRunForm::capacity() const {
@@ -535,10 +539,14 @@ void NewRunForm::updateMemoryText() {
 
 LaunchPlan NewRunForm::launchPlan() const {
     const QString device = m_deviceCombo->currentData().toString();
+    const auto onMachines = [this](const LaunchPlan& plan) {
+        return plan.onMachines(m_machinesFields->count(), m_machinesFields->address(),
+                               m_machinesFields->port());
+    };
     if (device == kSeveralGpus)
-        return LaunchPlan::gpus(checkedGpus());
+        return onMachines(LaunchPlan::gpus(checkedGpus()));
     if (device == QLatin1String("cpu"))
-        return LaunchPlan::cpuRanks(m_cpuRanksSpin->value());
+        return onMachines(LaunchPlan::cpuRanks(m_cpuRanksSpin->value()));
     return LaunchPlan::singleProcess();
 }
 
@@ -554,9 +562,11 @@ QVector<int> NewRunForm::checkedGpus() const {
 
 void NewRunForm::updateProcessRows() {
     const QString device = m_deviceCombo->currentData().toString();
-    const bool several = launchPlan().processCount() > 1;
+    const bool several = launchPlan().worldSize() > 1;
     m_form->setRowVisible(m_gpuList, device == kSeveralGpus);
     m_form->setRowVisible(m_cpuRanksSpin, device == QLatin1String("cpu"));
+    m_form->setRowVisible(m_machinesFields,
+                          device == kSeveralGpus || device == QLatin1String("cpu"));
     m_form->setRowVisible(m_planCombo, several);
     const bool hybrid = several && m_planCombo->currentData().toString() == kPlans.last();
     for (QWidget* field : std::initializer_list<QWidget*>{m_spSizeSpin, m_tpSizeSpin, m_ppSizeSpin,
@@ -637,6 +647,7 @@ void NewRunForm::retranslateUi() {
                              tr("Device"),
                              tr("GPUs to use"),
                              tr("CPU processes"),
+                             tr("Machines"),
                              tr("Parallel plan"),
                              tr("Sequence-parallel ranks"),
                              tr("Tensor-parallel ranks"),
@@ -901,15 +912,19 @@ void NewRunForm::revalidate() {
                     .arg(QDir::toNativeSeparators(modelFolder()));
     else if (m_deviceCombo->currentData().toString() == kSeveralGpus && checkedGpus().isEmpty())
         error = tr("Tick at least one GPU to train on.");
-    else if (launchPlan().processCount() > 1 &&
+    else if (const QString machines =
+                 launchPlan().worldSize() > 1 ? m_machinesFields->inputError() : QString();
+             !machines.isEmpty())
+        error = machines;
+    else if (launchPlan().worldSize() > 1 &&
              m_planCombo->currentData().toString() == kPlans.last() &&
-             launchPlan().processCount() %
+             launchPlan().worldSize() %
                      (m_spSizeSpin->value() * m_tpSizeSpin->value() * m_ppSizeSpin->value()) !=
                  0)
         error = tr("%1 processes cannot be split into groups of %2 tensor-parallel × %3 "
                    "sequence-parallel ranks × %4 pipeline stages. Choose sizes whose product "
                    "divides the process count.")
-                    .arg(launchPlan().processCount())
+                    .arg(launchPlan().worldSize())
                     .arg(m_tpSizeSpin->value())
                     .arg(m_spSizeSpin->value())
                     .arg(m_ppSizeSpin->value());
@@ -994,7 +1009,7 @@ QJsonObject NewRunForm::formValues() const {
                      : QStringLiteral("cuda");
     }
     values.insert(QStringLiteral("device"), device);
-    if (plan.processCount() > 1) {
+    if (plan.worldSize() > 1) {
         const bool hybrid = m_planCombo->currentData().toString() == kPlans.last();
         values.insert(
             QStringLiteral("parallel"),

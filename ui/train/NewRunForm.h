@@ -14,6 +14,7 @@
 #include <optional>
 
 class AdvancedJobFields;
+class MachinesFields;
 class FieldProblemNote;
 class QHBoxLayout;
 class QComboBox;
@@ -165,6 +166,7 @@ private:
     QLabel* m_deviceNote;
     QListWidget* m_gpuList;
     QSpinBox* m_cpuRanksSpin;
+    MachinesFields* m_machinesFields;
     QComboBox* m_planCombo;
     QSpinBox* m_spSizeSpin;
     QSpinBox* m_tpSizeSpin;

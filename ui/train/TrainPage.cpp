@@ -18,6 +18,7 @@
 #include "ui/runs/RunFailurePanel.h"
 #include "ui/runs/TensorBoardDialog.h"
 #include "ui/train/NewRunForm.h"
+#include "ui/train/OtherMachinesDialog.h"
 #include "ui/train/RunQueuePanel.h"
 #include "ui/widgets/FittedScrollArea.h"
 
@@ -507,11 +508,19 @@ void TrainPage::startRun(bool startNow) {
     const QString name = m_runNameEdit->text().trimmed().isEmpty()
                              ? suggestedRunName()
                              : m_runNameEdit->text().trimmed();
+    const LaunchPlan plan = m_form->launchPlan();
     const TrainingRuns::LaunchResult result =
-        m_runs->launch(m_form->job(), name, m_form->presetName(), startNow, m_form->launchPlan());
+        m_runs->launch(m_form->job(), name, m_form->presetName(), startNow, plan);
     if (!result.succeeded()) {
         m_launchMessage->setText(result.error);
         return;
+    }
+    if (plan.machineCount() > 1) {
+        auto* dialog = new OtherMachinesDialog(
+            name, plan, QDir(m_runs->runFolder(result.runId)).filePath(QStringLiteral("job.json")),
+            this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
     }
     m_launchMessage->setText(startNow ? tr("Run “%1” started.").arg(name)
                                       : tr("Run “%1” is in the queue.").arg(name));
