@@ -20,18 +20,18 @@
 #include <map>
 #include <thread>
 
-namespace tuneframe::pipeline_schedule_test {
+namespace tuneframe {
 namespace {
 
 using models::cogvideox::CogVideoXTransformer3DConfig;
 using models::cogvideox::CogVideoXTransformer3DModel;
 using models::cogvideox::CogVideoXTransformerInputs;
 
-constexpr int kRanks = 4;
+constexpr int kStageRanks = 4;
 constexpr std::int64_t kMicroBatches = 4;
 
 // The tiny model (two blocks) with four heads, so sequence parallelism can split them.
-CogVideoXTransformer3DModel seeded_model() {
+CogVideoXTransformer3DModel seeded_staged_model() {
     CogVideoXTransformer3DConfig config =
         models::cogvideox::find_architecture("cogvideox-tiny").transformer;
     config.num_attention_heads = 4;
@@ -53,16 +53,16 @@ CogVideoXTransformer3DModel seeded_model() {
     return model;
 }
 
-struct MicroBatch {
+struct PipelineMicroBatch {
     CogVideoXTransformerInputs inputs;
     at::Tensor loss_weights;
 };
 
-std::vector<MicroBatch> seeded_micro_batches() {
+std::vector<PipelineMicroBatch> seeded_pipeline_micro_batches() {
     torch::manual_seed(4);
-    std::vector<MicroBatch> batches;
+    std::vector<PipelineMicroBatch> batches;
     for (std::int64_t micro = 0; micro < kMicroBatches; ++micro) {
-        MicroBatch batch;
+        PipelineMicroBatch batch;
         batch.inputs.hidden_states = torch::randn({1, 2, 16, 8, 8});
         batch.inputs.encoder_hidden_states = torch::randn({1, 7, 32});
         batch.inputs.timestep = torch::tensor({100 + 200 * micro}, torch::kInt64);
@@ -72,11 +72,11 @@ std::vector<MicroBatch> seeded_micro_batches() {
     return batches;
 }
 
-at::Tensor loss_of(const at::Tensor& prediction, const MicroBatch& batch) {
+at::Tensor pipeline_loss_of(const at::Tensor& prediction, const PipelineMicroBatch& batch) {
     return (prediction * batch.loss_weights).sum() / static_cast<double>(kMicroBatches);
 }
 
-struct RankResult {
+struct StageRankResult {
     std::vector<std::string> order; // "F0", "B0", ...
     std::int64_t most_in_flight = 0;
     std::map<std::string, at::Tensor> gradients; // every stage's, on the first stage
@@ -84,15 +84,15 @@ struct RankResult {
     std::exception_ptr failure;
 };
 
-RankResult run_rank(int rank, int port, CogVideoXTransformer3DModel model,
-                    const std::vector<MicroBatch>& batches) {
-    RankResult result;
+StageRankResult run_stage_rank(int rank, int port, CogVideoXTransformer3DModel model,
+                               const std::vector<PipelineMicroBatch>& batches) {
+    StageRankResult result;
     try {
         dist::RendezvousEnvironment environment;
         environment.rank = rank;
         environment.local_rank = rank;
-        environment.world_size = kRanks;
-        environment.local_world_size = kRanks;
+        environment.world_size = kStageRanks;
+        environment.local_world_size = kStageRanks;
         environment.master_port = port;
         common::ParallelSettings parallel;
         parallel.plan = "hybrid";
@@ -114,13 +114,13 @@ RankResult run_rank(int rank, int port, CogVideoXTransformer3DModel model,
                            std::int64_t micro, const models::cogvideox::StageTokens* received) {
             result.order.push_back("F" + std::to_string(micro));
             result.most_in_flight = std::max(result.most_in_flight, ++in_flight);
-            const MicroBatch& batch = batches[static_cast<std::size_t>(micro)];
+            const PipelineMicroBatch& batch = batches[static_cast<std::size_t>(micro)];
             models::cogvideox::StageOutput out =
                 model->forward_stage(batch.inputs, begin, end, received);
             if (!last) {
                 return train::StageResult{out.tokens, {}};
             }
-            return train::StageResult{{}, loss_of(out.prediction, batch)};
+            return train::StageResult{{}, pipeline_loss_of(out.prediction, batch)};
         };
         std::int64_t backwards = 0;
         work.begin_backward = [&](bool) {
@@ -154,27 +154,27 @@ RankResult run_rank(int rank, int port, CogVideoXTransformer3DModel model,
 
 TEST(PipelineSchedule, TwoStagesWithSequenceParallelEqualTheWholeModelAndKeepFewInFlight) {
     at::set_num_threads(1);
-    const std::vector<MicroBatch> batches = seeded_micro_batches();
-    CogVideoXTransformer3DModel whole = seeded_model();
-    for (const MicroBatch& batch : batches) {
-        loss_of(whole->forward(batch.inputs), batch).backward();
+    const std::vector<PipelineMicroBatch> batches = seeded_pipeline_micro_batches();
+    CogVideoXTransformer3DModel whole = seeded_staged_model();
+    for (const PipelineMicroBatch& batch : batches) {
+        pipeline_loss_of(whole->forward(batch.inputs), batch).backward();
     }
 
     const int port = test::free_port();
-    std::vector<RankResult> results(kRanks);
+    std::vector<StageRankResult> results(kStageRanks);
     std::vector<CogVideoXTransformer3DModel> models;
-    for (int rank = 0; rank < kRanks; ++rank) {
-        models.push_back(seeded_model());
+    for (int rank = 0; rank < kStageRanks; ++rank) {
+        models.push_back(seeded_staged_model());
     }
     std::vector<std::thread> ranks;
-    for (int rank = 0; rank < kRanks; ++rank) {
+    for (int rank = 0; rank < kStageRanks; ++rank) {
         ranks.emplace_back(
-            [&, rank] { results[rank] = run_rank(rank, port, models[rank], batches); });
+            [&, rank] { results[rank] = run_stage_rank(rank, port, models[rank], batches); });
     }
     for (std::thread& thread : ranks) {
         thread.join();
     }
-    for (int rank = 0; rank < kRanks; ++rank) {
+    for (int rank = 0; rank < kStageRanks; ++rank) {
         SCOPED_TRACE("rank " + std::to_string(rank));
         if (results[rank].failure) {
             try {
@@ -186,7 +186,7 @@ TEST(PipelineSchedule, TwoStagesWithSequenceParallelEqualTheWholeModelAndKeepFew
     }
     // Ranks 0 and 1 are the first stage (sp 0 and 1), ranks 2 and 3 the second.
     for (int rank : {0, 1}) {
-        const RankResult& first = results[rank];
+        const StageRankResult& first = results[rank];
         EXPECT_EQ(first.order,
                   (std::vector<std::string>{"F0", "F1", "B0", "F2", "B1", "F3", "B2", "B3"}));
         EXPECT_EQ(first.most_in_flight, 2);
@@ -199,7 +199,7 @@ TEST(PipelineSchedule, TwoStagesWithSequenceParallelEqualTheWholeModelAndKeepFew
         EXPECT_EQ(results[rank].most_in_flight, 1);
         EXPECT_EQ(results[rank].order.size(), 2u * kMicroBatches);
     }
-    const RankResult& joined = results[0];
+    const StageRankResult& joined = results[0];
     std::size_t compared = 0;
     for (const auto& item : whole->named_parameters()) {
         if (!item.value().grad().defined()) {
@@ -215,4 +215,4 @@ TEST(PipelineSchedule, TwoStagesWithSequenceParallelEqualTheWholeModelAndKeepFew
 }
 
 } // namespace
-} // namespace tuneframe::pipeline_schedule_test
+} // namespace tuneframe
