@@ -313,6 +313,7 @@ struct Trainer::Impl {
         if (dist) {
             exchange = std::make_unique<PlanExchange>(*dist, job);
             exchange->split(*transformer);
+            warn_of_pipeline_bubble();
         }
         for (const auto& item : transformer->named_parameters()) {
             if (item.value().requires_grad()) {
@@ -325,6 +326,20 @@ struct Trainer::Impl {
                                    optimizer_options(job.optimizer));
         noise_schedule =
             std::make_unique<diffusion::CogVideoXNoiseSchedule>(pipeline.scheduler_config);
+    }
+
+    // Under 1F1B a stage idles (P - 1) / (M + P - 1) of each step: most of it when the step
+    // has fewer micro-batches M than stages P.
+    void warn_of_pipeline_bubble() {
+        const std::int64_t stages = dist->pp_size();
+        if (stages < 2 || job.gradient_accumulation >= stages) {
+            return;
+        }
+        log("warning", "The step's " + std::to_string(job.gradient_accumulation) +
+                           " batch(es) pass through " + std::to_string(stages) +
+                           " pipeline stages, which wait for each other most of the step. Set "
+                           "gradient_accumulation to at least " +
+                           std::to_string(stages) + " (several times more keeps them busier).");
     }
 
     void set_up_data() {

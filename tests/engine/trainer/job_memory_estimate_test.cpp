@@ -121,6 +121,29 @@ TEST(JobMemoryEstimate, PlansShardStateAndTokens) {
               part(alone, "validation", "denoising activations (CFG)"));
 }
 
+// 2b's 30 blocks over 4 stages: 7, 7, 8, 8, so the largest stage holds 8/30 of the blocks'
+// weights, adapter and state; activations stay whole (1F1B keeps 4 micro-batches of the first
+// stage's share in flight); rank 0 samples with a whole transformer of its own.
+TEST(JobMemoryEstimate, PipelineStagesHoldTheirShareOfTheBlocks) {
+    const JobMemoryEstimate alone = estimate_job_memory(lora_job(), pipeline_2b(), 1);
+    common::TrainingJob staged = lora_job();
+    staged.parallel.plan = "hybrid";
+    staged.parallel.pp_size = 4;
+    const JobMemoryEstimate split = estimate_job_memory(staged, pipeline_2b(), 8);
+    EXPECT_EQ(split.pipeline_parallel, 4);
+    EXPECT_EQ(split.data_parallel, 2);
+    for (const char* name : {"transformer weights", "adapter weights", "optimizer state"}) {
+        SCOPED_TRACE(name);
+        EXPECT_NEAR(static_cast<double>(part(split, "train", name)) /
+                        static_cast<double>(part(alone, "train", name)),
+                    8.0 / 30.0, 1e-6);
+    }
+    EXPECT_EQ(part(split, "train", "activations"), part(alone, "train", "activations"));
+    EXPECT_EQ(part(split, "validation", "whole transformer for sampling"),
+              part(alone, "train", "transformer weights"));
+    EXPECT_EQ(part(alone, "validation", "whole transformer for sampling"), 0u);
+}
+
 TEST(JobMemoryEstimate, FullFineTuneAndOffloading) {
     common::TrainingJob full = lora_job();
     full.mode = "full";
