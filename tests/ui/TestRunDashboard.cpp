@@ -139,6 +139,7 @@ private slots:
     void memoryIsScaledToItsUse();
     void logScaleSwitchChangesTheAxis();
     void realisticRunAtCommonWindowSizes();
+    void aNarrowDashboardStacksItsPlotsAndNeverScrollsAcross();
 };
 
 void TestRunDashboard::stepLabelsNeverRunTogether_data() {
@@ -377,6 +378,35 @@ void TestRunDashboard::realisticRunAtCommonWindowSizes() {
         screenshot(&dashboard,
                    QStringLiteral("dashboard-%1x%2.png").arg(size.width()).arg(size.height()));
     }
+}
+
+// The Train page's middle column on a 1366 px screen is about 560 px: two plots side by side
+// would not fit, so they stand one above the other at its full width and the dashboard scrolls
+// down only; wide again, they go back to two columns.
+void TestRunDashboard::aNarrowDashboardStacksItsPlotsAndNeverScrollsAcross() {
+    RunDashboard dashboard;
+    dashboard.setRun(QStringLiteral("LoRA r64"), realisticRun(300));
+    const auto left = [&](const char* name) {
+        return plotOf(dashboard, name)->mapTo(&dashboard, QPoint(0, 0)).x();
+    };
+    const auto top = [&](const char* name) {
+        return plotOf(dashboard, name)->mapTo(&dashboard, QPoint(0, 0)).y();
+    };
+    auto* scroll = dashboard.findChild<QScrollArea*>(QStringLiteral("dashboardScroll"));
+    QVERIFY(scroll);
+    showAndReplot(dashboard, QSize(540, 700));
+    QTRY_COMPARE(left("learningRatePlot"), left("lossPlot"));
+    QVERIFY(top("learningRatePlot") > top("lossPlot"));
+    QVERIFY(top("memoryPlot") > top("speedPlot"));
+    QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+    QVERIFY(plotOf(dashboard, "lossPlot")->width() > 400);
+    QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
+    screenshot(&dashboard, QStringLiteral("dashboard-540x700.png"));
+
+    showAndReplot(dashboard, QSize(1200, 820));
+    QTRY_VERIFY(left("learningRatePlot") > left("lossPlot"));
+    QCOMPARE(top("learningRatePlot"), top("lossPlot"));
+    QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
 }
 
 QTEST_MAIN(TestRunDashboard)

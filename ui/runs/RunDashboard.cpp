@@ -12,9 +12,11 @@
 #include <QLocale>
 #include <QPainter>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QSaveFile>
 #include <QScrollArea>
 #include <QSlider>
+#include <QStyle>
 #include <QTimer>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -156,12 +158,9 @@ RunDashboard::RunDashboard(QWidget* parent)
     tools->addWidget(m_csvButton);
     auto* plots = new QWidget;
     plots->setObjectName(QStringLiteral("dashboardPlots"));
-    auto* grid = new QGridLayout(plots);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(m_lossPanel, 0, 0);
-    grid->addWidget(m_learningRatePanel, 0, 1);
-    grid->addWidget(m_speedPanel, 1, 0);
-    grid->addWidget(m_memoryPanel, 1, 1);
+    m_plotGrid = new QGridLayout(plots);
+    m_plotGrid->setContentsMargins(0, 0, 0, 0);
+    arrangePlots();
     auto* scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("dashboardScroll"));
     scroll->setWidgetResizable(true);
@@ -444,6 +443,29 @@ bool RunDashboard::exportCsv(const QString& file, QString* error) const {
         return false;
     }
     return true;
+}
+
+void RunDashboard::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    arrangePlots();
+}
+
+void RunDashboard::arrangePlots() {
+    const QList<DashboardPlot*> panels{m_lossPanel, m_learningRatePanel, m_speedPanel,
+                                       m_memoryPanel};
+    // Each panel's own margins and the scroll bar that may appear beside them.
+    const int side = 2 * 12 + style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    const int twoWide = 2 * DashboardPlot::kMinimumPlotWidth + m_plotGrid->spacing() + 2 * side;
+    const int columns = width() >= twoWide ? 2 : 1;
+    if (columns == m_plotColumns)
+        return;
+    m_plotColumns = columns;
+    for (DashboardPlot* panel : panels)
+        m_plotGrid->removeWidget(panel);
+    for (int column = 0; column < 2; ++column)
+        m_plotGrid->setColumnStretch(column, column < columns ? 1 : 0);
+    for (int index = 0; index < panels.size(); ++index)
+        m_plotGrid->addWidget(panels.at(index), index / columns, index % columns);
 }
 
 void RunDashboard::changeEvent(QEvent* event) {

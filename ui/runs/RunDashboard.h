@@ -11,6 +11,7 @@
 class DashboardPlot;
 class QCPGraph;
 class QCustomPlot;
+class QGridLayout;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -55,11 +56,15 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct Series;
     DashboardPlot* createPlot(const char* objectName);
     void fitMemoryAxis();
+    // Two columns of plots where two fit side by side, else one above the other, so a narrow
+    // dashboard (the Train page's middle column on a 1366 px screen) scrolls down, not across.
+    void arrangePlots();
     void retranslateUi();
     void addToGraphs(const StepMetrics& metrics);
     void rebuildSmoothed();
@@ -91,6 +96,8 @@ private:
     DashboardPlot* m_learningRatePanel;
     DashboardPlot* m_speedPanel;
     DashboardPlot* m_memoryPanel;
+    QGridLayout* m_plotGrid = nullptr;
+    int m_plotColumns = 0;
     QCustomPlot* m_lossPlot;
     QCustomPlot* m_learningRatePlot;
     QCustomPlot* m_speedPlot;
