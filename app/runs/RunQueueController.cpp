@@ -133,6 +133,7 @@ void RunQueueController::afterRunEnded(bool failed, const QString& enginePath) {
 // The engine runs the queue (`tuneframe-engine queue`), so it goes on when the studio closes;
 // the studio hands it the queue and follows what it starts.
 void RunQueueController::startNext(const QString& enginePath) {
+    m_enginePath = enginePath;
     if (!m_running || m_engineBusy())
         return; // one at a time: the runner starts when the followed run ends
     const QVector<qint64> waiting = m_history.queuedRuns();
@@ -225,6 +226,13 @@ void RunQueueController::poll() {
             emit runnerStarted(recorded);
     }
     // The runner held the queue after a failure, or emptied it.
-    if (m_running && runnerStopped && m_file.exists())
+    if (m_running && runnerStopped && m_file.exists()) {
         hold();
+        return;
+    }
+    // A runner that found the queue empty and left just as a run joined it leaves that run
+    // waiting with no runner alive: start one.
+    if (m_running && !m_enginePath.isEmpty() && !m_engineBusy() &&
+        !m_history.queuedRuns().isEmpty() && !m_file.runnerAlive())
+        startNext(m_enginePath);
 }

@@ -68,6 +68,7 @@ private:
     std::shared_ptr<Project> m_project;
     TrainingHistory& m_history;
     std::function<bool()> m_engineBusy;
+    QString m_enginePath; // the last one the queue was started or resumed with
     ProjectQueue m_file;
     bool m_running = false;
     bool m_continuePastFailure = false;

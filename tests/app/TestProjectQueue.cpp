@@ -141,9 +141,10 @@ void TestProjectQueue::aDamagedQueueFileIsReportedAndKept() {
 void TestProjectQueue::aRunnerAtWorkIsHandedTheQueueWithoutAnotherStarting() {
     const qint64 first = addQueued(QStringLiteral("first"), 1);
     using tuneframe::common::FileLock;
-    const FileLock runner(tuneframe::common::run_queue_runner_lock_path(queueFile().toStdString()),
-                          FileLock::Wait::DontBlock);
-    QVERIFY(runner.held());
+    auto runner = std::make_unique<FileLock>(
+        tuneframe::common::run_queue_runner_lock_path(queueFile().toStdString()),
+        FileLock::Wait::DontBlock);
+    QVERIFY(runner->held());
     TrainingRuns runs(m_project, QStringLiteral("/nonexistent/tuneframe-engine"));
     QSignalSpy failed(&runs, &TrainingRuns::runFailed);
     runs.startQueue();
@@ -153,6 +154,14 @@ void TestProjectQueue::aRunnerAtWorkIsHandedTheQueueWithoutAnotherStarting() {
     QVERIFY(queue.running);
     QCOMPARE(queue.runs.size(), std::size_t{1});
     QCOMPARE(queue.runs[0].id, first);
+
+    // The runner leaves without having taken the run (it found the queue empty just before the
+    // run joined): within the studio's next look, it starts a runner itself, here one that
+    // cannot start, so the run fails with the reason instead of waiting for ever.
+    runner.reset();
+    QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 5000);
+    QCOMPARE(failed.at(0).at(0).toLongLong(), first);
+    QVERIFY(!runs.isQueueRunning());
 }
 
 QTEST_MAIN(TestProjectQueue)
