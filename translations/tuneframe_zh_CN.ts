@@ -334,6 +334,18 @@
         <source>Trim</source>
         <translation>裁剪</translation>
     </message>
+    <message>
+        <source>Condition Frame</source>
+        <translation>条件帧</translation>
+    </message>
+    <message>
+        <source>Clip Removal</source>
+        <translation>移除片段</translation>
+    </message>
+    <message>
+        <source>Clip Removal (%1 clips)</source>
+        <translation>移除片段（%1 个片段）</translation>
+    </message>
 </context>
 <context>
     <name>CaptionWriter</name>
@@ -1262,8 +1274,8 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>要从项目中移除这 %1 个片段吗？</translation>
     </message>
     <message>
-        <source>The video files stay where they are, and importing them again brings them back. Their captions, ratings, tags and caption history in this project are removed and cannot be undone: to keep the captions, write them to .txt files first (Dataset ▸ Write Captions to .txt Files).</source>
-        <translation>视频文件保留在原处，重新导入即可恢复。它们在此项目中的描述、评分、标签和描述历史将被移除且无法撤销：如需保留描述，请先将其写入 .txt 文件（数据集 ▸ 将描述写入 .txt 文件）。</translation>
+        <source>The video files stay where they are. Edit ▸ Undo puts the clips back with their captions, ratings and tags; the history of their earlier caption edits is not kept.</source>
+        <translation>视频文件保留在原处。编辑 ▸ 撤销可以恢复这些片段及其描述、评分和标签；它们此前的描述编辑历史不会保留。</translation>
     </message>
     <message>
         <source>Remove</source>
@@ -4805,6 +4817,13 @@ What to do: %2</source>
     <message>
         <source>Close</source>
         <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>ClipRemovals</name>
+    <message>
+        <source>clip %1 is no longer in the project</source>
+        <translation>片段 %1 已不在项目中</translation>
     </message>
 </context>
 </TS>

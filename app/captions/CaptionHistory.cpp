@@ -1,5 +1,7 @@
 #include "app/captions/CaptionHistory.h"
 
+#include "app/captions/ClipRemovals.h"
+
 #include "app/project/Project.h"
 #include "app/project/SqlTransaction.h"
 
@@ -140,7 +142,7 @@ qint64 CaptionHistory::beginStep(QSqlDatabase& database, Kind kind, QString* err
 bool CaptionHistory::recordFieldChanges(const QVector<ClipFieldChanges::Change>& changes, Kind kind,
                                         QString* error) {
     Q_ASSERT(kind == Kind::Status || kind == Kind::Rating || kind == Kind::Tags ||
-             kind == Kind::Trim);
+             kind == Kind::Trim || kind == Kind::ConditionFrame);
     if (changes.isEmpty())
         return true;
     QSqlDatabase database = m_project.database();
@@ -155,6 +157,39 @@ bool CaptionHistory::recordFieldChanges(const QVector<ClipFieldChanges::Change>&
     QString detail;
     if (!ClipFieldChanges::record(database, editId, changes, &detail)) {
         *error = databaseError(detail);
+        return false;
+    }
+    if (!transaction.commit()) {
+        *error = databaseError(transaction.error());
+        return false;
+    }
+    return true;
+}
+
+bool CaptionHistory::removeClips(const QVector<qint64>& clipIds, QString* error) {
+    if (clipIds.isEmpty())
+        return true;
+    QSqlDatabase database = m_project.database();
+    SqlTransaction transaction(database);
+    if (!transaction.isActive()) {
+        *error = databaseError(transaction.error());
+        return false;
+    }
+    const qint64 editId = beginStep(database, Kind::Removal, error);
+    if (editId == 0)
+        return false;
+    QString detail;
+    if (!ClipRemovals::remove(database, editId, clipIds, &detail)) {
+        *error = databaseError(detail);
+        return false;
+    }
+    // Steps that changed removed clips only would be empty ones for undo to take.
+    QSqlQuery prune(database);
+    if (!prune.exec(QStringLiteral("DELETE FROM caption_edits WHERE id NOT IN"
+                                   " (SELECT edit_id FROM caption_changes) AND id NOT IN"
+                                   " (SELECT edit_id FROM clip_field_changes) AND id NOT IN"
+                                   " (SELECT edit_id FROM removed_clips)"))) {
+        *error = databaseError(prune.lastError().text());
         return false;
     }
     if (!transaction.commit()) {
@@ -186,7 +221,8 @@ CaptionHistory::Step CaptionHistory::nextStep(bool undone) const {
     // A step changes captions or other fields; its clips are counted once either way.
     select.prepare(QStringLiteral("SELECT e.id, e.kind, (SELECT COUNT(*) FROM (SELECT clip_id"
                                   " FROM caption_changes WHERE edit_id = e.id UNION SELECT"
-                                  " clip_id FROM clip_field_changes WHERE edit_id = e.id))"
+                                  " clip_id FROM clip_field_changes WHERE edit_id = e.id UNION"
+                                  " SELECT clip_id FROM removed_clips WHERE edit_id = e.id))"
                                   " FROM caption_edits e WHERE e.undone = ? ORDER BY e.id %1"
                                   " LIMIT 1")
                        .arg(undone ? QStringLiteral("ASC") : QStringLiteral("DESC")));
@@ -206,6 +242,14 @@ bool CaptionHistory::canUndo() const {
 
 bool CaptionHistory::canRedo() const {
     return nextStep(true).editId != 0;
+}
+
+CaptionHistory::Kind CaptionHistory::undoKind() const {
+    return nextStep(false).kind;
+}
+
+CaptionHistory::Kind CaptionHistory::redoKind() const {
+    return nextStep(true).kind;
 }
 
 QString CaptionHistory::undoText() const {
@@ -263,7 +307,8 @@ bool CaptionHistory::move(bool undo, QString* error, QVector<qint64>* changedCli
         }
         clips.append(clipId);
     }
-    if (!ClipFieldChanges::replay(database, step.editId, undo, &clips, &detail)) {
+    if (!ClipFieldChanges::replay(database, step.editId, undo, &clips, &detail) ||
+        !ClipRemovals::replay(database, step.editId, undo, &clips, &detail)) {
         *error = databaseError(detail);
         return false;
     }
@@ -323,6 +368,10 @@ QString CaptionHistory::kindKey(Kind kind) {
         return QStringLiteral("tags");
     case Kind::Trim:
         return QStringLiteral("trim");
+    case Kind::ConditionFrame:
+        return QStringLiteral("condition_frame");
+    case Kind::Removal:
+        return QStringLiteral("removal");
     case Kind::Invalid:
         break;
     }
@@ -330,8 +379,9 @@ QString CaptionHistory::kindKey(Kind kind) {
 }
 
 CaptionHistory::Kind CaptionHistory::kindFromKey(const QString& key) {
-    for (const Kind kind : {Kind::Edit, Kind::Replace, Kind::TriggerWord, Kind::Status,
-                            Kind::Rating, Kind::Tags, Kind::Trim}) {
+    for (const Kind kind :
+         {Kind::Edit, Kind::Replace, Kind::TriggerWord, Kind::Status, Kind::Rating, Kind::Tags,
+          Kind::Trim, Kind::ConditionFrame, Kind::Removal}) {
         if (kindKey(kind) == key)
             return kind;
     }
@@ -356,6 +406,10 @@ QString CaptionHistory::describe(Kind kind, int clipCount) {
         return clipCount == 1 ? tr("Tag Change") : tr("Tag Change (%1 clips)").arg(clipCount);
     case Kind::Trim:
         return tr("Trim");
+    case Kind::ConditionFrame:
+        return tr("Condition Frame");
+    case Kind::Removal:
+        return clipCount == 1 ? tr("Clip Removal") : tr("Clip Removal (%1 clips)").arg(clipCount);
     case Kind::Invalid:
         break;
     }

@@ -11,7 +11,7 @@
 class Project;
 
 // Every caption change goes through here, so it can be undone and redone, also after the
-// project was closed and opened again; so do status, rating, tag and trim changes
+// project was closed and opened again; so do status, rating, tag, trim and condition-frame changes
 // (ClipFieldChanges), recorded after ClipStore made them, in the same stack. The history is a
 // linear stack in the database (caption_edits, caption_changes): an edit of many captions (a bulk
 // replace) is one step, undo steps back through it, redo forward, and a new edit after undoing
@@ -20,7 +20,18 @@ class CaptionHistory {
     Q_DECLARE_TR_FUNCTIONS(CaptionHistory)
 
 public:
-    enum class Kind { Invalid, Edit, Replace, TriggerWord, Status, Rating, Tags, Trim };
+    enum class Kind {
+        Invalid,
+        Edit,
+        Replace,
+        TriggerWord,
+        Status,
+        Rating,
+        Tags,
+        Trim,
+        ConditionFrame,
+        Removal
+    };
 
     struct Change {
         qint64 clipId = 0;
@@ -50,12 +61,17 @@ public:
     // is recorded when there are none.
     bool recordFieldChanges(const QVector<ClipFieldChanges::Change>& changes, Kind kind,
                             QString* error);
+    // Removes the clips from the project as one undoable step (ClipRemovals).
+    bool removeClips(const QVector<qint64>& clipIds, QString* error);
     // One caption, typed by the user.
     bool setCaption(qint64 clipId, const QString& text, QString* error,
                     QVector<qint64>* changedClipIds = nullptr);
 
     bool canUndo() const;
     bool canRedo() const;
+    // What undo or redo would take back or do again; Invalid when nothing.
+    Kind undoKind() const;
+    Kind redoKind() const;
     // "Undo Replace in 12 Captions" style text for menus; empty when there is nothing.
     QString undoText() const;
     QString redoText() const;

@@ -14,7 +14,7 @@ namespace {
 
 constexpr ClipFieldChanges::Field kFields[] = {
     ClipFieldChanges::Field::Status, ClipFieldChanges::Field::Rating, ClipFieldChanges::Field::Tags,
-    ClipFieldChanges::Field::Trim};
+    ClipFieldChanges::Field::Trim, ClipFieldChanges::Field::ConditionFrame};
 
 // A scalar cannot be a JSON document on its own: values are stored as a one-element array.
 QString encoded(const QJsonValue& value) {
@@ -44,6 +44,8 @@ QString ClipFieldChanges::fieldKey(Field field) {
         return QStringLiteral("tags");
     case Field::Trim:
         return QStringLiteral("trim");
+    case Field::ConditionFrame:
+        return QStringLiteral("condition_frame");
     }
     return {};
 }
@@ -68,6 +70,8 @@ QJsonValue ClipFieldChanges::valueOf(const ClipRecord& clip, Field field) {
         return QJsonObject{
             {QStringLiteral("in"), clip.trimIn},
             {QStringLiteral("out"), clip.trimOut ? QJsonValue(*clip.trimOut) : QJsonValue()}};
+    case Field::ConditionFrame:
+        return clip.conditionFrame ? QJsonValue(*clip.conditionFrame) : QJsonValue();
     }
     return {};
 }
@@ -155,6 +159,11 @@ bool ClipFieldChanges::write(QSqlDatabase& database, qint64 clipId, Field field,
                                          : QVariant(out.toInteger()));
         break;
     }
+    case Field::ConditionFrame:
+        update.prepare(QStringLiteral("UPDATE clips SET condition_frame = ? WHERE id = ?"));
+        update.addBindValue(value.isNull() ? QVariant(QMetaType::fromType<qint64>())
+                                           : QVariant(value.toInteger()));
+        break;
     case Field::Tags:
         return writeTags(database, clipId, value, detail);
     }

@@ -10,16 +10,16 @@
 
 #include <optional>
 
-// The clip fields the Dataset page's undo covers besides captions: status, rating, tags and
-// trim. Their changes are stored in the project's edit history (clip_field_changes, beside
-// caption_changes under one caption_edits step) as JSON before and after values; undo and redo
-// write one side back inside CaptionHistory's transaction, so the history survives reopening
-// the project like the caption steps do.
+// The clip fields the Dataset page's undo covers besides captions: status, rating, tags, trim
+// and the image-to-video condition frame. Their changes are stored in the project's edit history
+// (clip_field_changes, beside caption_changes under one caption_edits step) as JSON before and
+// after values; undo and redo write one side back inside CaptionHistory's transaction, so the
+// history survives reopening the project like the caption steps do.
 class ClipFieldChanges {
     Q_DECLARE_TR_FUNCTIONS(ClipFieldChanges)
 
 public:
-    enum class Field { Status, Rating, Tags, Trim };
+    enum class Field { Status, Rating, Tags, Trim, ConditionFrame };
 
     struct Change {
         qint64 clipId = 0;

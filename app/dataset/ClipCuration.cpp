@@ -23,13 +23,13 @@ bool ClipCuration::setStatus(const QVector<qint64>& clipIds, ClipStatus status) 
 
 bool ClipCuration::removeClips(const QVector<qint64>& clipIds) {
     QString error;
-    if (!ClipStore(m_project).removeClips(clipIds, &error)) {
+    if (!CaptionHistory(m_project).removeClips(clipIds, &error)) {
         emit editFailed(error);
         return false;
     }
     m_model->reload();
     emit clipsRemoved(clipIds);
-    emit captionHistoryChanged(); // steps of removed clips left the history
+    emit captionHistoryChanged(); // the removal, and the steps of removed clips that left
     return true;
 }
 
@@ -88,14 +88,36 @@ bool ClipCuration::setTrim(qint64 clipId, qint64 trimIn, std::optional<qint64> t
 }
 
 bool ClipCuration::setConditionFrame(qint64 clipId, std::optional<qint64> frame) {
-    QString error;
+    return recorded({clipId}, CaptionHistory::Kind::ConditionFrame,
+                    [&](ClipStore& store, QString* error) {
+                        if (!store.setConditionFrame(clipId, frame, error))
+                            return false;
+                        const std::optional<ClipRecord> clip = store.clip(clipId);
+                        return !clip || !ConditionImages::write(m_project, *clip, error).isEmpty();
+                    });
+}
+
+// Undoing a removal puts clips back (back), redoing it takes them away again: rows come and go
+// rather than change, so the model is read again.
+bool ClipCuration::clipsCameBackOrWent(const QVector<qint64>& clipIds, bool back) {
+    m_model->reload();
+    if (back)
+        emit clipsChanged(clipIds);
+    else
+        emit clipsRemoved(clipIds);
+    return true;
+}
+
+// The picture validation prompts use follows the clip's condition frame, also when undo or redo
+// moves it.
+bool ClipCuration::writeConditionImages(const QVector<qint64>& clipIds, QString* error) {
     ClipStore store(m_project);
-    bool succeeded = store.setConditionFrame(clipId, frame, &error);
-    if (succeeded) {
-        if (const std::optional<ClipRecord> clip = store.clip(clipId))
-            succeeded = !ConditionImages::write(m_project, *clip, &error).isEmpty();
+    for (const qint64 clipId : clipIds) {
+        const std::optional<ClipRecord> clip = store.clip(clipId);
+        if (clip && ConditionImages::write(m_project, *clip, error).isEmpty())
+            return false;
     }
-    return finish(succeeded, error, {clipId});
+    return true;
 }
 
 bool ClipCuration::markCaptionsChecked(const QVector<qint64>& clipIds) {
@@ -142,16 +164,28 @@ QString ClipCuration::redoText() const {
 bool ClipCuration::undo() {
     QString error;
     QVector<qint64> changed;
-    const bool succeeded = CaptionHistory(m_project).undo(&error, &changed);
+    CaptionHistory history(m_project);
+    const CaptionHistory::Kind kind = history.undoKind();
+    const bool frames = kind == CaptionHistory::Kind::ConditionFrame;
+    const bool succeeded =
+        history.undo(&error, &changed) && (!frames || writeConditionImages(changed, &error));
     emit captionHistoryChanged();
+    if (succeeded && kind == CaptionHistory::Kind::Removal)
+        return clipsCameBackOrWent(changed, true);
     return finish(succeeded, error, changed);
 }
 
 bool ClipCuration::redo() {
     QString error;
     QVector<qint64> changed;
-    const bool succeeded = CaptionHistory(m_project).redo(&error, &changed);
+    CaptionHistory history(m_project);
+    const CaptionHistory::Kind kind = history.redoKind();
+    const bool frames = kind == CaptionHistory::Kind::ConditionFrame;
+    const bool succeeded =
+        history.redo(&error, &changed) && (!frames || writeConditionImages(changed, &error));
     emit captionHistoryChanged();
+    if (succeeded && kind == CaptionHistory::Kind::Removal)
+        return clipsCameBackOrWent(changed, false);
     return finish(succeeded, error, changed);
 }
 

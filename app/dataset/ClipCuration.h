@@ -28,7 +28,8 @@ public:
 
     bool setStatus(const QVector<qint64>& clipIds, ClipStatus status);
     bool setRating(const QVector<qint64>& clipIds, int rating);
-    // Out of the project (ClipStore::removeClips); the model reloads, emits clipsRemoved.
+    // Out of the project, undoably (CaptionHistory::removeClips); the model reloads, emits
+    // clipsRemoved.
     bool removeClips(const QVector<qint64>& clipIds);
     bool addTags(const QVector<qint64>& clipIds, const QStringList& tags);
     bool removeTags(const QVector<qint64>& clipIds, const QStringList& tags);
@@ -36,8 +37,8 @@ public:
     bool setTags(qint64 clipId, const QStringList& tags);
     // trimOut: one past the last frame used; nullopt: to the end.
     bool setTrim(qint64 clipId, qint64 trimIn, std::optional<qint64> trimOut);
-    // Image-to-video: frame (nullopt: the first used) conditions the clip; its picture is
-    // written under the project's conditions/ for validation prompts.
+    // Image-to-video: frame (nullopt: the first used) conditions the clip, undoably; its picture
+    // is written under the project's conditions/ for validation prompts (again on undo and redo).
     bool setConditionFrame(qint64 clipId, std::optional<qint64> frame);
     bool markCaptionsChecked(const QVector<qint64>& clipIds);
 
@@ -62,6 +63,8 @@ signals:
 
 private:
     bool finish(bool succeeded, const QString& error, const QVector<qint64>& clipIds);
+    bool writeConditionImages(const QVector<qint64>& clipIds, QString* error);
+    bool clipsCameBackOrWent(const QVector<qint64>& clipIds, bool back);
     // Runs a ClipStore edit of these clips and records what it changed as one undoable step.
     bool recorded(const QVector<qint64>& clipIds, CaptionHistory::Kind kind,
                   const std::function<bool(ClipStore&, QString*)>& edit);

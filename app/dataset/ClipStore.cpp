@@ -451,7 +451,8 @@ bool ClipStore::removeClips(const QVector<qint64>& clipIds, QString* error) {
             QSqlQuery prune(connection);
             if (!prune.exec(QStringLiteral("DELETE FROM caption_edits WHERE id NOT IN"
                                            " (SELECT edit_id FROM caption_changes) AND id NOT IN"
-                                           " (SELECT edit_id FROM clip_field_changes)"))) {
+                                           " (SELECT edit_id FROM clip_field_changes) AND id NOT"
+                                           " IN (SELECT edit_id FROM removed_clips)"))) {
                 *detail = prune.lastError().text();
                 return false;
             }

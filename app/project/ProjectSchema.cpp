@@ -161,6 +161,16 @@ const QList<ProjectSchema::Migration>& ProjectSchema::migrations() {
                          " PRIMARY KEY (edit_id, clip_id, field)"
                          ") WITHOUT ROWID"),
           QStringLiteral("CREATE INDEX clip_field_changes_clip ON clip_field_changes (clip_id)")}},
+        // Clip removals join the undo stack: a removed clip's rows as JSON (ClipRemovals), under
+        // the step that removed it. No reference to clips: the clip is gone while they matter.
+        {6,
+         {QStringLiteral("CREATE TABLE removed_clips ("
+                         " edit_id INTEGER NOT NULL REFERENCES caption_edits (id)"
+                         "  ON DELETE CASCADE,"
+                         " clip_id INTEGER NOT NULL,"
+                         " rows TEXT NOT NULL,"
+                         " PRIMARY KEY (edit_id, clip_id)"
+                         ") WITHOUT ROWID")}},
     };
     return list;
 }

@@ -10,7 +10,7 @@
 // migration here and bumps kCurrentVersion, and every older project upgrades on open.
 class ProjectSchema {
 public:
-    static constexpr int kCurrentVersion = 5;
+    static constexpr int kCurrentVersion = 6;
     // version() for a database that is not a Tuneframe project (or cannot be read).
     static constexpr int kUnknownVersion = -1;
 

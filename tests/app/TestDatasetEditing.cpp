@@ -34,6 +34,7 @@ private slots:
     void curationTagsBecomeExactlyTheList();
     void curationReportsRefusedEdits();
     void curationCaptionsAreUndoable();
+    void removedClipsComeBackWithUndo();
     void bucketListsParse_data();
     void bucketListsParse();
     void bucketListsRoundTrip();
@@ -153,6 +154,61 @@ void TestDatasetEditing::curationCaptionsAreUndoable() {
         CaptionHistory::Kind::Replace));
     QCOMPARE(failed.size(), 1);
     QCOMPARE(ClipStore(*m_project).clip(m_ids.at(3))->caption, QStringLiteral("caption 3"));
+}
+
+// A removal is a step like any edit: undo puts the clips back with their ids, captions, tags,
+// ratings and trims, redo takes them away again, and the model follows both.
+void TestDatasetEditing::removedClipsComeBackWithUndo() {
+    ClipTableModel model(*m_project);
+    QVERIFY(model.reload());
+    ClipCuration curation(*m_project, &model);
+    QVERIFY(curation.setCaption(m_ids.at(1), QStringLiteral("a heron lands")));
+    QVERIFY(curation.addTags({m_ids.at(1), m_ids.at(2)}, {QStringLiteral("bird")}));
+    QVERIFY(curation.setRating({m_ids.at(2)}, 3));
+    QVERIFY(curation.setTrim(m_ids.at(2), 5, 40));
+    ClipStore store(*m_project);
+    const QVector<ClipRecord> before = store.clips({m_ids.at(1), m_ids.at(2)});
+    QCOMPARE(before.size(), 2);
+
+    QSignalSpy removed(&curation, &ClipCuration::clipsRemoved);
+    QSignalSpy changed(&curation, &ClipCuration::clipsChanged);
+    QVERIFY(curation.removeClips({m_ids.at(1), m_ids.at(2)}));
+    QCOMPARE(model.rowCount(), 2);
+    QVERIFY(!store.clip(m_ids.at(1)));
+    QVERIFY2(curation.undoText().contains(QStringLiteral("Clip Removal (2 clips)")),
+             qPrintable(curation.undoText()));
+
+    QVERIFY(curation.undo());
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(changed.size() > 0, true);
+    const QVector<ClipRecord> after = store.clips({m_ids.at(1), m_ids.at(2)});
+    QCOMPARE(after.size(), 2);
+    for (int i = 0; i < 2; ++i) {
+        QCOMPARE(after.at(i).id, before.at(i).id);
+        QCOMPARE(after.at(i).path, before.at(i).path);
+        QCOMPARE(after.at(i).caption, before.at(i).caption);
+        QCOMPARE(after.at(i).tags, before.at(i).tags);
+        QCOMPARE(after.at(i).rating, before.at(i).rating);
+        QCOMPARE(after.at(i).trimIn, before.at(i).trimIn);
+        QCOMPARE(after.at(i).trimOut, before.at(i).trimOut);
+        QCOMPARE(after.at(i).status, before.at(i).status);
+    }
+    QCOMPARE(model.record(model.rowOfClip(m_ids.at(1))).caption, QStringLiteral("a heron lands"));
+
+    const int removals = removed.size();
+    QVERIFY(curation.redo());
+    QCOMPARE(removed.size(), removals + 1);
+    QCOMPARE(model.rowCount(), 2);
+    QVERIFY(!store.clip(m_ids.at(2)));
+    QVERIFY(curation.undo());
+    QCOMPARE(store.clip(m_ids.at(2))->rating, 3);
+    // The removal survives closing the project: its rows are in the database.
+    QVERIFY(curation.removeClips({m_ids.at(0)}));
+    ClipTableModel reopened(*m_project);
+    QVERIFY(reopened.reload());
+    ClipCuration again(*m_project, &reopened);
+    QVERIFY(again.undo());
+    QVERIFY(store.clip(m_ids.at(0)));
 }
 
 void TestDatasetEditing::bucketListsParse_data() {

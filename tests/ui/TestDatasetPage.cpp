@@ -377,7 +377,7 @@ void TestDatasetPage::captionEditIsSavedAndTypingFiresNoShortcut() {
 }
 
 // Delete takes the selected clips out of the project after asking; Cancel keeps them. Their
-// files stay, and importing the folder again brings them back.
+// files stay; Undo, or importing the folder again, brings them back.
 void TestDatasetPage::removingClipsAsksFirstAndKeepsTheirFiles() {
     QVERIFY(importByDrop());
     closeImportReport();
@@ -409,6 +409,18 @@ void TestDatasetPage::removingClipsAsksFirstAndKeepsTheirFiles() {
     QVERIFY(ClipStore(*m_window->project()).clip(kept).has_value());
     QVERIFY(QFile::exists(QDir(m_media.path()).filePath(QStringLiteral("clip-1.mp4"))));
     QVERIFY(!page()->selectedClipIds().contains(removed));
+
+    // Undo puts it back, with its id; Redo takes it away again.
+    auto* undo = m_window->findChild<QAction*>(QStringLiteral("captionUndoAction"));
+    QVERIFY(undo->isEnabled());
+    QVERIFY2(undo->text().contains(QStringLiteral("Clip Removal")), qPrintable(undo->text()));
+    undo->trigger();
+    QTRY_COMPARE(ClipStore(*m_window->project()).clipCount(), imported);
+    QVERIFY(ClipStore(*m_window->project()).clip(removed).has_value());
+    QTRY_VERIFY(child<ClipGridView>(QStringLiteral("clipGridView"))->model()->rowCount() ==
+                imported);
+    m_window->findChild<QAction*>(QStringLiteral("captionRedoAction"))->trigger();
+    QTRY_COMPARE(ClipStore(*m_window->project()).clipCount(), imported - 1);
 
     QVERIFY(importByDrop());
     closeImportReport();

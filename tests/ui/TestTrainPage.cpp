@@ -40,6 +40,7 @@
 
 #include <qcustomplot.h>
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
@@ -536,6 +537,40 @@ void TestTrainPage::chosenFrameBecomesTheImageToVideoCondition() {
     QTRY_VERIFY(m_studio.window->findChild<QLabel*>(QStringLiteral("conditionFrameLabel"))
                     ->text()
                     .contains(QString::number(kFrame)));
+
+    // Another frame, then Undo and Redo: the frame follows, and its picture (one file per
+    // frame) is written again each time (removed before each, it is back after).
+    constexpr int kOtherFrame = 2;
+    player->engine()->seek(kOtherFrame);
+    QTRY_COMPARE_WITH_TIMEOUT(player->currentFrameIndex(), kOtherFrame, 10000);
+    m_studio.window->findChild<QPushButton*>(QStringLiteral("useThisFrameButton"))->click();
+    QTRY_COMPARE(ClipStore(*m_studio.window->project()).clip(clipId)->conditionFrame,
+                 std::optional<qint64>(kOtherFrame));
+    auto* undo = m_studio.window->findChild<QAction*>(QStringLiteral("captionUndoAction"));
+    QVERIFY(undo && undo->isEnabled());
+    QVERIFY2(undo->text().contains(QStringLiteral("Condition Frame")), qPrintable(undo->text()));
+    QVERIFY(QFile::remove(picture));
+    undo->trigger();
+    QTRY_COMPARE(ClipStore(*m_studio.window->project()).clip(clipId)->conditionFrame,
+                 std::optional<qint64>(kFrame));
+    QVERIFY(QFileInfo::exists(picture));
+    const QString otherPicture = ConditionImages::pathFor(
+        *m_studio.window->project(), *ClipStore(*m_studio.window->project()).clip(clipId));
+    QVERIFY(otherPicture == picture); // frame 7 again
+    ClipRecord atOtherFrame = *ClipStore(*m_studio.window->project()).clip(clipId);
+    atOtherFrame.conditionFrame = kOtherFrame;
+    const QString redonePicture =
+        ConditionImages::pathFor(*m_studio.window->project(), atOtherFrame);
+    QVERIFY(redonePicture != picture);
+    QVERIFY(QFile::remove(redonePicture));
+    m_studio.window->findChild<QAction*>(QStringLiteral("captionRedoAction"))->trigger();
+    QTRY_COMPARE(ClipStore(*m_studio.window->project()).clip(clipId)->conditionFrame,
+                 std::optional<qint64>(kOtherFrame));
+    QVERIFY(QFileInfo::exists(redonePicture));
+    undo->trigger();
+    QTRY_COMPARE(ClipStore(*m_studio.window->project()).clip(clipId)->conditionFrame,
+                 std::optional<qint64>(kFrame));
+    chosen = ClipStore(*m_studio.window->project()).clip(clipId);
 
     // An image-to-video model: the job trains i2v, validates on the chosen frame, and prepare
     // encodes that frame for the clip.

@@ -729,10 +729,8 @@ void DatasetPage::removeSelectedClips() {
                     QMessageBox::Cancel, this);
     box.setObjectName(QStringLiteral("removeClipsBox"));
     box.setInformativeText(
-        tr("The video files stay where they are, and importing them again brings them back. "
-           "Their captions, ratings, tags and caption history in this project are removed and "
-           "cannot be undone: to keep the captions, write them to .txt files first "
-           "(Dataset ▸ Write Captions to .txt Files)."));
+        tr("The video files stay where they are. Edit ▸ Undo puts the clips back with their "
+           "captions, ratings and tags; the history of their earlier caption edits is not kept."));
     QPushButton* remove = box.addButton(tr("Remove"), QMessageBox::DestructiveRole);
     remove->setObjectName(QStringLiteral("confirmRemoveClipsButton"));
     box.setDefaultButton(QMessageBox::Cancel);
