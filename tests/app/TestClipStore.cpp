@@ -200,11 +200,11 @@ void TestClipStore::migrationFromVersion1() {
     QCOMPARE(names, QStringList({QStringLiteral("caption_changes"), QStringLiteral("caption_edits"),
                                  QStringLiteral("captions"), QStringLiteral("clip_field_changes"),
                                  QStringLiteral("clip_tags"), QStringLiteral("clips"),
-                                 QStringLiteral("meta"), QStringLiteral("run_checkpoints"),
-                                 QStringLiteral("run_exports"), QStringLiteral("run_memory"),
-                                 QStringLiteral("run_metrics"), QStringLiteral("run_validations"),
-                                 QStringLiteral("runs"), QStringLiteral("sweeps"),
-                                 QStringLiteral("tags")}));
+                                 QStringLiteral("meta"), QStringLiteral("removed_clips"),
+                                 QStringLiteral("run_checkpoints"), QStringLiteral("run_exports"),
+                                 QStringLiteral("run_memory"), QStringLiteral("run_metrics"),
+                                 QStringLiteral("run_validations"), QStringLiteral("runs"),
+                                 QStringLiteral("sweeps"), QStringLiteral("tags")}));
 
     // The upgraded project takes clips like a new one.
     const QVector<qint64> ids = DatasetFixture::store(*project, {DatasetFixture::syntheticClip(0)});
