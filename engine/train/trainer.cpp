@@ -254,16 +254,16 @@ struct Trainer::Impl {
         }
     }
 
-    // The transformer as the job trains it, whole: loaded in the job's dtype on its device,
+    // The transformer as the job trains it, whole: loaded in the job's dtype on `where`,
     // checkpointing set, the base quantized, the adapters injected, and only what trains
     // trainable.
-    cogvideox::CogVideoXTransformer3DModel load_model() {
+    cogvideox::CogVideoXTransformer3DModel load_model(c10::Device where) {
         // Before loading: an fp8 base on a LibTorch without fp8 fails at once.
         const lora::BaseQuantization quantization =
             lora::parse_base_quantization(job.lora.base_quantization);
         cogvideox::TransformerLoadOptions load;
         load.dtype = dtype;
-        load.device = device;
+        load.device = where;
         cogvideox::CogVideoXTransformer3DModel transformer =
             cogvideox::load_cogvideox_transformer(pipeline.transformer, load);
         transformer->set_checkpointed_blocks(cogvideox::checkpointed_block_count(
@@ -283,7 +283,7 @@ struct Trainer::Impl {
             // job so the same job starts from the same adapter.
             torch::manual_seed(keyed_seed(job.seed, 0, 0, DrawPurpose::Noise));
             lora::inject_lora(*transformer, config);
-            transformer->to(device);
+            transformer->to(where);
             lora::freeze_all_but_lora(*transformer);
         } else {
             for (auto& parameter : transformer->parameters()) {
@@ -309,11 +309,18 @@ struct Trainer::Impl {
                                   "' is an image-to-video model but the job's task is t2v.",
                               "Set task to i2v.");
         }
-        transformer = load_model();
+        // A plan that splits the model (pipeline stages, tensor-parallel shards) loads it on the
+        // host and moves only this rank's share to the device: a model too large for one GPU,
+        // the reason to split it, never exists whole there.
+        const bool splits = dist && (dist->pp_size() > 1 || dist->tp_size() > 1);
+        transformer = load_model(splits ? c10::Device(c10::kCPU) : device);
         if (dist) {
             exchange = std::make_unique<PlanExchange>(*dist, job);
             exchange->split(*transformer);
             warn_of_pipeline_bubble();
+        }
+        if (splits) {
+            transformer->to(device);
         }
         for (const auto& item : transformer->named_parameters()) {
             if (item.value().requires_grad()) {
@@ -872,7 +879,7 @@ struct Trainer::Impl {
         if (!main_rank()) {
             return;
         }
-        cogvideox::CogVideoXTransformer3DModel whole = load_model();
+        cogvideox::CogVideoXTransformer3DModel whole = load_model(device);
         {
             torch::NoGradGuard no_grad;
             const auto parameters = whole->named_parameters();
