@@ -2998,6 +2998,10 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>the database refused write-ahead logging (journal mode %1)</source>
         <translation>数据库拒绝启用预写日志（日志模式为 %1）</translation>
     </message>
+    <message>
+        <source>The project in “%1” is in an older format, which only a studio that may change it can upgrade, and another studio holds it. Close that studio&apos;s window, or open the project there.</source>
+        <translation>“%1”中的项目是旧格式，只有可以更改它的工作室才能升级，而它正被另一个工作室占用。请关闭那个工作室的窗口，或在那里打开该项目。</translation>
+    </message>
 </context>
 <context>
     <name>RatingWidget</name>
@@ -4063,6 +4067,10 @@ What to do: %2</source>
         <source>The sweep could not be recorded in the project database: %1</source>
         <translation>无法将参数扫描记录到项目数据库：%1</translation>
     </message>
+    <message>
+        <source>This project is open in another studio, so this window only shows it. Start runs from that studio, or close it and open the project here again.</source>
+        <translation>此项目已在另一个工作室中打开，因此此窗口只能查看。请在那个工作室中启动运行，或关闭它后在此处重新打开项目。</translation>
+    </message>
 </context>
 <context>
     <name>TrainingPreferences</name>
@@ -4724,8 +4732,8 @@ What to do: %2</source>
 <context>
     <name>ProjectLock</name>
     <message>
-        <source>%1 is open in another Tuneframe studio (process %2 on %3). A project is open in one studio at a time, so that only one of them starts and stops its runs. Switch to that studio, or close the project there and open it here again.</source>
-        <translation>%1 已在另一个 Tuneframe 工作室中打开（%3 上的进程 %2）。一个项目同一时间只能在一个工作室中打开，这样只有一个工作室启动和停止它的运行。请切换到那个工作室，或在那里关闭项目后再在这里打开。</translation>
+        <source>%1 is open in another Tuneframe studio (process %2 on %3), which alone starts and stops its runs and saves changes to it, so this window shows it read-only. To change it here, close the project in that studio and choose Try Again.</source>
+        <translation>%1 已在另一个 Tuneframe 工作室中打开（%3 上的进程 %2），只有它能启动和停止其中的运行并保存更改，因此此窗口以只读方式显示。如需在此处更改，请在那个工作室中关闭该项目，然后选择“重试”。</translation>
     </message>
     <message>
         <source>this computer</source>
@@ -4824,6 +4832,17 @@ What to do: %2</source>
     <message>
         <source>clip %1 is no longer in the project</source>
         <translation>片段 %1 已不在项目中</translation>
+    </message>
+</context>
+<context>
+    <name>ReadOnlyBanner</name>
+    <message>
+        <source>Try Again</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Open the project again here, able to change it, if the other studio has let go.</source>
+        <translation>如果另一个工作室已释放该项目，则在此处重新打开它并可以更改。</translation>
     </message>
 </context>
 </TS>

@@ -63,6 +63,10 @@ int main(int argc, char* argv[]) {
                      [](const QString&, const QString& message) {
                          print(stderr, QStringLiteral("tuneframe: %1\n").arg(message));
                      });
+    QObject::connect(&window, &MainWindow::projectOpenedReadOnly,
+                     [](const QString&, const QString& reason) {
+                         print(stderr, QStringLiteral("tuneframe: %1\n").arg(reason));
+                     });
     QObject::connect(&window, &MainWindow::demoProjectFailed, [](const QString& message) {
         print(stderr, QStringLiteral("tuneframe: %1\n").arg(message));
     });

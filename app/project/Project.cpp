@@ -24,8 +24,9 @@ QString quoted(const QString& path) {
 
 } // namespace
 
-Project::Project(const QString& folder)
+Project::Project(const QString& folder, bool readOnly)
     : m_folder(folder)
+    , m_readOnly(readOnly)
     , m_ownerThread(QThread::currentThread())
     , m_threadWatcher(std::make_unique<QObject>()) {
     static std::atomic<int> instanceCounter{0};
@@ -89,7 +90,7 @@ Project::Result Project::create(const QString& folder, const QString& name) {
     }
     const QString canonical = QFileInfo(absolute).canonicalFilePath();
 
-    std::unique_ptr<Project> project(new Project(canonical));
+    std::unique_ptr<Project> project(new Project(canonical, false));
     QString problem = project->openDatabase();
     if (problem.isEmpty()) {
         QSqlDatabase database = project->database();
@@ -123,7 +124,7 @@ Project::Result Project::create(const QString& folder, const QString& name) {
     return result;
 }
 
-Project::Result Project::open(const QString& folder) {
+Project::Result Project::open(const QString& folder, Access access) {
     const QFileInfo info(folder);
     const QString absolute = QDir::cleanPath(info.absoluteFilePath());
     if (!info.exists()) {
@@ -148,7 +149,8 @@ Project::Result Project::open(const QString& folder) {
                            .arg(quoted(canonical), kDatabaseFileName));
     }
     const QString databasePath = QDir(canonical).filePath(kDatabaseFileName);
-    if (!QFileInfo(canonical).isWritable() || !QFileInfo(databasePath).isWritable()) {
+    if (access == Access::ReadWrite &&
+        (!QFileInfo(canonical).isWritable() || !QFileInfo(databasePath).isWritable())) {
         return failure(Error::Unwritable,
                        tr("The project folder “%1” is read-only. Tuneframe saves your work into "
                           "the project, so make the folder and its %2 writable, or copy the "
@@ -156,7 +158,8 @@ Project::Result Project::open(const QString& folder) {
                            .arg(quoted(canonical), kDatabaseFileName));
     }
 
-    std::unique_ptr<Project> project(new Project(canonical));
+    const bool readOnly = access == Access::ReadOnly;
+    std::unique_ptr<Project> project(new Project(canonical, readOnly));
     QString problem = project->openDatabase();
     QSqlDatabase database = project->database();
     const int version = problem.isEmpty() ? ProjectSchema::version(database, &problem)
@@ -180,6 +183,14 @@ Project::Result Project::open(const QString& folder) {
                            .arg(version)
                            .arg(ProjectSchema::kCurrentVersion));
     }
+    if (version < ProjectSchema::kCurrentVersion && readOnly) {
+        database = QSqlDatabase();
+        return failure(Error::DatabaseFailure,
+                       tr("The project in “%1” is in an older format, which only a studio that "
+                          "may change it can upgrade, and another studio holds it. Close that "
+                          "studio's window, or open the project there.")
+                           .arg(quoted(canonical)));
+    }
     if (version < ProjectSchema::kCurrentVersion && !ProjectSchema::migrate(database, &problem)) {
         database = QSqlDatabase();
         return failure(Error::DatabaseFailure,
@@ -194,9 +205,11 @@ Project::Result Project::open(const QString& folder) {
         project->m_name = QFileInfo(canonical).fileName();
     project->m_createdUtc = QDateTime::fromString(
         ProjectSchema::metaValue(database, QStringLiteral("created_utc")), Qt::ISODate);
-    const QDir projectDirectory(canonical);
-    projectDirectory.mkpath(kCacheFolderName);
-    projectDirectory.mkpath(kRunsFolderName);
+    if (!readOnly) {
+        const QDir projectDirectory(canonical);
+        projectDirectory.mkpath(kCacheFolderName);
+        projectDirectory.mkpath(kRunsFolderName);
+    }
     database = QSqlDatabase();
 
     Result result;
@@ -208,6 +221,10 @@ QString Project::openDatabase() {
     QSqlDatabase connection = database();
     if (!connection.isOpen())
         return connection.lastError().text();
+    // The studio holding the project has put it in WAL mode, which lets this one read while
+    // that one writes.
+    if (m_readOnly)
+        return QString();
     // journal_mode answers with the mode in force; anything but "wal" means WAL was refused.
     QSqlQuery query(connection);
     if (!query.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !query.next())
@@ -264,7 +281,9 @@ QSqlDatabase Project::database() const {
     }
     QSqlDatabase connection = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
     connection.setDatabaseName(databasePath());
-    connection.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    connection.setConnectOptions(
+        m_readOnly ? QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000;QSQLITE_OPEN_READONLY")
+                   : QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
     if (connection.open()) {
         QSqlQuery pragmas(connection);
         pragmas.exec(QStringLiteral("PRAGMA foreign_keys = ON"));

@@ -43,14 +43,18 @@ public:
         bool succeeded() const { return project != nullptr; }
     };
 
+    // ReadOnly: for a project another studio holds (ProjectLock); nothing is written, and the
+    // database connections refuse writes, so a slip shows as an error rather than a conflict.
+    enum class Access { ReadWrite, ReadOnly };
+
     static const QString kDatabaseFileName;
     static const QString kCacheFolderName;
     static const QString kRunsFolderName;
 
     // Creates folder (which must be new or empty) and a project named name inside it.
     static Result create(const QString& folder, const QString& name);
-    // Opens the project in folder, upgrading an older schema.
-    static Result open(const QString& folder);
+    // Opens the project in folder, upgrading an older schema (read-write only).
+    static Result open(const QString& folder, Access access = Access::ReadWrite);
     // Whether folder holds project.sqlite; cheap, opens nothing.
     static bool isProjectFolder(const QString& folder);
 
@@ -65,6 +69,7 @@ public:
     QString databasePath() const;
     QString cacheFolder() const;
     QString runsFolder() const;
+    bool isReadOnly() const { return m_readOnly; }
 
     // The calling thread's connection, opened on first use. It is closed when that QThread
     // finishes or when the Project is destroyed, whichever comes first.
@@ -73,7 +78,7 @@ public:
     QString connectionName() const;
 
 private:
-    explicit Project(const QString& folder);
+    Project(const QString& folder, bool readOnly);
     static Result failure(Error error, const QString& message);
     QString openDatabase(); // returns an error text, empty on success
     void closeConnection(QThread* thread) const;
@@ -82,6 +87,7 @@ private:
     QString m_name;
     QDateTime m_createdUtc;
     int m_schemaVersion = 0;
+    bool m_readOnly = false;
 
     int m_instanceNumber = 0;
     QThread* m_ownerThread = nullptr;

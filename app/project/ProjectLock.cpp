@@ -12,7 +12,10 @@ ProjectLock::ProjectLock(QString folder, std::unique_ptr<QLockFile> file)
 
 ProjectLock::~ProjectLock() = default; // QLockFile unlocks when it goes
 
-std::unique_ptr<ProjectLock> ProjectLock::acquire(const QString& projectFolder, QString* error) {
+std::unique_ptr<ProjectLock> ProjectLock::acquire(const QString& projectFolder, QString* error,
+                                                  bool* heldElsewhere) {
+    if (heldElsewhere)
+        *heldElsewhere = false;
     const QString folder = QFileInfo(projectFolder).absoluteFilePath();
     auto file = std::make_unique<QLockFile>(QDir(folder).filePath(kFileName));
     // Never stale by age: a studio may keep a project open for weeks. A lock whose process has
@@ -25,13 +28,15 @@ std::unique_ptr<ProjectLock> ProjectLock::acquire(const QString& projectFolder, 
         QString host;
         QString application;
         file->getLockInfo(&pid, &host, &application);
-        *error = tr("%1 is open in another Tuneframe studio (process %2 on %3). A project is "
-                    "open in one studio at a time, so that only one of them starts and stops "
-                    "its runs. Switch to that studio, or close the project there and open it "
-                    "here again.")
+        *error = tr("%1 is open in another Tuneframe studio (process %2 on %3), which alone "
+                    "starts and stops its runs and saves changes to it, so this window shows it "
+                    "read-only. To change it here, close the project in that studio and choose "
+                    "Try Again.")
                      .arg(QDir::toNativeSeparators(folder))
                      .arg(pid)
                      .arg(host.isEmpty() ? tr("this computer") : host);
+        if (heldElsewhere)
+            *heldElsewhere = true;
     } else {
         *error = tr("%1 cannot be opened: its lock file %2 could not be written. Check that "
                     "the project folder is writable.")

@@ -22,8 +22,10 @@ public:
     ProjectLock& operator=(const ProjectLock&) = delete;
 
     // The lock on projectFolder; nullptr with error set when another studio holds it (naming
-    // its process and host) or the folder cannot hold the file.
-    static std::unique_ptr<ProjectLock> acquire(const QString& projectFolder, QString* error);
+    // its process and host; *heldElsewhere true: the project can still be shown read-only) or
+    // the folder cannot hold the file.
+    static std::unique_ptr<ProjectLock> acquire(const QString& projectFolder, QString* error,
+                                                bool* heldElsewhere = nullptr);
     QString folder() const { return m_folder; }
 
 private:

@@ -176,7 +176,7 @@ bool RunQueueController::recordStart(const tuneframe::common::StartedRun& starte
 }
 
 bool RunQueueController::publish(QString* error) {
-    if (m_syncing)
+    if (m_syncing || m_project->isReadOnly())
         return true;
     const QScopedValueRollback guard(m_syncing, true);
     QVector<tuneframe::common::StartedRun> taken;
@@ -207,7 +207,8 @@ bool RunQueueController::publish(QString* error) {
 }
 
 void RunQueueController::poll() {
-    if (m_syncing)
+    // Another studio's project: its queue file is that studio's to write.
+    if (m_syncing || m_project->isReadOnly())
         return;
     QVector<tuneframe::common::StartedRun> recorded;
     bool runnerStopped = false;

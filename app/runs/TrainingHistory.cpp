@@ -78,6 +78,10 @@ TrainingHistory::TrainingHistory(std::shared_ptr<Project> project)
     : m_project(std::move(project)) {}
 
 qint64 TrainingHistory::addRun(const TrainingRunRecord& run, QString* error) {
+    if (m_project->isReadOnly()) {
+        *error = readOnlyError();
+        return 0;
+    }
     QSqlQuery query(m_project->database());
     query.prepare(
         QStringLiteral("INSERT INTO runs (folder, name, preset, job_json, state, stage, max_steps, "
@@ -171,6 +175,8 @@ QVector<qint64> TrainingHistory::queuedRuns() const {
 
 bool TrainingHistory::recordEvents(qint64 runId, const QVector<EngineEvent>& events,
                                    qint64 eventsOffset, const QString& runFolder) {
+    if (m_project->isReadOnly())
+        return true; // see exec()
     QSqlDatabase database = m_project->database();
     SqlTransaction transaction(database);
     if (!transaction.isActive()) {
@@ -264,6 +270,10 @@ QVector<MemoryPhaseRecord> TrainingHistory::memoryPhases(qint64 runId) const {
 }
 
 qint64 TrainingHistory::addSweep(const SweepRecord& sweep, QString* error) {
+    if (m_project->isReadOnly()) {
+        *error = readOnlyError();
+        return 0;
+    }
     QSqlQuery query(m_project->database());
     query.prepare(
         QStringLiteral("INSERT INTO sweeps (name, grid_json, created_utc) VALUES (?, ?, ?)"));
@@ -394,7 +404,16 @@ QString TrainingHistory::lastError() const {
     return m_lastError;
 }
 
+QString TrainingHistory::readOnlyError() {
+    return tr("This project is open in another studio, so this window only shows it. Start runs "
+              "from that studio, or close it and open the project here again.");
+}
+
 bool TrainingHistory::exec(const QString& statement, const QVariantList& values) const {
+    // A project held by another studio is that studio's to record in: it follows the same
+    // runs and writes what this one would.
+    if (m_project->isReadOnly())
+        return true;
     QSqlQuery query(m_project->database());
     query.prepare(statement);
     for (const QVariant& value : values)

@@ -104,6 +104,8 @@ public:
     QVector<ExportRecord> exports() const; // every run's, newest first
 
     QString lastError() const;
+    // Why a project another studio holds takes no new runs here.
+    static QString readOnlyError();
 
 private:
     bool exec(const QString& statement, const QVariantList& values) const;

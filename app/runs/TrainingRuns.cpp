@@ -166,23 +166,33 @@ QString TrainingRuns::defaultModelFolder() const {
 }
 
 void TrainingRuns::restore() {
+    // A project another studio holds is only followed here: its runs, deletions and queue are
+    // that studio's.
+    const bool readOnly = isReadOnly();
     // Deletions cut short by a crash finish now; their runs are already out of the history.
-    RunDeletion::removeLeftovers(m_impl->project->runsFolder());
+    if (!readOnly)
+        RunDeletion::removeLeftovers(m_impl->project->runsFolder());
     // Runs the queue's runner started while the studio was closed join the ones followed below.
     bool queueRunning = false;
-    m_impl->queue->adoptStartsWhileClosed(&queueRunning);
+    if (!readOnly)
+        m_impl->queue->adoptStartsWhileClosed(&queueRunning);
     for (const TrainingRunRecord& run : m_impl->history.runs()) {
         if (!isActiveRunState(run.state))
             continue;
         ActiveRun& state = m_impl->active[run.id];
         state.state = run.state;
         state.reattached = true;
-        state.endedWhileClosed = !EngineRun::isEngineAlive(run.pid);
+        state.endedWhileClosed = !readOnly && !EngineRun::isEngineAlive(run.pid);
         state.progress.total = run.maxSteps;
         follow(run.id, run.stage.isEmpty() ? kTrainCommand : run.stage, run.pid, run.eventsOffset);
     }
     // A queue left running goes on (its runner may have stopped with the machine).
-    m_impl->queue->resume(queueRunning, m_impl->enginePath);
+    if (!readOnly)
+        m_impl->queue->resume(queueRunning, m_impl->enginePath);
+}
+
+bool TrainingRuns::isReadOnly() const {
+    return m_impl->project->isReadOnly();
 }
 
 TrainingRuns::LaunchResult TrainingRuns::launch(const QJsonObject& job, const QString& name,
@@ -491,6 +501,8 @@ TrainingRuns::Progress TrainingRuns::progress(qint64 runId) const {
 }
 
 void TrainingRuns::stop(qint64 runId) {
+    if (isReadOnly())
+        return;
     if (m_impl->history.run(runId).value_or(TrainingRunRecord()).state == RunState::Queued) {
         removeQueued(runId);
         setRunState(runId, RunState::Stopped);
@@ -547,14 +559,20 @@ QVector<qint64> TrainingRuns::queuedRuns() const {
 }
 
 void TrainingRuns::moveQueued(qint64 runId, int delta) {
-    m_impl->queue->move(runId, delta);
+    if (!isReadOnly())
+        m_impl->queue->move(runId, delta);
 }
 
 void TrainingRuns::removeQueued(qint64 runId) {
-    m_impl->queue->remove(runId);
+    if (!isReadOnly())
+        m_impl->queue->remove(runId);
 }
 
 bool TrainingRuns::deleteRun(qint64 runId, QString* error) {
+    if (isReadOnly()) {
+        *error = TrainingHistory::readOnlyError();
+        return false;
+    }
     const std::optional<TrainingRunRecord> record = m_impl->history.run(runId);
     if (!record) {
         *error = tr("The run is no longer in this project.");
@@ -582,11 +600,13 @@ bool TrainingRuns::deleteRun(qint64 runId, QString* error) {
 }
 
 void TrainingRuns::startQueue() {
-    m_impl->queue->start(m_impl->enginePath);
+    if (!isReadOnly())
+        m_impl->queue->start(m_impl->enginePath);
 }
 
 void TrainingRuns::holdQueue() {
-    m_impl->queue->hold();
+    if (!isReadOnly())
+        m_impl->queue->hold();
 }
 
 bool TrainingRuns::isQueueRunning() const {
@@ -594,6 +614,8 @@ bool TrainingRuns::isQueueRunning() const {
 }
 
 void TrainingRuns::setContinuePastFailure(bool enabled) {
+    if (isReadOnly())
+        return;
     m_impl->queue->setContinuePastFailure(enabled);
 }
 
@@ -637,7 +659,7 @@ ActiveRun* TrainingRuns::activeRun(qint64 runId) {
 
 void TrainingRuns::sendTrainCommand(qint64 runId, tuneframe::protocol::CommandType command) {
     ActiveRun* run = activeRun(runId);
-    if (run && !isPreparing(*run))
+    if (run && !isPreparing(*run) && !isReadOnly())
         run->engine->sendCommand(command);
 }
 
@@ -646,6 +668,11 @@ bool TrainingRuns::startCommand(qint64 runId, const QString& command, qint64 eve
     const std::optional<TrainingRunRecord> record = m_impl->history.run(runId);
     if (!record)
         return false;
+    if (isReadOnly()) {
+        if (error)
+            *error = TrainingHistory::readOnlyError();
+        return false;
+    }
     ActiveRun& run = m_impl->active[runId];
     if (run.engine)
         run.engine->deleteLater();
@@ -843,7 +870,8 @@ void TrainingRuns::onEnded(qint64 runId, int outcomeValue) {
     }
     if (run.endedWhileClosed)
         emit runEndedWhileClosed(runId, state);
-    m_impl->queue->afterRunEnded(state == RunState::Failed, m_impl->enginePath);
+    if (!isReadOnly())
+        m_impl->queue->afterRunEnded(state == RunState::Failed, m_impl->enginePath);
 }
 
 void TrainingRuns::setRunState(qint64 runId, RunState state, const QString& stage) {

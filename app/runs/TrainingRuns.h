@@ -71,6 +71,9 @@ public:
     // Reattaches to runs left active by an earlier session (engines still running are followed
     // again; the others get the state their events end with). Call once, after connecting.
     void restore();
+    // Whether the project is another studio's (Project::isReadOnly): its runs are followed and
+    // shown, and nothing is started, stopped, queued, deleted or recorded from here.
+    bool isReadOnly() const;
 
     // job: a preset merged with the user's edits, the model folder included; plan: the
     // processes that train it. startNow false puts the run in the queue instead.

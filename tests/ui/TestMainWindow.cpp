@@ -1,4 +1,5 @@
 #include "ui/window/MainWindow.h"
+#include "ui/window/ReadOnlyBanner.h"
 
 #include "app/engine/EngineLocator.h"
 #include "app/project/ApplicationInfo.h"
@@ -27,6 +28,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSqlQuery>
 #include <QStackedWidget>
 #include <QSysInfo>
 #include <QTableWidget>
@@ -53,7 +55,7 @@ private slots:
     void geometryIsRemembered();
     void versionFlagOnRealBinaryNeedsNoDisplay();
     void realBinaryReportsInvalidProjectFolder();
-    void aSecondStudioIsRefusedTheProject();
+    void aSecondStudioProcessShowsTheProjectReadOnly();
     void oneStudioAtATimeAndAGoneOnesLockIsTakenOver();
     void shortcutListShowsEveryMenuShortcut();
     void runMenuHoldsTheRunCommands();
@@ -472,11 +474,11 @@ void TestMainWindow::realBinaryReportsInvalidProjectFolder() {
     QVERIFY(process.waitForFinished(30000));
 }
 
-void TestMainWindow::aSecondStudioIsRefusedTheProject() {
+void TestMainWindow::aSecondStudioProcessShowsTheProjectReadOnly() {
     const QString folder = createProject(QStringLiteral("held"));
     QVERIFY(m_window->openProject(folder));
 
-    // The real studio, another process, is told who holds it and stays on its empty state.
+    // The real studio, another process, opens it read-only and says who holds it.
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     environment.insert(QStringLiteral("TUNEFRAME_CONFIG_DIR"), m_config->path());
@@ -487,13 +489,14 @@ void TestMainWindow::aSecondStudioIsRefusedTheProject() {
     QByteArray errors;
     QTRY_VERIFY_WITH_TIMEOUT(
         (errors += process.readAllStandardError()).contains("another Tuneframe studio"), 30000);
-    QVERIFY2(errors.contains(QByteArray::number(QCoreApplication::applicationPid())),
+    QVERIFY2(errors.contains(QByteArray::number(QCoreApplication::applicationPid())) &&
+                 errors.contains("read-only"),
              errors.constData());
     QCOMPARE(process.state(), QProcess::Running);
     process.kill();
     QVERIFY(process.waitForFinished(30000));
-    // This studio still has it.
-    QVERIFY(m_window->project());
+    // This studio still has it, to change.
+    QVERIFY(m_window->project() && !m_window->project()->isReadOnly());
 }
 
 void TestMainWindow::oneStudioAtATimeAndAGoneOnesLockIsTakenOver() {
@@ -507,20 +510,42 @@ void TestMainWindow::oneStudioAtATimeAndAGoneOnesLockIsTakenOver() {
     // Reopening the project it holds is fine for the same studio.
     QVERIFY(m_window->openProject(folder));
 
+    // A second studio shows it read-only: everything is there to look at, nothing that would
+    // change it is offered, and the banner says who holds it.
     MainWindow second(m_settings.get());
     QSignalSpy failed(&second, &MainWindow::projectOpenFailed);
-    QVERIFY(!second.openProject(folder));
-    QCOMPARE(failed.size(), 1);
-    QVERIFY(!second.project());
-    auto* message = child<QMessageBox>(&second, QStringLiteral("projectLockedMessage"));
-    QVERIFY(message);
-    QVERIFY(message->text().contains(QDir::toNativeSeparators(folder)));
-    message->close();
-
-    // Once the first studio lets go, the second opens it.
-    m_window->closeProject();
+    QSignalSpy readOnly(&second, &MainWindow::projectOpenedReadOnly);
     QVERIFY(second.openProject(folder));
-    QVERIFY(!m_window->openProject(folder));
+    QCOMPARE(failed.size(), 0);
+    QCOMPARE(readOnly.size(), 1);
+    QVERIFY(second.project() && second.project()->isReadOnly());
+    auto* banner = child<ReadOnlyBanner>(&second, QStringLiteral("readOnlyBanner"));
+    QVERIFY(banner && !banner->isHidden());
+    const QString reason = child<QLabel>(&second, QStringLiteral("readOnlyReasonLabel"))->text();
+    QVERIFY2(reason.contains(QDir::toNativeSeparators(folder)) &&
+                 reason.contains(QString::number(QCoreApplication::applicationPid())),
+             qPrintable(reason));
+    second.showPage(MainWindow::Page::Dataset);
+    QVERIFY(!child<QAction>(&second, QStringLiteral("importFolderAction"))->isEnabled());
+    second.showPage(MainWindow::Page::Train);
+    QVERIFY(!child<QPushButton>(&second, QStringLiteral("trainButton"))->isEnabled());
+    QVERIFY(!child<QPushButton>(&second, QStringLiteral("addToQueueButton"))->isEnabled());
+    // Its database refuses writes, so a slip could not change the project either.
+    QSqlQuery write(second.project()->database());
+    QVERIFY(!write.exec(QStringLiteral("UPDATE meta SET value = 'x' WHERE key = 'name'")));
+    // Try Again while the first studio holds it: still read-only.
+    child<QPushButton>(&second, QStringLiteral("readOnlyTryAgainButton"))->click();
+    QVERIFY(second.project()->isReadOnly());
+
+    // Once the first studio lets go, Try Again makes it the second's to change.
+    m_window->closeProject();
+    child<QPushButton>(&second, QStringLiteral("readOnlyTryAgainButton"))->click();
+    QVERIFY(second.project() && !second.project()->isReadOnly());
+    QVERIFY(banner->isHidden());
+    // And now the first studio is the one that shows it read-only.
+    QVERIFY(m_window->openProject(folder));
+    QVERIFY(m_window->project()->isReadOnly());
+    m_window->closeProject();
 }
 
 void TestMainWindow::shortcutListShowsEveryMenuShortcut() {

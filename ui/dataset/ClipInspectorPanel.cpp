@@ -372,6 +372,7 @@ void ClipInspectorPanel::showSingle(const ClipRecord& clip) {
     }
     m_tagsEdit->setPlaceholderText(tr("Tags, separated by commas"));
     updateTokenCount();
+    applyReadOnly();
 }
 
 void ClipInspectorPanel::showSeveral(const QVector<ClipRecord>& clips) {
@@ -412,6 +413,28 @@ void ClipInspectorPanel::showSeveral(const QVector<ClipRecord>& clips) {
     m_tagsEdit->setEnabled(false);
     m_tagsEdit->setPlaceholderText(tr("Use Add Tags… in the Dataset menu for several clips"));
     updateTokenCount();
+    applyReadOnly();
+}
+
+void ClipInspectorPanel::setReadOnly(bool readOnly) {
+    if (m_readOnly == readOnly)
+        return;
+    m_readOnly = readOnly;
+    if (!m_readOnly)
+        m_openPath.clear(); // showSingle offers the editing again
+    refresh();
+}
+
+void ClipInspectorPanel::applyReadOnly() {
+    for (QWidget* control :
+         {static_cast<QWidget*>(m_markCheckedButton), static_cast<QWidget*>(m_useFrameButton),
+          static_cast<QWidget*>(m_clearFrameButton), static_cast<QWidget*>(m_triggerButton)})
+        control->setEnabled(!m_readOnly);
+    m_tagsEdit->setReadOnly(m_readOnly);
+    if (!m_readOnly)
+        return;
+    m_rating->setEnabled(false);
+    m_captionEditor->setReadOnly(true);
 }
 
 void ClipInspectorPanel::updateTokenCount() {
@@ -444,12 +467,12 @@ void ClipInspectorPanel::updateTokenCount() {
 }
 
 void ClipInspectorPanel::onCaptionCommitted(const QString& text) {
-    if (m_curation && m_clipIds.size() == 1)
+    if (m_curation && m_clipIds.size() == 1 && !m_readOnly)
         m_curation->setCaption(m_clipIds.constFirst(), text);
 }
 
 void ClipInspectorPanel::onTagsEdited() {
-    if (!m_tagsEdit->isModified() || !m_curation || m_clipIds.size() != 1)
+    if (!m_tagsEdit->isModified() || !m_curation || m_clipIds.size() != 1 || m_readOnly)
         return;
     m_tagsEdit->setModified(false);
     m_curation->setTags(m_clipIds.constFirst(),
@@ -459,6 +482,16 @@ void ClipInspectorPanel::onTagsEdited() {
 void ClipInspectorPanel::onTrimChanged(int in, int out) {
     if (!m_curation || m_clipIds.size() != 1 || m_player->clipPath() != m_openPath)
         return;
+    if (m_readOnly) {
+        // The marks go back to the saved trim: nothing is changed here.
+        const QVector<ClipRecord> shown = shownRecords();
+        if (shown.size() == 1)
+            m_player->setTrim(static_cast<int>(shown.constFirst().trimIn),
+                              shown.constFirst().trimOut
+                                  ? static_cast<int>(*shown.constFirst().trimOut - 1)
+                                  : -1);
+        return;
+    }
     const int lastFrame = m_player->engine()->frameCount() - 1;
     std::optional<qint64> trimOut;
     if (out >= 0 && out < lastFrame)
@@ -467,7 +500,7 @@ void ClipInspectorPanel::onTrimChanged(int in, int out) {
 }
 
 void ClipInspectorPanel::onRatingEdited(int rating) {
-    if (m_curation && !m_clipIds.isEmpty())
+    if (m_curation && !m_clipIds.isEmpty() && !m_readOnly)
         m_curation->setRating(m_clipIds, rating);
 }
 

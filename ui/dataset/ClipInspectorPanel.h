@@ -47,6 +47,9 @@ public:
     VideoPlayerWidget* player() const;
     // Commits a caption or tags the user is still typing.
     void commitPendingEdits();
+    // Another studio's project: the clip is shown, and its caption, rating, tags, trim and
+    // condition frame cannot be changed.
+    void setReadOnly(bool readOnly);
     void focusCaption();
     // Inserts word at the caption's cursor (the clip's caption must be shown).
     bool insertTriggerWord(const QString& word);
@@ -66,6 +69,8 @@ private:
     void showSingle(const ClipRecord& clip);
     void showSeveral(const QVector<ClipRecord>& clips);
     void updateTokenCount();
+    // Takes the editing away again after showSingle/showSeveral offered it, when read-only.
+    void applyReadOnly();
     void onCaptionCommitted(const QString& text);
     void onTagsEdited();
     void onTrimChanged(int in, int out);
@@ -109,4 +114,5 @@ private:
     QLabel* m_conditionLabel;
     QLabel* m_tagsLabel;
     QLineEdit* m_tagsEdit;
+    bool m_readOnly = false;
 };

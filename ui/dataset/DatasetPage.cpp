@@ -582,29 +582,34 @@ void DatasetPage::fitInspector() {
 void DatasetPage::updateActions() {
     using Id = DatasetActions::Id;
     const bool active = m_sessionProject != nullptr && m_pageShown;
+    // Another studio's project is looked at here, not changed: its clips are imported, edited
+    // and removed there.
+    const bool edits = !isReadOnly();
     const QVector<qint64> selected = m_sessionProject ? selectedClipIds() : QVector<qint64>();
     const bool hasSelection = active && !selected.isEmpty();
-    const bool single = active && selected.size() == 1;
+    const bool editsSelection = hasSelection && edits;
+    const bool single = active && selected.size() == 1 && edits;
     const bool hasShown = active && m_filterModel->rowCount() > 0;
     const bool importing = isImporting();
-    m_actions->action(Id::ImportFolder)->setEnabled(active && !importing);
-    m_actions->action(Id::ImportFiles)->setEnabled(active && !importing);
-    m_emptyImportButton->setEnabled(m_sessionProject != nullptr && !importing);
+    m_actions->action(Id::ImportFolder)->setEnabled(active && !importing && edits);
+    m_actions->action(Id::ImportFiles)->setEnabled(active && !importing && edits);
+    m_emptyImportButton->setEnabled(m_sessionProject != nullptr && !importing && edits);
     for (const Id id : {Id::GridView, Id::TableView, Id::FindClips, Id::BucketPreview})
         m_actions->action(id)->setEnabled(active);
     for (const Id id :
          {Id::Accept, Id::NeedsReview, Id::Reject, Id::AddTags, Id::RemoveTags, Id::RemoveClips})
-        m_actions->action(id)->setEnabled(hasSelection);
+        m_actions->action(id)->setEnabled(editsSelection);
     for (QAction* action : m_actions->ratingActions())
-        action->setEnabled(hasSelection);
+        action->setEnabled(editsSelection);
     m_actions->action(Id::EditCaption)->setEnabled(single);
     m_actions->action(Id::InsertTriggerWord)->setEnabled(single);
     for (const Id id : {Id::FindReplace, Id::AddTriggerWord})
-        m_actions->action(id)->setEnabled(hasSelection || hasShown);
+        m_actions->action(id)->setEnabled((hasSelection || hasShown) && edits);
     m_actions->action(Id::WriteCaptions)
-        ->setEnabled((hasSelection || hasShown) && !m_bulkCommands->isWritingCaptions());
+        ->setEnabled((hasSelection || hasShown) && edits && !m_bulkCommands->isWritingCaptions());
     m_actions->action(Id::Export)->setEnabled(hasShown || hasSelection);
-    m_editMenuButton->setEnabled(hasSelection || hasShown);
+    m_editMenuButton->setEnabled((hasSelection || hasShown) && edits);
+    m_inspector->setReadOnly(!edits);
 
     // The status buttons show the selection's status when it has one.
     QSet<int> statuses;
@@ -625,7 +630,7 @@ void DatasetPage::updateActions() {
 
 void DatasetPage::updateUndoActions() {
     using Id = DatasetActions::Id;
-    const bool active = m_curation && m_pageShown;
+    const bool active = m_curation && m_pageShown && !isReadOnly();
     m_actions->action(Id::Undo)->setEnabled(active && m_curation->canUndo());
     m_actions->action(Id::Redo)->setEnabled(active && m_curation->canRedo());
     m_actions->setUndoText(m_curation ? m_curation->undoText() : QString());
@@ -805,14 +810,16 @@ QStringList DatasetPage::localPaths(const QMimeData* mimeData) {
 }
 
 void DatasetPage::dragEnterEvent(QDragEnterEvent* event) {
-    if (m_sessionProject && !isImporting() && !localPaths(event->mimeData()).isEmpty())
+    if (m_sessionProject && !isReadOnly() && !isImporting() &&
+        !localPaths(event->mimeData()).isEmpty())
         event->acceptProposedAction();
     else
         event->ignore();
 }
 
 void DatasetPage::dragMoveEvent(QDragMoveEvent* event) {
-    if (m_sessionProject && !isImporting() && !localPaths(event->mimeData()).isEmpty())
+    if (m_sessionProject && !isReadOnly() && !isImporting() &&
+        !localPaths(event->mimeData()).isEmpty())
         event->acceptProposedAction();
     else
         event->ignore();

@@ -244,17 +244,23 @@ void RunControlBar::retranslateUi() {
     updateButtons();
 }
 
+void RunControlBar::setReadOnly(bool readOnly) {
+    m_readOnly = readOnly;
+    updateButtons();
+}
+
 void RunControlBar::updateButtons() {
     const bool training = m_state == RunState::Training || m_state == RunState::Validating ||
                           m_state == RunState::Paused;
     const bool ended = m_state == RunState::Stopped || m_state == RunState::Failed;
     const bool mustEdit = m_hasRun && m_state == RunState::Failed && !m_canContinue;
+    const bool acts = m_hasRun && !m_readOnly;
     m_stopAction->setEnabled(
-        m_hasRun && (training || m_state == RunState::Preparing || m_state == RunState::Queued));
-    m_pauseAction->setEnabled(m_hasRun && training && m_state != RunState::Validating);
-    m_sampleAction->setEnabled(m_hasRun && m_canSample && m_state == RunState::Training);
-    m_saveAction->setEnabled(m_hasRun && m_state == RunState::Training);
-    m_continueAction->setEnabled(m_hasRun && ended && !mustEdit);
+        acts && (training || m_state == RunState::Preparing || m_state == RunState::Queued));
+    m_pauseAction->setEnabled(acts && training && m_state != RunState::Validating);
+    m_sampleAction->setEnabled(acts && m_canSample && m_state == RunState::Training);
+    m_saveAction->setEnabled(acts && m_state == RunState::Training);
+    m_continueAction->setEnabled(acts && ended && !mustEdit);
     m_stopButton->setEnabled(m_stopAction->isEnabled());
     m_pauseButton->setEnabled(m_pauseAction->isEnabled());
     m_sampleButton->setEnabled(m_sampleAction->isEnabled());
@@ -262,7 +268,8 @@ void RunControlBar::updateButtons() {
     m_continueButton->setEnabled(m_continueAction->isEnabled());
     m_continueButton->setVisible(!mustEdit);
     m_editButton->setVisible(mustEdit);
-    m_exportButton->setEnabled(m_hasRun && m_canExport);
+    m_editButton->setEnabled(!m_readOnly);
+    m_exportButton->setEnabled(acts && m_canExport);
     m_tensorBoardButton->setEnabled(m_hasRun);
 }
 

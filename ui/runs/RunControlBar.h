@@ -34,6 +34,8 @@ public:
     // False after a configuration error before the first step: Continue would only fail again,
     // so Edit Settings takes its place.
     void setCanContinue(bool canContinue);
+    // A project another studio holds: the run is shown, and nothing can be done to it here.
+    void setReadOnly(bool readOnly);
 
     // Stop, Pause/Resume, Continue, Sample Now and Save Now, for the Run menu.
     QList<QAction*> runActions() const;
@@ -81,6 +83,7 @@ private:
     QAction* m_saveAction;
 
     bool m_hasRun = false;
+    bool m_readOnly = false;
     QString m_name;
     RunState m_state = RunState::None;
     qint64 m_done = 0;

@@ -320,7 +320,8 @@ void SamplePage::reloadAdapters() {
 }
 
 void SamplePage::setBusy(bool busy) {
-    m_generateButton->setEnabled(!busy);
+    // Another studio's project: its samples are made there.
+    m_generateButton->setEnabled(!busy && !isReadOnly());
     m_cancelButton->setEnabled(busy);
     m_progress->setVisible(busy);
     if (busy)
@@ -386,6 +387,7 @@ void SamplePage::reloadResults() {
 
 void SamplePage::onProjectChanged() {
     StudioPage::onProjectChanged();
+    m_generateButton->setEnabled(m_cancelButton->isEnabled() ? false : !isReadOnly());
     m_lastVideo.clear();
     reloadResults();
 }

@@ -126,13 +126,19 @@ void RunQueuePanel::retranslateUi() {
     updateButtons();
 }
 
+void RunQueuePanel::setReadOnly(bool readOnly) {
+    m_readOnly = readOnly;
+    updateButtons();
+}
+
 void RunQueuePanel::updateButtons() {
     const int row = m_list->currentRow();
-    const bool selected = row >= 0 && row < m_entries.size();
+    const bool selected = !m_readOnly && row >= 0 && row < m_entries.size();
     m_upButton->setEnabled(selected && row > 0);
     m_downButton->setEnabled(selected && row + 1 < m_entries.size());
     m_removeButton->setEnabled(selected);
-    m_startButton->setEnabled(m_running || !m_entries.isEmpty());
+    m_startButton->setEnabled(!m_readOnly && (m_running || !m_entries.isEmpty()));
+    m_continueCheck->setEnabled(!m_readOnly);
 }
 
 qint64 RunQueuePanel::selectedRunId() const {

@@ -29,6 +29,8 @@ public:
     void setRunning(bool running);
     bool isRunning() const;
     void setContinuePastFailure(bool enabled);
+    // Another studio's project: the queue is shown, not changed.
+    void setReadOnly(bool readOnly);
     bool continuePastFailure() const;
 
 signals:
@@ -53,6 +55,7 @@ private:
     QPushButton* m_removeButton;
     QPushButton* m_startButton;
     QCheckBox* m_continueCheck;
+    bool m_readOnly = false;
     QVector<Entry> m_entries;
     bool m_running = false;
 };

@@ -476,6 +476,7 @@ void TrainPage::retranslateUi() {
 void TrainPage::onProjectChanged() {
     // MainWindow hands the new project's runs over through setTrainingRuns.
     m_launchMessage->clear();
+    updateLaunchButtons();
 }
 
 void TrainPage::launch(bool startNow) {
@@ -532,7 +533,10 @@ void TrainPage::startRun(bool startNow) {
 }
 
 void TrainPage::updateLaunchButtons() {
-    const bool ready = m_runs && m_form->isValid();
+    // Another studio's project: its runs are started there.
+    const bool ready = m_runs && m_form->isValid() && !isReadOnly();
+    m_controlBar->setReadOnly(isReadOnly());
+    m_queuePanel->setReadOnly(isReadOnly());
     m_trainButton->setEnabled(ready);
     m_queueButton->setEnabled(ready);
     m_trainAction->setEnabled(ready);
@@ -741,7 +745,7 @@ void TrainPage::onDeleteRunRequested() {
 
 void TrainPage::updateDeleteRunAction() {
     // A run an engine may be working in cannot lose its folder; Stop first.
-    m_deleteRunAction->setEnabled(m_runs && m_selectedRunId &&
+    m_deleteRunAction->setEnabled(m_runs && m_selectedRunId && !isReadOnly() &&
                                   !isActiveRunState(m_runs->state(m_selectedRunId)));
 }
 

@@ -17,6 +17,7 @@
 #include "ui/window/LanguageController.h"
 #include "ui/window/NewProjectDialog.h"
 #include "ui/window/PreferencesDialog.h"
+#include "ui/window/ReadOnlyBanner.h"
 #include "ui/window/ShortcutsDialog.h"
 #include "ui/window/ThemeController.h"
 
@@ -130,16 +131,29 @@ bool MainWindow::setProject(std::shared_ptr<Project> project) {
     const bool heldHere =
         project && m_projectLock &&
         m_projectLock->folder() == QFileInfo(project->folder()).absoluteFilePath();
+    QString readOnlyReason;
     if (project && !heldHere) {
         QString error;
-        lock = ProjectLock::acquire(project->folder(), &error);
-        if (!lock) {
+        bool heldElsewhere = false;
+        lock = ProjectLock::acquire(project->folder(), &error, &heldElsewhere);
+        if (!lock && heldElsewhere) {
+            // The studio holding it starts its runs and saves its edits; this one shows it.
+            Project::Result shown = Project::open(project->folder(), Project::Access::ReadOnly);
+            if (shown.succeeded()) {
+                project = std::shared_ptr<Project>(std::move(shown.project));
+                readOnlyReason = error;
+            } else {
+                error = shown.errorMessage;
+            }
+        }
+        if (!lock && readOnlyReason.isEmpty()) {
             showMessage(QStringLiteral("projectLockedMessage"), QMessageBox::Warning,
                         tr("Project Open in Another Studio"), error);
             emit projectOpenFailed(project->folder(), error);
             return false;
         }
     }
+    m_readOnlyBanner->setReason(readOnlyReason);
     // Building the demo project for a project the user has left would import behind their back.
     if (m_demoController && m_demoController->isRunning() &&
         m_demoController->project() != project) {
@@ -172,6 +186,8 @@ bool MainWindow::setProject(std::shared_ptr<Project> project) {
     if (m_project) {
         m_recentProjects->add(m_project->folder());
         emit projectOpened(m_project->folder());
+        if (!readOnlyReason.isEmpty())
+            emit projectOpenedReadOnly(m_project->folder(), readOnlyReason);
     } else {
         emit projectClosed();
     }
@@ -711,7 +727,17 @@ void MainWindow::createCentralWidget() {
     layout->setSpacing(0);
     layout->addWidget(m_navigation);
     layout->addWidget(separator);
-    layout->addWidget(m_pageStack, 1);
+    m_readOnlyBanner = new ReadOnlyBanner(this);
+    connect(m_readOnlyBanner, &ReadOnlyBanner::tryAgainRequested, this, [this] {
+        if (m_project)
+            openProject(m_project->folder());
+    });
+    auto* pagesColumn = new QVBoxLayout;
+    pagesColumn->setContentsMargins(0, 0, 0, 0);
+    pagesColumn->setSpacing(0);
+    pagesColumn->addWidget(m_readOnlyBanner);
+    pagesColumn->addWidget(m_pageStack, 1);
+    layout->addLayout(pagesColumn, 1);
     setCentralWidget(central);
 }
 

@@ -19,6 +19,7 @@ class QAction;
 class QActionGroup;
 class QDialog;
 class QLabel;
+class ReadOnlyBanner;
 class QListWidget;
 class QMenu;
 class QStackedWidget;
@@ -77,6 +78,8 @@ signals:
     void projectOpened(const QString& folder);
     void projectClosed();
     void projectOpenFailed(const QString& folder, const QString& message);
+    // The project is another studio's and is shown read-only; `reason` names that studio.
+    void projectOpenedReadOnly(const QString& folder, const QString& reason);
     void demoProjectReady(const QString& folder);
     void demoProjectFailed(const QString& message);
 
@@ -132,6 +135,7 @@ private:
     GalleryPage* m_galleryPage = nullptr;
     SamplePage* m_samplePage = nullptr;
     QLabel* m_projectStatusLabel = nullptr;
+    ReadOnlyBanner* m_readOnlyBanner = nullptr;
     TaskProgressBar* m_demoProgress = nullptr;
     DemoProjectController* m_demoController = nullptr;
 

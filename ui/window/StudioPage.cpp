@@ -56,6 +56,10 @@ void StudioPage::setProject(const std::shared_ptr<Project>& project) {
     onProjectChanged();
 }
 
+bool StudioPage::isReadOnly() const {
+    return m_project && m_project->isReadOnly();
+}
+
 std::shared_ptr<Project> StudioPage::project() const {
     return m_project;
 }

@@ -21,6 +21,9 @@ public:
 
     void setProject(const std::shared_ptr<Project>& project);
     std::shared_ptr<Project> project() const;
+    // Whether the open project is another studio's (Project::isReadOnly): the page shows it
+    // and offers nothing that would change it.
+    bool isReadOnly() const;
 
 signals:
     void newProjectRequested();
@@ -32,7 +35,8 @@ protected:
     void setHeader(const QString& title, const QString& subtitle);
     // Sets every user-visible string; overrides call StudioPage::retranslateUi() first.
     virtual void retranslateUi();
-    // Called after the project changed, so the page can refresh its content.
+    // Called after the project changed, so the page can refresh its content (and what it
+    // offers, by isReadOnly()).
     virtual void onProjectChanged();
     void changeEvent(QEvent* event) override;
 
