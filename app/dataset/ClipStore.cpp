@@ -434,33 +434,6 @@ bool ClipStore::setStatus(const QVector<qint64>& clipIds, ClipStatus status, QSt
     return updateEach(clipIds, QStringLiteral("status"), ClipRecord::statusKey(status), error);
 }
 
-bool ClipStore::removeClips(const QVector<qint64>& clipIds, QString* error) {
-    return inTransaction(
-        [&](QSqlDatabase& connection, QString* detail) {
-            // Captions, tags and caption changes go with the clip (ON DELETE CASCADE).
-            QSqlQuery remove(connection);
-            remove.prepare(QStringLiteral("DELETE FROM clips WHERE id = ?"));
-            for (const qint64 id : clipIds) {
-                remove.addBindValue(id);
-                if (!remove.exec()) {
-                    *detail = remove.lastError().text();
-                    return false;
-                }
-            }
-            // A step that changed removed clips only would be an empty one for undo to take.
-            QSqlQuery prune(connection);
-            if (!prune.exec(QStringLiteral("DELETE FROM caption_edits WHERE id NOT IN"
-                                           " (SELECT edit_id FROM caption_changes) AND id NOT IN"
-                                           " (SELECT edit_id FROM clip_field_changes) AND id NOT"
-                                           " IN (SELECT edit_id FROM removed_clips)"))) {
-                *detail = prune.lastError().text();
-                return false;
-            }
-            return true;
-        },
-        error);
-}
-
 bool ClipStore::setRating(const QVector<qint64>& clipIds, int rating, QString* error) {
     if (rating < 0 || rating > ClipRecord::kMaxRating) {
         *error = tr("A rating goes from 0 (unrated) to %1 stars; %2 is out of range.")

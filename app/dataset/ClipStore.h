@@ -55,9 +55,6 @@ public:
     // Image-to-video: the frame whose picture conditions the clip (nullopt: the first used).
     bool setConditionFrame(qint64 clipId, std::optional<qint64> frame, QString* error);
     bool setStatus(const QVector<qint64>& clipIds, ClipStatus status, QString* error);
-    // Takes the clips out of the project with their captions, tags and caption history, in one
-    // transaction; their files stay where they are.
-    bool removeClips(const QVector<qint64>& clipIds, QString* error);
     bool setRating(const QVector<qint64>& clipIds, int rating, QString* error);
     bool addTags(const QVector<qint64>& clipIds, const QStringList& tags, QString* error);
     bool removeTags(const QVector<qint64>& clipIds, const QStringList& tags, QString* error);

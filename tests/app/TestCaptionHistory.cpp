@@ -186,8 +186,9 @@ void TestCaptionHistory::captionForAClipWithoutOne() {
     QVERIFY(!ClipStore(*m_project).clip(id)->hasCaption());
 }
 
-// Removing clips takes their captions, tags and history with them; a step that changed only
-// removed clips leaves the history, a step that also changed a kept clip stays for it.
+// Removing clips is a step of its own, and takes the clips' history with them: a step that
+// changed only removed clips leaves the history, a step that also changed a kept clip stays for
+// it. Undoing the removal brings the clip back with its caption and tags, not its history.
 void TestCaptionHistory::removedClipsTakeTheirStepsAlong() {
     QString error;
     CaptionHistory history(*m_project);
@@ -198,14 +199,22 @@ void TestCaptionHistory::removedClipsTakeTheirStepsAlong() {
     QVERIFY(history.setCaption(m_ids[1], QStringLiteral("removed only"), &error));
     QVERIFY(ClipStore(*m_project).addTags({m_ids[1]}, {QStringLiteral("bird")}, &error));
 
-    QVERIFY2(ClipStore(*m_project).removeClips({m_ids[1]}, &error), qPrintable(error));
+    QVERIFY2(history.removeClips({m_ids[1]}, &error), qPrintable(error));
     QVERIFY(!ClipStore(*m_project).clip(m_ids[1]).has_value());
     QCOMPARE(ClipStore(*m_project).clipCount(), 2);
     QVERIFY(history.clipHistory(m_ids[1]).isEmpty());
-    // The last step (removed only) is gone: undo takes the bulk step, now of one caption.
+    QCOMPARE(history.undoText(), QStringLiteral("Undo Clip Removal"));
+    QVERIFY(history.undo(&error));
+    const std::optional<ClipRecord> back = ClipStore(*m_project).clip(m_ids[1]);
+    QVERIFY(back.has_value());
+    QCOMPARE(back->caption, QStringLiteral("removed only"));
+    QCOMPARE(back->tags, QStringList{QStringLiteral("bird")});
+    // Under it, the last step (removed only) is gone: undo takes the bulk step, now of one
+    // caption.
     QCOMPARE(history.undoText(), QStringLiteral("Undo Replace in Caption"));
     QVERIFY(history.undo(&error));
     QCOMPARE(caption(m_ids[0]), QStringLiteral("kept"));
+    QCOMPARE(caption(m_ids[1]), QStringLiteral("removed only"));
     QVERIFY(history.undo(&error));
     QVERIFY(!history.canUndo());
 }

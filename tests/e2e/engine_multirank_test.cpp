@@ -124,6 +124,27 @@ EngineRun launch(const fs::path& run, int ranks = 2) {
         {"launch", "--cpu-ranks", std::to_string(ranks), "--", "train", "--job", job_of(run)});
 }
 
+// Steps 1-2 of `steps` under `parallel`, checkpointed at step 2, for a run that goes on under
+// another plan (continue_with).
+fs::path first_half(test::TrainingProject& project, const json& steps, const std::string& name,
+                    const json& parallel, int batch) {
+    json edits = steps;
+    edits["max_steps"] = 2;
+    edits["batch_size"] = batch;
+    edits["parallel"] = parallel;
+    edits["checkpoints"] = {{"every_steps", 2}};
+    return project.prepared_run(name, edits);
+}
+
+// The job of `run` made to go on to step 4 under `parallel`.
+void continue_with(const fs::path& run, const json& parallel, int batch) {
+    json job = json::parse(std::ifstream(job_of(run)));
+    job["max_steps"] = 4;
+    job["batch_size"] = batch;
+    job["parallel"] = parallel;
+    std::ofstream(job_of(run)) << job.dump();
+}
+
 class EngineMultirank : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
@@ -393,20 +414,8 @@ TEST_F(EngineMultirank, TensorAndDataParallelFourRanksEqualOneRankAndValidateTog
 
 // Steps 1-2 under one plan, 3-4 under another, against one rank doing all four.
 TEST_F(EngineMultirank, CheckpointsResumeAcrossTensorParallelPlans) {
-    auto half = [](const std::string& plan_name, const json& parallel, int batch) {
-        json edits = kSteps;
-        edits["max_steps"] = 2;
-        edits["batch_size"] = batch;
-        edits["parallel"] = parallel;
-        edits["checkpoints"] = {{"every_steps", 2}};
-        return project_->prepared_run(plan_name, edits);
-    };
-    auto continue_with = [](const fs::path& run, const json& parallel, int batch) {
-        json job = json::parse(std::ifstream(job_of(run)));
-        job["max_steps"] = 4;
-        job["batch_size"] = batch;
-        job["parallel"] = parallel;
-        std::ofstream(job_of(run)) << job.dump();
+    auto half = [](const std::string& name, const json& parallel, int batch) {
+        return first_half(*project_, kSteps, name, parallel, batch);
     };
     const json one_rank = {{"plan", "ddp"}};
     // Split over two ranks, then whole on one.
@@ -492,19 +501,7 @@ TEST_F(EngineMultirank, CheckpointsResumeAcrossPipelinePlans) {
     const fs::path& reference = accumulated();
     ASSERT_EQ(accumulated_run_->exit_code, 0);
     auto half = [](const std::string& name, const json& parallel, int batch) {
-        json edits = kAccumulated;
-        edits["max_steps"] = 2;
-        edits["batch_size"] = batch;
-        edits["parallel"] = parallel;
-        edits["checkpoints"] = {{"every_steps", 2}};
-        return project_->prepared_run(name, edits);
-    };
-    auto continue_with = [](const fs::path& run, const json& parallel, int batch) {
-        json job = json::parse(std::ifstream(job_of(run)));
-        job["max_steps"] = 4;
-        job["batch_size"] = batch;
-        job["parallel"] = parallel;
-        std::ofstream(job_of(run)) << job.dump();
+        return first_half(*project_, kAccumulated, name, parallel, batch);
     };
     const json one_rank = {{"plan", "ddp"}};
     const fs::path staged_first = half("pp2-then-one", {{"plan", "hybrid"}, {"pp_size", 2}}, 2);

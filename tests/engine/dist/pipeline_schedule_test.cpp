@@ -10,6 +10,7 @@
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
 #include "engine/train/pipeline_schedule.h"
+#include "tests/engine/dist/four_head_model.h"
 #include "tests/support/free_port.h"
 
 #include <gtest/gtest.h>
@@ -23,7 +24,6 @@
 namespace tuneframe {
 namespace {
 
-using models::cogvideox::CogVideoXTransformer3DConfig;
 using models::cogvideox::CogVideoXTransformer3DModel;
 using models::cogvideox::CogVideoXTransformerInputs;
 
@@ -32,25 +32,7 @@ constexpr std::int64_t kMicroBatches = 4;
 
 // The tiny model (two blocks) with four heads, so sequence parallelism can split them.
 CogVideoXTransformer3DModel seeded_staged_model() {
-    CogVideoXTransformer3DConfig config =
-        models::cogvideox::find_architecture("cogvideox-tiny").transformer;
-    config.num_attention_heads = 4;
-    config.attention_head_dim = 16;
-    torch::manual_seed(3);
-    CogVideoXTransformer3DModel model(config);
-    lora::LoRAConfig adapters;
-    adapters.rank = 4;
-    adapters.target_modules = {"to_q", "to_k", "to_v", "to_out.0"};
-    lora::inject_lora(*model, adapters);
-    torch::NoGradGuard no_grad;
-    for (auto& item : model->named_parameters()) {
-        if (item.key().find("lora_B") != std::string::npos) {
-            item.value().normal_(0.0, 0.1);
-        }
-    }
-    model->set_gradient_checkpointing(true);
-    model->train();
-    return model;
+    return test::four_head_lora_model({"to_q", "to_k", "to_v", "to_out.0"});
 }
 
 struct PipelineMicroBatch {

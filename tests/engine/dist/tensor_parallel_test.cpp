@@ -10,6 +10,7 @@
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
+#include "tests/engine/dist/four_head_model.h"
 #include "tests/support/free_port.h"
 
 #include <gtest/gtest.h>
@@ -22,39 +23,14 @@
 namespace tuneframe {
 namespace {
 
-using models::cogvideox::CogVideoXTransformer3DConfig;
 using models::cogvideox::CogVideoXTransformer3DModel;
 using models::cogvideox::CogVideoXTransformerInputs;
 
 constexpr int kRanks = 4;
 
-// The tiny model with four heads, so tensor and sequence parallelism can split them 2 x 2.
-CogVideoXTransformer3DConfig four_heads() {
-    CogVideoXTransformer3DConfig config =
-        models::cogvideox::find_architecture("cogvideox-tiny").transformer;
-    config.num_attention_heads = 4;
-    config.attention_head_dim = 16;
-    return config;
-}
-
-// The same model on every caller: seeded weights, adapters on every split layer with lora_B
-// drawn too (a fresh B of zeros would leave lora_A without a gradient), everything trainable.
 CogVideoXTransformer3DModel seeded_model() {
-    torch::manual_seed(3);
-    CogVideoXTransformer3DModel model(four_heads());
-    lora::LoRAConfig adapters;
-    adapters.rank = 4;
-    adapters.target_modules = {"to_q", "to_k", "to_v", "to_out.0", "ff.net.0.proj", "ff.net.2"};
-    lora::inject_lora(*model, adapters);
-    torch::NoGradGuard no_grad;
-    for (auto& item : model->named_parameters()) {
-        if (item.key().find("lora_B") != std::string::npos) {
-            item.value().normal_(0.0, 0.1);
-        }
-    }
-    model->set_gradient_checkpointing(true);
-    model->train();
-    return model;
+    return test::four_head_lora_model(
+        {"to_q", "to_k", "to_v", "to_out.0", "ff.net.0.proj", "ff.net.2"});
 }
 
 struct Case {
@@ -150,7 +126,7 @@ TEST(TensorParallel, TwoByTwoWithSequenceParallelEqualsTheWholeModel) {
     for (std::thread& thread : ranks) {
         thread.join();
     }
-    const std::int64_t blocks = four_heads().num_layers;
+    const std::int64_t blocks = test::four_head_config().num_layers;
     for (int rank = 0; rank < kRanks; ++rank) {
         SCOPED_TRACE("rank " + std::to_string(rank));
         const RankResult& result = results[rank];
