@@ -285,7 +285,8 @@ QVariant ClipTableModel::headerData(int section, Qt::Orientation orientation, in
 
 Qt::ItemFlags ClipTableModel::flags(const QModelIndex& index) const {
     Qt::ItemFlags result = QAbstractTableModel::flags(index);
-    if (!index.isValid())
+    // Another studio's project is shown, not edited.
+    if (!index.isValid() || m_project.isReadOnly())
         return result;
     if (index.column() == StatusColumn || index.column() == RatingColumn ||
         index.column() == CaptionColumn)

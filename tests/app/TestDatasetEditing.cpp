@@ -35,6 +35,7 @@ private slots:
     void curationReportsRefusedEdits();
     void curationCaptionsAreUndoable();
     void removedClipsComeBackWithUndo();
+    void aReadOnlyProjectOffersNoEditsAndRefusesWrites();
     void bucketListsParse_data();
     void bucketListsParse();
     void bucketListsRoundTrip();
@@ -209,6 +210,26 @@ void TestDatasetEditing::removedClipsComeBackWithUndo() {
     ClipCuration again(*m_project, &reopened);
     QVERIFY(again.undo());
     QVERIFY(store.clip(m_ids.at(0)));
+}
+
+// The project as a second studio opens it while the first holds it: the clips are all there,
+// nothing in the table is editable, and an edit that slips through is refused by the database.
+void TestDatasetEditing::aReadOnlyProjectOffersNoEditsAndRefusesWrites() {
+    Project::Result shown = Project::open(m_project->folder(), Project::Access::ReadOnly);
+    QVERIFY2(shown.succeeded(), qPrintable(shown.errorMessage));
+    QVERIFY(shown.project->isReadOnly());
+    ClipTableModel model(*shown.project);
+    QVERIFY(model.reload());
+    QCOMPARE(model.rowCount(), 4);
+    QVERIFY(!(model.flags(model.index(0, ClipTableModel::CaptionColumn)) & Qt::ItemIsEditable));
+    ClipTableModel editable(*m_project);
+    QVERIFY(editable.reload());
+    QVERIFY(editable.flags(editable.index(0, ClipTableModel::CaptionColumn)) & Qt::ItemIsEditable);
+    ClipCuration curation(*shown.project, &model);
+    QSignalSpy failed(&curation, &ClipCuration::editFailed);
+    QVERIFY(!curation.setCaption(m_ids.at(0), QStringLiteral("changed")));
+    QCOMPARE(failed.size(), 1);
+    QCOMPARE(ClipStore(*m_project).clip(m_ids.at(0))->caption, QStringLiteral("caption 0"));
 }
 
 void TestDatasetEditing::bucketListsParse_data() {
