@@ -36,6 +36,27 @@ inline void use_classic_tcp_server(c10d::TCPStoreOptions& options) {
 #endif
 }
 
+// NCCL's point-to-point calls between two ranks share one stream: a group lets a rank's send
+// and receive progress together. The group API came with LibTorch 2's backends; the 1.13 the
+// engine builds against on CPU has no NCCL, so there it has nothing to group.
+inline void begin_point_to_point_group(C10dGroup& group) {
+#if TORCH_VERSION_MAJOR >= 2
+    group.startCoalescing();
+#else
+    (void)group;
+#endif
+}
+
+// The group's one work; null where begin_point_to_point_group grouped nothing.
+inline c10::intrusive_ptr<c10d::Work> end_point_to_point_group(C10dGroup& group) {
+#if TORCH_VERSION_MAJOR >= 2
+    return group.endCoalescing();
+#else
+    (void)group;
+    return {};
+#endif
+}
+
 inline bool mentions_libuv(const std::string& message) {
     return message.find("libuv") != std::string::npos || message.find("libUV") != std::string::npos;
 }

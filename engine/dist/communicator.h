@@ -26,6 +26,15 @@ struct CollectiveCounts {
     std::int64_t bytes = 0; // payload handed to the collectives by this rank
 };
 
+// One point-to-point message of Communicator::transfer: `tensor` to (send) or from (receive)
+// group rank `peer`. A receive fills `tensor`, whose shape and dtype both sides agreed on.
+struct Transfer {
+    at::Tensor tensor;
+    int peer = 0;
+    int tag = 0;
+    bool send = false;
+};
+
 // A collective still in flight; wait() raises the collective's failure as a core::Error.
 class PendingCollective {
 public:
@@ -68,13 +77,11 @@ public:
                                   const std::vector<std::int64_t>& send_rows,
                                   const std::vector<std::int64_t>& receive_rows) = 0;
     virtual void barrier() = 0;
-    // Point to point, between pipeline stages. Sends `tensor` to group rank `peer` and returns
-    // while it travels (the pending send keeps the tensor); messages between two ranks with one
-    // `tag` arrive in the order they were sent.
-    virtual std::unique_ptr<PendingCollective> send_async(const at::Tensor& tensor, int peer,
-                                                          int tag) = 0;
-    // Fills `tensor` (contiguous; its shape and dtype known to both sides) from `peer`.
-    virtual void recv(at::Tensor& tensor, int peer, int tag) = 0;
+    // Point to point, between pipeline stages: starts every transfer together and waits for
+    // all of them. NCCL runs them as one group, since two ranks that each send to the other
+    // before receiving would otherwise block each other on the pair's one stream; Gloo's travel
+    // independently anyway. Messages between two ranks with one tag arrive in the order sent.
+    virtual void transfer(const std::vector<Transfer>& transfers) = 0;
 
     const CollectiveCounts& counts() const { return counts_; }
 

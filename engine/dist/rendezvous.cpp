@@ -141,21 +141,36 @@ public:
         return out;
     }
 
-    std::unique_ptr<PendingCollective> send_async(const at::Tensor& tensor, int peer,
-                                                  int tag) override {
-        check_device(tensor, "send");
-        std::vector<at::Tensor> tensors{tensor.contiguous()};
-        ++counts_.send;
-        counts_.bytes += bytes(tensors[0]);
-        auto work = guarded("send", [&] { return group_->send(tensors, peer, tag); });
-        return std::make_unique<GuardedWork>(this, "send", work, tensors[0]);
-    }
-
-    void recv(at::Tensor& tensor, int peer, int tag) override {
-        check_contiguous(tensor, "recv");
-        ++counts_.recv;
-        std::vector<at::Tensor> tensors{tensor};
-        finish("recv", guarded("recv", [&] { return group_->recv(tensors, peer, tag); }));
+    void transfer(const std::vector<Transfer>& transfers) override {
+        const bool grouped = backend_ == "nccl" && transfers.size() > 1;
+        if (grouped) {
+            begin_point_to_point_group(*group_);
+        }
+        std::vector<c10::intrusive_ptr<c10d::Work>> works;
+        for (const Transfer& transfer : transfers) {
+            check_contiguous(transfer.tensor, transfer.send ? "send" : "recv");
+            std::vector<at::Tensor> tensors{transfer.tensor};
+            if (transfer.send) {
+                ++counts_.send;
+                counts_.bytes += bytes(transfer.tensor);
+                works.push_back(guarded(
+                    "send", [&] { return group_->send(tensors, transfer.peer, transfer.tag); }));
+            } else {
+                ++counts_.recv;
+                works.push_back(guarded(
+                    "recv", [&] { return group_->recv(tensors, transfer.peer, transfer.tag); }));
+            }
+        }
+        if (grouped) {
+            const c10::intrusive_ptr<c10d::Work> group_work = end_point_to_point_group(*group_);
+            if (group_work.defined()) {
+                finish("send", group_work);
+                return;
+            }
+        }
+        for (std::size_t i = 0; i < works.size(); ++i) {
+            finish(transfers[i].send ? "send" : "recv", works[i]);
+        }
     }
 
     void barrier() override {
@@ -168,20 +183,16 @@ public:
 private:
     class GuardedWork : public PendingCollective {
     public:
-        // `keep`: what the work reads until it completes (a send's tensor).
-        GuardedWork(C10dCommunicator* owner, const char* what, c10::intrusive_ptr<c10d::Work> work,
-                    at::Tensor keep = {})
+        GuardedWork(C10dCommunicator* owner, const char* what, c10::intrusive_ptr<c10d::Work> work)
             : owner_(owner)
             , what_(what)
-            , work_(std::move(work))
-            , keep_(std::move(keep)) {}
+            , work_(std::move(work)) {}
         void wait() override { owner_->finish(what_, work_); }
 
     private:
         C10dCommunicator* owner_;
         const char* what_;
         c10::intrusive_ptr<c10d::Work> work_;
-        at::Tensor keep_;
     };
 
     static std::int64_t bytes(const at::Tensor& tensor) {

@@ -28,22 +28,22 @@ void send_to_first(Communicator& stages, const core::NamedTensors& own) {
     const c10::Device device = stages.device();
     const at::Tensor length =
         at::tensor({static_cast<std::int64_t>(header.size())}, at::kLong).to(device);
-    stages.send_async(length, 0, kHeaderLengthTag)->wait();
+    stages.transfer({{length, 0, kHeaderLengthTag, true}});
     at::Tensor bytes = at::empty({static_cast<std::int64_t>(header.size())}, at::kByte);
     std::memcpy(bytes.data_ptr(), header.data(), header.size());
-    stages.send_async(bytes.to(device), 0, kHeaderTag)->wait();
+    stages.transfer({{bytes.to(device), 0, kHeaderTag, true}});
     for (const auto& [name, tensor] : own) {
-        stages.send_async(tensor.detach().to(device).contiguous(), 0, kTensorTag)->wait();
+        stages.transfer({{tensor.detach().to(device).contiguous(), 0, kTensorTag, true}});
     }
 }
 
 void receive_from(Communicator& stages, int stage, core::NamedTensors& into) {
     const c10::Device device = stages.device();
     at::Tensor length = at::empty({1}, at::TensorOptions(at::kLong).device(device));
-    stages.recv(length, stage, kHeaderLengthTag);
+    stages.transfer({{length, stage, kHeaderLengthTag, false}});
     at::Tensor bytes =
         at::empty({length.cpu().item<std::int64_t>()}, at::TensorOptions(at::kByte).device(device));
-    stages.recv(bytes, stage, kHeaderTag);
+    stages.transfer({{bytes, stage, kHeaderTag, false}});
     const at::Tensor host = bytes.cpu();
     const auto header = nlohmann::json::parse(std::string(static_cast<const char*>(host.data_ptr()),
                                                           static_cast<std::size_t>(host.numel())));
@@ -52,7 +52,7 @@ void receive_from(Communicator& stages, int stage, core::NamedTensors& into) {
             at::empty(entry["shape"].get<std::vector<std::int64_t>>(),
                       at::TensorOptions(static_cast<at::ScalarType>(entry["dtype"].get<int>()))
                           .device(device));
-        stages.recv(tensor, stage, kTensorTag);
+        stages.transfer({{tensor, stage, kTensorTag, false}});
         into.emplace_back(entry["name"].get<std::string>(), tensor.cpu());
     }
 }

@@ -15,6 +15,14 @@ std::vector<at::Tensor> parts(const models::cogvideox::StageTokens& tokens) {
     return {tokens.hidden, tokens.encoder, tokens.emb};
 }
 
+// What a stage received; nothing on the first stage, which receives nothing.
+models::cogvideox::StageTokens tokens_of(const std::vector<at::Tensor>& parts) {
+    if (parts.empty()) {
+        return {};
+    }
+    return {parts.at(0), parts.at(1), parts.at(2)};
+}
+
 // A part's gradient, or zeros where it had none (a part the stage did not use).
 at::Tensor gradient_of(const at::Tensor& leaf) {
     return leaf.grad().defined() ? leaf.grad() : at::zeros_like(leaf);
@@ -28,94 +36,122 @@ PipelineSchedule::PipelineSchedule(dist::Communicator& stages, c10::ScalarType d
     , dtype_(dtype)
     , device_(device) {}
 
+// Megatron-LM's forward_backward_pipelining_without_interleaving, step for step.
 void PipelineSchedule::run(std::int64_t micro_batches, const PipelineStageWork& work) {
+    const int previous = first() ? -1 : stages_.rank() - 1;
+    const int next = last() ? -1 : stages_.rank() + 1;
+    const auto shapes = [&](std::int64_t micro) {
+        return first() ? Shapes{} : work.received_shapes(micro);
+    };
     const std::int64_t ahead =
         std::min<std::int64_t>(stages_.size() - stages_.rank() - 1, micro_batches);
-    std::int64_t forwards = 0;
-    std::int64_t backwards = 0;
-    for (; forwards < ahead; ++forwards) {
-        forward(forwards, work);
+    const std::int64_t steady = micro_batches - ahead;
+    std::int64_t micro = 0;
+    for (; micro < ahead; ++micro) {
+        const auto input = exchange({}, -1, 0, shapes(micro), previous, kForwardTag);
+        const StageResult& out = forward(micro, tokens_of(input), work);
+        exchange(parts(out.tokens), next, kForwardTag, {}, -1, 0);
     }
-    for (; forwards < micro_batches; ++forwards, ++backwards) {
-        forward(forwards, work);
-        backward(backwards + 1 == micro_batches, work);
+    std::vector<at::Tensor> input;
+    if (steady > 0) {
+        input = exchange({}, -1, 0, shapes(micro), previous, kForwardTag);
+    }
+    std::int64_t backwards = 0;
+    for (std::int64_t i = 0; i < steady; ++i, ++micro, ++backwards) {
+        const StageResult& out = forward(micro, tokens_of(input), work);
+        const std::vector<at::Tensor> sent = last() ? std::vector<at::Tensor>{} : parts(out.tokens);
+        const auto gradients = exchange(sent, next, kForwardTag,
+                                        last() ? Shapes{} : output_shapes(), next, kBackwardTag);
+        const auto input_gradients = backward(gradients, backwards + 1 == micro_batches, work);
+        const bool more = i + 1 < steady;
+        input = exchange(input_gradients, previous, kBackwardTag,
+                         more ? shapes(micro + 1) : Shapes{}, more ? previous : -1, kForwardTag);
     }
     for (; backwards < micro_batches; ++backwards) {
-        backward(backwards + 1 == micro_batches, work);
+        const auto gradients =
+            exchange({}, -1, 0, last() ? Shapes{} : output_shapes(), next, kBackwardTag);
+        const auto input_gradients = backward(gradients, backwards + 1 == micro_batches, work);
+        exchange(input_gradients, previous, kBackwardTag, {}, -1, 0);
     }
-    for (auto& pending : sends_) {
-        pending->wait();
-    }
-    sends_.clear();
 }
 
-void PipelineSchedule::forward(std::int64_t micro, const PipelineStageWork& work) {
+const StageResult& PipelineSchedule::forward(std::int64_t micro,
+                                             models::cogvideox::StageTokens received,
+                                             const PipelineStageWork& work) {
     InFlight flight;
-    if (!first()) {
-        flight.received = receive(stages_.rank() - 1, kForwardTag, work.received_shapes(micro));
-    }
+    flight.received = std::move(received);
     flight.result = work.forward(micro, first() ? nullptr : &flight.received);
-    if (!last()) {
-        send(flight.result.tokens, stages_.rank() + 1, kForwardTag);
-    }
     in_flight_.push_back(std::move(flight));
+    return in_flight_.back().result;
 }
 
-void PipelineSchedule::backward(bool last_micro_batch, const PipelineStageWork& work) {
+std::vector<at::Tensor> PipelineSchedule::backward(const std::vector<at::Tensor>& gradients,
+                                                   bool last_one, const PipelineStageWork& work) {
     InFlight flight = std::move(in_flight_.front());
     in_flight_.erase(in_flight_.begin());
-    work.begin_backward(last_micro_batch);
+    work.begin_backward(last_one);
     if (last()) {
         flight.result.loss.backward();
     } else {
-        std::vector<at::Tensor> outputs;
-        std::vector<at::Tensor> gradients;
-        const std::vector<at::Tensor> sent = parts(flight.result.tokens);
-        std::vector<std::vector<std::int64_t>> shapes;
-        for (const at::Tensor& part : sent) {
-            shapes.push_back(part.sizes().vec());
-        }
-        const std::vector<at::Tensor> received =
-            parts(receive(stages_.rank() + 1, kBackwardTag, shapes));
         // Only what carries this stage's parameters (or its inputs') back: a frozen time
         // embedding, for one, does not.
+        const std::vector<at::Tensor> sent = parts(flight.result.tokens);
+        std::vector<at::Tensor> outputs;
+        std::vector<at::Tensor> incoming;
         for (std::size_t i = 0; i < sent.size(); ++i) {
             if (sent[i].requires_grad()) {
                 outputs.push_back(sent[i]);
-                gradients.push_back(received[i]);
+                incoming.push_back(gradients.at(i));
             }
         }
         if (!outputs.empty()) {
-            torch::autograd::backward(outputs, gradients);
+            torch::autograd::backward(outputs, incoming);
         }
     }
     work.end_backward();
-    if (!first()) {
-        const models::cogvideox::StageTokens& in = flight.received;
-        send({gradient_of(in.hidden), gradient_of(in.encoder), gradient_of(in.emb)},
-             stages_.rank() - 1, kBackwardTag);
+    if (first()) {
+        return {};
     }
+    const models::cogvideox::StageTokens& in = flight.received;
+    return {gradient_of(in.hidden), gradient_of(in.encoder), gradient_of(in.emb)};
 }
 
-models::cogvideox::StageTokens
-PipelineSchedule::receive(int peer, int first_tag,
-                          const std::vector<std::vector<std::int64_t>>& shapes) {
-    std::vector<at::Tensor> tensors;
-    for (std::size_t i = 0; i < shapes.size(); ++i) {
-        at::Tensor tensor = at::empty(shapes[i], at::TensorOptions(dtype_).device(device_));
-        stages_.recv(tensor, peer, first_tag + static_cast<int>(i));
-        // A leaf, so backward leaves its gradient here to send back.
-        tensors.push_back(tensor.set_requires_grad(true));
+std::vector<at::Tensor> PipelineSchedule::exchange(const std::vector<at::Tensor>& sends,
+                                                   int send_peer, int send_tag,
+                                                   const Shapes& receive_shapes, int receive_peer,
+                                                   int receive_tag) {
+    std::vector<dist::Transfer> transfers;
+    if (send_peer >= 0) {
+        for (std::size_t i = 0; i < sends.size(); ++i) {
+            transfers.push_back(
+                {sends[i].detach().contiguous(), send_peer, send_tag + static_cast<int>(i), true});
+        }
     }
-    return {tensors[0], tensors[1], tensors[2]};
+    std::vector<at::Tensor> received;
+    if (receive_peer >= 0) {
+        for (std::size_t i = 0; i < receive_shapes.size(); ++i) {
+            received.push_back(
+                at::empty(receive_shapes[i], at::TensorOptions(dtype_).device(device_)));
+            transfers.push_back(
+                {received.back(), receive_peer, receive_tag + static_cast<int>(i), false});
+        }
+    }
+    if (!transfers.empty()) {
+        stages_.transfer(transfers);
+    }
+    // Leaves, so backward leaves their gradients here to send back.
+    for (at::Tensor& tensor : received) {
+        tensor.set_requires_grad(true);
+    }
+    return received;
 }
 
-void PipelineSchedule::send(const models::cogvideox::StageTokens& tokens, int peer, int first_tag) {
-    const std::vector<at::Tensor> tensors = parts(tokens);
-    for (std::size_t i = 0; i < tensors.size(); ++i) {
-        sends_.push_back(stages_.send_async(tensors[i].detach().contiguous(), peer,
-                                            first_tag + static_cast<int>(i)));
+PipelineSchedule::Shapes PipelineSchedule::output_shapes() const {
+    Shapes shapes;
+    for (const at::Tensor& part : parts(in_flight_.front().result.tokens)) {
+        shapes.push_back(part.sizes().vec());
     }
+    return shapes;
 }
 
 } // namespace tuneframe::train

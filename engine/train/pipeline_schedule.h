@@ -39,8 +39,11 @@ struct PipelineStageWork {
 // in the order one rank would accumulate them.
 //
 // Tokens go forward and their gradients back by point to point over `stages` (group rank =
-// stage). Sends do not wait for their receiver (they are waited for at the end of the step), so
-// the only waits are receives, whose matching sends the schedule always posts first.
+// stage), in Megatron's paired exchanges: in the steady phase a stage sends its output while it
+// receives the gradient for its oldest micro-batch, and sends that micro-batch's input gradient
+// while it receives the next input, each pair as one Communicator::transfer. So both sides of
+// every link post complementary operations in the same order, which NCCL (one stream per pair
+// of ranks) needs to make progress.
 class PipelineSchedule {
 public:
     PipelineSchedule(dist::Communicator& stages, c10::ScalarType dtype, c10::Device device);
@@ -52,20 +55,28 @@ private:
         models::cogvideox::StageTokens received; // leaves whose gradients go back
         StageResult result;
     };
+    using Shapes = std::vector<std::vector<std::int64_t>>;
 
     bool first() const { return stages_.rank() == 0; }
     bool last() const { return stages_.rank() + 1 == stages_.size(); }
-    void forward(std::int64_t micro, const PipelineStageWork& work);
-    void backward(bool last_micro_batch, const PipelineStageWork& work);
-    models::cogvideox::StageTokens receive(int peer, int first_tag,
-                                           const std::vector<std::vector<std::int64_t>>& shapes);
-    void send(const models::cogvideox::StageTokens& tokens, int peer, int first_tag);
+    // This stage's forward of `micro` from `received`; kept in flight until its backward.
+    const StageResult& forward(std::int64_t micro, models::cogvideox::StageTokens received,
+                               const PipelineStageWork& work);
+    // The oldest micro-batch's backward from the next stage's `gradients` (the loss on the last
+    // stage); returns the gradients of what it received, for the previous stage.
+    std::vector<at::Tensor> backward(const std::vector<at::Tensor>& gradients, bool last_one,
+                                     const PipelineStageWork& work);
+    // One transfer: `sends` to `send_peer`, and tensors of `receive_shapes` from
+    // `receive_peer`, returned. A peer of -1 (no stage there) takes part in nothing.
+    std::vector<at::Tensor> exchange(const std::vector<at::Tensor>& sends, int send_peer,
+                                     int send_tag, const Shapes& receive_shapes, int receive_peer,
+                                     int receive_tag);
+    Shapes output_shapes() const; // of the oldest micro-batch in flight
 
     dist::Communicator& stages_;
     c10::ScalarType dtype_;
     c10::Device device_;
     std::vector<InFlight> in_flight_; // oldest first
-    std::vector<std::unique_ptr<dist::PendingCollective>> sends_;
 };
 
 } // namespace tuneframe::train

@@ -60,12 +60,11 @@ public:
         return input.clone();
     }
     void barrier() override { calls_.push_back({"barrier", device_}); }
-    std::unique_ptr<dist::PendingCollective> send_async(const at::Tensor& tensor, int,
-                                                        int) override {
-        record("send", tensor);
-        return std::make_unique<Done>();
+    void transfer(const std::vector<dist::Transfer>& transfers) override {
+        for (const dist::Transfer& transfer : transfers) {
+            record(transfer.send ? "send" : "recv", transfer.tensor);
+        }
     }
-    void recv(at::Tensor& tensor, int, int) override { record("recv", tensor); }
 
 private:
     struct Done : dist::PendingCollective {
