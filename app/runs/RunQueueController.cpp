@@ -175,6 +175,20 @@ bool RunQueueController::recordStart(const tuneframe::common::StartedRun& starte
     return true;
 }
 
+// Shows whether the holding studio's queue runs, as its file says (the database's flag is for
+// projects from before the file, and the holder keeps the file).
+void RunQueueController::followHolder() {
+    bool running = m_running;
+    const bool read = m_file.exists() && m_file.edit([&](tuneframe::common::RunQueue& queue) {
+        running = queue.running;
+        return false; // nothing is written
+    });
+    if (read && running != m_running) {
+        m_running = running;
+        emit changed();
+    }
+}
+
 bool RunQueueController::publish(QString* error) {
     if (m_syncing || m_project->isReadOnly())
         return true;
@@ -207,9 +221,13 @@ bool RunQueueController::publish(QString* error) {
 }
 
 void RunQueueController::poll() {
-    // Another studio's project: its queue file is that studio's to write.
-    if (m_syncing || m_project->isReadOnly())
+    if (m_syncing)
         return;
+    // Another studio's project: its queue file is that studio's to write, and is only read.
+    if (m_project->isReadOnly()) {
+        followHolder();
+        return;
+    }
     QVector<tuneframe::common::StartedRun> recorded;
     bool runnerStopped = false;
     {

@@ -58,6 +58,7 @@ signals:
 
 private:
     void setRunning(bool running);
+    void followHolder();
     void remember(const QString& key, bool value); // in the project's meta table
     void startNext(const QString& enginePath);
     void poll();

@@ -240,6 +240,10 @@ TrainingRuns::SweepResult TrainingRuns::launchSweep(const QJsonObject& job, cons
                                                     const QString& presetName,
                                                     const LaunchPlan& plan, bool startQueue) {
     SweepResult result;
+    if (isReadOnly()) {
+        result.error = TrainingHistory::readOnlyError();
+        return result;
+    }
     tuneframe::common::SweepGrid parsed;
     const std::vector<tuneframe::common::SweepPoint> points =
         expandSweep(job, grid, &parsed, &result.error);
@@ -317,6 +321,10 @@ TrainingRuns::LaunchResult TrainingRuns::addRun(const QJsonObject& job, const QS
                                                 std::optional<qint64> sweepId,
                                                 const QString& sweepLabel) {
     LaunchResult result;
+    if (isReadOnly()) {
+        result.error = TrainingHistory::readOnlyError();
+        return result;
+    }
     nlohmann::json full;
     try {
         full = tuneframe::common::TrainingJob::from_json(toNlohmann(job), "job").to_json();

@@ -3,6 +3,7 @@
 // runs the runner started are taken back into the history and followed, and a damaged file is
 // reported, named and kept rather than overwritten.
 #include "RunFixture.h"
+#include "app/engine/LaunchPlan.h"
 #include "app/project/Project.h"
 #include "app/runs/ProjectQueue.h"
 #include "app/runs/TrainingHistory.h"
@@ -12,6 +13,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -47,6 +49,7 @@ private slots:
     void aRunTheRunnerStartedIsTakenIntoTheHistoryAndFollowed();
     void aDamagedQueueFileIsReportedAndKept();
     void aRunnerAtWorkIsHandedTheQueueWithoutAnotherStarting();
+    void aReadOnlyStudioShowsTheHoldersQueueAndLeavesItsFileAlone();
 
 private:
     qint64 addQueued(const QString& name, int position) {
@@ -162,6 +165,37 @@ void TestProjectQueue::aRunnerAtWorkIsHandedTheQueueWithoutAnotherStarting() {
     QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, 5000);
     QCOMPARE(failed.at(0).at(0).toLongLong(), first);
     QVERIFY(!runs.isQueueRunning());
+}
+
+// A second studio (the project opened read-only) shows the queue running as the holder's file
+// says, and neither writes the file nor starts or holds anything.
+void TestProjectQueue::aReadOnlyStudioShowsTheHoldersQueueAndLeavesItsFileAlone() {
+    const qint64 first = addQueued(QStringLiteral("first"), 1);
+    tuneframe::common::RunQueue held;
+    held.running = true;
+    held.runs.push_back({first, TrainingHistory(m_project).run(first)->folder.toStdString()});
+    const QByteArray written = QByteArray::fromStdString(held.to_json().dump());
+    QVERIFY(writeText(queueFile(), written));
+
+    Project::Result shown = Project::open(m_project->folder(), Project::Access::ReadOnly);
+    QVERIFY2(shown.succeeded(), qPrintable(shown.errorMessage));
+    TrainingRuns runs(std::shared_ptr<Project>(std::move(shown.project)),
+                      QStringLiteral("/nonexistent/tuneframe-engine"));
+    QVERIFY(runs.isReadOnly());
+    runs.restore();
+    QTRY_VERIFY_WITH_TIMEOUT(runs.isQueueRunning(), 5000);
+    QCOMPARE(runs.queuedRuns(), QVector<qint64>{first});
+    runs.holdQueue();
+    runs.removeQueued(first);
+    QTest::qWait(1500); // a poll or two
+    QVERIFY(runs.isQueueRunning());
+    QFile file(queueFile());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), written);
+    const TrainingRuns::LaunchResult refused = runs.launch(
+        QJsonObject(), QStringLiteral("more"), QString(), true, LaunchPlan::singleProcess());
+    QCOMPARE(refused.runId, 0);
+    QVERIFY2(refused.error.contains(QStringLiteral("another studio")), qPrintable(refused.error));
 }
 
 QTEST_MAIN(TestProjectQueue)
