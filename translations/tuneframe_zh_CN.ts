@@ -4056,6 +4056,10 @@ What to do: %2</source>
         <source>Compare the Sweep’s Runs…</source>
         <translation>比较本次扫描的各运行…</translation>
     </message>
+    <message>
+        <source>Commands for the Other Machines…</source>
+        <translation>其他机器的命令…</translation>
+    </message>
 </context>
 <context>
     <name>TrainingHistory</name>

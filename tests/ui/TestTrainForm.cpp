@@ -12,6 +12,7 @@
 #include "ui/train/TrainPage.h"
 #include "ui/window/MainWindow.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
@@ -465,6 +466,14 @@ void TestTrainForm::severalMachinesGetTheCommandForEachOtherMachine() {
              qPrintable(line));
     dialog->findChild<QPushButton*>(QStringLiteral("copyMachineCommandsButton"))->click();
     QCOMPARE(QGuiApplication::clipboard()->text(), line);
+    dialog->accept();
+    QTRY_VERIFY(!page()->findChild<OtherMachinesDialog*>());
+    // Closed, the lines are still one click away on the run.
+    auto* again = page()->findChild<QAction*>(QStringLiteral("otherMachinesAction"));
+    QVERIFY(again && again->isVisible());
+    again->trigger();
+    QTRY_VERIFY((dialog = page()->findChild<OtherMachinesDialog*>()) != nullptr);
+    QCOMPARE(dialog->commands(), line);
     dialog->accept();
     runs->removeQueued(runId);
     machines->setValue(1);

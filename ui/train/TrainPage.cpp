@@ -230,8 +230,14 @@ QWidget* TrainPage::createHistoryPanel() {
     m_deleteRunAction->setShortcut(QKeySequence::Delete);
     m_deleteRunAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_historyView->addAction(m_deleteRunAction);
+    // The dialog after Train closes; the lines for a run's other machines stay one click away.
+    m_otherMachinesAction = new QAction(m_historyView);
+    m_otherMachinesAction->setObjectName(QStringLiteral("otherMachinesAction"));
+    m_historyView->addAction(m_otherMachinesAction);
     m_historyView->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(m_deleteRunAction, &QAction::triggered, this, &TrainPage::onDeleteRunRequested);
+    connect(m_otherMachinesAction, &QAction::triggered, this,
+            [this] { showOtherMachines(m_selectedRunId); });
     m_compareLabel = new QLabel(history);
     m_compareCombo = new QComboBox(history);
     m_compareCombo->setObjectName(QStringLiteral("compareCombo"));
@@ -466,6 +472,7 @@ void TrainPage::retranslateUi() {
                                  "another."));
     m_historyTitle->setText(tr("Runs"));
     m_deleteRunAction->setText(tr("Delete Run…"));
+    m_otherMachinesAction->setText(tr("Commands for the Other Machines…"));
     m_deleteRunAction->setToolTip(
         tr("Delete the run's checkpoints, validation videos and logs to free disk space"));
     m_compareLabel->setText(tr("Compare with"));
@@ -516,13 +523,8 @@ void TrainPage::startRun(bool startNow) {
         m_launchMessage->setText(result.error);
         return;
     }
-    if (plan.machineCount() > 1) {
-        auto* dialog = new OtherMachinesDialog(
-            name, plan, QDir(m_runs->runFolder(result.runId)).filePath(QStringLiteral("job.json")),
-            this);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        dialog->open();
-    }
+    if (plan.machineCount() > 1)
+        showOtherMachines(result.runId);
     m_launchMessage->setText(startNow ? tr("Run “%1” started.").arg(name)
                                       : tr("Run “%1” is in the queue.").arg(name));
     m_announcedRunId = result.runId;
@@ -747,6 +749,18 @@ void TrainPage::updateDeleteRunAction() {
     // A run an engine may be working in cannot lose its folder; Stop first.
     m_deleteRunAction->setEnabled(m_runs && m_selectedRunId && !isReadOnly() &&
                                   !isActiveRunState(m_runs->state(m_selectedRunId)));
+    m_otherMachinesAction->setVisible(m_runs && m_selectedRunId &&
+                                      m_runs->launchPlan(m_selectedRunId).machineCount() > 1);
+}
+
+void TrainPage::showOtherMachines(qint64 runId) {
+    if (!m_runs || !runId)
+        return;
+    auto* dialog = new OtherMachinesDialog(
+        m_runs->summary(runId).name, m_runs->launchPlan(runId),
+        QDir(m_runs->runFolder(runId)).filePath(QStringLiteral("job.json")), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
 void TrainPage::onRunDeleted(qint64 runId) {

@@ -101,6 +101,7 @@ private:
     void onDeleteRunRequested();
     void onRunDeleted(qint64 runId);
     void updateDeleteRunAction();
+    void showOtherMachines(qint64 runId);
     QString suggestedRunName() const;
     void reloadPresets();
     void openSweepDialog();
@@ -144,6 +145,7 @@ private:
     RunHistoryModel* m_historyModel = nullptr;
     QTableView* m_historyView = nullptr;
     QAction* m_deleteRunAction = nullptr;
+    QAction* m_otherMachinesAction = nullptr; // the selected run's lines for its other machines
     QLabel* m_compareLabel = nullptr;
     QComboBox* m_compareCombo = nullptr;
     RunQueuePanel* m_queuePanel = nullptr;
