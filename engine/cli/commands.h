@@ -25,6 +25,7 @@ int run_inspect(CommandContext& context);
 int run_devices(CommandContext& context);
 int run_forward(CommandContext& context);
 int run_init_model(CommandContext& context);
+int run_demo_vae(CommandContext& context);
 int run_sample(CommandContext& context);
 int run_prepare(CommandContext& context);
 int run_export(CommandContext& context);

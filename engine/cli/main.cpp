@@ -45,6 +45,13 @@ constexpr Command kCommands[] = {
      "random VAE and T5-XXL of the released sizes, a small tokenizer and the scheduler (the tiny "
      "ones always have them)",
      false, tuneframe::cli::run_init_model},
+    {"demo-vae",
+     "tuneframe-engine demo-vae --model DIR --clips DIR [--frames F] [--height H] [--width W]",
+     "give a tiny pipeline the embedded demo's VAE, which codes each 8x8 block's mean colour "
+     "exactly, with its latent scale measured on the clips of a folder (F frames spread over "
+     "each clip, stretched to HxW), so that what is trained on those clips decodes into "
+     "pictures of them; the studio runs it on the demo's model",
+     true, tuneframe::cli::run_demo_vae},
     {"sample",
      "tuneframe-engine sample --model DIR --prompt P [--negative-prompt N] [--image FILE] "
      "[--frames F] [--height H] [--width W] [--steps N] [--guidance G] [--dynamic-cfg] "

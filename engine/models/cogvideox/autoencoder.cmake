@@ -5,4 +5,5 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/autoencoder_kl_cogvideox_blocks.cpp
     ${CMAKE_CURRENT_LIST_DIR}/autoencoder_kl_cogvideox_init.cpp
     ${CMAKE_CURRENT_LIST_DIR}/autoencoder_kl_cogvideox_layers.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/block_average_vae.cpp
 )
