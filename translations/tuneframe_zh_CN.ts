@@ -1330,6 +1330,26 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
 <context>
     <name>DemoProjectBuilder</name>
     <message>
+        <source>Giving the demo model its VAE…</source>
+        <translation>正在为演示模型设置 VAE…</translation>
+    </message>
+    <message>
+        <source>Measuring the demo clips&apos; colours for the VAE: clip %1 of %2</source>
+        <translation>正在为 VAE 测量演示片段的颜色：第 %1 个，共 %2 个</translation>
+    </message>
+    <message>
+        <source>The engine finished the demo model&apos;s VAE, but “%1” was not written.</source>
+        <translation>引擎已完成演示模型的 VAE，但没有写入“%1”。</translation>
+    </message>
+    <message>
+        <source>The demo model has its VAE</source>
+        <translation>演示模型的 VAE 已就绪</translation>
+    </message>
+    <message>
+        <source>The engine could not give the demo model its VAE: %1 %2</source>
+        <translation>引擎无法为演示模型设置 VAE：%1 %2</translation>
+    </message>
+    <message>
         <source>The engine “%1” was not found, and the demo project needs it to create its model. Check that tuneframe-engine is installed with the studio.</source>
         <translation>找不到引擎“%1”，而演示项目需要用它来创建模型。请检查 tuneframe-engine 是否已随工作室一同安装。</translation>
     </message>

@@ -2,6 +2,7 @@
 
 #include "app/demo/DemoClipCatalog.h"
 #include "app/demo/DemoClipWriter.h"
+#include "app/engine/EngineCommand.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -54,7 +55,7 @@ void DemoProjectBuilder::start() {
     m_clipFiles.clear();
     m_errorMessage.clear();
     m_progressDone = 0;
-    m_progressTotal = static_cast<int>(DemoClipCatalog::clips().size()) + 1;
+    m_progressTotal = static_cast<int>(DemoClipCatalog::clips().size()) + 1 + kVaeProgressUnits;
 
     // Checked first, so a studio without its engine says so before writing anything.
     const QString engine = m_enginePath.contains(QLatin1Char('/'))
@@ -78,6 +79,8 @@ void DemoProjectBuilder::cancel() {
     m_state = State::Cancelled;
     m_writer->requestCancel();
     stopEngine();
+    if (m_demoVae)
+        m_demoVae->cancel();
     QDir(stagingFolder()).removeRecursively();
 }
 
@@ -86,7 +89,8 @@ DemoProjectBuilder::State DemoProjectBuilder::state() const {
 }
 
 bool DemoProjectBuilder::isRunning() const {
-    return m_state == State::WritingClips || m_state == State::CreatingModel;
+    return m_state == State::WritingClips || m_state == State::CreatingModel ||
+           m_state == State::MakingVae;
 }
 
 QString DemoProjectBuilder::projectFolder() const {
@@ -129,6 +133,14 @@ int DemoProjectBuilder::progressTotal() const {
 }
 
 bool DemoProjectBuilder::isCompleteModel(const QString& folder) {
+    return hasAllComponents(folder) && QFileInfo(demoVaeRecord(folder)).isFile();
+}
+
+QString DemoProjectBuilder::demoVaeRecord(const QString& modelFolder) {
+    return QDir(modelFolder).filePath(QStringLiteral("vae/demo_vae.json"));
+}
+
+bool DemoProjectBuilder::hasAllComponents(const QString& folder) {
     const QDir root(folder);
     if (!QFileInfo(root.filePath(QStringLiteral("model_index.json"))).isFile())
         return false;
@@ -162,11 +174,18 @@ void DemoProjectBuilder::onClipsFailed(const QString& message, quint64 runId) {
 }
 
 void DemoProjectBuilder::startModel() {
-    const int clipCount = m_progressTotal - 1;
+    const int clipCount = m_progressTotal - 1 - kVaeProgressUnits;
     const QString target = modelFolder();
     if (isCompleteModel(target)) {
         setProgress(m_progressTotal, tr("The tiny model is already in place"));
         succeed();
+        return;
+    }
+    if (hasAllComponents(target)) {
+        // An older studio's demo model, with a random VAE: given the demo's where it is, so its
+        // runs and exports stay (their latents are encoded again, the VAE being another).
+        setProgress(clipCount + 1, tr("Giving the demo model its VAE…"));
+        startDemoVae(target);
         return;
     }
     const QDir targetDir(target);
@@ -200,7 +219,14 @@ void DemoProjectBuilder::onEngineFinished(int exitCode, QProcess::ExitStatus exi
     if (m_state != State::CreatingModel)
         return;
     if (exitStatus == QProcess::NormalExit && exitCode == 0) {
-        finishModel();
+        if (!hasAllComponents(stagingFolder())) {
+            fail(tr("The engine finished, but “%1” does not hold a complete model. It said:\n%2")
+                     .arg(native(stagingFolder()), engineOutputTail()));
+            return;
+        }
+        stopEngine();
+        setProgress(m_progressTotal - kVaeProgressUnits, tr("Giving the demo model its VAE…"));
+        startDemoVae(stagingFolder());
         return;
     }
     const QString output = engineOutputTail();
@@ -223,14 +249,59 @@ void DemoProjectBuilder::onEngineErrorOccurred(QProcess::ProcessError error) {
              .arg(native(m_enginePath), m_engine->errorString()));
 }
 
+void DemoProjectBuilder::startDemoVae(const QString& folder) {
+    m_state = State::MakingVae;
+    m_demoVaeFolder = folder;
+    if (!m_demoVae) {
+        m_demoVae = new EngineCommand(m_enginePath, this);
+        connect(m_demoVae, &EngineCommand::progressed, this,
+                &DemoProjectBuilder::onDemoVaeProgressed);
+        connect(m_demoVae, &EngineCommand::succeeded, this, &DemoProjectBuilder::onDemoVaeWritten);
+        connect(m_demoVae, &EngineCommand::failed, this, &DemoProjectBuilder::onDemoVaeFailed);
+    }
+    m_demoVae->setEnginePath(m_enginePath);
+    m_demoVae->start({QStringLiteral("demo-vae"), QStringLiteral("--model"), folder,
+                      QStringLiteral("--clips"), clipsFolder(), QStringLiteral("--frames"),
+                      QString::number(kVaeFrames), QStringLiteral("--height"),
+                      QString::number(kVaeHeight), QStringLiteral("--width"),
+                      QString::number(kVaeWidth)});
+}
+
+void DemoProjectBuilder::onDemoVaeProgressed(qint64 done, qint64 total) {
+    if (m_state != State::MakingVae || total <= 0)
+        return;
+    const int start = m_progressTotal - kVaeProgressUnits;
+    setProgress(
+        start + static_cast<int>(done * kVaeProgressUnits / total),
+        tr("Measuring the demo clips' colours for the VAE: clip %1 of %2").arg(done).arg(total));
+}
+
+void DemoProjectBuilder::onDemoVaeWritten() {
+    if (m_state != State::MakingVae)
+        return;
+    if (!QFileInfo(demoVaeRecord(m_demoVaeFolder)).isFile()) {
+        fail(tr("The engine finished the demo model's VAE, but “%1” was not written.")
+                 .arg(native(demoVaeRecord(m_demoVaeFolder))));
+        return;
+    }
+    if (m_demoVaeFolder == stagingFolder()) {
+        finishModel();
+        return;
+    }
+    setProgress(m_progressTotal, tr("The demo model has its VAE"));
+    succeed();
+}
+
+void DemoProjectBuilder::onDemoVaeFailed(const QString& message, const QString& hint) {
+    if (m_state != State::MakingVae)
+        return;
+    fail(
+        tr("The engine could not give the demo model its VAE: %1 %2").arg(message, hint).trimmed());
+}
+
 void DemoProjectBuilder::finishModel() {
     const QString staging = stagingFolder();
     const QString target = modelFolder();
-    if (!isCompleteModel(staging)) {
-        fail(tr("The engine finished, but “%1” does not hold a complete model. It said:\n%2")
-                 .arg(native(staging), engineOutputTail()));
-        return;
-    }
     QDir().rmdir(target);
     if (!QDir().rename(staging, target)) {
         fail(tr("Could not move the new model from “%1” to “%2”. Check that the project "
@@ -238,13 +309,14 @@ void DemoProjectBuilder::finishModel() {
                  .arg(native(staging), native(target)));
         return;
     }
-    stopEngine();
     setProgress(m_progressTotal, tr("Created the tiny model"));
     succeed();
 }
 
 void DemoProjectBuilder::fail(const QString& message) {
     stopEngine();
+    if (m_demoVae)
+        m_demoVae->cancel();
     QDir(stagingFolder()).removeRecursively();
     m_state = State::Failed;
     m_errorMessage = message;

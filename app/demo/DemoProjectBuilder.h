@@ -7,20 +7,27 @@
 #include <QThread>
 
 class DemoClipWriter;
+class EngineCommand;
 
 // Fills a project folder with the demo content, in the background:
 //   <project>/demo-clips/NN-name.mp4 + NN-name.txt   the DemoClipCatalog clips and captions
 //   <project>/models/cogvideox-tiny/                  `tuneframe-engine init-model --arch
-//                                                     cogvideox-tiny`, a complete pipeline
+//                                                     cogvideox-tiny`, a complete pipeline,
+//                                                     whose VAE `tuneframe-engine demo-vae` then
+//                                                     replaces by the demo's (scaled to the clips)
+// A random VAE decodes anything into coloured noise, so however well the demo trains, its
+// validation videos would show nothing; the demo's VAE codes block colours exactly, so they
+// show the clips as the transformer learns them.
 // The model is written by the engine into a hidden staging folder next to its final place and
 // renamed there once complete, so a failed or cancelled build never leaves half a model behind;
-// a complete model from an earlier build is kept. Importing the clips into the project database
+// a complete model from an earlier build is kept (one with a random VAE, from an older studio,
+// gets the demo's VAE in place). Importing the clips into the project database
 // is the caller's business, from clipFiles().
 class DemoProjectBuilder : public QObject {
     Q_OBJECT
 
 public:
-    enum class State { None, WritingClips, CreatingModel, Succeeded, Failed, Cancelled };
+    enum class State { None, WritingClips, CreatingModel, MakingVae, Succeeded, Failed, Cancelled };
     Q_ENUM(State)
 
     static const QString kClipsFolderName;
@@ -30,6 +37,12 @@ public:
     static const QString kTrainingPresetId;
     // The engine's stderr lines quoted when it fails: its error and hint, with some context.
     static constexpr int kEngineLinesQuoted = 8;
+    // The clip size demo-vae measures the latent scale at: the CPU demo preset's.
+    static constexpr int kVaeFrames = 9;
+    static constexpr int kVaeHeight = 64;
+    static constexpr int kVaeWidth = 96;
+    // The share of the progress bar the VAE takes (each clip and the model take one unit).
+    static constexpr int kVaeProgressUnits = 8;
 
     // enginePath: the tuneframe-engine executable.
     DemoProjectBuilder(const QString& projectFolder, const QString& enginePath,
@@ -55,8 +68,10 @@ public:
     int progressTotal() const;
 
     // Whether folder holds a complete cogvideox-tiny pipeline (model_index.json and every
-    // component folder).
+    // component folder) with the demo's VAE.
     static bool isCompleteModel(const QString& folder);
+    // The record demo-vae leaves in the model's vae/ folder.
+    static QString demoVaeRecord(const QString& modelFolder);
 
 signals:
     void progressChanged(int done, int total, const QString& step);
@@ -81,6 +96,11 @@ private:
     void succeed();
     void setProgress(int done, const QString& step);
     void stopEngine();
+    void startDemoVae(const QString& folder);
+    void onDemoVaeProgressed(qint64 done, qint64 total);
+    void onDemoVaeWritten();
+    void onDemoVaeFailed(const QString& message, const QString& hint);
+    static bool hasAllComponents(const QString& folder);
     QString engineOutputTail();
 
     QString m_projectFolder;
@@ -88,6 +108,9 @@ private:
     QThread m_thread;
     DemoClipWriter* m_writer; // lives on m_thread, which deletes it when it finishes
     QProcess* m_engine = nullptr;
+    EngineCommand* m_demoVae = nullptr;
+    // The model getting the demo's VAE: the staging folder, or an old model's own place.
+    QString m_demoVaeFolder;
     State m_state = State::None;
     // Tells this build's writer signals from those of a cancelled one still on their way.
     quint64 m_runId = 0;

@@ -32,6 +32,8 @@ private slots:
     void engineLeavingNoModelFails();
     void modelIsMovedIntoPlaceWhenComplete();
     void completeModelFromEarlierBuildIsKept();
+    void modelWithARandomVaeFromAnOlderStudioGetsTheDemoVaeInPlace();
+    void failedDemoVaeSaysWhyAndLeavesNoModel();
     void foreignFolderInTheModelsPlaceIsRefused();
     void cancelStopsTheEngineAndCleansUp();
 
@@ -47,11 +49,30 @@ private:
 
 namespace {
 
-// Writes every component folder into the --out folder ($5), as init-model does.
+// init-model writes every component folder into the --out folder ($5); demo-vae (--model is $3)
+// reports two clips, leaves its record and says done, as the engine does.
 const QString kWritesModel = QStringLiteral(
+    "if [ \"$1\" = demo-vae ]; then\n"
+    "  echo \"$@\" > \"$3\"/vae/demo-vae-arguments.txt\n"
+    "  echo '{\"v\":1,\"type\":\"progress\",\"done\":1,\"total\":2,\"unit\":\"clips\"}'\n"
+    "  echo '{\"v\":1,\"type\":\"progress\",\"done\":2,\"total\":2,\"unit\":\"clips\"}'\n"
+    "  echo '{}' > \"$3\"/vae/demo_vae.json\n"
+    "  echo '{\"v\":1,\"type\":\"done\",\"status\":\"ok\",\"summary\":{}}'\n"
+    "  exit 0\n"
+    "fi\n"
     "mkdir -p \"$5\"/transformer \"$5\"/vae \"$5\"/text_encoder \"$5\"/tokenizer \"$5\"/scheduler\n"
     "echo '{}' > \"$5\"/model_index.json\n"
     "echo \"$@\" > \"$5\"/arguments.txt\n");
+
+// Writes the model, then fails to make its VAE as the engine would.
+const QString kDemoVaeFails = QStringLiteral(
+    "if [ \"$1\" = demo-vae ]; then\n"
+    "  echo '{\"v\":1,\"type\":\"error\",\"code\":\"bad_input\",\"message\":\"no clip "
+    "decodes.\",\"hint\":\"Replace the clips.\"}'\n"
+    "  exit 1\n"
+    "fi\n"
+    "mkdir -p \"$5\"/transformer \"$5\"/vae \"$5\"/text_encoder \"$5\"/tokenizer \"$5\"/scheduler\n"
+    "echo '{}' > \"$5\"/model_index.json\n");
 
 } // namespace
 
@@ -150,16 +171,22 @@ void TestDemoProjectBuilder::writesClipsThatDecodeAsSpecified() {
         QVERIFY2(error < 12, qPrintable(QStringLiteral("%1: %2").arg(clip.baseName).arg(error)));
     }
 
-    // Progress runs from 0 to clips + 1 (the model), never backwards.
+    // Progress runs from 0 to clips + 1 (the model) + the VAE's share, never backwards, and
+    // the VAE's progress is shown.
     QVERIFY(!progress.isEmpty());
+    const int total = clips.size() + 1 + DemoProjectBuilder::kVaeProgressUnits;
     int previous = -1;
+    bool sawVaeProgress = false;
     for (const QList<QVariant>& arguments : progress) {
         QVERIFY(arguments.at(0).toInt() >= previous);
-        QCOMPARE(arguments.at(1).toInt(), clips.size() + 1);
+        QCOMPARE(arguments.at(1).toInt(), total);
         QVERIFY(!arguments.at(2).toString().isEmpty());
+        sawVaeProgress =
+            sawVaeProgress || arguments.at(2).toString().contains(QStringLiteral("1 of 2"));
         previous = arguments.at(0).toInt();
     }
-    QCOMPARE(previous, clips.size() + 1);
+    QVERIFY(sawVaeProgress);
+    QCOMPARE(previous, total);
 }
 
 void TestDemoProjectBuilder::captionsCarryTheTriggerWord() {
@@ -293,6 +320,17 @@ void TestDemoProjectBuilder::modelIsMovedIntoPlaceWhenComplete() {
     const QString used = QString::fromUtf8(arguments.readAll()).trimmed();
     QVERIFY2(used.startsWith(QStringLiteral("init-model --arch cogvideox-tiny --out ")),
              qPrintable(used));
+    // The demo's VAE was made in the staging folder, scaled on the clips at the CPU demo's size.
+    QFile vaeArguments(
+        QDir(builder.modelFolder()).filePath(QStringLiteral("vae/demo-vae-arguments.txt")));
+    QVERIFY(vaeArguments.open(QIODevice::ReadOnly));
+    const QString made = QString::fromUtf8(vaeArguments.readAll()).trimmed();
+    QVERIFY2(
+        made.startsWith(QStringLiteral("demo-vae --model ") +
+                        QDir(folder).filePath(QStringLiteral("models/.cogvideox-tiny.partial"))),
+        qPrintable(made));
+    QVERIFY2(made.contains(QStringLiteral("--clips ") + builder.clipsFolder()), qPrintable(made));
+    QVERIFY2(made.contains(QStringLiteral("--frames 9 --height 64 --width 96")), qPrintable(made));
     // Written next to its place, then renamed: only the model is left in models/.
     QCOMPARE(QDir(QDir(folder).filePath(QStringLiteral("models")))
                  .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
@@ -314,6 +352,47 @@ void TestDemoProjectBuilder::completeModelFromEarlierBuildIsKept() {
     builder.start();
     QVERIFY(succeeded.wait(60000));
     QCOMPARE(builder.clipFiles().size(), 8);
+}
+
+void TestDemoProjectBuilder::modelWithARandomVaeFromAnOlderStudioGetsTheDemoVaeInPlace() {
+    const QString folder = projectFolder(QStringLiteral("older"));
+    const QString model = QDir(folder).filePath(QStringLiteral("models/cogvideox-tiny"));
+    for (const QString& component :
+         {QStringLiteral("transformer"), QStringLiteral("vae"), QStringLiteral("text_encoder"),
+          QStringLiteral("tokenizer"), QStringLiteral("scheduler")})
+        QVERIFY(QDir().mkpath(QDir(model).filePath(component)));
+    QFile index(QDir(model).filePath(QStringLiteral("model_index.json")));
+    QVERIFY(index.open(QIODevice::WriteOnly));
+    index.write("{}");
+    index.close();
+    QVERIFY(!DemoProjectBuilder::isCompleteModel(model));
+
+    DemoProjectBuilder builder(folder, fakeEngine(QStringLiteral("engine"), kWritesModel));
+    QSignalSpy succeeded(&builder, &DemoProjectBuilder::buildSucceeded);
+    builder.start();
+    QVERIFY(succeeded.wait(60000));
+    QVERIFY(DemoProjectBuilder::isCompleteModel(model));
+    // Not written again: no init-model ran, the VAE was replaced where it is.
+    QVERIFY(!QFile::exists(QDir(model).filePath(QStringLiteral("arguments.txt"))));
+    QFile vaeArguments(QDir(model).filePath(QStringLiteral("vae/demo-vae-arguments.txt")));
+    QVERIFY(vaeArguments.open(QIODevice::ReadOnly));
+    QVERIFY(QString::fromUtf8(vaeArguments.readAll())
+                .startsWith(QStringLiteral("demo-vae --model ") + model));
+}
+
+void TestDemoProjectBuilder::failedDemoVaeSaysWhyAndLeavesNoModel() {
+    DemoProjectBuilder builder(projectFolder(QStringLiteral("no-vae")),
+                               fakeEngine(QStringLiteral("engine"), kDemoVaeFails));
+    QSignalSpy failed(&builder, &DemoProjectBuilder::buildFailed);
+    builder.start();
+    QVERIFY(failed.wait(60000));
+    const QString message = failed.first().first().toString();
+    QVERIFY2(message.contains(QStringLiteral("VAE")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("no clip decodes.")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("Replace the clips.")), qPrintable(message));
+    const QDir models(QDir(builder.projectFolder()).filePath(QStringLiteral("models")));
+    QCOMPARE(models.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+             QStringList());
 }
 
 void TestDemoProjectBuilder::foreignFolderInTheModelsPlaceIsRefused() {

@@ -3,7 +3,10 @@
 #include "media/log_level.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -59,6 +62,24 @@ void TestDemoProjectEngine::buildsClipsAndTinyModel() {
     QCOMPARE(QDir(QDir(project.path()).filePath(QStringLiteral("models")))
                  .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
              QStringList{QStringLiteral("cogvideox-tiny")});
+
+    // The VAE is the demo's: it codes the clips' block colours (so the error is what 8x8 blocks
+    // lose), and its latent scale was measured on them and written into its config.
+    QFile record(DemoProjectBuilder::demoVaeRecord(builder.modelFolder()));
+    QVERIFY(record.open(QIODevice::ReadOnly));
+    const QJsonObject made = QJsonDocument::fromJson(record.readAll()).object();
+    QCOMPARE(made.value(QStringLiteral("codec")).toString(), QStringLiteral("block_average"));
+    QCOMPARE(made.value(QStringLiteral("clips")).toInt(), 8);
+    const double error = made.value(QStringLiteral("reconstruction_error")).toDouble();
+    QVERIFY2(error > 0.01 && error < 0.25, qPrintable(QString::number(error)));
+    QFile config(model.filePath(QStringLiteral("vae/config.json")));
+    QVERIFY(config.open(QIODevice::ReadOnly));
+    const double scale = QJsonDocument::fromJson(config.readAll())
+                             .object()
+                             .value(QStringLiteral("scaling_factor"))
+                             .toDouble();
+    QCOMPARE(scale, made.value(QStringLiteral("scaling_factor")).toDouble());
+    QVERIFY(scale > 0.5 && scale < 10);
 }
 
 QTEST_GUILESS_MAIN(TestDemoProjectEngine)
