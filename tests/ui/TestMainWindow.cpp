@@ -1,11 +1,14 @@
 #include "ui/window/MainWindow.h"
 #include "ui/window/ReadOnlyBanner.h"
 
+#include "app/dataset/ClipStore.h"
+#include "app/dataset/ClipTableModel.h"
 #include "app/engine/EngineLocator.h"
 #include "app/project/ApplicationInfo.h"
 #include "app/project/Project.h"
 #include "app/project/ProjectLock.h"
 #include "app/project/Settings.h"
+#include "ui/dataset/DatasetPage.h"
 #include "ui/widgets/EmptyStateWidget.h"
 #include "ui/window/NewProjectDialog.h"
 #include "ui/window/PreferencesDialog.h"
@@ -57,6 +60,7 @@ private slots:
     void realBinaryReportsInvalidProjectFolder();
     void aSecondStudioProcessShowsTheProjectReadOnly();
     void oneStudioAtATimeAndAGoneOnesLockIsTakenOver();
+    void aReadOnlyStudioShowsWhatItsHolderChanges();
     void shortcutListShowsEveryMenuShortcut();
     void runMenuHoldsTheRunCommands();
     void preferencesEnginePathIsWhatTheStudioRuns();
@@ -545,6 +549,40 @@ void TestMainWindow::oneStudioAtATimeAndAGoneOnesLockIsTakenOver() {
     // And now the first studio is the one that shows it read-only.
     QVERIFY(m_window->openProject(folder));
     QVERIFY(m_window->project()->isReadOnly());
+    m_window->closeProject();
+}
+
+void TestMainWindow::aReadOnlyStudioShowsWhatItsHolderChanges() {
+    const QString folder = createProject(QStringLiteral("shared"));
+    QVERIFY(m_window->openProject(folder));
+    MainWindow second(m_settings.get());
+    QVERIFY(second.openProject(folder));
+    QVERIFY(second.project()->isReadOnly());
+    second.showPage(MainWindow::Page::Dataset);
+    const ClipTableModel* shown = second.datasetPage()->clipModel();
+    QCOMPARE(shown->rowCount(), 0);
+
+    // The holding studio imports a clip (as its import would store it), then rates it.
+    ClipRecord clip;
+    clip.path = QDir(folder).filePath(QStringLiteral("gull.mp4"));
+    clip.contentHash = QStringLiteral("0123456789abcdef");
+    clip.width = 96;
+    clip.height = 64;
+    clip.frameCount = 49;
+    clip.fps = 24;
+    clip.durationSeconds = 49.0 / 24;
+    clip.codec = QStringLiteral("h264");
+    clip.caption = QStringLiteral("A gull glides over a harbour.");
+    ClipStore holder(*m_window->project());
+    QString error;
+    const QVector<ClipStore::StoredClip> stored = holder.storeImported({clip}, &error);
+    QVERIFY2(stored.size() == 1 && stored.constFirst().clipId > 0, qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(shown->rowCount(), 1, 5000);
+    QCOMPARE(shown->record(0).caption, clip.caption);
+    QVERIFY2(holder.setRating({stored.constFirst().clipId}, 4, &error), qPrintable(error));
+    QTRY_COMPARE_WITH_TIMEOUT(shown->record(0).rating, 4, 5000);
+    // The reader still writes nothing.
+    QVERIFY(second.project()->isReadOnly());
     m_window->closeProject();
 }
 

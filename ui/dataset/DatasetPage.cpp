@@ -372,6 +372,11 @@ void DatasetPage::reloadClips() {
         m_tokenCounter->load(m_sessionProject->folder());
 }
 
+void DatasetPage::onProjectChangedElsewhere() {
+    // The holder's edits, imports and removals; the selection stays where the clips do.
+    reloadClips();
+}
+
 DatasetPage::ViewMode DatasetPage::viewMode() const {
     return m_viewStack->currentWidget() == m_tableView ? ViewMode::Table : ViewMode::Grid;
 }

@@ -85,6 +85,7 @@ signals:
 protected:
     void retranslateUi() override;
     void onProjectChanged() override;
+    void onProjectChangedElsewhere() override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dragMoveEvent(QDragMoveEvent* event) override;
     void dropEvent(QDropEvent* event) override;

@@ -5,6 +5,7 @@
 #include "app/jobs/JobPresets.h"
 #include "app/project/ApplicationInfo.h"
 #include "app/project/Project.h"
+#include "app/project/ProjectChangeWatcher.h"
 #include "app/project/ProjectLock.h"
 #include "app/project/RecentProjects.h"
 #include "app/project/Settings.h"
@@ -165,12 +166,20 @@ bool MainWindow::setProject(std::shared_ptr<Project> project) {
     m_galleryPage->setTrainingRuns(nullptr);
     m_samplePage->setTrainingRuns(nullptr);
     m_trainingRuns.reset();
+    m_changeWatcher.reset();
     m_endedWhileClosed.clear();
     m_project = std::move(project);
     if (!heldHere)
         m_projectLock = std::move(lock); // the old project's lock goes, or the new one's comes
     for (StudioPage* page : pages())
         page->setProject(m_project);
+    if (m_project && m_project->isReadOnly()) {
+        m_changeWatcher = std::make_unique<ProjectChangeWatcher>(m_project);
+        connect(m_changeWatcher.get(), &ProjectChangeWatcher::changedElsewhere, this, [this] {
+            for (StudioPage* page : pages())
+                page->projectChangedElsewhere();
+        });
+    }
     if (m_project) {
         m_trainingRuns = std::make_unique<TrainingRuns>(m_project, enginePath());
         connect(m_trainingRuns.get(), &TrainingRuns::runEndedWhileClosed, this,

@@ -14,6 +14,7 @@ struct FactoryDataset;
 class GalleryPage;
 class LanguageController;
 class Project;
+class ProjectChangeWatcher;
 class ProjectLock;
 class QAction;
 class QActionGroup;
@@ -123,6 +124,8 @@ private:
     RecentProjects* m_recentProjects;
     // Before m_project, so that it is released after the project it guards.
     std::unique_ptr<ProjectLock> m_projectLock;
+    // While the project is another studio's: shows the pages what that studio commits.
+    std::unique_ptr<ProjectChangeWatcher> m_changeWatcher;
     std::shared_ptr<Project> m_project;
     std::unique_ptr<TrainingRuns> m_trainingRuns;
     QStringList m_endedWhileClosed; // "“name” finished", … for the status bar

@@ -90,6 +90,13 @@ void StudioPage::retranslateUi() {
 
 void StudioPage::onProjectChanged() {}
 
+void StudioPage::projectChangedElsewhere() {
+    if (m_project)
+        onProjectChangedElsewhere();
+}
+
+void StudioPage::onProjectChangedElsewhere() {}
+
 void StudioPage::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange)
         retranslateUi();

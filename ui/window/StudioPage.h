@@ -24,6 +24,8 @@ public:
     // Whether the open project is another studio's (Project::isReadOnly): the page shows it
     // and offers nothing that would change it.
     bool isReadOnly() const;
+    // The studio holding a read-only project committed changes to it: the page shows them.
+    void projectChangedElsewhere();
 
 signals:
     void newProjectRequested();
@@ -38,6 +40,8 @@ protected:
     // Called after the project changed, so the page can refresh its content (and what it
     // offers, by isReadOnly()).
     virtual void onProjectChanged();
+    // What projectChangedElsewhere() rereads; nothing by default.
+    virtual void onProjectChangedElsewhere();
     void changeEvent(QEvent* event) override;
 
 private:
