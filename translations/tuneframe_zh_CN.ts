@@ -2632,6 +2632,14 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
 <context>
     <name>NewRunForm</name>
     <message>
+        <source>and before the first step</source>
+        <translation>并在第一步之前</translation>
+    </message>
+    <message>
+        <source>Also render the validation prompts before training starts, so the gallery shows what the model made before it learned anything, next to what it makes later.</source>
+        <translation>在训练开始前也渲染验证提示词，这样画廊会把模型学到任何东西之前生成的内容，与之后生成的内容并排显示。</translation>
+    </message>
+    <message>
         <source>Choose the Model Folder</source>
         <translation>选择模型文件夹</translation>
     </message>

@@ -36,6 +36,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -264,6 +265,15 @@ void TestDemoProject::demoPresetTrainsToAnExportedAdapter() {
              QFileInfo(QDir(m_demoFolder).filePath(QStringLiteral("models/cogvideox-tiny")))
                  .canonicalFilePath());
     QTRY_VERIFY_WITH_TIMEOUT(form->isValid(), 5000);
+    // It validates before the first step too, so the gallery has a "before" to compare with.
+    auto* atStart = form->findChild<QCheckBox*>(QStringLiteral("validateAtStartCheck"));
+    QVERIFY(atStart && atStart->isVisible() && atStart->isChecked());
+    QCOMPARE(form->job()
+                 .value(QStringLiteral("validation"))
+                 .toObject()
+                 .value(QStringLiteral("at_start"))
+                 .toBool(),
+             true);
 
     QElapsedTimer run;
     run.start();

@@ -4,6 +4,7 @@
 #include "ui/train/NewRunForm.h"
 #include "ui/train/TrainPage.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QPushButton>
 #include <QSpinBox>
@@ -40,6 +41,8 @@ qint64 TrainFormDriver::launch(TrainPage* page, const QString& modelFolder, int 
     form->findChild<QSpinBox*>(QStringLiteral("maxStepsSpin"))->setValue(steps);
     form->findChild<QSpinBox*>(QStringLiteral("checkpointEverySpin"))->setValue(checkpointEvery);
     form->findChild<QSpinBox*>(QStringLiteral("validationEverySpin"))->setValue(validateEvery);
+    // Validations only where the caller asks for them, whatever the CPU preset adds.
+    form->findChild<QCheckBox*>(QStringLiteral("validateAtStartCheck"))->setChecked(false);
     if (adjust)
         adjust(form);
     if (!QTest::qWaitFor([form] { return form->isValid(); }, 5000)) {

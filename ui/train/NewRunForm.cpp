@@ -12,6 +12,7 @@
 #include "app/jobs/MemoryEstimator.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QEvent>
@@ -117,6 +118,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_precisionCombo(combo(this, "precisionCombo", kPrecisions))
     , m_checkpointSpin(spin(this, "checkpointEverySpin", 0, 10000000))
     , m_validationEverySpin(spin(this, "validationEverySpin", 0, 10000000))
+    , m_validateAtStartCheck(new QCheckBox(this))
     , m_promptsEdit(new QPlainTextEdit(this))
     , m_triggerEdit(new QLineEdit(this))
     , m_deviceCombo(combo(this, "deviceCombo", kDevices))
@@ -158,6 +160,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     m_importButton->setObjectName(QStringLiteral("importFactoryCommandButton"));
     m_learningRateEdit->setObjectName(QStringLiteral("learningRateEdit"));
     m_promptsEdit->setObjectName(QStringLiteral("validationPromptsEdit"));
+    m_validateAtStartCheck->setObjectName(QStringLiteral("validateAtStartCheck"));
     m_promptsEdit->setMaximumHeight(90);
     m_triggerEdit->setObjectName(QStringLiteral("triggerWordEdit"));
     m_deviceNote->setObjectName(QStringLiteral("deviceNote"));
@@ -207,7 +210,14 @@ NewRunForm::NewRunForm(QWidget* parent)
                                                           m_planCombo,        m_spSizeSpin,
                                                           m_tpSizeSpin,       m_ppSizeSpin,
                                                           m_zeroStageCombo})
-        addRow(field);
+        if (field == m_validationEverySpin) {
+            auto* validationRow = new QHBoxLayout;
+            validationRow->addWidget(m_validationEverySpin, 1);
+            validationRow->addWidget(m_validateAtStartCheck);
+            addRow(field, validationRow);
+        } else {
+            addRow(field);
+        }
     m_form->addRow(m_deviceNote);
     m_form->addRow(m_memoryLabel);
     auto* layout = new QVBoxLayout(this);
@@ -277,6 +287,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     for (QLineEdit* edit : {m_modelEdit, m_learningRateEdit, m_triggerEdit})
         connect(edit, &QLineEdit::textChanged, this, &NewRunForm::onEdited);
     connect(m_promptsEdit, &QPlainTextEdit::textChanged, this, &NewRunForm::onEdited);
+    connect(m_validateAtStartCheck, &QCheckBox::toggled, this, &NewRunForm::onEdited);
     connect(m_advanced, &AdvancedJobFields::edited, this, &NewRunForm::onEdited);
     retranslateUi();
     updateProcessRows();
@@ -684,6 +695,10 @@ void NewRunForm::retranslateUi() {
     m_triggerEdit->setPlaceholderText(tr("Optional: a word put before every caption"));
     m_checkpointSpin->setSpecialValueText(tr("only at the end"));
     m_validationEverySpin->setSpecialValueText(tr("never"));
+    m_validateAtStartCheck->setText(tr("and before the first step"));
+    m_validateAtStartCheck->setToolTip(
+        tr("Also render the validation prompts before training starts, so the gallery shows "
+           "what the model made before it learned anything, next to what it makes later."));
     m_deviceCombo->setItemText(0, tr("Automatic (a GPU when there is one)"));
     m_deviceCombo->setItemText(1, tr("CPU"));
     constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
@@ -781,6 +796,7 @@ void NewRunForm::applyPreset(const JobPreset& preset) {
                   preset.job.value(QStringLiteral("precision")).toString(QStringLiteral("bf16")));
     m_checkpointSpin->setValue(checkpoints.value(QStringLiteral("every_steps")).toInt(500));
     m_validationEverySpin->setValue(validation.value(QStringLiteral("every_steps")).toInt(0));
+    m_validateAtStartCheck->setChecked(validation.value(QStringLiteral("at_start")).toBool(false));
     QStringList prompts;
     for (const QJsonValue& prompt : validation.value(QStringLiteral("prompts")).toArray())
         prompts.append(prompt.toString());
@@ -979,6 +995,7 @@ QJsonObject NewRunForm::formValues() const {
             prompts.append(line.trimmed());
     }
     QJsonObject validation{{QStringLiteral("every_steps"), m_validationEverySpin->value()},
+                           {QStringLiteral("at_start"), m_validateAtStartCheck->isChecked()},
                            {QStringLiteral("prompts"), prompts}};
     // An image-to-video model trains image-to-video; its validation prompts each need a
     // picture, which the dataset's condition frames give when the preset names none.

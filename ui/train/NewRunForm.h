@@ -17,6 +17,7 @@ class AdvancedJobFields;
 class MachinesFields;
 class FieldProblemNote;
 class QHBoxLayout;
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -158,6 +159,7 @@ private:
     QComboBox* m_precisionCombo;
     QSpinBox* m_checkpointSpin;
     QSpinBox* m_validationEverySpin;
+    QCheckBox* m_validateAtStartCheck; // validation.at_start, beside the spin
     QPlainTextEdit* m_promptsEdit;
     QLineEdit* m_triggerEdit;
     QComboBox* m_deviceCombo;
