@@ -127,22 +127,23 @@ void make_block_average_autoencoder(AutoencoderKLCogVideoXImpl& vae) {
     const std::string anchor = "encoder.down_blocks." +
                                std::to_string(vae.config().block_out_channels.size() - 1) +
                                ".resnets.0.conv_shortcut.bias";
-    torch::NoGradGuard no_grad;
-    bool anchored = false;
-    for (auto& item : vae.named_parameters()) {
-        at::Tensor parameter = item.value();
-        if (item.key().rfind("encoder.", 0) == 0) {
-            set_encoder(item.key(), parameter, anchor);
-            anchored = anchored || item.key() == anchor;
-        } else {
-            set_decoder(item.key(), parameter);
-        }
-    }
+    const auto parameters = vae.named_parameters();
+    const bool anchored = std::any_of(parameters.begin(), parameters.end(),
+                                      [&](const auto& item) { return item.key() == anchor; });
     if (!anchored) {
         throw core::Error(core::ErrorCode::BadInput,
                           "this VAE's last encoder block keeps its width, so there is no "
                           "shortcut to carry the block-average codec's norm anchors.",
                           "Use the tiny VAE (init-model --arch cogvideox-tiny).");
+    }
+    torch::NoGradGuard no_grad;
+    for (const auto& item : parameters) {
+        at::Tensor parameter = item.value();
+        if (item.key().rfind("encoder.", 0) == 0) {
+            set_encoder(item.key(), parameter, anchor);
+        } else {
+            set_decoder(item.key(), parameter);
+        }
     }
 }
 

@@ -23,7 +23,8 @@ namespace tuneframe::models {
 // last convolution and the decoder's detail path (its output spatial norm's scale) is off;
 // every convolution taking part keeps the zero padding out of the blocks, so borders are exact
 // too. Needs RGB, at least 3 latent channels, output-norm groups of 8 channels or more and a
-// last encoder block that widens (the tiny configuration has all of them); throws otherwise.
+// last encoder block that widens (the tiny configuration has all of them); otherwise it throws
+// and leaves the weights as they were.
 void make_block_average_autoencoder(AutoencoderKLCogVideoXImpl& vae);
 
 // 1 / the standard deviation of the block colours of clips ([1, 3, F, H, W] in [-1, 1]): the

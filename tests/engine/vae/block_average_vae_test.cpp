@@ -71,7 +71,12 @@ TEST(BlockAverageVae, RefusesAVaeWithoutRoomForIt) {
     AutoencoderKLCogVideoXConfig config = tiny_autoencoder_kl_cogvideox_config(16);
     config.block_out_channels = {16, 32, 64, 64}; // the last block keeps its width
     AutoencoderKLCogVideoX same_width(config);
+    initialise_autoencoder_kl_cogvideox(*same_width, 4);
+    const at::Tensor before = same_width->named_parameters()["encoder.conv_in.conv.weight"].clone();
     EXPECT_THROW(make_block_average_autoencoder(*same_width), core::Error);
+    // Refused before any weight changed.
+    EXPECT_TRUE(
+        torch::equal(same_width->named_parameters()["encoder.conv_in.conv.weight"], before));
     config = tiny_autoencoder_kl_cogvideox_config(16);
     config.norm_num_groups = 16; // groups of 4 in the last block
     AutoencoderKLCogVideoX small_groups(config);
