@@ -2,6 +2,7 @@
 // each 8x8 block's mean colour (engine/models/cogvideox/block_average_vae.h), with its latent
 // scale measured on the clips of a folder, so that what its transformer learns from those clips
 // decodes into pictures of them.
+#include "common/bucket_assignment.h"
 #include "engine/cli/commands.h"
 #include "engine/core/checkpoint_inventory.h"
 #include "engine/core/error.h"
@@ -43,24 +44,26 @@ std::vector<fs::path> clip_files(const fs::path& folder) {
     return files;
 }
 
-// `frames` frames spread over the clip as a bucket takes them (every n / frames-th), stretched
-// to width x height: [1, 3, frames, height, width] in [-1, 1]. Undefined when the clip is
-// shorter.
+// The frames prepare would train from the clip in a frames x height x width bucket (the rule
+// prepare and the studio share), stretched to it: [1, 3, frames, height, width] in [-1, 1].
+// Undefined when the clip is too short for the bucket.
 at::Tensor decode_clip(const fs::path& file, std::int64_t frames, int width, int height) {
     try {
         data::ClipPreprocessor clip(file);
-        const std::int64_t count = clip.frame_count();
-        if (count < frames) {
+        common::ClipGeometry geometry;
+        geometry.frame_count = clip.frame_count();
+        geometry.width = clip.display_width();
+        geometry.height = clip.display_height();
+        common::BucketConfig buckets;
+        buckets.frame_buckets = {static_cast<int>(frames)};
+        buckets.resolutions = {{height, width}};
+        const common::BucketAssignment bucket = common::assign_bucket(geometry, buckets);
+        if (!bucket.assigned()) {
             return {};
         }
-        std::vector<std::int64_t> indices;
-        for (std::int64_t i = 0; i < frames; ++i) {
-            indices.push_back(i * (count / frames));
-        }
-        const data::FramePlacement placement =
-            data::place_frames(data::ResizeMode::Stretch, clip.display_width(),
-                               clip.display_height(), width, height, 0, 0);
-        return clip.decode(indices, placement);
+        const data::FramePlacement placement = data::place_frames(
+            data::ResizeMode::Stretch, geometry.width, geometry.height, width, height, 0, 0);
+        return clip.decode(bucket.frame_indices, placement);
     } catch (const data::ClipError& error) {
         throw core::Error(core::ErrorCode::BadInput, file.string() + ": " + error.what(),
                           "Remove the file from the clip folder, or replace it.");
