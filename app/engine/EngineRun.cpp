@@ -122,12 +122,23 @@ bool EngineRun::isEngineAlive(qint64 pid) {
     if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) != 0)
         return false;
     QFile status(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (status.open(QIODevice::ReadOnly) && status.readAll().contains(") Z "))
+    if (!status.open(QIODevice::ReadOnly))
+        return true; // no /proc: trust kill()
+    // The fields after the command name, which may itself hold spaces and parentheses.
+    const QByteArray stat = status.readAll();
+    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields.value(0) == "Z")
         return false; // a zombie has finished; only its parent has not collected it yet
+    constexpr qulonglong kKernelThreadFlag = 0x00200000; // PF_KTHREAD
+    if (fields.value(6).toULongLong() & kKernelThreadFlag)
+        return false;
     QFile commandLine(QStringLiteral("/proc/%1/cmdline").arg(pid));
     if (!commandLine.open(QIODevice::ReadOnly))
-        return true; // no /proc: trust kill()
-    return commandLine.readAll().contains("tuneframe-engine");
+        return true;
+    const QByteArray line = commandLine.readAll();
+    // Empty while the process is between images: inside execve (`run` becoming `train`), or
+    // exiting with its memory already released. Either way it is the engine still.
+    return line.isEmpty() || line.contains("tuneframe-engine");
 }
 
 void EngineRun::poll() {

@@ -6,6 +6,7 @@
 #include "app/engine/EngineRun.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLocalServer>
 #include <QLocalSocket>
@@ -24,6 +25,7 @@ private slots:
     void partialLineWaitsForItsNewline();
     void doneEndsTheCommandAtItsLine();
     void processGoneWithoutDoneIsVanished();
+    void anEngineReplacingItsImageStaysAlive();
     void commandsReachTheControlSocket();
     void launchPlanChoosesTheCommandLine();
     void launchPlanSurvivesTheRunFolder();
@@ -156,6 +158,52 @@ void TestEngineRun::processGoneWithoutDoneIsVanished() {
     QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 10000);
     QCOMPARE(ended.constFirst().at(0).value<EngineRun::Outcome>(), EngineRun::Outcome::Vanished);
     QCOMPARE(eventsOf(read).size(), 1); // the half-written line was never an event
+}
+
+// `run` becomes `train` by exec; for a moment inside execve the kernel shows an empty
+// /proc/PID/cmdline. A studio that looked then would have judged the run's engine dead. The
+// launcher here is a shell whose command line names tuneframe-engine, exec'ing the fake engine;
+// every look from before the exec until the new image shows its command line must say alive.
+void TestEngineRun::anEngineReplacingItsImageStaysAlive() {
+    const QString fake = m_run->filePath(QStringLiteral("tuneframe-engine-fake"));
+    QVERIFY(QFile::link(QStringLiteral("/bin/sleep"), fake));
+    constexpr int kExecs = 20;
+    for (int attempt = 0; attempt < kExecs; ++attempt) {
+        QProcess launcher;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("FAKE_ENGINE"), fake);
+        launcher.setProcessEnvironment(environment);
+        launcher.start(QStringLiteral("/bin/sh"),
+                       {QStringLiteral("-c"), QStringLiteral("read line; exec \"$FAKE_ENGINE\" 60"),
+                        QStringLiteral("tuneframe-engine-launcher")});
+        QVERIFY(launcher.waitForStarted());
+        const qint64 pid = launcher.processId();
+        QVERIFY(QTest::qWaitFor([pid] { return EngineRun::isEngineAlive(pid); }, 5000));
+        QFile commandLine(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        const auto replaced = [&commandLine] {
+            if (!commandLine.open(QIODevice::ReadOnly))
+                return false;
+            const bool done = commandLine.readAll().contains("tuneframe-engine-fake");
+            commandLine.close();
+            return done;
+        };
+        launcher.write("go\n");
+        launcher.waitForBytesWritten();
+        QElapsedTimer waited;
+        waited.start();
+        int looks = 0;
+        while (!replaced()) {
+            QVERIFY2(
+                EngineRun::isEngineAlive(pid),
+                qPrintable(
+                    QStringLiteral("judged dead during exec %1, look %2").arg(attempt).arg(looks)));
+            ++looks;
+            QVERIFY(waited.elapsed() < 5000);
+        }
+        QVERIFY(EngineRun::isEngineAlive(pid));
+        launcher.kill();
+        launcher.waitForFinished();
+    }
 }
 
 void TestEngineRun::commandsReachTheControlSocket() {
