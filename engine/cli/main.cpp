@@ -40,6 +40,7 @@ constexpr Command kCommands[] = {
      "tuneframe-engine init-model --arch NAME --out DIR [--dtype fp32|bf16|fp16] [--seed N] "
      "[--complete]",
      "write a randomly initialised model in diffusers layout: cogvideox-tiny, cogvideox-tiny-i2v, "
+     "cogvideox-tiny-demo, "
      "cogvideox-2b, cogvideox-5b, cogvideox-5b-i2v, cogvideox1.5-5b, cogvideox1.5-5b-i2v "
      "(default dtype: the official checkpoints', fp32 for the tiny ones); --complete adds a "
      "random VAE and T5-XXL of the released sizes, a small tokenizer and the scheduler (the tiny "

@@ -16,8 +16,8 @@ struct Architecture {
     CogVideoXTransformer3DConfig transformer;
 };
 
-// cogvideox-tiny, cogvideox-tiny-i2v, cogvideox-2b, cogvideox-5b, cogvideox-5b-i2v,
-// cogvideox1.5-5b, cogvideox1.5-5b-i2v.
+// cogvideox-tiny, cogvideox-tiny-i2v, cogvideox-tiny-demo, cogvideox-2b, cogvideox-5b,
+// cogvideox-5b-i2v, cogvideox1.5-5b, cogvideox1.5-5b-i2v.
 const std::vector<Architecture>& architectures();
 // Throws a Usage error listing the known names.
 const Architecture& find_architecture(const std::string& name);

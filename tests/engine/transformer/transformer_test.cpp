@@ -97,8 +97,9 @@ TEST(InitModel, CompletePipelinesGetTheReleasedVaeTextEncoderAndScheduler) {
 }
 
 TEST(ParameterCount, EqualsTheBuiltModel) {
-    for (const char* arch : {"cogvideox-tiny", "cogvideox-tiny-i2v", "cogvideox-2b",
-                             "cogvideox-5b-i2v", "cogvideox1.5-5b", "cogvideox1.5-5b-i2v"}) {
+    for (const char* arch :
+         {"cogvideox-tiny", "cogvideox-tiny-i2v", "cogvideox-tiny-demo", "cogvideox-2b",
+          "cogvideox-5b-i2v", "cogvideox1.5-5b", "cogvideox1.5-5b-i2v"}) {
         SCOPED_TRACE(arch);
         const auto config = std::string(arch).find("tiny") != std::string::npos
                                 ? find_architecture(arch).transformer
