@@ -12,7 +12,7 @@
 
 const QString DemoProjectBuilder::kClipsFolderName = QStringLiteral("demo-clips");
 const QString DemoProjectBuilder::kModelsFolderName = QStringLiteral("models");
-const QString DemoProjectBuilder::kModelArchitecture = QStringLiteral("cogvideox-tiny");
+const QString DemoProjectBuilder::kModelArchitecture = QStringLiteral("cogvideox-tiny-demo");
 const QString DemoProjectBuilder::kTrainingPresetId = QStringLiteral("cogvideox-tiny.lora.cpu");
 
 namespace {
@@ -182,8 +182,9 @@ void DemoProjectBuilder::startModel() {
         return;
     }
     if (hasAllComponents(target)) {
-        // An older studio's demo model, with a random VAE: given the demo's where it is, so its
-        // runs and exports stay (their latents are encoded again, the VAE being another).
+        // A pipeline put here without the demo's VAE (init-model by hand): given the demo's where
+        // it is, so its runs and exports stay (their latents are encoded again, the VAE being
+        // another).
         setProgress(clipCount + 1, tr("Giving the demo model its VAE…"));
         startDemoVae(target);
         return;

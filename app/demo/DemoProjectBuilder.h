@@ -11,17 +11,19 @@ class EngineCommand;
 
 // Fills a project folder with the demo content, in the background:
 //   <project>/demo-clips/NN-name.mp4 + NN-name.txt   the DemoClipCatalog clips and captions
-//   <project>/models/cogvideox-tiny/                  `tuneframe-engine init-model --arch
-//                                                     cogvideox-tiny`, a complete pipeline,
+//   <project>/models/cogvideox-tiny-demo/             `tuneframe-engine init-model --arch
+//                                                     cogvideox-tiny-demo`, a complete pipeline,
 //                                                     whose VAE `tuneframe-engine demo-vae` then
 //                                                     replaces by the demo's (scaled to the clips)
 // A random VAE decodes anything into coloured noise, so however well the demo trains, its
 // validation videos would show nothing; the demo's VAE codes block colours exactly, so they
-// show the clips as the transformer learns them.
+// show the clips as the transformer learns them. The transformer is the tiny one made wide
+// enough to learn to denoise (engine/models/cogvideox/architectures.cpp); demo projects from
+// before it keep their models/cogvideox-tiny, and their runs, beside it.
 // The model is written by the engine into a hidden staging folder next to its final place and
 // renamed there once complete, so a failed or cancelled build never leaves half a model behind;
-// a complete model from an earlier build is kept (one with a random VAE, from an older studio,
-// gets the demo's VAE in place). Importing the clips into the project database
+// a complete model from an earlier build is kept (one without the demo's VAE, written by hand
+// with init-model, gets it in place). Importing the clips into the project database
 // is the caller's business, from clipFiles().
 class DemoProjectBuilder : public QObject {
     Q_OBJECT
@@ -67,7 +69,7 @@ public:
     int progressDone() const;
     int progressTotal() const;
 
-    // Whether folder holds a complete cogvideox-tiny pipeline (model_index.json and every
+    // Whether folder holds a complete cogvideox-tiny-demo pipeline (model_index.json and every
     // component folder) with the demo's VAE.
     static bool isCompleteModel(const QString& folder);
     // The record demo-vae leaves in the model's vae/ folder.

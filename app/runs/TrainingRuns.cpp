@@ -159,10 +159,13 @@ QString TrainingRuns::defaultModelFolder() const {
         ProjectSchema::metaValue(m_impl->project->database(), kModelFolderKey);
     if (!remembered.isEmpty() && QFileInfo(remembered).isDir())
         return remembered;
-    const QString demo =
-        QDir(m_impl->project->folder()).filePath(QStringLiteral("models/cogvideox-tiny"));
-    return QFileInfo::exists(QDir(demo).filePath(QStringLiteral("model_index.json"))) ? demo
-                                                                                      : QString();
+    for (const QString& demoModel :
+         {QStringLiteral("models/cogvideox-tiny-demo"), QStringLiteral("models/cogvideox-tiny")}) {
+        const QString folder = QDir(m_impl->project->folder()).filePath(demoModel);
+        if (QFileInfo::exists(QDir(folder).filePath(QStringLiteral("model_index.json"))))
+            return folder;
+    }
+    return QString();
 }
 
 void TrainingRuns::restore() {

@@ -66,7 +66,8 @@ public:
     // The engine for runs started (or followed) from now on.
     void setEnginePath(const QString& enginePath);
     // The pipeline folder the last run of this project trained, or the project's own
-    // models/cogvideox-tiny (the demo project's); empty when neither exists.
+    // models/cogvideox-tiny-demo (the demo project's), or the models/cogvideox-tiny an older
+    // demo project has; empty when none exists.
     QString defaultModelFolder() const;
     // Reattaches to runs left active by an earlier session (engines still running are followed
     // again; the others get the state their events end with). Call once, after connecting.

@@ -32,7 +32,8 @@ private slots:
     void engineLeavingNoModelFails();
     void modelIsMovedIntoPlaceWhenComplete();
     void completeModelFromEarlierBuildIsKept();
-    void modelWithARandomVaeFromAnOlderStudioGetsTheDemoVaeInPlace();
+    void aPipelineWithoutTheDemoVaeGetsItInPlace();
+    void anOlderDemoModelStaysBesideTheNewOne();
     void failedDemoVaeSaysWhyAndLeavesNoModel();
     void foreignFolderInTheModelsPlaceIsRefused();
     void cancelStopsTheEngineAndCleansUp();
@@ -313,28 +314,29 @@ void TestDemoProjectBuilder::modelIsMovedIntoPlaceWhenComplete() {
     QSignalSpy succeeded(&builder, &DemoProjectBuilder::buildSucceeded);
     builder.start();
     QVERIFY(succeeded.wait(60000));
-    QCOMPARE(builder.modelFolder(), QDir(folder).filePath(QStringLiteral("models/cogvideox-tiny")));
+    QCOMPARE(builder.modelFolder(),
+             QDir(folder).filePath(QStringLiteral("models/cogvideox-tiny-demo")));
     QVERIFY(DemoProjectBuilder::isCompleteModel(builder.modelFolder()));
     QFile arguments(QDir(builder.modelFolder()).filePath(QStringLiteral("arguments.txt")));
     QVERIFY(arguments.open(QIODevice::ReadOnly));
     const QString used = QString::fromUtf8(arguments.readAll()).trimmed();
-    QVERIFY2(used.startsWith(QStringLiteral("init-model --arch cogvideox-tiny --out ")),
+    QVERIFY2(used.startsWith(QStringLiteral("init-model --arch cogvideox-tiny-demo --out ")),
              qPrintable(used));
     // The demo's VAE was made in the staging folder, scaled on the clips at the CPU demo's size.
     QFile vaeArguments(
         QDir(builder.modelFolder()).filePath(QStringLiteral("vae/demo-vae-arguments.txt")));
     QVERIFY(vaeArguments.open(QIODevice::ReadOnly));
     const QString made = QString::fromUtf8(vaeArguments.readAll()).trimmed();
-    QVERIFY2(
-        made.startsWith(QStringLiteral("demo-vae --model ") +
-                        QDir(folder).filePath(QStringLiteral("models/.cogvideox-tiny.partial"))),
-        qPrintable(made));
+    QVERIFY2(made.startsWith(
+                 QStringLiteral("demo-vae --model ") +
+                 QDir(folder).filePath(QStringLiteral("models/.cogvideox-tiny-demo.partial"))),
+             qPrintable(made));
     QVERIFY2(made.contains(QStringLiteral("--clips ") + builder.clipsFolder()), qPrintable(made));
     QVERIFY2(made.contains(QStringLiteral("--frames 9 --height 64 --width 96")), qPrintable(made));
     // Written next to its place, then renamed: only the model is left in models/.
     QCOMPARE(QDir(QDir(folder).filePath(QStringLiteral("models")))
                  .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
-             QStringList{QStringLiteral("cogvideox-tiny")});
+             QStringList{QStringLiteral("cogvideox-tiny-demo")});
 }
 
 void TestDemoProjectBuilder::completeModelFromEarlierBuildIsKept() {
@@ -354,9 +356,9 @@ void TestDemoProjectBuilder::completeModelFromEarlierBuildIsKept() {
     QCOMPARE(builder.clipFiles().size(), 8);
 }
 
-void TestDemoProjectBuilder::modelWithARandomVaeFromAnOlderStudioGetsTheDemoVaeInPlace() {
-    const QString folder = projectFolder(QStringLiteral("older"));
-    const QString model = QDir(folder).filePath(QStringLiteral("models/cogvideox-tiny"));
+void TestDemoProjectBuilder::aPipelineWithoutTheDemoVaeGetsItInPlace() {
+    const QString folder = projectFolder(QStringLiteral("by-hand"));
+    const QString model = QDir(folder).filePath(QStringLiteral("models/cogvideox-tiny-demo"));
     for (const QString& component :
          {QStringLiteral("transformer"), QStringLiteral("vae"), QStringLiteral("text_encoder"),
           QStringLiteral("tokenizer"), QStringLiteral("scheduler")})
@@ -380,6 +382,30 @@ void TestDemoProjectBuilder::modelWithARandomVaeFromAnOlderStudioGetsTheDemoVaeI
                 .startsWith(QStringLiteral("demo-vae --model ") + model));
 }
 
+// Demo projects made before the demo had its own wide model keep the narrow one, with their runs
+// and exports that name it; the new model is written beside it.
+void TestDemoProjectBuilder::anOlderDemoModelStaysBesideTheNewOne() {
+    const QString folder = projectFolder(QStringLiteral("older"));
+    const QString older = QDir(folder).filePath(QStringLiteral("models/cogvideox-tiny"));
+    QVERIFY(QDir().mkpath(QDir(older).filePath(QStringLiteral("transformer"))));
+    QFile weights(QDir(older).filePath(QStringLiteral("transformer/config.json")));
+    QVERIFY(weights.open(QIODevice::WriteOnly));
+    weights.write("{\"num_attention_heads\": 2}");
+    weights.close();
+
+    DemoProjectBuilder builder(folder, fakeEngine(QStringLiteral("engine"), kWritesModel));
+    QSignalSpy succeeded(&builder, &DemoProjectBuilder::buildSucceeded);
+    builder.start();
+    QVERIFY(succeeded.wait(60000));
+    QVERIFY(DemoProjectBuilder::isCompleteModel(builder.modelFolder()));
+    QVERIFY(weights.open(QIODevice::ReadOnly));
+    QCOMPARE(weights.readAll(), QByteArray("{\"num_attention_heads\": 2}"));
+    QCOMPARE(
+        QDir(QDir(folder).filePath(QStringLiteral("models")))
+            .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+        (QStringList{QStringLiteral("cogvideox-tiny"), QStringLiteral("cogvideox-tiny-demo")}));
+}
+
 void TestDemoProjectBuilder::failedDemoVaeSaysWhyAndLeavesNoModel() {
     DemoProjectBuilder builder(projectFolder(QStringLiteral("no-vae")),
                                fakeEngine(QStringLiteral("engine"), kDemoVaeFails));
@@ -397,7 +423,7 @@ void TestDemoProjectBuilder::failedDemoVaeSaysWhyAndLeavesNoModel() {
 
 void TestDemoProjectBuilder::foreignFolderInTheModelsPlaceIsRefused() {
     const QString folder = projectFolder(QStringLiteral("foreign"));
-    const QString model = QDir(folder).filePath(QStringLiteral("models/cogvideox-tiny"));
+    const QString model = QDir(folder).filePath(QStringLiteral("models/cogvideox-tiny-demo"));
     QVERIFY(QDir().mkpath(model));
     QFile mine(QDir(model).filePath(QStringLiteral("notes.txt")));
     QVERIFY(mine.open(QIODevice::WriteOnly));
@@ -419,10 +445,11 @@ void TestDemoProjectBuilder::cancelStopsTheEngineAndCleansUp() {
     QSignalSpy succeeded(&builder, &DemoProjectBuilder::buildSucceeded);
     builder.start();
     QTRY_COMPARE_WITH_TIMEOUT(builder.state(), DemoProjectBuilder::State::CreatingModel, 60000);
-    QTRY_VERIFY_WITH_TIMEOUT(QDir(QDir(builder.projectFolder())
-                                      .filePath(QStringLiteral("models/.cogvideox-tiny.partial")))
-                                 .exists(),
-                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        QDir(QDir(builder.projectFolder())
+                 .filePath(QStringLiteral("models/.cogvideox-tiny-demo.partial")))
+            .exists(),
+        10000);
     QElapsedTimer clock;
     clock.start();
     builder.cancel();

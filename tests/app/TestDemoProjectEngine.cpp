@@ -46,7 +46,7 @@ void TestDemoProjectEngine::buildsClipsAndTinyModel() {
     for (const QString& clip : builder.clipFiles())
         QVERIFY(QFileInfo(clip).size() > 0);
     const QDir model(builder.modelFolder());
-    QCOMPARE(model.path(), QDir(project.path()).filePath(QStringLiteral("models/cogvideox-tiny")));
+    QCOMPARE(model.path(), QDir(project.path()).filePath(QStringLiteral("models/cogvideox-tiny-demo")));
     QVERIFY(QFileInfo(model.filePath(QStringLiteral("model_index.json"))).isFile());
     for (const QString& component :
          {QStringLiteral("transformer"), QStringLiteral("vae"), QStringLiteral("text_encoder"),
@@ -58,10 +58,18 @@ void TestDemoProjectEngine::buildsClipsAndTinyModel() {
     QVERIFY(!QDir(model.filePath(QStringLiteral("transformer")))
                  .entryList({QStringLiteral("*.safetensors")}, QDir::Files)
                  .isEmpty());
+    // The demo's transformer is wide enough to carry a 2x2 patch of 16 latent channels (64
+    // numbers) through its hidden state; the 32-wide tiny one never learns to denoise.
+    QFile transformer(model.filePath(QStringLiteral("transformer/config.json")));
+    QVERIFY(transformer.open(QIODevice::ReadOnly));
+    const QJsonObject shape = QJsonDocument::fromJson(transformer.readAll()).object();
+    QVERIFY(shape.value(QStringLiteral("num_attention_heads")).toInt() *
+                shape.value(QStringLiteral("attention_head_dim")).toInt() >=
+            2 * 2 * shape.value(QStringLiteral("in_channels")).toInt());
     // Staged next to its place and renamed: nothing else is left in models/.
     QCOMPARE(QDir(QDir(project.path()).filePath(QStringLiteral("models")))
                  .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
-             QStringList{QStringLiteral("cogvideox-tiny")});
+             QStringList{QStringLiteral("cogvideox-tiny-demo")});
 
     // The VAE is the demo's: it codes the clips' block colours (so the error is what 8x8 blocks
     // lose), and its latent scale was measured on them and written into its config.

@@ -169,7 +169,7 @@ void TestDemoProject::firstStartBuildsEightCaptionedClips() {
     QTRY_VERIFY(grid->isVisible());
 
     // The token counter uses the tiny model's own tokenizer and text length.
-    const QString model = QDir(m_demoFolder).filePath(QStringLiteral("models/cogvideox-tiny"));
+    const QString model = QDir(m_demoFolder).filePath(QStringLiteral("models/cogvideox-tiny-demo"));
     const int limit = CaptionTokenCounter::tokenLimitOf(model);
     page->selectClips({clips.constFirst().id});
     auto* tokens = window->findChild<QLabel*>(QStringLiteral("inspectorTokenLabel"));
@@ -243,7 +243,7 @@ void TestDemoProject::trainPageOpensOnTheCpuDemoPreset() {
     QCOMPARE(presets->currentText(), QStringLiteral("CogVideoX tiny (demo) · LoRA · CPU demo"));
     NewRunForm* form = window->trainPage()->newRunForm();
     QCOMPARE(QFileInfo(form->modelFolder()).canonicalFilePath(),
-             QFileInfo(QDir(m_demoFolder).filePath(QStringLiteral("models/cogvideox-tiny")))
+             QFileInfo(QDir(m_demoFolder).filePath(QStringLiteral("models/cogvideox-tiny-demo")))
                  .canonicalFilePath());
     QTRY_VERIFY_WITH_TIMEOUT(form->isValid(), 5000);
 }
@@ -262,7 +262,7 @@ void TestDemoProject::demoPresetTrainsToAnExportedAdapter() {
     QCOMPARE(form->presetId(), DemoProjectBuilder::kTrainingPresetId);
     // The demo project's own model is the default.
     QCOMPARE(QFileInfo(form->modelFolder()).canonicalFilePath(),
-             QFileInfo(QDir(m_demoFolder).filePath(QStringLiteral("models/cogvideox-tiny")))
+             QFileInfo(QDir(m_demoFolder).filePath(QStringLiteral("models/cogvideox-tiny-demo")))
                  .canonicalFilePath());
     QTRY_VERIFY_WITH_TIMEOUT(form->isValid(), 5000);
     // It validates before the first step too, so the gallery has a "before" to compare with.
