@@ -1,5 +1,7 @@
 #include "app/engine/EngineRun.h"
 
+#include "app/engine/EngineEnvironment.h"
+
 #include <QDir>
 #include <QFile>
 #include <QLocalSocket>
@@ -41,6 +43,7 @@ bool EngineRun::start(const QString& command, const LaunchPlan& plan, qint64 eve
     process.setProgram(m_enginePath);
     process.setArguments(plan.engineArguments(command, jobFile));
     process.setWorkingDirectory(m_runFolder);
+    process.setProcessEnvironment(EngineEnvironment::forTraining());
     process.setStandardInputFile(QProcess::nullDevice());
     process.setStandardOutputFile(QProcess::nullDevice());
     process.setStandardErrorFile(QDir(m_runFolder).filePath(kStderrFileName), QIODevice::Append);

@@ -1,5 +1,6 @@
 #include "app/runs/ProjectQueue.h"
 
+#include "app/engine/EngineEnvironment.h"
 #include "common/file_lock.h"
 #include "common/training_job.h"
 
@@ -79,6 +80,8 @@ bool ProjectQueue::startRunner(const QString& enginePath, QString* error) const 
     process.setProgram(enginePath);
     process.setArguments({QStringLiteral("queue"), QStringLiteral("--file"), m_file});
     process.setWorkingDirectory(folder);
+    // The runner's runs inherit it.
+    process.setProcessEnvironment(EngineEnvironment::forTraining());
     process.setStandardInputFile(QProcess::nullDevice());
     const QString log = QDir(folder).filePath(QStringLiteral("queue-runner.log"));
     process.setStandardOutputFile(log, QIODevice::Append);

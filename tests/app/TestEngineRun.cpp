@@ -5,6 +5,8 @@
 // liveness check looks for.
 #include "app/engine/EngineRun.h"
 
+#include "app/engine/EngineEnvironment.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -26,6 +28,7 @@ private slots:
     void doneEndsTheCommandAtItsLine();
     void processGoneWithoutDoneIsVanished();
     void anEngineReplacingItsImageStaysAlive();
+    void trainingEnginesLeaveACoreToTheStudio();
     void commandsReachTheControlSocket();
     void launchPlanChoosesTheCommandLine();
     void launchPlanSurvivesTheRunFolder();
@@ -204,6 +207,37 @@ void TestEngineRun::anEngineReplacingItsImageStaysAlive() {
         launcher.kill();
         launcher.waitForFinished();
     }
+}
+
+void TestEngineRun::trainingEnginesLeaveACoreToTheStudio() {
+    const QString variable = QString::fromLatin1(EngineEnvironment::kBlasThreadsVariable);
+    QProcessEnvironment bare;
+    bare.insert(QStringLiteral("HOME"), QStringLiteral("/home/x"));
+    QCOMPARE(EngineEnvironment::forTraining(bare, 2).value(variable), QStringLiteral("1"));
+    QCOMPARE(EngineEnvironment::forTraining(bare, 16).value(variable), QStringLiteral("15"));
+    QCOMPARE(EngineEnvironment::forTraining(bare, 1).value(variable), QStringLiteral("1"));
+    QCOMPARE(EngineEnvironment::forTraining(bare, 16).value(QStringLiteral("HOME")),
+             QStringLiteral("/home/x"));
+    QProcessEnvironment chosen = bare;
+    chosen.insert(variable, QStringLiteral("4"));
+    QCOMPARE(EngineEnvironment::forTraining(chosen, 16).value(variable), QStringLiteral("4"));
+
+    // A run the studio starts gets it: the fake engine writes what it was given.
+    const QString engine = m_run->filePath(QStringLiteral("tuneframe-engine-env"));
+    QFile script(engine);
+    QVERIFY(script.open(QIODevice::WriteOnly));
+    script.write("#!/bin/sh\nprintf '%s' \"${OPENBLAS_NUM_THREADS-unset}\" > blas-threads.txt\n");
+    script.close();
+    QVERIFY(script.setPermissions(script.permissions() | QFileDevice::ExeOwner));
+    EngineRun run(engine, m_run->path());
+    QString error;
+    QVERIFY2(run.start(QStringLiteral("run"), LaunchPlan::singleProcess(), 0, &error),
+             qPrintable(error));
+    QFile written(m_run->filePath(QStringLiteral("blas-threads.txt")));
+    QTRY_VERIFY(written.exists() && written.size() > 0);
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(written.readAll()),
+             EngineEnvironment::forTraining().value(variable));
 }
 
 void TestEngineRun::commandsReachTheControlSocket() {
