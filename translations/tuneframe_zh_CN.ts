@@ -3399,6 +3399,14 @@ Step time %6 s, %7 samples/s</source>
         <translation>合并后的 Transformer</translation>
     </message>
     <message>
+        <source>Fine-tuned transformer</source>
+        <translation>微调后的 Transformer</translation>
+    </message>
+    <message>
+        <source>A full fine-tune has no adapter: this is the trained transformer as a diffusers transformer folder (CogVideoXTransformer3DModel.from_pretrained), to put in place of the pipeline&apos;s transformer/.</source>
+        <translation>全量微调没有适配器：导出的是训练后的 Transformer，为 diffusers 的 Transformer 文件夹（CogVideoXTransformer3DModel.from_pretrained），用它替换管线中的 transformer/。</translation>
+    </message>
+    <message>
         <source>For diffusers: CogVideoXPipeline.load_lora_weights() reads this pytorch_lora_weights.safetensors (PEFT keys, strength folded in, so weight 1 is the trained strength). ComfyUI&apos;s CogVideoXWrapper reads it too.</source>
         <translation>用于 diffusers：CogVideoXPipeline.load_lora_weights() 读取此 pytorch_lora_weights.safetensors（PEFT 键名，强度已折算进权重，权重 1 即训练时的强度）。ComfyUI 的 CogVideoXWrapper 也能读取它。</translation>
     </message>

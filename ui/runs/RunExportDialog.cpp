@@ -119,8 +119,8 @@ RunExportDialog::RunExportDialog(const QString& enginePath, QWidget* parent)
 RunExportDialog::~RunExportDialog() = default;
 
 void RunExportDialog::addRun(qint64 runId, const QString& name, const QString& folder,
-                             const QVector<qint64>& checkpointSteps) {
-    m_runs.append({runId, name, folder, checkpointSteps});
+                             const QVector<qint64>& checkpointSteps, bool fullFineTune) {
+    m_runs.append({runId, name, folder, checkpointSteps, fullFineTune});
     m_runCombo->addItem(name, runId);
 }
 
@@ -132,7 +132,7 @@ void RunExportDialog::selectRun(qint64 runId) {
 
 void RunExportDialog::setFormat(const QString& format) {
     const int index = m_formatCombo->findData(format);
-    if (index >= 0)
+    if (index >= 0 && !chosenRunIsFull())
         m_formatCombo->setCurrentIndex(index);
 }
 
@@ -195,7 +195,8 @@ void RunExportDialog::retranslateUi() {
     m_openFolderButton->setToolTip(tr("Shows the exported adapter in the file manager."));
     m_formatCombo->setItemText(0, tr("Diffusers LoRA"));
     m_formatCombo->setItemText(1, tr("ComfyUI LoRA"));
-    m_formatCombo->setItemText(2, tr("Merged transformer"));
+    m_formatCombo->setItemText(2, chosenRunIsFull() ? tr("Fine-tuned transformer")
+                                                    : tr("Merged transformer"));
     const QString format = m_formatCombo->currentData().toString();
     // Each format names the loader it was checked against (engine/lora/comfyui_lora_keys.h).
     if (format == QLatin1String("diffusers"))
@@ -210,6 +211,11 @@ void RunExportDialog::retranslateUi() {
                "LoraSelect Comfy”), then connect that node to the lora input of the model loader. "
                "kohya-style keys (lora_unet_…, an alpha per layer), merged into the model as it "
                "loads; for CogVideoX 1.0 and 1.5 alike."));
+    else if (chosenRunIsFull())
+        m_formatHelp->setText(
+            tr("A full fine-tune has no adapter: this is the trained transformer as a diffusers "
+               "transformer folder (CogVideoXTransformer3DModel.from_pretrained), to put in "
+               "place of the pipeline's transformer/."));
     else
         m_formatHelp->setText(
             tr("For any diffusers reader: the transformer with the adapter merged in, as a "
@@ -228,7 +234,18 @@ void RunExportDialog::onRunChosen() {
     const QVector<qint64>& steps = m_runs.at(index).steps;
     for (auto step = steps.crbegin(); step != steps.crend(); ++step)
         m_stepCombo->addItem(tr("Step %1").arg(*step), *step);
+    // The engine refuses the ComfyUI layout for a full fine-tune, and its "diffusers" would be
+    // the same folder as merged under a LoRA's name.
+    if (chosenRunIsFull())
+        m_formatCombo->setCurrentIndex(m_formatCombo->findData(QStringLiteral("merged")));
+    m_formatCombo->setEnabled(!chosenRunIsFull() && !isExporting());
+    retranslateUi();
     updateDefaultDestination();
+}
+
+bool RunExportDialog::chosenRunIsFull() const {
+    const int index = m_runCombo->currentIndex();
+    return index >= 0 && index < m_runs.size() && m_runs.at(index).full;
 }
 
 void RunExportDialog::updateDefaultDestination() {
@@ -273,7 +290,7 @@ void RunExportDialog::setBusy(bool busy) {
     m_exportButton->setEnabled(!busy);
     m_runCombo->setEnabled(!busy);
     m_stepCombo->setEnabled(!busy);
-    m_formatCombo->setEnabled(!busy);
+    m_formatCombo->setEnabled(!busy && !chosenRunIsFull());
     m_destinationEdit->setEnabled(!busy);
     m_browseButton->setEnabled(!busy);
 }

@@ -12,8 +12,9 @@ class QProgressBar;
 class QPushButton;
 
 // Exports a run's checkpoint through `tuneframe-engine export`: run and step, format (diffusers,
-// ComfyUI or merged, each named with the loader it is for), destination; the engine reloads what
-// it wrote and the dialog shows the difference it measured. The dialog never waits on the engine.
+// ComfyUI or merged, each named with the loader it is for; a full fine-tune has no adapter, so
+// its one format is the fine-tuned transformer folder), destination; the engine reloads what it
+// wrote and the dialog shows the difference it measured. The dialog never waits on the engine.
 class RunExportDialog : public QDialog {
     Q_OBJECT
 
@@ -22,7 +23,7 @@ public:
     ~RunExportDialog() override;
 
     void addRun(qint64 runId, const QString& name, const QString& folder,
-                const QVector<qint64>& checkpointSteps);
+                const QVector<qint64>& checkpointSteps, bool fullFineTune = false);
     void selectRun(qint64 runId);
     void setFormat(const QString& format);
     void setDestination(const QString& folder);
@@ -48,11 +49,13 @@ private:
         QString name;
         QString folder;
         QVector<qint64> steps;
+        bool full = false;
     };
 
     void retranslateUi();
     void onRunChosen();
     void updateDefaultDestination();
+    bool chosenRunIsFull() const;
     void onSucceeded(const QJsonObject& summary);
     void onFailed(const QString& message, const QString& hint);
     void setBusy(bool busy);

@@ -700,7 +700,9 @@ void TrainPage::onExportRequested() {
     for (const RunHistoryRow& row : m_runs->history()) {
         const QVector<qint64> steps = m_runs->checkpointSteps(row.id);
         if (!steps.isEmpty())
-            dialog->addRun(row.id, row.name, m_runs->runFolder(row.id), steps);
+            dialog->addRun(row.id, row.name, m_runs->runFolder(row.id), steps,
+                           m_runs->job(row.id).value(QStringLiteral("mode")).toString() ==
+                               QLatin1String("full"));
     }
     dialog->selectRun(m_selectedRunId);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
