@@ -13,7 +13,7 @@
 const QString DemoProjectBuilder::kClipsFolderName = QStringLiteral("demo-clips");
 const QString DemoProjectBuilder::kModelsFolderName = QStringLiteral("models");
 const QString DemoProjectBuilder::kModelArchitecture = QStringLiteral("cogvideox-tiny-demo");
-const QString DemoProjectBuilder::kTrainingPresetId = QStringLiteral("cogvideox-tiny.lora.cpu");
+const QString DemoProjectBuilder::kTrainingPresetId = QStringLiteral("cogvideox-tiny.full.cpu");
 
 namespace {
 

@@ -35,7 +35,10 @@ public:
     static const QString kClipsFolderName;
     static const QString kModelsFolderName;
     static const QString kModelArchitecture;
-    // The preset the demo project's Train page opens on: it trains the tiny model on a CPU.
+    // The preset the demo project's Train page opens on: a full fine-tune of the demo model on a
+    // CPU. A LoRA on the demo's random base learns the clips' colours, not their shapes: the
+    // base has to change in full rank before it can draw anything, which no pretrained base
+    // asks of a real LoRA.
     static const QString kTrainingPresetId;
     // The engine's stderr lines quoted when it fails: its error and hint, with some context.
     static constexpr int kEngineLinesQuoted = 8;

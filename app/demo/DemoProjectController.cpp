@@ -58,7 +58,7 @@ std::shared_ptr<Project> DemoProjectController::start() {
         // The demo captions start with the catalog's trigger word; "Insert trigger word" offers it.
         DatasetPreferences(*m_project).setTriggerWord(DemoClipCatalog::kTriggerWord, &error);
     }
-    // The Train page opens on the preset that trains the tiny model on a CPU; the GPU presets
+    // The Train page opens on the preset that trains the demo model on a CPU; the GPU presets
     // would prepare 480x720 clips for minutes and then refuse the tiny model. Demo projects
     // made before the project kept its form get it too; a preset the user chose stays.
     TrainingPreferences training(*m_project);

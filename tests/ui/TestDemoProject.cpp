@@ -1,8 +1,9 @@
 // The embedded demo project, end to end with the real tuneframe-engine (TUNEFRAME_ENGINE, set
-// by ctest): the studio creates it, writes the clips, has the engine write the tiny model,
+// by ctest): the studio creates it, writes the clips, has the engine write the demo model,
 // imports the clips with their captions and counts caption tokens with the model's tokenizer;
 // a second start reuses all of it; the Train page opens on the CPU demo preset, whose first Train
-// then trains to an exported adapter, and the wall time from the clean start is printed. With
+// then trains the model to draw the clips and exports it, and the wall time from the clean start
+// is printed. With
 // TUNEFRAME_SCREENSHOT_DIR set, the test also saves pictures of the page for the documentation.
 #include "app/captions/CaptionTokenCounter.h"
 #include "app/dataset/BucketPreviewModel.h"
@@ -61,13 +62,15 @@ private slots:
     void firstStartBuildsEightCaptionedClips();
     void secondStartReusesTheDemoProject();
     void trainPageOpensOnTheCpuDemoPreset();
-    void demoPresetTrainsToAnExportedAdapter();
+    void demoPresetTrainsToAnExportedModel();
 
 private:
     static constexpr int kBuildTimeoutMs = 300000;
     // How much closer to their clips the validation videos must come over the demo run, on
-    // average (each must come closer). Measured: 0.57 for the red ball, 0.74 for the blue square.
-    static constexpr double kLearnedDistanceRatio = 0.8;
+    // average (each must come closer). Measured: 0.33 for the red ball, 0.34 for the blue square
+    // (the clips' layout drawn: wall over floor, the square on white). Learning only the clips'
+    // colours, as a LoRA on the random base does, gives 0.5-0.75.
+    static constexpr double kLearnedDistanceRatio = 0.5;
 
     std::unique_ptr<MainWindow> newWindow(Settings& settings);
     void saveScreenshot(QWidget* widget, const QString& name);
@@ -240,7 +243,8 @@ void TestDemoProject::trainPageOpensOnTheCpuDemoPreset() {
     auto* presets = window->trainPage()->findChild<QComboBox*>(QStringLiteral("presetCombo"));
     QVERIFY(presets && presets->isVisible());
     QCOMPARE(presets->currentData().toString(), DemoProjectBuilder::kTrainingPresetId);
-    QCOMPARE(presets->currentText(), QStringLiteral("CogVideoX tiny (demo) · LoRA · CPU demo"));
+    QCOMPARE(presets->currentText(),
+             QStringLiteral("CogVideoX tiny (demo) · full fine-tune · CPU demo"));
     NewRunForm* form = window->trainPage()->newRunForm();
     QCOMPARE(QFileInfo(form->modelFolder()).canonicalFilePath(),
              QFileInfo(QDir(m_demoFolder).filePath(QStringLiteral("models/cogvideox-tiny-demo")))
@@ -248,7 +252,7 @@ void TestDemoProject::trainPageOpensOnTheCpuDemoPreset() {
     QTRY_VERIFY_WITH_TIMEOUT(form->isValid(), 5000);
 }
 
-void TestDemoProject::demoPresetTrainsToAnExportedAdapter() {
+void TestDemoProject::demoPresetTrainsToAnExportedModel() {
     constexpr int kRunTimeoutMs = 600000;
     Settings settings(m_root.filePath(QStringLiteral("config")));
     std::unique_ptr<MainWindow> window = newWindow(settings);
@@ -331,11 +335,20 @@ void TestDemoProject::demoPresetTrainsToAnExportedAdapter() {
     auto* dialog = page->findChild<RunExportDialog*>(QStringLiteral("runExportDialog"));
     QVERIFY(dialog);
     QSignalSpy finished(dialog, &RunExportDialog::exportFinished);
-    dialog->setFormat(QStringLiteral("diffusers"));
-    dialog->setDestination(m_root.filePath(QStringLiteral("demo-lora")));
-    dialog->startExport();
+    // A full fine-tune exports one way, the trained transformer's folder: the choice is made.
+    auto* format = dialog->findChild<QComboBox*>(QStringLiteral("exportFormatCombo"));
+    QVERIFY(format && format->isVisible() && !format->isEnabled());
+    QCOMPARE(format->currentData().toString(), QStringLiteral("merged"));
+    QCOMPARE(format->currentText(), QStringLiteral("Fine-tuned transformer"));
+    dialog->setDestination(m_root.filePath(QStringLiteral("demo-transformer")));
+    auto* exportButton = dialog->findChild<QPushButton*>(QStringLiteral("startExportButton"));
+    QVERIFY(exportButton && exportButton->isVisible() && exportButton->isEnabled());
+    QTest::mouseClick(exportButton, Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, kRunTimeoutMs);
-    QVERIFY(QFileInfo::exists(finished.constFirst().at(3).toString()));
+    QCOMPARE(finished.constFirst().at(2).toString(), QStringLiteral("merged"));
+    const QDir exported(finished.constFirst().at(3).toString());
+    QVERIFY(QFileInfo(exported.filePath(QStringLiteral("config.json"))).isFile());
+    QVERIFY(!exported.entryList({QStringLiteral("*.safetensors")}, QDir::Files).isEmpty());
     QVERIFY(dialog->resultText().contains(QStringLiteral("verified")));
     qInfo("demo project: built in %.1f s; %lld steps trained with validation in %.1f s; "
           "exported and verified %.1f s after Train; %.1f s from the clean start",
@@ -351,7 +364,8 @@ void TestDemoProject::demoPresetTrainsToAnExportedAdapter() {
     QTRY_VERIFY((sweepDialog = page->findChild<SweepDialog*>(QStringLiteral("sweepDialog"))));
     sweepDialog->setSweepName(QStringLiteral("demo"));
     QVERIFY(sweepDialog->setValues(QStringLiteral("optimizer.lr"), QStringLiteral("3e-4, 3e-3")));
-    QVERIFY(sweepDialog->setValues(QStringLiteral("lora.rank"), QStringLiteral("4, 16")));
+    QVERIFY(sweepDialog->setValues(QStringLiteral("lr_schedule.name"),
+                                   QStringLiteral("constant, cosine")));
     QElapsedTimer sweepTimer;
     sweepTimer.start();
     sweepDialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
