@@ -79,6 +79,7 @@ int run_sample(CommandContext& context) {
     request.seed = static_cast<std::uint64_t>(whole_int64(arguments, "--seed", 42, 0));
     request.max_sequence_length =
         static_cast<int>(whole_int64(arguments, "--max-sequence-length", 0, 0));
+    const std::optional<std::string> transformer = arguments.option("--transformer");
     const std::optional<std::string> lora = arguments.option("--lora");
     const double lora_scale = arguments.number_option("--lora-scale", std::nan(""));
     const std::optional<std::string> out = arguments.option("--out");
@@ -102,7 +103,10 @@ int run_sample(CommandContext& context) {
         core::require_media_for_video(*out, core::engine_has_media());
     }
 
-    const diffusion::PipelineFolder folder = diffusion::PipelineFolder::open(model);
+    diffusion::PipelineFolder folder = diffusion::PipelineFolder::open(model);
+    if (transformer) {
+        folder = folder.with_transformer(*transformer);
+    }
     options.placement.device = models::parse_device(device);
     options.placement.dtype =
         dtype ? models::parse_dtype(*dtype) : default_dtype(folder, options.placement.device);
@@ -153,6 +157,9 @@ int run_sample(CommandContext& context) {
                               {"seed", request.seed},
                               {"image_to_video", request.image.defined()},
                               {"seconds", seconds}};
+    if (transformer) {
+        summary["transformer"] = fs::absolute(*transformer).string();
+    }
     if (out) {
         const int fps = fps_option > 0 ? static_cast<int>(fps_option) : folder.default_fps();
         core::write_video_file(result.video[0], *out, fps);

@@ -2,6 +2,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
+#include "engine/models/cogvideox/architectures.h"
 
 namespace tuneframe::diffusion {
 namespace {
@@ -92,6 +93,36 @@ PipelineFolder PipelineFolder::open(const fs::path& root) {
                           "both from the same pipeline.");
     }
     return folder;
+}
+
+PipelineFolder PipelineFolder::with_transformer(const fs::path& folder) const {
+    const fs::path file = folder / "config.json";
+    if (!fs::is_regular_file(file)) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "The transformer folder '" + folder.string() + "' has no config.json.",
+                          "Give a diffusers transformer folder (config.json and its weights), "
+                          "such as a full fine-tune's export or a merged LoRA.");
+    }
+    const auto config = models::cogvideox::CogVideoXTransformer3DConfig::from_json(
+        core::read_json_file(file), file.string());
+    if (!models::cogvideox::same_architecture(config, transformer_config)) {
+        const auto shape = [](const models::cogvideox::CogVideoXTransformer3DConfig& c) {
+            return std::to_string(c.num_layers) + " layers of " +
+                   std::to_string(c.num_attention_heads) + " heads x " +
+                   std::to_string(c.attention_head_dim) + ", " + std::to_string(c.in_channels) +
+                   " input channels, " + models::cogvideox::positional_scheme(c);
+        };
+        throw core::Error(core::ErrorCode::BadInput,
+                          "The transformer in '" + folder.string() + "' (" + shape(config) +
+                              ") is not shaped like the one of the pipeline '" + root.string() +
+                              "' (" + shape(transformer_config) + ").",
+                          "Use a transformer fine-tuned from this pipeline's model, or the "
+                          "pipeline folder it was trained from as --model.");
+    }
+    PipelineFolder replaced = *this;
+    replaced.transformer = folder;
+    replaced.transformer_config = config;
+    return replaced;
 }
 
 bool PipelineFolder::image_to_video() const {

@@ -30,6 +30,10 @@ struct PipelineFolder {
     SamplerKind default_sampler = SamplerKind::Ddim; // the scheduler folder's class
 
     static PipelineFolder open(const std::filesystem::path& root);
+    // This pipeline with another diffusers transformer folder of the same architecture in place
+    // of its own (a full fine-tune's export, a merged LoRA); a BadInput error names the folder
+    // and how it differs.
+    PipelineFolder with_transformer(const std::filesystem::path& folder) const;
 
     // The transformer takes image latents on its channels next to the noise.
     bool image_to_video() const;

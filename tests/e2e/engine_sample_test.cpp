@@ -138,6 +138,65 @@ TEST(EngineSample, ABadRequestIsAnErrorEventWithAHint) {
     EXPECT_FALSE(fs::exists(dir / "x.mp4"));
 }
 
+std::vector<float> final_latents(const fs::path& tensors) {
+    const core::SafetensorsFile file(tensors);
+    return floats_of(file, file.at("final_latents"));
+}
+
+// A fine-tuned transformer folder (what a full fine-tune exports) samples in place of the
+// pipeline's own: exactly as a pipeline holding it would, and not as the pipeline's own.
+TEST(EngineSample, AFineTunedTransformerFolderTakesThePipelinesPlace) {
+    test::TemporaryDirectory dir;
+    const fs::path other = dir / "other";
+    ASSERT_EQ(run_process({test::engine_path(), "init-model", "--arch", "cogvideox-tiny", "--seed",
+                           "7", "--out", other.string()})
+                  .exit_code,
+              0);
+    const fs::path holding = dir / "holding";
+    fs::copy(test::tiny_pipeline(), holding, fs::copy_options::recursive);
+    fs::remove_all(holding / "transformer");
+    fs::copy(other / "transformer", holding / "transformer", fs::copy_options::recursive);
+    const auto sample = [&](const fs::path& model, std::vector<std::string> extra,
+                            const std::string& name) {
+        std::vector<std::string> command = {
+            test::engine_path(), "sample",     "--model",        model.string(),
+            "--prompt",          "a red ball", "--frames",       "9",
+            "--height",          "32",         "--width",        "32",
+            "--steps",           "2",          "--save-tensors", (dir / name).string()};
+        command.insert(command.end(), extra.begin(), extra.end());
+        return run_process(command);
+    };
+    const auto replaced =
+        sample(test::tiny_pipeline(), {"--transformer", (other / "transformer").string()}, "r.st");
+    ASSERT_EQ(replaced.exit_code, 0) << replaced.err;
+    EXPECT_EQ(events_of(replaced.out).back().body["summary"]["transformer"],
+              fs::absolute(other / "transformer").string());
+    ASSERT_EQ(sample(holding, {}, "h.st").exit_code, 0);
+    ASSERT_EQ(sample(test::tiny_pipeline(), {}, "o.st").exit_code, 0);
+    EXPECT_EQ(final_latents(dir / "r.st"), final_latents(dir / "h.st"));
+    EXPECT_NE(final_latents(dir / "r.st"), final_latents(dir / "o.st"));
+}
+
+TEST(EngineSample, ATransformerOfAnotherShapeIsRefusedNamingBoth) {
+    test::TemporaryDirectory dir;
+    const fs::path i2v = test::tiny_i2v_pipeline() / "transformer";
+    const auto result =
+        run_process({test::engine_path(), "sample", "--model", test::tiny_pipeline().string(),
+                     "--transformer", i2v.string(), "--prompt", "x", "--frames", "9", "--height",
+                     "32", "--width", "32", "--save-tensors", (dir / "x.st").string()});
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.err.find(i2v.string()), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("32 input channels"), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("16 input channels"), std::string::npos) << result.err;
+    EXPECT_FALSE(fs::exists(dir / "x.st"));
+    const auto empty =
+        run_process({test::engine_path(), "sample", "--model", test::tiny_pipeline().string(),
+                     "--transformer", dir.path().string(), "--prompt", "x", "--frames", "9",
+                     "--height", "32", "--width", "32", "--save-tensors", (dir / "x.st").string()});
+    EXPECT_EQ(empty.exit_code, 1);
+    EXPECT_NE(empty.err.find("has no config.json"), std::string::npos) << empty.err;
+}
+
 #ifdef TUNEFRAME_HAVE_MEDIA
 
 TEST(EngineSample, TinyModelWritesAnMp4WithTheFramesAndSizeAskedFor) {

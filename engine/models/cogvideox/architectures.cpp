@@ -80,7 +80,10 @@ CogVideoXTransformer3DConfig cogvideox_tiny_i2v() {
     return c;
 }
 
-bool same_shape(const CogVideoXTransformer3DConfig& a, const CogVideoXTransformer3DConfig& b) {
+} // namespace
+
+bool same_architecture(const CogVideoXTransformer3DConfig& a,
+                       const CogVideoXTransformer3DConfig& b) {
     return a.num_layers == b.num_layers && a.num_attention_heads == b.num_attention_heads &&
            a.attention_head_dim == b.attention_head_dim && a.in_channels == b.in_channels &&
            a.out_channels == b.out_channels && a.text_embed_dim == b.text_embed_dim &&
@@ -90,8 +93,6 @@ bool same_shape(const CogVideoXTransformer3DConfig& a, const CogVideoXTransforme
            a.use_learned_positional_embeddings == b.use_learned_positional_embeddings &&
            a.max_text_seq_length == b.max_text_seq_length;
 }
-
-} // namespace
 
 const std::vector<Architecture>& architectures() {
     static const std::vector<Architecture> all = {
@@ -131,7 +132,7 @@ const Architecture& find_architecture(const std::string& name) {
 
 const Architecture* recognise_architecture(const CogVideoXTransformer3DConfig& config) {
     for (const Architecture& architecture : architectures()) {
-        if (same_shape(architecture.transformer, config)) {
+        if (same_architecture(architecture.transformer, config)) {
             return &architecture;
         }
     }

@@ -22,6 +22,10 @@ const std::vector<Architecture>& architectures();
 // Throws a Usage error listing the known names.
 const Architecture& find_architecture(const std::string& name);
 
+// Whether two configs build the same modules with the same shapes (layers, widths, channels,
+// positional scheme, patching): one's weights load into the other.
+bool same_architecture(const CogVideoXTransformer3DConfig& a,
+                       const CogVideoXTransformer3DConfig& b);
 // The architecture a config describes (layers, widths, channels, positional scheme, patching),
 // or nullptr for a custom shape such as the golden test models.
 const Architecture* recognise_architecture(const CogVideoXTransformer3DConfig& config);
