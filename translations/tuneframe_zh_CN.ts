@@ -3689,6 +3689,10 @@ Step time %6 s, %7 samples/s</source>
         <translation>%1 · 第 %2 步 · %3</translation>
     </message>
     <message>
+        <source>%1 · step %2 · fine-tuned transformer</source>
+        <translation>%1 · 第 %2 步 · 微调后的 Transformer</translation>
+    </message>
+    <message>
         <source>Rendered in %1 s.</source>
         <translation>渲染用时 %1 秒。</translation>
     </message>

@@ -557,10 +557,13 @@ void TrainingRuns::recordExport(qint64 runId, qint64 step, const QString& format
 QVector<TrainingRuns::Adapter> TrainingRuns::adapters() const {
     QVector<Adapter> adapters;
     for (const ExportRecord& record : m_impl->history.exports()) {
-        if (record.format == QLatin1String("merged") || !QFileInfo(record.path).isFile())
+        const bool folder = record.format == QLatin1String("merged");
+        const QString needed =
+            folder ? QDir(record.path).filePath(QStringLiteral("config.json")) : record.path;
+        if (!QFileInfo(needed).isFile())
             continue;
-        adapters.append(
-            {record.runId, summary(record.runId).name, record.step, record.format, record.path});
+        adapters.append({record.runId, summary(record.runId).name, record.step, record.format,
+                         record.path, folder});
     }
     return adapters;
 }

@@ -50,6 +50,9 @@ public:
         qint64 step = 0;
         QString format;
         QString path;
+        // A diffusers transformer folder (a full fine-tune's or a merged export), which replaces
+        // the model's transformer when sampling instead of adapting it.
+        bool transformerFolder = false;
     };
     struct Progress {
         qint64 done = 0;
@@ -122,7 +125,8 @@ public:
     void saveNow(qint64 runId);
     void sampleNow(qint64 runId);
     void recordExport(qint64 runId, qint64 step, const QString& format, const QString& path);
-    // Exported LoRA files that still exist, newest first (merged transformers are not adapters).
+    // Exports that still exist, newest first: LoRA files, and transformer folders (full
+    // fine-tunes, merged LoRAs) to sample with in place of the model's transformer.
     QVector<Adapter> adapters() const;
 
     QVector<qint64> queuedRuns() const;

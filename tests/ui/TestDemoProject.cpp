@@ -29,6 +29,7 @@
 #include "ui/runs/RunControlBar.h"
 #include "ui/runs/RunExportDialog.h"
 #include "ui/runs/SweepComparisonDialog.h"
+#include "ui/sample/SamplePage.h"
 #include "ui/train/NewRunForm.h"
 #include "ui/train/SweepDialog.h"
 #include "ui/train/TrainPage.h"
@@ -350,6 +351,10 @@ void TestDemoProject::demoPresetTrainsToAnExportedModel() {
     QVERIFY(QFileInfo(exported.filePath(QStringLiteral("config.json"))).isFile());
     QVERIFY(!exported.entryList({QStringLiteral("*.safetensors")}, QDir::Files).isEmpty());
     QVERIFY(dialog->resultText().contains(QStringLiteral("verified")));
+    // The Sample page offers it, to render in place of the demo model's transformer.
+    auto* adapters =
+        window->samplePage()->findChild<QComboBox*>(QStringLiteral("sampleAdapterCombo"));
+    QTRY_VERIFY(adapters->findData(exported.path()) > 0);
     qInfo("demo project: built in %.1f s; %lld steps trained with validation in %.1f s; "
           "exported and verified %.1f s after Train; %.1f s from the clean start",
           m_buildMs / 1000.0, steps, trainMs / 1000.0, run.elapsed() / 1000.0,

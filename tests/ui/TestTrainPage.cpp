@@ -221,7 +221,8 @@ void TestTrainPage::trainStopContinueGalleryExport() {
     m_studio.window->showPage(MainWindow::Page::Sample);
     SamplePage* sample = m_studio.window->samplePage();
     auto* adapters = sample->findChild<QComboBox*>(QStringLiteral("sampleAdapterCombo"));
-    QCOMPARE(adapters->count(), 3); // none, the diffusers and the ComfyUI file
+    // None, the diffusers and the ComfyUI file, and the merged transformer folder.
+    QCOMPARE(adapters->count(), 4);
     adapters->setCurrentIndex(adapters->findData(finished.at(0).at(3).toString()));
     QVERIFY(adapters->currentIndex() > 0);
     sample->findChild<QLineEdit*>(QStringLiteral("sampleModelEdit"))
@@ -262,6 +263,28 @@ void TestTrainPage::trainStopContinueGalleryExport() {
     QCOMPARE(results->count(), 1);
     QCOMPARE(results->item(0)->data(Qt::UserRole).toString(), rendered);
     QCOMPARE(results->item(0)->toolTip(), QStringLiteral("a pattern moving right"));
+
+    // The merged export is a transformer folder: it renders in place of the model's own, with
+    // no adapter strength to set.
+    adapters = sample->findChild<QComboBox*>(QStringLiteral("sampleAdapterCombo"));
+    const QString merged = finished.at(2).at(3).toString();
+    const int mergedIndex = adapters->findData(merged);
+    QVERIFY(mergedIndex > 0);
+    QVERIFY(adapters->itemText(mergedIndex).contains(QStringLiteral("fine-tuned transformer")));
+    adapters->setCurrentIndex(mergedIndex);
+    QVERIFY(
+        !sample->findChild<QDoubleSpinBox*>(QStringLiteral("sampleLoraScaleSpin"))->isEnabled());
+    sample->findChild<QLineEdit*>(QStringLiteral("sampleModelEdit"))
+        ->setText(m_studio.tinyPipeline);
+    sample->findChild<QPlainTextEdit*>(QStringLiteral("samplePromptEdit"))
+        ->setPlainText(QStringLiteral("a pattern moving left"));
+    sample->findChild<QSpinBox*>(QStringLiteral("sampleStepsSpin"))->setValue(2);
+    sample->findChild<QPushButton*>(QStringLiteral("sampleGenerateButton"))->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!sample->isGenerating(), kEngineTimeoutMs);
+    QVERIFY(sample->lastVideo() != rendered && QFileInfo::exists(sample->lastVideo()));
+    QCOMPARE(
+        SamplePage::record(sample->lastVideo()).value(QStringLiteral("transformer")).toString(),
+        QFileInfo(merged).absoluteFilePath());
     m_studio.window->showPage(MainWindow::Page::Train);
 }
 

@@ -29,6 +29,9 @@
 
 namespace {
 
+// Marks the adapter choices that are transformer folders (sampled with --transformer).
+constexpr int kTransformerFolderRole = Qt::UserRole + 1;
+
 template <typename Box>
 Box* box(const char* name, double minimum, double maximum, double value) {
     auto* widget = new Box;
@@ -148,6 +151,9 @@ SamplePage::SamplePage(QWidget* parent)
     setProjectContent(splitter);
 
     connect(m_generateButton, &QPushButton::clicked, this, &SamplePage::generate);
+    // A transformer folder replaces the model's transformer: there is no adapter strength.
+    connect(m_adapterCombo, &QComboBox::currentIndexChanged, this,
+            [this] { m_scaleSpin->setEnabled(!chosenIsTransformerFolder()); });
     connect(m_modelBrowse, &QPushButton::clicked, this, [this] {
         auto* dialog = new QFileDialog(this, tr("Choose the Model Folder"),
                                        QDir::fromNativeSeparators(m_modelEdit->text()));
@@ -255,7 +261,9 @@ void SamplePage::generate() {
     if (m_dynamicCfgCheck->isChecked())
         arguments << QStringLiteral("--dynamic-cfg");
     const QString adapter = m_adapterCombo->currentData().toString();
-    if (!adapter.isEmpty())
+    if (!adapter.isEmpty() && chosenIsTransformerFolder())
+        arguments << QStringLiteral("--transformer") << adapter;
+    else if (!adapter.isEmpty())
         arguments << QStringLiteral("--lora") << adapter << QStringLiteral("--lora-scale")
                   << QString::number(m_scaleSpin->value());
     setBusy(true);
@@ -310,13 +318,26 @@ void SamplePage::reloadAdapters() {
     m_adapterCombo->clear();
     m_adapterCombo->addItem(tr("No adapter (the base model)"), QString());
     if (m_runs) {
-        for (const TrainingRuns::Adapter& adapter : m_runs->adapters())
-            m_adapterCombo->addItem(
-                tr("%1 · step %2 · %3").arg(adapter.runName).arg(adapter.step).arg(adapter.format),
-                adapter.path);
+        for (const TrainingRuns::Adapter& adapter : m_runs->adapters()) {
+            m_adapterCombo->addItem(adapter.transformerFolder
+                                        ? tr("%1 · step %2 · fine-tuned transformer")
+                                              .arg(adapter.runName)
+                                              .arg(adapter.step)
+                                        : tr("%1 · step %2 · %3")
+                                              .arg(adapter.runName)
+                                              .arg(adapter.step)
+                                              .arg(adapter.format),
+                                    adapter.path);
+            m_adapterCombo->setItemData(m_adapterCombo->count() - 1, adapter.transformerFolder,
+                                        kTransformerFolderRole);
+        }
     }
     const int index = m_adapterCombo->findData(current);
     m_adapterCombo->setCurrentIndex(index < 0 ? 0 : index);
+}
+
+bool SamplePage::chosenIsTransformerFolder() const {
+    return m_adapterCombo->currentData(kTransformerFolderRole).toBool();
 }
 
 void SamplePage::setBusy(bool busy) {

@@ -46,6 +46,7 @@ protected:
 
 private:
     void reloadAdapters();
+    bool chosenIsTransformerFolder() const;
     void reloadResults();
     void addResult(const QString& video, const QString& prompt, bool first);
     void writeRecord(const QJsonObject& summary) const;
