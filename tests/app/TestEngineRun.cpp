@@ -214,6 +214,8 @@ void TestEngineRun::trainingEnginesLeaveACoreToTheStudio() {
     QProcessEnvironment bare;
     bare.insert(QStringLiteral("HOME"), QStringLiteral("/home/x"));
     QCOMPARE(EngineEnvironment::forTraining(bare, 2).value(variable), QStringLiteral("1"));
+    const QString openMp = QString::fromLatin1(EngineEnvironment::kOpenMpThreadsVariable);
+    QCOMPARE(EngineEnvironment::forTraining(bare, 16).value(openMp), QStringLiteral("15"));
     QCOMPARE(EngineEnvironment::forTraining(bare, 16).value(variable), QStringLiteral("15"));
     QCOMPARE(EngineEnvironment::forTraining(bare, 1).value(variable), QStringLiteral("1"));
     QCOMPARE(EngineEnvironment::forTraining(bare, 16).value(QStringLiteral("HOME")),
@@ -221,6 +223,7 @@ void TestEngineRun::trainingEnginesLeaveACoreToTheStudio() {
     QProcessEnvironment chosen = bare;
     chosen.insert(variable, QStringLiteral("4"));
     QCOMPARE(EngineEnvironment::forTraining(chosen, 16).value(variable), QStringLiteral("4"));
+    QCOMPARE(EngineEnvironment::forTraining(chosen, 16).value(openMp), QStringLiteral("15"));
 
     // A run the studio starts gets it: the fake engine writes what it was given.
     const QString engine = m_run->filePath(QStringLiteral("tuneframe-engine-env"));
