@@ -45,6 +45,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -368,6 +369,9 @@ void TestDemoProject::demoPresetTrainsToAnExportedModel() {
     SweepDialog* sweepDialog = nullptr;
     QTRY_VERIFY((sweepDialog = page->findChild<SweepDialog*>(QStringLiteral("sweepDialog"))));
     sweepDialog->setSweepName(QStringLiteral("demo"));
+    // The run is a full fine-tune: there is no adapter rank or alpha to sweep.
+    QVERIFY(!sweepDialog->findChild<QLineEdit*>(QStringLiteral("sweep:lora.rank")));
+    QVERIFY(!sweepDialog->setValues(QStringLiteral("lora.alpha"), QStringLiteral("8, 16")));
     QVERIFY(sweepDialog->setValues(QStringLiteral("optimizer.lr"), QStringLiteral("3e-4, 3e-3")));
     QVERIFY(sweepDialog->setValues(QStringLiteral("lr_schedule.name"),
                                    QStringLiteral("constant, cosine")));

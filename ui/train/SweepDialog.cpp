@@ -80,7 +80,11 @@ SweepDialog::SweepDialog(const QJsonObject& job, QWidget* parent)
     m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* form = new QFormLayout;
     form->addRow(m_nameLabel, m_nameEdit);
+    // A full fine-tune has no adapter: its runs would differ in nothing but their names.
+    const bool full = job.value(QStringLiteral("mode")).toString() == QLatin1String("full");
     for (const FieldSpec& spec : fieldSpecs()) {
+        if (full && QLatin1String(spec.path).startsWith(QLatin1String("lora.")))
+            continue;
         Field field{QString::fromLatin1(spec.path), spec.integer, spec.names};
         field.edit = new QLineEdit(this);
         field.edit->setObjectName(QStringLiteral("sweep:") + field.path);

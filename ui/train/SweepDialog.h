@@ -12,7 +12,8 @@ class QTimer;
 
 // A sweep over the new-run form's settings: values for a few fields (learning rate, schedule,
 // optimizer, rank, alpha, steps, batch size and the other numeric or named job fields), the
-// grid's combinations previewed by name as they are typed, then queued as runs.
+// grid's combinations previewed by name as they are typed, then queued as runs. A full
+// fine-tune's job gets no adapter fields.
 class SweepDialog : public QDialog {
     Q_OBJECT
 
