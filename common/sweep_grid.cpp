@@ -161,6 +161,14 @@ std::vector<SweepPoint> SweepGrid::expand(const json& base, const std::string& o
                            "Use a field path of the job, e.g. optimizer.lr, lora.rank, "
                            "lr_schedule.name, max_steps or batch_size.");
         }
+        if (whole.value("mode", std::string()) == "full" && axis.field.rfind("lora.", 0) == 0) {
+            throw JobError(origin +
+                               ": the job is a full fine-tune, which trains no adapter, so \"" +
+                               axis.field + "\" would make runs that differ only in name.",
+                           "axes." + axis.field,
+                           "Vary a field a full fine-tune uses (optimizer.lr, lr_schedule.name, "
+                           "max_steps, ...), or set the job's mode to lora.");
+        }
     }
     std::vector<SweepPoint> points;
     std::vector<std::size_t> index(axes.size(), 0);

@@ -61,6 +61,19 @@ TEST(SweepGrid, MistakesNameTheAxis) {
     // A value the job reader refuses is refused with the combination's label.
     EXPECT_NE(error_of(R"({"axes": {"batch_size": [1, 0]}})").find("batch=0"), std::string::npos);
     EXPECT_NE(error_of(R"([1, 2])").find("axes"), std::string::npos);
+    // A full fine-tune trains no adapter: its rank or alpha would give identical runs.
+    EXPECT_EQ(SweepGrid::from_json(json::parse(R"({"axes": {"lora.rank": [4, 8]}})"), "grid.json")
+                  .expand({{"mode", "lora"}}, "job")
+                  .size(),
+              2u);
+    try {
+        SweepGrid::from_json(json::parse(R"({"axes": {"lora.alpha": [4, 8]}})"), "grid.json")
+            .expand({{"mode", "full"}}, "job");
+        ADD_FAILURE() << "a lora axis on a full fine-tune was expanded";
+    } catch (const JobError& error) {
+        EXPECT_EQ(error.field(), "axes.lora.alpha");
+        EXPECT_NE(std::string(error.what()).find("full fine-tune"), std::string::npos);
+    }
     // Found by the sweep_grid harness's seeds: json::value() threw type_error, past JobError.
     EXPECT_NE(error_of(R"({"name": 3, "axes": {"max_steps": [1]}})").find("\"name\""),
               std::string::npos);
