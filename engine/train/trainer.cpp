@@ -1037,6 +1037,7 @@ struct Trainer::Impl {
         }
         TrainResult result;
         result.status = "finished";
+        const std::int64_t first_step = state.step;
         while (state.step < total_steps) {
             if (handle_commands()) {
                 result.status = "stopped";
@@ -1082,6 +1083,13 @@ struct Trainer::Impl {
             if (job.validation.every_steps > 0 && state.step % job.validation.every_steps == 0) {
                 validate();
             }
+        }
+        // A run that ends between validations is still shown as it ended, as diffusers' scripts
+        // validate once more after training: a sweep's short runs are compared on their result.
+        const std::int64_t every = job.validation.every_steps;
+        if (result.status == "finished" && state.step > first_step && every > 0 &&
+            state.step % every != 0) {
+            validate();
         }
         if (last_checkpoint.empty() || CheckpointStore::step_of(last_checkpoint) != state.step) {
             checkpoint();

@@ -221,6 +221,26 @@ TEST(Trainer, ValidationReportsTheMemoryOfEachStageForAllPromptsAtOnce) {
     }
 }
 
+// diffusers' scripts validate once more when training ends; a sweep's short runs are compared
+// on that last picture, not on whichever multiple of every_steps came before it.
+TEST(Trainer, ARunEndingBetweenValidationsValidatesItsLastStep) {
+    test::TemporaryDirectory dir;
+    const fs::path run = dir / "run";
+    fs::create_directories(run);
+    nlohmann::json json = small_job(3, 1e-3).to_json();
+    json["validation"] = {{"every_steps", 2}, {"prompts", {"a red ball"}},
+                          {"steps", 2},       {"frames", 9},
+                          {"height", 32},     {"width", 48}};
+    test_support::run_trainer(common::TrainingJob::from_json(json, "test job"), run);
+    std::vector<std::int64_t> steps;
+    for (const nlohmann::json& event : read_events(run / "events.jsonl")) {
+        if (event.value("type", "") == "validation") {
+            steps.push_back(event["step"]);
+        }
+    }
+    EXPECT_EQ(steps, (std::vector<std::int64_t>{2, 3}));
+}
+
 TEST(Trainer, AStopOnTheControlSocketCheckpointsAndEnds) {
     test::TemporaryDirectory dir;
     const fs::path run = dir / "run";
