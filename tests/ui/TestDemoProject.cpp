@@ -388,6 +388,11 @@ void TestDemoProject::demoPresetTrainsToAnExportedModel() {
     SweepComparisonDialog* comparison = page->openSweepComparison(*sweepId);
     QCOMPARE(comparison->summaryTable()->rowCount(), 4);
     QTRY_COMPARE(comparison->players().size(), 4);
+    // It opens on the runs' last validation, not on the "before" they were validated at first.
+    QCOMPARE(comparison->findChild<QComboBox*>(QStringLiteral("sweepStepCombo"))
+                 ->currentData()
+                 .toLongLong(),
+             30);
     QTRY_VERIFY_WITH_TIMEOUT(!comparison->players().constLast()->currentFrameImage().isNull(),
                              10000);
     saveScreenshot(comparison, QStringLiteral("sweep-comparison-demo.png"));

@@ -222,8 +222,10 @@ void SweepComparisonDialog::reloadVideoChoices() {
             promptText.insert(video.promptIndex, video.prompt);
         }
     }
-    const int prompt = m_promptCombo->currentData().toInt();
-    const qint64 step = m_stepCombo->currentData().toLongLong();
+    // What was chosen stays chosen; the first time (nothing chosen yet, which toLongLong() would
+    // read as step 0, the "before" of runs validated at the start) the newest step shows.
+    const QVariant prompt = m_promptCombo->currentData();
+    const QVariant step = m_stepCombo->currentData();
     m_promptCombo->clear();
     for (int index : prompts)
         m_promptCombo->addItem(tr("Prompt %1: %2").arg(index + 1).arg(promptText.value(index)),
@@ -231,9 +233,9 @@ void SweepComparisonDialog::reloadVideoChoices() {
     m_stepCombo->clear();
     for (auto it = steps.rbegin(); it != steps.rend(); ++it)
         m_stepCombo->addItem(tr("Step %1").arg(*it), *it);
-    const int promptIndex = m_promptCombo->findData(prompt);
+    const int promptIndex = prompt.isValid() ? m_promptCombo->findData(prompt) : -1;
     m_promptCombo->setCurrentIndex(promptIndex < 0 ? 0 : promptIndex);
-    const int stepIndex = m_stepCombo->findData(step);
+    const int stepIndex = step.isValid() ? m_stepCombo->findData(step) : -1;
     m_stepCombo->setCurrentIndex(stepIndex < 0 ? 0 : stepIndex);
     if (m_players.isEmpty() && m_promptCombo->count() > 0)
         showVideos(m_promptCombo->currentData().toInt(), m_stepCombo->currentData().toLongLong());
