@@ -3,6 +3,7 @@
 // a run closed while its clips are being prepared trains to its end, and a running queue runs
 // to its end with the studio closed (the engine-side runner) and is reported on reopening.
 #include "app/engine/EngineRun.h"
+#include "app/project/Project.h"
 #include "app/project/Settings.h"
 #include "app/runs/RunState.h"
 #include "app/runs/TrainingRuns.h"
@@ -92,6 +93,10 @@ void TestRunsWithoutTheStudio::reattachesAfterTheStudioRestarts() {
 }
 
 void TestRunsWithoutTheStudio::aRunClosedWhilePreparingTrainsToItsEnd() {
+    // The run before this one left every latent cached, so this one's prepare would be over
+    // (and the engine exec'd into train) almost as soon as it began; encoding again keeps the
+    // studio's close inside prepare.
+    QVERIFY(QDir(m_studio.window->project()->cacheFolder()).removeRecursively());
     const qint64 runId = launchFromForm(m_studio.tinyPipeline, 3, 0, 0);
     QVERIFY(runId > 0);
     QCOMPARE(stateOf(runId), RunState::Preparing);
