@@ -46,7 +46,8 @@ void TestDemoProjectEngine::buildsClipsAndTinyModel() {
     for (const QString& clip : builder.clipFiles())
         QVERIFY(QFileInfo(clip).size() > 0);
     const QDir model(builder.modelFolder());
-    QCOMPARE(model.path(), QDir(project.path()).filePath(QStringLiteral("models/cogvideox-tiny-demo")));
+    QCOMPARE(model.path(),
+             QDir(project.path()).filePath(QStringLiteral("models/cogvideox-tiny-demo")));
     QVERIFY(QFileInfo(model.filePath(QStringLiteral("model_index.json"))).isFile());
     for (const QString& component :
          {QStringLiteral("transformer"), QStringLiteral("vae"), QStringLiteral("text_encoder"),
