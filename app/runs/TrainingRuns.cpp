@@ -3,6 +3,7 @@
 #include "app/dataset/ClipStore.h"
 #include "app/dataset/ConditionImages.h"
 #include "app/dataset/DatasetExporter.h"
+#include "app/demo/DemoProjectBuilder.h"
 #include "app/engine/EngineRun.h"
 #include "app/jobs/JobPresets.h"
 #include "app/project/Project.h"
@@ -159,9 +160,12 @@ QString TrainingRuns::defaultModelFolder() const {
         ProjectSchema::metaValue(m_impl->project->database(), kModelFolderKey);
     if (!remembered.isEmpty() && QFileInfo(remembered).isDir())
         return remembered;
+    // The demo's model, then the narrower one demo projects had before it.
+    const QDir models(
+        QDir(m_impl->project->folder()).filePath(DemoProjectBuilder::kModelsFolderName));
     for (const QString& demoModel :
-         {QStringLiteral("models/cogvideox-tiny-demo"), QStringLiteral("models/cogvideox-tiny")}) {
-        const QString folder = QDir(m_impl->project->folder()).filePath(demoModel);
+         {DemoProjectBuilder::kModelArchitecture, QStringLiteral("cogvideox-tiny")}) {
+        const QString folder = models.filePath(demoModel);
         if (QFileInfo::exists(QDir(folder).filePath(QStringLiteral("model_index.json"))))
             return folder;
     }
