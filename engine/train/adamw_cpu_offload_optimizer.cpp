@@ -9,8 +9,15 @@
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <utility>
+
+#ifdef TUNEFRAME_TORCH_CUDA
+#include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#endif
 
 namespace tuneframe::train {
 namespace {
@@ -79,6 +86,116 @@ private:
     bool aborted_ = false;
 };
 
+// The step's copies between device parameters and their pinned staging buffers. With CUDA they
+// run on two streams of their own, gradients to the host on one and results back on the other,
+// so a result's copy up and the next gradients' copies down share the bus in both directions
+// instead of queueing behind each other on the compute stream. Every gradient copy is issued at
+// once, when the step starts (each has its own buffer), ordered after the backward pass by an
+// event; the compute stream waits for the last copy back before the next forward reads the
+// parameters. Elsewhere (a CPU parameter has no staging buffer) the copies are plain ones.
+class HostTransfers {
+public:
+    HostTransfers(std::size_t parameter_count, const c10::Device& device) {
+#ifdef TUNEFRAME_TORCH_CUDA
+        if (device.is_cuda()) {
+            cuda_.emplace(parameter_count, device);
+        }
+#else
+        (void)parameter_count;
+        (void)device;
+#endif
+    }
+
+    HostTransfers(const HostTransfers&) = delete;
+    HostTransfers& operator=(const HostTransfers&) = delete;
+
+    // On an error the streams are drained: no copy may still be writing a staging buffer or a
+    // parameter once the step has unwound.
+    ~HostTransfers() {
+#ifdef TUNEFRAME_TORCH_CUDA
+        if (cuda_ && !finished_) {
+            try {
+                cuda_->down.synchronize();
+                cuda_->up.synchronize();
+            } catch (...) {
+                // Already unwinding from an error; a failed device has nothing left to drain.
+            }
+        }
+#endif
+    }
+
+    void start_to_host(std::size_t index, at::Tensor& staging, const at::Tensor& gradient) {
+#ifdef TUNEFRAME_TORCH_CUDA
+        if (cuda_) {
+            const c10::cuda::CUDAStreamGuard guard(cuda_->down);
+            staging.copy_(gradient, /*non_blocking=*/true);
+            cuda_->arrived[index].record(cuda_->down);
+            return;
+        }
+#endif
+        (void)index;
+        staging.copy_(gradient);
+    }
+
+    // Blocks until start_to_host(index, ...) has landed in its staging buffer.
+    void wait_to_host(std::size_t index) {
+#ifdef TUNEFRAME_TORCH_CUDA
+        if (cuda_) {
+            cuda_->arrived[index].synchronize();
+        }
+#else
+        (void)index;
+#endif
+    }
+
+    void to_device(const at::Tensor& parameter, const at::Tensor& staging) {
+#ifdef TUNEFRAME_TORCH_CUDA
+        if (cuda_) {
+            const c10::cuda::CUDAStreamGuard guard(cuda_->up);
+            parameter.copy_(staging, /*non_blocking=*/true);
+            return;
+        }
+#endif
+        parameter.copy_(staging);
+    }
+
+    // Orders the compute stream after every copy back.
+    void finish() {
+#ifdef TUNEFRAME_TORCH_CUDA
+        if (cuda_) {
+            at::cuda::CUDAEvent uploaded;
+            uploaded.record(cuda_->up);
+            uploaded.block(cuda_->compute);
+        }
+#endif
+        finished_ = true;
+    }
+
+private:
+#ifdef TUNEFRAME_TORCH_CUDA
+    struct CudaStreams {
+        CudaStreams(std::size_t parameter_count, const c10::Device& device)
+            : compute(c10::cuda::getCurrentCUDAStream(device.index()))
+            , down(c10::cuda::getStreamFromPool(/*isHighPriority=*/false, device.index()))
+            , up(c10::cuda::getStreamFromPool(/*isHighPriority=*/false, device.index()))
+            , arrived(parameter_count) {
+            // The gradients are final once the compute stream has run what is queued now:
+            // the backward pass and any clipping.
+            at::cuda::CUDAEvent backward_done;
+            backward_done.record(compute);
+            backward_done.block(down);
+        }
+
+        c10::cuda::CUDAStream compute;
+        c10::cuda::CUDAStream down;
+        c10::cuda::CUDAStream up;
+        std::vector<at::cuda::CUDAEvent> arrived;
+    };
+    std::optional<CudaStreams> cuda_;
+#endif
+    bool finished_ = false;
+};
+
 } // namespace
 
 AdamWCpuOffloadOptimizer::AdamWCpuOffloadOptimizer(NamedParameters parameters,
@@ -120,16 +237,12 @@ StateBytes AdamWCpuOffloadOptimizer::buffer_bytes() const {
     return bytes;
 }
 
-at::Tensor AdamWCpuOffloadOptimizer::host_gradient(std::size_t index) {
-    const at::Tensor gradient = parameter(index).grad().detach();
-    if (gradient.is_cpu()) {
+at::Tensor AdamWCpuOffloadOptimizer::host_gradient(std::size_t index) const {
+    if (!staging_[index].defined()) {
+        const at::Tensor gradient = parameter(index).grad().detach();
         return gradient.scalar_type() == at::kFloat ? gradient : gradient.to(at::kFloat);
     }
-    at::Tensor& staging = staging_[index];
-    // Blocking: the copy waits on the current stream for the backward pass, and the buffer's
-    // previous copy back (issued on the same stream) has finished before it is overwritten.
-    staging.copy_(gradient);
-    return staging.to(at::kFloat);
+    return staging_[index].to(at::kFloat);
 }
 
 void AdamWCpuOffloadOptimizer::update_on_host(std::size_t index, const at::Tensor& gradient,
@@ -145,10 +258,7 @@ void AdamWCpuOffloadOptimizer::update_on_host(std::size_t index, const at::Tenso
     }
 }
 
-void AdamWCpuOffloadOptimizer::step() {
-    core::NoGradGuard no_grad;
-    AdamHyperParameters hyper = hyper_;
-    hyper.lr = lr();
+std::vector<std::size_t> AdamWCpuOffloadOptimizer::prepare_step() {
     std::vector<std::size_t> pending;
     for (std::size_t i = 0; i < parameter_count(); ++i) {
         const at::Tensor& param = parameter(i);
@@ -167,6 +277,29 @@ void AdamWCpuOffloadOptimizer::step() {
                 param.sizes(), param.options().device(c10::kCPU).pinned_memory(param.is_cuda()));
         }
         pending.push_back(i);
+    }
+    return pending;
+}
+
+c10::Device AdamWCpuOffloadOptimizer::staged_device(const std::vector<std::size_t>& pending) const {
+    for (std::size_t index : pending) {
+        if (staging_[index].defined()) {
+            return parameter(index).device();
+        }
+    }
+    return c10::Device(c10::kCPU);
+}
+
+void AdamWCpuOffloadOptimizer::step() {
+    core::NoGradGuard no_grad;
+    AdamHyperParameters hyper = hyper_;
+    hyper.lr = lr();
+    const std::vector<std::size_t> pending = prepare_step();
+    HostTransfers transfers(parameter_count(), staged_device(pending));
+    for (std::size_t index : pending) {
+        if (staging_[index].defined()) {
+            transfers.start_to_host(index, staging_[index], parameter(index).grad().detach());
+        }
     }
 
     UpdateChannel channel;
@@ -189,13 +322,13 @@ void AdamWCpuOffloadOptimizer::step() {
     const auto copy_back = [&](const std::vector<std::size_t>& finished) {
         for (std::size_t index : finished) {
             if (staging_[index].defined()) {
-                const at::Tensor param = parameter(index).detach();
-                param.copy_(staging_[index], /*non_blocking=*/param.is_cuda());
+                transfers.to_device(parameter(index).detach(), staging_[index]);
             }
         }
     };
     try {
         for (std::size_t index : pending) {
+            transfers.wait_to_host(index);
             if (!channel.push(index, host_gradient(index))) {
                 break;
             }
@@ -212,6 +345,7 @@ void AdamWCpuOffloadOptimizer::step() {
         std::rethrow_exception(worker_error);
     }
     copy_back(channel.take_finished());
+    transfers.finish();
 }
 
 } // namespace tuneframe::train

@@ -8,6 +8,7 @@
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
 #include "engine/train/adam_optimizer.h"
+#include "engine/train/adamw_cpu_offload_optimizer.h"
 #include "engine/train/clip_grad_norm.h"
 #include "engine/train/diffusion_loss.h"
 #include "engine/train/optimizer_factory.h"
@@ -303,6 +304,50 @@ TEST_F(GpuTrainingStep, FusedAdamWUpdatesBf16ParametersThroughTheirFloat32Master
               1e-2 * expected.abs().max().item<double>());
     for (const auto& [name, tensor] : on_cuda.state_tensors()) {
         EXPECT_TRUE(tensor.is_cuda()) << name;
+    }
+}
+
+// The offloaded AdamW's copies run on streams of their own: gradients must leave only after the
+// work queued before the step wrote them, and the next kernels must read the updated weights.
+// Each gradient is computed on the GPU from the parameter itself, behind a long queue of
+// unrelated work, with operations that round the same on both devices, so the CUDA run equals
+// the CPU run bit for bit only if every copy waited for what it had to.
+TEST_F(GpuTrainingStep, OffloadedAdamWCopiesAreOrderedWithTheComputeStream) {
+    torch::manual_seed(11);
+    AdamHyperParameters hyper;
+    hyper.lr = 1e-2;
+    hyper.weight_decay = 0.01;
+    NamedParameters cpu;
+    NamedParameters cuda;
+    for (int i = 0; i < 4; ++i) {
+        const at::Tensor initial = torch::randn({1024, 512}).to(at::kBFloat16);
+        const std::string name = "w" + std::to_string(i);
+        cpu.emplace_back(name, initial.clone().set_requires_grad(true));
+        cuda.emplace_back(name, initial.to(at::kCUDA).set_requires_grad(true));
+    }
+    hyper.decoupled = true;
+    AdamWCpuOffloadOptimizer on_cpu(cpu, hyper);
+    AdamWCpuOffloadOptimizer on_cuda(cuda, hyper);
+    const at::Tensor busy = torch::randn({4096, 4096}, at::TensorOptions().device(at::kCUDA));
+    for (int step = 0; step < 4; ++step) {
+        at::Tensor sink = busy;
+        for (int k = 0; k < 8; ++k) {
+            sink = at::mm(sink, busy) / 64;
+        }
+        for (std::size_t i = 0; i < cpu.size(); ++i) {
+            const at::Tensor noise = torch::randn({1024, 512});
+            const auto gradient_of = [&](const at::Tensor& weight) {
+                return (weight.detach().to(at::kFloat) * 0.5 + noise.to(weight.device()))
+                    .to(at::kBFloat16);
+            };
+            cpu[i].second.mutable_grad() = gradient_of(cpu[i].second);
+            cuda[i].second.mutable_grad() = gradient_of(cuda[i].second);
+        }
+        on_cpu.step();
+        on_cuda.step();
+    }
+    for (std::size_t i = 0; i < cpu.size(); ++i) {
+        EXPECT_TRUE(cuda[i].second.detach().cpu().equal(cpu[i].second.detach())) << cpu[i].first;
     }
 }
 
