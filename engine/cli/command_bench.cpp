@@ -1,7 +1,7 @@
 // `bench`: one JSON line with the median training-step time, tokens/s and peak memory.
 #include "engine/cli/commands.h"
 #include "engine/models/cogvideox/architectures.h"
-#include "engine/train/training_bench.h"
+#include "engine/train/bench/training_bench.h"
 
 #include <cmath>
 #include <cstdlib>

@@ -9,7 +9,7 @@
 #include "engine/diffusion/pipeline_folder.h"
 #include "engine/dist/distributed_context.h"
 #include "engine/train/job_model_check.h"
-#include "engine/train/prepared_training_dataset.h"
+#include "engine/train/sampling/prepared_training_dataset.h"
 #include "engine/train/trainer.h"
 #if TUNEFRAME_HAVE_TENSORBOARD
 #include "engine/tensorboard/tensorboard_sink.h"

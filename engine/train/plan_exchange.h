@@ -1,8 +1,8 @@
 #pragma once
 
 #include "common/training_job.h"
-#include "engine/train/clip_grad_norm.h"
-#include "engine/train/optimizer.h"
+#include "engine/train/optim/clip_grad_norm.h"
+#include "engine/train/optim/optimizer.h"
 
 #include <ATen/core/Tensor.h>
 

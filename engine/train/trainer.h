@@ -3,7 +3,7 @@
 #include "common/training_job.h"
 #include "engine/core/event_emitter.h"
 #include "engine/train/command_channel.h"
-#include "engine/train/training_dataset.h"
+#include "engine/train/sampling/training_dataset.h"
 
 #include <filesystem>
 #include <memory>

@@ -4,7 +4,7 @@
 // Runs only where LibTorch sees a CUDA device; elsewhere every test reports itself skipped.
 #include "engine/core/float8.h"
 #include "engine/core/runtime_info.h"
-#include "engine/train/training_bench.h"
+#include "engine/train/bench/training_bench.h"
 
 #include <gtest/gtest.h>
 

@@ -7,11 +7,11 @@
 #include "engine/diffusion/pipeline_folder.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
-#include "engine/train/adam_optimizer.h"
-#include "engine/train/adamw_cpu_offload_optimizer.h"
-#include "engine/train/clip_grad_norm.h"
 #include "engine/train/diffusion_loss.h"
-#include "engine/train/optimizer_factory.h"
+#include "engine/train/optim/adam_optimizer.h"
+#include "engine/train/optim/adamw_cpu_offload_optimizer.h"
+#include "engine/train/optim/clip_grad_norm.h"
+#include "engine/train/optim/optimizer_factory.h"
 #include "tests/support/test_paths.h"
 
 #include <ATen/CPUGeneratorImpl.h>

@@ -6,7 +6,7 @@
 #include "engine/dist/distributed_context.h"
 #include "engine/dist/parallel_mesh.h"
 #include "engine/dist/rendezvous_environment.h"
-#include "engine/train/distributed_bucket_sampler.h"
+#include "engine/train/sampling/distributed_bucket_sampler.h"
 #include "tests/engine/dist/recording_communicator.h"
 
 #include <ATen/ops/zeros.h>

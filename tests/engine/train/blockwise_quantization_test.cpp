@@ -1,5 +1,5 @@
 // bitsandbytes' dynamic 8-bit map and block-wise quantisation, as the 8-bit AdamW uses them.
-#include "engine/train/blockwise_quantization.h"
+#include "engine/train/optim/blockwise_quantization.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

@@ -2,7 +2,7 @@
 // for every schedule, warmup 10 of 100 steps, each lr after 0..100 scheduler steps.
 #include "engine/core/json_file.h"
 #include "engine/core/tensor_io.h"
-#include "engine/train/lr_schedule.h"
+#include "engine/train/optim/lr_schedule.h"
 #include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // LR schedule edge cases the golden case does not reach: no warmup, steps past the end,
 // restarts, and the errors that name the field.
 #include "engine/core/error.h"
-#include "engine/train/lr_schedule.h"
+#include "engine/train/optim/lr_schedule.h"
 
 #include <gtest/gtest.h>
 

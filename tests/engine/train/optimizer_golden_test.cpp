@@ -5,9 +5,9 @@
 // architecture's decisions say.
 #include "engine/core/json_file.h"
 #include "engine/core/tensor_io.h"
-#include "engine/train/clip_grad_norm.h"
-#include "engine/train/optimizer_factory.h"
-#include "engine/train/prodigy_optimizer.h"
+#include "engine/train/optim/clip_grad_norm.h"
+#include "engine/train/optim/optimizer_factory.h"
+#include "engine/train/optim/prodigy_optimizer.h"
 #include "tests/engine/train/optimizer_test_support.h"
 #include "tests/support/test_paths.h"
 

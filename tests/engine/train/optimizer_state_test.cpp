@@ -2,9 +2,9 @@
 // loads that refuse state of the wrong shape, and the bytes each optimizer holds.
 #include "engine/core/error.h"
 #include "engine/core/tensor_io.h"
-#include "engine/train/adamw_8bit_optimizer.h"
-#include "engine/train/optimizer_factory.h"
-#include "engine/train/prodigy_optimizer.h"
+#include "engine/train/optim/adamw_8bit_optimizer.h"
+#include "engine/train/optim/optimizer_factory.h"
+#include "engine/train/optim/prodigy_optimizer.h"
 #include "tests/engine/train/optimizer_test_support.h"
 #include "tests/support/test_paths.h"
 

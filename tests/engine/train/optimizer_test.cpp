@@ -1,10 +1,10 @@
 // Optimizer behaviour beyond the golden case: the factory and its errors, precision handling,
 // 8-bit and offloaded AdamW against plain AdamW, clipping edge cases.
 #include "engine/core/error.h"
-#include "engine/train/adamw_8bit_optimizer.h"
-#include "engine/train/clip_grad_norm.h"
-#include "engine/train/optimizer_factory.h"
-#include "engine/train/prodigy_optimizer.h"
+#include "engine/train/optim/adamw_8bit_optimizer.h"
+#include "engine/train/optim/clip_grad_norm.h"
+#include "engine/train/optim/optimizer_factory.h"
+#include "engine/train/optim/prodigy_optimizer.h"
 #include "tests/engine/train/optimizer_test_support.h"
 
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 
 // Helpers shared by the optimizer suites: parameters with gradients, and comparisons that
 // report their error.
-#include "engine/train/optimizer.h"
+#include "engine/train/optim/optimizer.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

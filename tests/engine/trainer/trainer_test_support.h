@@ -4,8 +4,8 @@
 // events a run wrote.
 #include "common/training_job.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
+#include "engine/train/sampling/training_dataset.h"
 #include "engine/train/trainer.h"
-#include "engine/train/training_dataset.h"
 
 #include <nlohmann/json.hpp>
 

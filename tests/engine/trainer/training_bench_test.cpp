@@ -2,7 +2,7 @@
 #include "engine/core/error.h"
 #include "engine/core/kept_attention.h"
 #include "engine/models/cogvideox/architectures.h"
-#include "engine/train/training_bench.h"
+#include "engine/train/bench/training_bench.h"
 #include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>

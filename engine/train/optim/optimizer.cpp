@@ -1,4 +1,4 @@
-#include "engine/train/optimizer.h"
+#include "engine/train/optim/optimizer.h"
 
 #include "engine/core/error.h"
 #include "engine/core/grad_mode.h"

@@ -1,4 +1,4 @@
-#include "engine/train/clip_grad_norm.h"
+#include "engine/train/optim/clip_grad_norm.h"
 
 #include "engine/core/grad_mode.h"
 

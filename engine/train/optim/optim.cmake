@@ -1,4 +1,4 @@
-# engine/train: optimizers, learning-rate schedules and gradient clipping for the trainer.
+# engine/train/optim: optimizers, learning-rate schedules and gradient clipping for the trainer.
 # Included from engine/CMakeLists.txt; sources join the engine library.
 target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/adam_optimizer.cpp

@@ -1,4 +1,4 @@
-#include "engine/train/training_bench.h"
+#include "engine/train/bench/training_bench.h"
 
 #include "engine/core/attention.h"
 #include "engine/core/cpu_allocation_tracker.h"
@@ -13,11 +13,11 @@
 #include "engine/models/cogvideox/memory_estimate.h"
 #include "engine/models/cogvideox/quantized_base.h"
 #include "engine/models/t5/module_weights.h"
-#include "engine/train/clip_grad_norm.h"
+#include "engine/train/bench/kineto_trace.h"
+#include "engine/train/bench/step_phase_clock.h"
 #include "engine/train/diffusion_loss.h"
-#include "engine/train/kineto_trace.h"
-#include "engine/train/optimizer_factory.h"
-#include "engine/train/step_phase_clock.h"
+#include "engine/train/optim/clip_grad_norm.h"
+#include "engine/train/optim/optimizer_factory.h"
 #include "engine/train/validation_pass.h"
 
 #include <torch/torch.h>

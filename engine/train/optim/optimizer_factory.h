@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/train/optimizer.h"
+#include "engine/train/optim/optimizer.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "engine/train/distributed_bucket_sampler.h"
+#include "engine/train/sampling/distributed_bucket_sampler.h"
 
 namespace tuneframe::train {
 

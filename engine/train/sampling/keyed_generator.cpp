@@ -1,4 +1,4 @@
-#include "engine/train/keyed_generator.h"
+#include "engine/train/sampling/keyed_generator.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 

@@ -1,4 +1,4 @@
-#include "engine/train/adam_optimizer.h"
+#include "engine/train/optim/adam_optimizer.h"
 
 #include "engine/core/fused_adam.h"
 #include "engine/core/grad_mode.h"

@@ -1,4 +1,4 @@
-#include "engine/train/step_phase_clock.h"
+#include "engine/train/bench/step_phase_clock.h"
 
 #include <chrono>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "engine/train/blockwise_quantization.h"
+#include "engine/train/optim/blockwise_quantization.h"
 
 #include <ATen/ATen.h>
 

@@ -1,11 +1,11 @@
-#include "engine/train/optimizer_factory.h"
+#include "engine/train/optim/optimizer_factory.h"
 
 #include "engine/core/error.h"
-#include "engine/train/adam_optimizer.h"
-#include "engine/train/adamw_8bit_optimizer.h"
-#include "engine/train/adamw_cpu_offload_optimizer.h"
-#include "engine/train/came_optimizer.h"
-#include "engine/train/prodigy_optimizer.h"
+#include "engine/train/optim/adam_optimizer.h"
+#include "engine/train/optim/adamw_8bit_optimizer.h"
+#include "engine/train/optim/adamw_cpu_offload_optimizer.h"
+#include "engine/train/optim/came_optimizer.h"
+#include "engine/train/optim/prodigy_optimizer.h"
 
 #include <array>
 #include <string_view>

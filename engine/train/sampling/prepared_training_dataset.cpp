@@ -1,4 +1,4 @@
-#include "engine/train/prepared_training_dataset.h"
+#include "engine/train/sampling/prepared_training_dataset.h"
 
 #include "engine/core/error.h"
 #include "engine/core/tensor_io.h"

@@ -1,4 +1,4 @@
-#include "engine/train/prodigy_optimizer.h"
+#include "engine/train/optim/prodigy_optimizer.h"
 
 #include "engine/core/error.h"
 

@@ -1,4 +1,4 @@
-#include "engine/train/adamw_cpu_offload_optimizer.h"
+#include "engine/train/optim/adamw_cpu_offload_optimizer.h"
 
 #include "engine/core/error.h"
 #include "engine/core/grad_mode.h"

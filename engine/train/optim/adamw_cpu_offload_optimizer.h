@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/train/adam_optimizer.h"
+#include "engine/train/optim/adam_optimizer.h"
 
 namespace tuneframe::train {
 

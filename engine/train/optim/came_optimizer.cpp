@@ -1,4 +1,4 @@
-#include "engine/train/came_optimizer.h"
+#include "engine/train/optim/came_optimizer.h"
 
 #include <ATen/ATen.h>
 

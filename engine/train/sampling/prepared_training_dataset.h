@@ -1,7 +1,7 @@
 #pragma once
 
 #include "engine/data/prepared_index.h"
-#include "engine/train/training_dataset.h"
+#include "engine/train/sampling/training_dataset.h"
 
 #include <filesystem>
 

@@ -1,4 +1,4 @@
-#include "engine/train/lr_schedule.h"
+#include "engine/train/optim/lr_schedule.h"
 
 #include "engine/core/error.h"
 

@@ -1,4 +1,4 @@
-#include "engine/train/kineto_trace.h"
+#include "engine/train/bench/kineto_trace.h"
 
 #include "engine/core/error.h"
 

@@ -1,7 +1,7 @@
-#include "engine/train/bucket_batch_sampler.h"
+#include "engine/train/sampling/bucket_batch_sampler.h"
 
 #include "engine/core/error.h"
-#include "engine/train/keyed_generator.h"
+#include "engine/train/sampling/keyed_generator.h"
 
 #include <algorithm>
 #include <map>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/train/bucket_batch_sampler.h"
+#include "engine/train/sampling/bucket_batch_sampler.h"
 
 namespace tuneframe::train {
 

@@ -1,7 +1,7 @@
-#include "engine/train/adamw_8bit_optimizer.h"
+#include "engine/train/optim/adamw_8bit_optimizer.h"
 
 #include "engine/core/error.h"
-#include "engine/train/blockwise_quantization.h"
+#include "engine/train/optim/blockwise_quantization.h"
 
 #include <ATen/ATen.h>
 
