@@ -4,9 +4,9 @@
 // decodes into pictures of them.
 #include "common/bucket_assignment.h"
 #include "engine/cli/commands.h"
-#include "engine/core/checkpoint_inventory.h"
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
+#include "engine/core/safetensors/checkpoint_inventory.h"
 #include "engine/core/tensor_io.h"
 #include "engine/data/clip_preprocessor.h"
 #include "engine/models/cogvideox/block_average_vae.h"

@@ -1,6 +1,6 @@
 #include "engine/cli/commands.h"
-#include "engine/core/checkpoint_inventory.h"
 #include "engine/core/error.h"
+#include "engine/core/safetensors/checkpoint_inventory.h"
 #include "engine/models/cogvideox/init_model.h"
 #include "engine/models/t5/module_weights.h"
 

@@ -1,7 +1,7 @@
 #include "engine/cli/commands.h"
 
-#include "engine/core/checkpoint_inventory.h"
 #include "engine/core/error.h"
+#include "engine/core/safetensors/checkpoint_inventory.h"
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/memory_estimate.h"
 

@@ -1,11 +1,11 @@
 // `train --job FILE [--check]`: the run folder is the job file's folder; --check only says
 // whether the job can train on its model, writing nothing.
 #include "engine/cli/commands.h"
+#include "engine/core/device/runtime_info.h"
 #include "engine/core/error.h"
 #include "engine/core/job_file.h"
 #include "engine/core/media_support.h"
 #include "engine/core/pid_file.h"
-#include "engine/core/runtime_info.h"
 #include "engine/diffusion/pipeline_folder.h"
 #include "engine/dist/distributed_context.h"
 #include "engine/train/job_model_check.h"

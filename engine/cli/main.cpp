@@ -1,6 +1,6 @@
 #include "engine/cli/commands.h"
+#include "engine/core/device/runtime_info.h"
 #include "engine/core/error.h"
-#include "engine/core/runtime_info.h"
 #include "engine/dist/cuda_visible_devices.h"
 
 #include <c10/util/Exception.h>

@@ -1,7 +1,7 @@
 #include "engine/core/tensor_io.h"
 
 #include "engine/core/error.h"
-#include "engine/core/safetensors_writer.h"
+#include "engine/core/safetensors/safetensors_writer.h"
 
 #include <torch/torch.h>
 

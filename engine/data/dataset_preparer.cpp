@@ -2,11 +2,11 @@
 
 #include "common/bucket_assignment.h"
 #include "common/dataset_manifest.h"
+#include "engine/core/device/runtime_info.h"
 #include "engine/core/error.h"
 #include "engine/core/job_file.h"
 #include "engine/core/json_file.h"
 #include "engine/core/media_support.h"
-#include "engine/core/runtime_info.h"
 #include "engine/data/cache_key.h"
 #include "engine/data/clip_preprocessor.h"
 #include "engine/data/file_identity.h"

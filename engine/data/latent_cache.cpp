@@ -1,7 +1,7 @@
 #include "engine/data/latent_cache.h"
 
 #include "engine/core/error.h"
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "engine/core/tensor_io.h"
 
 namespace tuneframe::data {

@@ -1,7 +1,7 @@
 #include "engine/diffusion/cogvideox_pipeline.h"
 
+#include "engine/core/device/runtime_info.h"
 #include "engine/core/error.h"
-#include "engine/core/runtime_info.h"
 #include "engine/diffusion/classifier_free_guidance.h"
 #include "engine/diffusion/cogvideox_ddim_scheduler.h"
 #include "engine/diffusion/cogvideox_dpm_scheduler.h"

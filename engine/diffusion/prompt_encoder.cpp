@@ -1,7 +1,7 @@
 #include "engine/diffusion/prompt_encoder.h"
 
+#include "engine/core/device/runtime_info.h"
 #include "engine/core/error.h"
-#include "engine/core/runtime_info.h"
 
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 #include "engine/lora/lora_weights.h"
 
 #include "engine/core/error.h"
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "engine/core/tensor_io.h"
 #include "engine/lora/comfyui_lora_keys.h"
 #include "engine/lora/lora_injection.h"

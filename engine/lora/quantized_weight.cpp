@@ -1,7 +1,7 @@
 #include "engine/lora/quantized_weight.h"
 
 #include "engine/core/error.h"
-#include "engine/core/float8.h"
+#include "engine/core/kernels/float8.h"
 
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "common/training_job.h"
-#include "engine/core/checkpoint_inventory.h"
+#include "engine/core/safetensors/checkpoint_inventory.h"
 
 #include <nlohmann/json.hpp>
 

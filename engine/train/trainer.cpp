@@ -1,9 +1,9 @@
 #include "engine/train/trainer.h"
 
 #include "common/remove_tree.h"
+#include "engine/core/device/memory_stats.h"
+#include "engine/core/device/runtime_info.h"
 #include "engine/core/error.h"
-#include "engine/core/memory_stats.h"
-#include "engine/core/runtime_info.h"
 #include "engine/diffusion/prompt_encoder.h"
 #include "engine/dist/distributed_context.h"
 #include "engine/lora/lora_injection.h"

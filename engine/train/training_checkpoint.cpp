@@ -4,7 +4,7 @@
 #include "engine/core/atomic_file.h"
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "engine/core/tensor_io.h"
 
 #include <algorithm>

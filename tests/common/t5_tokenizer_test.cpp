@@ -1,6 +1,6 @@
 // T5Tokenizer against ../shared/golden/tokenizer (transformers' slow T5Tokenizer): ids exact.
 #include "common/t5_tokenizer.h"
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // Drives the real tuneframe-engine binary as the studio and users do.
 #include "common/protocol.h"
 #include "engine/core/json_file.h"
-#include "engine/core/safetensors_file.h"
-#include "engine/core/safetensors_writer.h"
+#include "engine/core/safetensors/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_writer.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/test_paths.h"
 

@@ -3,8 +3,8 @@
 // pipelines within bf16 bounds. Needs no FFmpeg: the training data is a latent cache the test
 // writes itself. Skipped unless the engine sees a CUDA device.
 #include "engine/core/json_file.h"
-#include "engine/core/safetensors_file.h"
-#include "engine/core/safetensors_writer.h"
+#include "engine/core/safetensors/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_writer.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/test_paths.h"
 

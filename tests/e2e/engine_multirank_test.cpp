@@ -1,7 +1,7 @@
 // Distributed training end to end with real engine processes and 2-rank Gloo groups on the CPU:
 // `launch --cpu-ranks 2` with each parallel plan, and ranks started as torchrun and srun start
 // them, against one process doing the same work.
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "engine/dist/c10d_version.h"
 #include "tests/e2e/engine_test_project.h"
 #include "tests/support/free_port.h"

@@ -7,7 +7,7 @@
 #include "common/protocol.h"
 #include "common/training_job.h"
 #include "engine/core/json_file.h"
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "media/log_level.h"
 #include "media/video_writer.h"
 #include "tests/support/process_runner.h"

@@ -2,7 +2,7 @@
 // the event stream, and MP4 files that decode back with the frames and size asked for.
 #include "common/protocol.h"
 #include "engine/core/json_file.h"
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "tests/support/process_runner.h"
 #include "tests/support/test_paths.h"
 

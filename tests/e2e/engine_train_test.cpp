@@ -5,7 +5,7 @@
 #include "common/run_queue.h"
 #include "common/training_job.h"
 #include "engine/core/json_file.h"
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "media/video_reader.h"
 #include "tests/e2e/engine_test_project.h"
 #include "tests/support/process_runner.h"

@@ -1,8 +1,8 @@
 // Reads every safetensors file of ../shared/golden and checks it against MANIFEST.md's tables
 // (names, dtypes, shapes), as the architecture's decisions require: the manifest is the
 // contract, the files are what the reader must understand.
-#include "engine/core/safetensors_checkpoint.h"
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_checkpoint.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>

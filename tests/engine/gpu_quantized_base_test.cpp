@@ -2,8 +2,8 @@
 // 49 x 480 x 720 (bf16, rank 64, checkpointing) within 16 GiB of CUDA memory with an int8 base,
 // and with fp8 where LibTorch has it; the bf16 base peaks at 17.85 GiB (bench/RESULTS.md).
 // Runs only where LibTorch sees a CUDA device; elsewhere every test reports itself skipped.
-#include "engine/core/float8.h"
-#include "engine/core/runtime_info.h"
+#include "engine/core/device/runtime_info.h"
+#include "engine/core/kernels/float8.h"
 #include "engine/train/bench/training_bench.h"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Runs only where LibTorch sees a CUDA device; elsewhere every test reports itself skipped.
-#include "engine/core/attention.h"
-#include "engine/core/kept_attention.h"
-#include "engine/core/runtime_info.h"
+#include "engine/core/device/runtime_info.h"
+#include "engine/core/kernels/attention.h"
+#include "engine/core/kernels/kept_attention.h"
 #include "engine/core/tensor_io.h"
 #include "tests/support/test_paths.h"
 

@@ -2,8 +2,8 @@
 // CPU: the bf16 forward and backward (with gradient checkpointing) within bf16 bounds of the fp32
 // CPU step, and clipping plus AdamW on CUDA equal to the CPU's for the same gradients. Skipped
 // without a CUDA device.
-#include "engine/core/fused_adam.h"
-#include "engine/core/runtime_info.h"
+#include "engine/core/device/runtime_info.h"
+#include "engine/core/kernels/fused_adam.h"
 #include "engine/diffusion/pipeline_folder.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"

@@ -1,5 +1,5 @@
-#include "engine/core/attention.h"
-#include "engine/core/kept_attention.h"
+#include "engine/core/kernels/attention.h"
+#include "engine/core/kernels/kept_attention.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

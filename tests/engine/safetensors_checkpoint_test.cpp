@@ -1,7 +1,7 @@
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
-#include "engine/core/safetensors_checkpoint.h"
-#include "engine/core/safetensors_writer.h"
+#include "engine/core/safetensors/safetensors_checkpoint.h"
+#include "engine/core/safetensors/safetensors_writer.h"
 #include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>

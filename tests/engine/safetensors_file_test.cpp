@@ -1,6 +1,6 @@
 #include "engine/core/error.h"
-#include "engine/core/safetensors_file.h"
-#include "engine/core/safetensors_writer.h"
+#include "engine/core/safetensors/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_writer.h"
 #include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>

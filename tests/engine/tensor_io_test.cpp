@@ -1,5 +1,5 @@
 #include "engine/core/error.h"
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "engine/core/tensor_io.h"
 #include "tests/support/test_paths.h"
 

@@ -1,7 +1,7 @@
 // The safetensors reader: any bytes as a .safetensors file. A file it accepts is read through
 // every tensor it lists, so an extent it failed to check shows up as an ASan report.
 #include "engine/core/error.h"
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "tests/fuzz/fuzz_support.h"
 
 using namespace tuneframe;

@@ -2,7 +2,7 @@
 // kPartSeparator) the bytes of shard s1.safetensors, s2.safetensors, ...; the checkpoint is
 // opened by its folder, as the engine opens a diffusers component.
 #include "engine/core/error.h"
-#include "engine/core/safetensors_checkpoint.h"
+#include "engine/core/safetensors/safetensors_checkpoint.h"
 #include "tests/fuzz/fuzz_support.h"
 
 using namespace tuneframe;

@@ -1,6 +1,6 @@
 #include "engine/models/cogvideox/attention_processor.h"
 
-#include "engine/core/attention.h"
+#include "engine/core/kernels/attention.h"
 
 #include <torch/torch.h>
 

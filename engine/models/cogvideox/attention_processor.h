@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/core/kept_attention.h"
+#include "engine/core/kernels/kept_attention.h"
 #include "engine/lora/lora_linear.h"
 #include "engine/models/cogvideox/embeddings.h"
 #include "engine/models/cogvideox/tensor_parallel.h"

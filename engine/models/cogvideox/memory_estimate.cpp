@@ -1,6 +1,6 @@
 #include "engine/models/cogvideox/memory_estimate.h"
 
-#include "engine/core/kept_attention.h"
+#include "engine/core/kernels/kept_attention.h"
 #include "engine/models/cogvideox/quantized_base.h"
 
 #include <torch/version.h>

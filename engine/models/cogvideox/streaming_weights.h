@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/core/safetensors_checkpoint.h"
+#include "engine/core/safetensors/safetensors_checkpoint.h"
 
 #include <torch/nn/module.h>
 

@@ -5,7 +5,7 @@
 // transformer's loader (cogvideox/streaming_weights.h) adds page release and sharded saving,
 // and the two are to become one loader in engine/core.
 
-#include "engine/core/safetensors_checkpoint.h"
+#include "engine/core/safetensors/safetensors_checkpoint.h"
 #include "engine/core/tensor_io.h"
 
 #include <c10/core/TensorOptions.h>

@@ -1,7 +1,7 @@
 #include "engine/train/optim/adam_optimizer.h"
 
-#include "engine/core/fused_adam.h"
 #include "engine/core/grad_mode.h"
+#include "engine/core/kernels/fused_adam.h"
 
 #include <ATen/ATen.h>
 

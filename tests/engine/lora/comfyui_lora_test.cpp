@@ -2,7 +2,7 @@
 // (engine/lora/comfyui_lora_keys.h): every key, shape and dtype, the wrapper's name walk landing
 // on the adapted layer, and its merge rule (W += strength * alpha / r * up @ down) reproducing
 // our forward; for every target set, on CogVideoX 1.0- and 1.5-shaped tiny models.
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "engine/core/tensor_io.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/lora/lora_weights.h"

@@ -1,6 +1,6 @@
 // LoRALinear, injection by name and the PEFT/diffusers file layout, without golden data.
 #include "engine/core/error.h"
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "engine/core/tensor_io.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/lora/lora_linear.h"

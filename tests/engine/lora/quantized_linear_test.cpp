@@ -3,7 +3,7 @@
 // CogVideoX transformer are quantized. fp8 cases run where the linked LibTorch has fp8 (2.1 and
 // newer, as CI's 2.6 root) and say why they skip elsewhere.
 #include "engine/core/error.h"
-#include "engine/core/float8.h"
+#include "engine/core/kernels/float8.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/lora/lora_linear.h"
 #include "engine/lora/quantized_weight.h"

@@ -2,7 +2,7 @@
 // optimizer takes on the CPU, which the golden states hold to torch 1.13 bit for bit. LibTorch
 // 2.4+ has the fused kernel on the CPU too (CI's Debian 13 check), so the same kernel that runs
 // on CUDA is compared here; with 1.13 the cases say why they skip.
-#include "engine/core/fused_adam.h"
+#include "engine/core/kernels/fused_adam.h"
 #include "engine/train/optim/adam_optimizer.h"
 #include "tests/engine/train/optimizer_test_support.h"
 

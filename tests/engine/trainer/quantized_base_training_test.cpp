@@ -2,7 +2,7 @@
 // learns, its adapter exports and applies to the unquantized base, an fp8 job runs or fails by
 // name depending on the LibTorch, and the pre-flight estimate counts the smaller weights.
 #include "engine/core/error.h"
-#include "engine/core/float8.h"
+#include "engine/core/kernels/float8.h"
 #include "engine/core/tensor_io.h"
 #include "engine/diffusion/pipeline_folder.h"
 #include "engine/lora/lora_injection.h"

@@ -1,7 +1,7 @@
 // The training loop on the tiny pipeline with an in-memory dataset: it learns, it resumes to the
 // same bits, it checkpoints atomically and keeps the newest, and it obeys the control socket.
 #include "engine/core/event_emitter.h"
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 #include "engine/core/tensor_io.h"
 #include "engine/diffusion/pipeline_folder.h"
 #include "engine/lora/lora_injection.h"

@@ -1,6 +1,6 @@
 // `bench` on the CPU with the tiny architecture: the JSON it prints and its refusals.
 #include "engine/core/error.h"
-#include "engine/core/kept_attention.h"
+#include "engine/core/kernels/kept_attention.h"
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/train/bench/training_bench.h"
 #include "tests/support/test_paths.h"

@@ -3,7 +3,7 @@
 // inspect / forward commands on the tiny architecture.
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
-#include "engine/core/safetensors_checkpoint.h"
+#include "engine/core/safetensors/safetensors_checkpoint.h"
 #include "engine/core/tensor_io.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/architectures.h"

@@ -1,7 +1,7 @@
 // The VAE and T5 on CUDA: bf16/fp16 against the fp32 golden, and a real-size tiled decode
 // within a third of a 24 GB card. Skipped without a CUDA device.
-#include "engine/core/memory_stats.h"
-#include "engine/core/runtime_info.h"
+#include "engine/core/device/memory_stats.h"
+#include "engine/core/device/runtime_info.h"
 #include "engine/core/tensor_io.h"
 #include "engine/models/cogvideox/autoencoder_kl_cogvideox_init.h"
 #include "engine/models/t5/t5_encoder.h"

@@ -1,4 +1,4 @@
-#include "engine/core/safetensors_writer.h"
+#include "engine/core/safetensors/safetensors_writer.h"
 
 #include "engine/core/atomic_file.h"
 #include "engine/core/error.h"

@@ -1,4 +1,4 @@
-#include "engine/core/float8.h"
+#include "engine/core/kernels/float8.h"
 
 #include "engine/core/error.h"
 

@@ -1,4 +1,4 @@
-#include "engine/core/fused_adam.h"
+#include "engine/core/kernels/fused_adam.h"
 
 #include "engine/core/error.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "engine/core/dtype.h"
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 
 #include <nlohmann/json.hpp>
 

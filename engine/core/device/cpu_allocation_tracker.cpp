@@ -1,4 +1,4 @@
-#include "engine/core/cpu_allocation_tracker.h"
+#include "engine/core/device/cpu_allocation_tracker.h"
 
 #include <c10/core/Allocator.h>
 #include <c10/core/CPUAllocator.h>

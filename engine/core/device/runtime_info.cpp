@@ -1,4 +1,4 @@
-#include "engine/core/runtime_info.h"
+#include "engine/core/device/runtime_info.h"
 
 #include <ATen/Parallel.h>
 #include <ATen/detail/CUDAHooksInterface.h>

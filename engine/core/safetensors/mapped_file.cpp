@@ -1,4 +1,4 @@
-#include "engine/core/mapped_file.h"
+#include "engine/core/safetensors/mapped_file.h"
 
 #include "engine/core/error.h"
 

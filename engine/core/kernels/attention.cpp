@@ -1,4 +1,4 @@
-#include "engine/core/attention.h"
+#include "engine/core/kernels/attention.h"
 
 #include "engine/core/error.h"
 

@@ -1,4 +1,4 @@
-#include "engine/core/safetensors_checkpoint.h"
+#include "engine/core/safetensors/safetensors_checkpoint.h"
 
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"

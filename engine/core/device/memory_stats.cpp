@@ -1,4 +1,4 @@
-#include "engine/core/memory_stats.h"
+#include "engine/core/device/memory_stats.h"
 
 #ifdef TUNEFRAME_TORCH_CUDA
 #include <c10/cuda/CUDACachingAllocator.h>

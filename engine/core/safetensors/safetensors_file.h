@@ -1,7 +1,7 @@
 #pragma once
 
 #include "engine/core/dtype.h"
-#include "engine/core/mapped_file.h"
+#include "engine/core/safetensors/mapped_file.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 
 #include "engine/core/error.h"
 

@@ -1,8 +1,8 @@
-#include "engine/core/checkpoint_inventory.h"
+#include "engine/core/safetensors/checkpoint_inventory.h"
 
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
-#include "engine/core/safetensors_checkpoint.h"
+#include "engine/core/safetensors/safetensors_checkpoint.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,7 +1,7 @@
-#include "engine/core/kept_attention.h"
+#include "engine/core/kernels/kept_attention.h"
 
-#include "engine/core/attention.h"
 #include "engine/core/error.h"
+#include "engine/core/kernels/attention.h"
 
 #include <torch/torch.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/core/safetensors_file.h"
+#include "engine/core/safetensors/safetensors_file.h"
 
 #include <filesystem>
 #include <map>
