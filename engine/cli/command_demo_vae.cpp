@@ -1,5 +1,5 @@
 // `demo-vae --model DIR --clips DIR`: gives a tiny pipeline the embedded demo's VAE, which codes
-// each 8x8 block's mean colour (engine/models/cogvideox/block_average_vae.h), with its latent
+// each 8x8 block's mean colour (engine/models/cogvideox/vae/block_average_vae.h), with its latent
 // scale measured on the clips of a folder, so that what its transformer learns from those clips
 // decodes into pictures of them.
 #include "common/bucket_assignment.h"
@@ -9,7 +9,7 @@
 #include "engine/core/safetensors/checkpoint_inventory.h"
 #include "engine/core/tensor_io.h"
 #include "engine/data/clip_preprocessor.h"
-#include "engine/models/cogvideox/block_average_vae.h"
+#include "engine/models/cogvideox/vae/block_average_vae.h"
 #include "engine/models/t5/module_weights.h"
 
 #include <algorithm>

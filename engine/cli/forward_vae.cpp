@@ -3,7 +3,7 @@
 #include "engine/cli/forward_components.h"
 #include "engine/core/error.h"
 #include "engine/core/tensor_io.h"
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/torch.h>

@@ -14,7 +14,7 @@
 #include "engine/data/prepared_index.h"
 #include "engine/diffusion/pipeline_folder.h"
 #include "engine/diffusion/prompt_encoder.h"
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
 
 #include <torch/torch.h>
 

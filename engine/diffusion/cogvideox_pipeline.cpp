@@ -8,8 +8,8 @@
 #include "engine/diffusion/prompt_encoder.h"
 #include "engine/diffusion/seeded_noise.h"
 #include "engine/lora/lora_weights.h"
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
 
 #include <torch/torch.h>
 

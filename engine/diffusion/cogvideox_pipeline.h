@@ -1,8 +1,8 @@
 #pragma once
 
 #include "engine/diffusion/pipeline_folder.h"
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
 #include "engine/models/t5/module_weights.h"
 
 #include <ATen/Tensor.h>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "engine/diffusion/cogvideox_scheduler_config.h"
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
 
 #include <filesystem>
 #include <string>

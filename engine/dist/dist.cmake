@@ -4,19 +4,20 @@
 target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/all_reduce_tensor_parallel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/all_to_all_token_exchange.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/bucketed_all_reduce.cpp
     ${CMAKE_CURRENT_LIST_DIR}/communicator.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cuda_visible_devices.cpp
     ${CMAKE_CURRENT_LIST_DIR}/distributed_context.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/gradient_buckets.cpp
     ${CMAKE_CURRENT_LIST_DIR}/launch_supervisor.cpp
     ${CMAKE_CURRENT_LIST_DIR}/parallel_mesh.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rendezvous.cpp
     ${CMAKE_CURRENT_LIST_DIR}/rendezvous_environment.cpp
     ${CMAKE_CURRENT_LIST_DIR}/stage_tensors.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tensor_parallel_shards.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/zero_gradient_reducer.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/zero_sharding.cpp
+    # Data-parallel and ZeRO gradients: buckets, their all-reduce, the sharded reducer.
+    ${CMAKE_CURRENT_LIST_DIR}/gradients/bucketed_all_reduce.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/gradients/gradient_buckets.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/gradients/zero_gradient_reducer.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/gradients/zero_sharding.cpp
 )
 # LibTorch's Gloo process group needs Gloo's headers (Debian: libgloo-dev). Without them CPU
 # ranks cannot talk, and the engine says so when asked to.

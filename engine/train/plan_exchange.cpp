@@ -3,12 +3,12 @@
 #include "engine/core/error.h"
 #include "engine/dist/all_reduce_tensor_parallel.h"
 #include "engine/dist/all_to_all_token_exchange.h"
-#include "engine/dist/bucketed_all_reduce.h"
 #include "engine/dist/distributed_context.h"
+#include "engine/dist/gradients/bucketed_all_reduce.h"
+#include "engine/dist/gradients/zero_gradient_reducer.h"
+#include "engine/dist/gradients/zero_sharding.h"
 #include "engine/dist/stage_tensors.h"
 #include "engine/dist/tensor_parallel_shards.h"
-#include "engine/dist/zero_gradient_reducer.h"
-#include "engine/dist/zero_sharding.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
 
 #include <torch/torch.h>

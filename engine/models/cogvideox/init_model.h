@@ -1,7 +1,7 @@
 #pragma once
 
 #include "engine/models/cogvideox/architectures.h"
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
 
 #include <torch/types.h>
 

@@ -1,5 +1,5 @@
 // The tiny VAE init-model writes loads back and codes a clip quickly.
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox_init.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox_init.h"
 #include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>

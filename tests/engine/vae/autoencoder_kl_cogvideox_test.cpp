@@ -3,8 +3,8 @@
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
 #include "engine/core/tensor_io.h"
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox.h"
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox_layers.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox_layers.h"
 #include "tests/engine/t5/golden_compare.h"
 
 #include <gtest/gtest.h>

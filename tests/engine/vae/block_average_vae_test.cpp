@@ -1,8 +1,8 @@
 // The embedded demo's VAE codes a clip exactly as its block colours: the latent holds the mean
 // colour of each 8x8 block of each latent frame's frames, the decoder paints them back.
 #include "engine/core/error.h"
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox_init.h"
-#include "engine/models/cogvideox/block_average_vae.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox_init.h"
+#include "engine/models/cogvideox/vae/block_average_vae.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

@@ -3,7 +3,7 @@
 // (`cmake --build BUILD --target engine_vae_memory_bench`); figures go to bench/RESULTS.md.
 //
 //   engine_vae_memory_bench [--latent F h w] [--tile PX_HEIGHT PX_WIDTH] [--dtype fp32|bf16]
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox_init.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox_init.h"
 
 #include <torch/torch.h>
 

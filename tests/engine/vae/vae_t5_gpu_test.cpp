@@ -3,7 +3,7 @@
 #include "engine/core/device/memory_stats.h"
 #include "engine/core/device/runtime_info.h"
 #include "engine/core/tensor_io.h"
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox_init.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox_init.h"
 #include "engine/models/t5/t5_encoder.h"
 #include "tests/engine/t5/golden_compare.h"
 

@@ -1,4 +1,4 @@
-#include "engine/dist/zero_sharding.h"
+#include "engine/dist/gradients/zero_sharding.h"
 
 #include "engine/core/grad_mode.h"
 

@@ -1,4 +1,4 @@
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
 
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"

@@ -11,7 +11,7 @@
 // the smooth low-detail latent space a transformer learns quickest, and its videos show the
 // clips as coloured mosaics: the pale wall, brown floor and red ball, the blue square on white.
 
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
-#include "engine/dist/zero_gradient_reducer.h"
+#include "engine/dist/gradients/zero_gradient_reducer.h"
 
-#include "engine/dist/gradient_buckets.h"
+#include "engine/dist/gradients/gradient_buckets.h"
 
 #include "engine/core/grad_mode.h"
 #include <ATen/ops/tensor.h>

@@ -1,6 +1,6 @@
-#include "engine/dist/bucketed_all_reduce.h"
+#include "engine/dist/gradients/bucketed_all_reduce.h"
 
-#include "engine/dist/gradient_buckets.h"
+#include "engine/dist/gradients/gradient_buckets.h"
 
 #include "engine/core/grad_mode.h"
 #include <ATen/ops/zeros.h>

@@ -2,7 +2,7 @@
 
 // Random AutoencoderKLCogVideoX folders for init-model and benchmarks.
 
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox_init.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox_init.h"
 
 #include "engine/core/json_file.h"
 #include "engine/core/tensor_io.h"

@@ -1,4 +1,4 @@
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox_layers.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox_layers.h"
 
 #include <torch/torch.h>
 

@@ -1,4 +1,4 @@
-#include "engine/models/cogvideox/block_average_vae.h"
+#include "engine/models/cogvideox/vae/block_average_vae.h"
 
 #include "engine/core/error.h"
 

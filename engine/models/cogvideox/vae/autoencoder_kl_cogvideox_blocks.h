@@ -4,7 +4,7 @@
 // checkpoint's names (down_blocks.0.resnets.1.conv1.conv.weight, ...). An undefined `zq` means
 // the encoder's group norms; the decoder passes its latent frame batch as `zq`.
 
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox_layers.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox_layers.h"
 
 #include <torch/nn/modules/container/modulelist.h>
 

@@ -7,7 +7,7 @@
 // Videos are [B, C, F, H, W] in [-1, 1]; latents [B, latent_channels, F', H/8, W/8] with
 // F' = (F - 1) / 4 + 1 for F = 4k + 1.
 
-#include "engine/models/cogvideox/autoencoder_kl_cogvideox_blocks.h"
+#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox_blocks.h"
 #include "engine/models/t5/module_weights.h"
 
 #include <ATen/core/Generator.h>

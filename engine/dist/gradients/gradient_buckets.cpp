@@ -1,4 +1,4 @@
-#include "engine/dist/gradient_buckets.h"
+#include "engine/dist/gradients/gradient_buckets.h"
 
 namespace tuneframe::dist {
 
