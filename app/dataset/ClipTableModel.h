@@ -1,7 +1,7 @@
 #pragma once
 
-#include "app/dataset/BucketPreview.h"
 #include "app/dataset/ClipRecord.h"
+#include "app/dataset/buckets/BucketPreview.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

@@ -1,7 +1,7 @@
 #include "app/dataset/DatasetPreferences.h"
 
-#include "app/dataset/BucketListText.h"
-#include "app/dataset/BucketPreview.h"
+#include "app/dataset/buckets/BucketListText.h"
+#include "app/dataset/buckets/BucketPreview.h"
 #include "app/jobs/TrainingPreferences.h"
 #include "app/project/Project.h"
 #include "app/project/ProjectSchema.h"

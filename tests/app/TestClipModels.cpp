@@ -4,11 +4,11 @@
 #include "DatasetFixture.h"
 
 #include "app/captions/CaptionHistory.h"
-#include "app/dataset/BucketPreview.h"
-#include "app/dataset/BucketPreviewModel.h"
 #include "app/dataset/ClipFilterModel.h"
 #include "app/dataset/ClipStore.h"
 #include "app/dataset/ClipTableModel.h"
+#include "app/dataset/buckets/BucketPreview.h"
+#include "app/dataset/buckets/BucketPreviewModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>

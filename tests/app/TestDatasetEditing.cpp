@@ -5,11 +5,11 @@
 #include "DatasetFixture.h"
 
 #include "app/captions/CaptionTokenCounter.h"
-#include "app/dataset/BucketListText.h"
 #include "app/dataset/ClipCuration.h"
 #include "app/dataset/ClipStore.h"
 #include "app/dataset/ClipTableModel.h"
 #include "app/dataset/DatasetPreferences.h"
+#include "app/dataset/buckets/BucketListText.h"
 #include "app/jobs/TrainingPreferences.h"
 #include "app/project/ProjectSchema.h"
 #include "app/runs/ExportRunner.h"

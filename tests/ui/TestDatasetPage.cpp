@@ -2,11 +2,11 @@
 // import report, caption editing in the inspector (persisted, and single keys typed there never
 // fire the status shortcuts), keyboard status and rating, filtering, bulk replace with preview
 // and undo, trims from the player, the bucket preview and export.
-#include "app/dataset/BucketPreviewModel.h"
 #include "app/dataset/ClipFilterModel.h"
 #include "app/dataset/ClipStore.h"
 #include "app/dataset/ClipTableModel.h"
 #include "app/dataset/DatasetPreferences.h"
+#include "app/dataset/buckets/BucketPreviewModel.h"
 #include "app/playback/PlaybackEngine.h"
 #include "app/project/Project.h"
 #include "app/project/Settings.h"

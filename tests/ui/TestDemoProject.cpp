@@ -6,9 +6,9 @@
 // is printed. With
 // TUNEFRAME_SCREENSHOT_DIR set, the test also saves pictures of the page for the documentation.
 #include "app/captions/CaptionTokenCounter.h"
-#include "app/dataset/BucketPreviewModel.h"
 #include "app/dataset/ClipStore.h"
 #include "app/dataset/ClipTableModel.h"
+#include "app/dataset/buckets/BucketPreviewModel.h"
 #include "app/demo/DemoClipCatalog.h"
 #include "app/demo/DemoProjectBuilder.h"
 #include "app/demo/DemoProjectController.h"

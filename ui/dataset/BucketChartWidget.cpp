@@ -1,6 +1,6 @@
 #include "ui/dataset/BucketChartWidget.h"
 
-#include "app/dataset/BucketPreviewModel.h"
+#include "app/dataset/buckets/BucketPreviewModel.h"
 
 #include <QAbstractItemModel>
 #include <QEvent>

@@ -1,9 +1,9 @@
 #include "ui/dataset/BucketPreviewDialog.h"
 
-#include "app/dataset/BucketListText.h"
-#include "app/dataset/BucketPreview.h"
-#include "app/dataset/BucketPreviewModel.h"
 #include "app/dataset/ClipTableModel.h"
+#include "app/dataset/buckets/BucketListText.h"
+#include "app/dataset/buckets/BucketPreview.h"
+#include "app/dataset/buckets/BucketPreviewModel.h"
 #include "ui/dataset/BucketChartWidget.h"
 
 #include <QDialogButtonBox>

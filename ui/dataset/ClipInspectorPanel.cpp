@@ -1,10 +1,10 @@
 #include "ui/dataset/ClipInspectorPanel.h"
 
 #include "app/captions/CaptionTokenCounter.h"
-#include "app/dataset/BucketPreview.h"
 #include "app/dataset/ClipCuration.h"
 #include "app/dataset/ClipRecord.h"
 #include "app/dataset/ClipTableModel.h"
+#include "app/dataset/buckets/BucketPreview.h"
 #include "app/playback/PlaybackEngine.h"
 #include "ui/captions/CaptionEditor.h"
 #include "ui/playback/VideoPlayerWidget.h"

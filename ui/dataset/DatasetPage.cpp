@@ -1,12 +1,12 @@
 #include "ui/dataset/DatasetPage.h"
 
 #include "app/captions/CaptionTokenCounter.h"
-#include "app/dataset/BucketPreview.h"
 #include "app/dataset/ClipCuration.h"
 #include "app/dataset/ClipFilterModel.h"
 #include "app/dataset/ClipStore.h"
 #include "app/dataset/ClipTableModel.h"
 #include "app/dataset/DatasetPreferences.h"
+#include "app/dataset/buckets/BucketPreview.h"
 #include "app/playback/PlaybackEngine.h"
 #include "app/playback/ThumbnailCache.h"
 #include "app/project/Project.h"

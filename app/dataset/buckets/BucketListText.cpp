@@ -1,4 +1,4 @@
-#include "app/dataset/BucketListText.h"
+#include "app/dataset/buckets/BucketListText.h"
 
 #include <QRegularExpression>
 #include <QStringList>

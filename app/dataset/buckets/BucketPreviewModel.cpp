@@ -1,4 +1,4 @@
-#include "app/dataset/BucketPreviewModel.h"
+#include "app/dataset/buckets/BucketPreviewModel.h"
 
 BucketPreviewModel::BucketPreviewModel(QObject* parent)
     : QAbstractTableModel(parent) {}

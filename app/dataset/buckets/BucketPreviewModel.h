@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/dataset/BucketPreview.h"
+#include "app/dataset/buckets/BucketPreview.h"
 
 #include <QAbstractTableModel>
 

@@ -1,4 +1,4 @@
-#include "app/dataset/BucketPreview.h"
+#include "app/dataset/buckets/BucketPreview.h"
 
 #include <QDir>
 
