@@ -19,6 +19,7 @@
 #include "engine/train/plan_exchange.h"
 #include "engine/train/sampling/distributed_bucket_sampler.h"
 #include "engine/train/sampling/keyed_generator.h"
+#include "engine/train/sampling/training_batch_maker.h"
 #include "engine/train/training_checkpoint.h"
 #include "engine/train/validation_pass.h"
 
@@ -135,7 +136,7 @@ struct Trainer::Impl {
     std::unique_ptr<DistributedBucketSampler> sampler;
     CheckpointStore store;
     TrainerState state;
-    at::Tensor empty_prompt; // for caption dropout
+    std::unique_ptr<TrainingBatchMaker> batch_maker;
     std::int64_t total_steps = 0;
     std::vector<std::vector<std::int64_t>> epoch_batches;
     std::int64_t loaded_epoch = -1;
@@ -368,6 +369,7 @@ struct Trainer::Impl {
         options.num_cycles = static_cast<double>(job.lr_schedule.cycles);
         options.power = job.lr_schedule.power;
         schedule = std::make_unique<LRSchedule>(options, job.optimizer.lr);
+        at::Tensor empty_prompt;
         if (job.dataset.caption_dropout > 0) {
             diffusion::PromptEncoder encoder(pipeline.tokenizer, pipeline.text_encoder,
                                              {dtype, device});
@@ -375,6 +377,8 @@ struct Trainer::Impl {
                 "", static_cast<int>(pipeline.transformer_config.max_text_seq_length))[0];
             encoder.release();
         }
+        batch_maker = std::make_unique<TrainingBatchMaker>(*dataset, pipeline, job,
+                                                           std::move(empty_prompt), device, dtype);
     }
 
     void resume() {
@@ -447,96 +451,6 @@ struct Trainer::Impl {
             loaded_epoch = state.epoch;
         }
         return epoch_batches[static_cast<std::size_t>(state.batch_in_epoch++)];
-    }
-
-    // Draws for sample `index` at micro-step `draw`: posterior, noise, timestep, dropouts.
-    DiffusionBatch make_batch(const std::vector<std::int64_t>& indices, std::uint64_t draw) {
-        std::vector<at::Tensor> latents, prompts, noises, timesteps, images;
-        const double scale = pipeline.vae_config.scaling_factor;
-        for (std::int64_t index : indices) {
-            const TrainingExample example = dataset->load(index);
-            const auto sample = static_cast<std::uint64_t>(index);
-            at::Generator posterior =
-                keyed_generator(job.seed, sample, draw, DrawPurpose::Posterior);
-            const at::Tensor mean = example.latent_mean.to(torch::kFloat);
-            const at::Tensor eps = at::randn(mean.sizes(), posterior, mean.options());
-            const at::Tensor z0 =
-                (mean + torch::exp(0.5 * example.latent_logvar.to(torch::kFloat)) * eps) * scale;
-            latents.push_back(
-                pad_to_temporal_patches(z0.permute({1, 0, 2, 3}).unsqueeze(0).to(dtype),
-                                        pipeline.transformer_config.patch_size_t.value_or(1)));
-
-            at::Tensor prompt = example.prompt_embeds;
-            if (job.dataset.caption_dropout > 0) {
-                at::Generator dropout =
-                    keyed_generator(job.seed, sample, draw, DrawPurpose::CaptionDropout);
-                if (at::rand({1}, dropout).item<double>() < job.dataset.caption_dropout) {
-                    prompt = empty_prompt.to(torch::kCPU);
-                }
-            }
-            prompts.push_back(prompt.unsqueeze(0).to(dtype));
-
-            at::Generator noise = keyed_generator(job.seed, sample, draw, DrawPurpose::Noise);
-            noises.push_back(at::randn(latents.back().sizes(), noise,
-                                       latents.back().options().dtype(torch::kFloat))
-                                 .to(dtype));
-            at::Generator timestep = keyed_generator(job.seed, sample, draw, DrawPurpose::Timestep);
-            timesteps.push_back(at::randint(0, pipeline.scheduler_config.num_train_timesteps, {1},
-                                            timestep, torch::TensorOptions(torch::kLong)));
-            if (job.task == "i2v") {
-                images.push_back(image_latents(example, sample, draw, latents.back()));
-            }
-        }
-        DiffusionBatch batch;
-        batch.latents = torch::cat(latents).to(device);
-        batch.prompt_embeds = torch::cat(prompts).to(device);
-        batch.noise = torch::cat(noises).to(device);
-        batch.timesteps = torch::cat(timesteps).to(device);
-        if (!images.empty()) {
-            batch.image_latents = torch::cat(images).to(device);
-        }
-        if (pipeline.transformer_config.ofs_embed_dim) {
-            batch.ofs = torch::full({1}, 2.0, torch::TensorOptions(dtype).device(device));
-        }
-        return batch;
-    }
-
-    at::Tensor image_latents(const TrainingExample& example, std::uint64_t sample,
-                             std::uint64_t draw, const at::Tensor& video_latents) {
-        if (!example.image_mean.defined()) {
-            throw core::Error(core::ErrorCode::BadInput,
-                              "A prepared sample has no first-frame latents, which image-to-video "
-                              "training needs.",
-                              "Run prepare again with the job's task set to i2v.");
-        }
-        const auto& vae = pipeline.vae_config;
-        at::Generator posterior = keyed_generator(job.seed, sample, draw, DrawPurpose::ImageNoise);
-        const at::Tensor mean = example.image_mean.to(torch::kFloat);
-        const at::Tensor eps = at::randn(mean.sizes(), posterior, mean.options());
-        at::Tensor first = mean + torch::exp(0.5 * example.image_logvar.to(torch::kFloat)) * eps;
-        // Diffusers' pipelines divide by the factor for 1.5 (invert_scale_latents) and multiply
-        // otherwise; training matches what inference will feed the model.
-        first = vae.invert_scale_latents ? first / vae.scaling_factor : first * vae.scaling_factor;
-        first = first.permute({1, 0, 2, 3}).unsqueeze(0).to(dtype); // [1, 1, C, h, w]
-        at::Tensor padded =
-            torch::cat({first, torch::zeros({1, video_latents.size(1) - 1, first.size(2),
-                                             first.size(3), first.size(4)},
-                                            first.options())},
-                       1);
-        at::Generator dropout = keyed_generator(job.seed, sample, draw, DrawPurpose::ImageDropout);
-        if (at::rand({1}, dropout).item<double>() < job.dataset.noised_image_dropout) {
-            padded.zero_();
-        }
-        return padded;
-    }
-
-    std::int64_t tokens_of(const DiffusionBatch& batch) const {
-        const auto& config = pipeline.transformer_config;
-        const std::int64_t patch_t = config.patch_size_t.value_or(1);
-        const std::int64_t video = (batch.latents.size(1) / patch_t) *
-                                   (batch.latents.size(3) / config.patch_size) *
-                                   (batch.latents.size(4) / config.patch_size);
-        return batch.latents.size(0) * (video + batch.prompt_embeds.size(1));
     }
 
     bool gradients_finite() const {
@@ -652,7 +566,7 @@ struct Trainer::Impl {
     void run_micro_batches(MicroBatchTotals& micro_totals) {
         for (std::int64_t micro = 0; micro < job.gradient_accumulation; ++micro) {
             const std::vector<std::int64_t> indices = next_batch();
-            const DiffusionBatch batch = make_batch(indices, draw_of(micro));
+            const DiffusionBatch batch = batch_maker->make(indices, draw_of(micro));
             const DiffusionLoss loss = diffusion_loss(transformer, *noise_schedule, batch);
             micro_totals.losses.push_back(loss.loss.detach().reshape({1}));
             micro_totals.shapes.push_back(shape_text(batch.latents));
@@ -664,7 +578,7 @@ struct Trainer::Impl {
                 exchange->end_backward();
             }
             micro_totals.samples += static_cast<std::int64_t>(indices.size());
-            micro_totals.tokens += tokens_of(batch);
+            micro_totals.tokens += batch_maker->tokens(batch);
         }
     }
 
@@ -690,7 +604,7 @@ struct Trainer::Impl {
             if (found == batches.end()) {
                 StageBatch made;
                 made.indices = next_batch();
-                made.batch = make_batch(made.indices, draw_of(micro));
+                made.batch = batch_maker->make(made.indices, draw_of(micro));
                 made.inputs = diffusion_inputs(*noise_schedule, made.batch, made.noisy_input);
                 found = batches.emplace(micro, std::move(made)).first;
             }
@@ -714,7 +628,7 @@ struct Trainer::Impl {
                 diffusion_loss_of(*noise_schedule, made.batch, made.noisy_input, out.prediction);
             micro_totals.losses.push_back(loss.loss.detach().reshape({1}));
             micro_totals.samples += static_cast<std::int64_t>(made.indices.size());
-            micro_totals.tokens += tokens_of(made.batch);
+            micro_totals.tokens += batch_maker->tokens(made.batch);
             return StageResult{{}, loss.loss * backward_scale()};
         };
         work.begin_backward = [this](bool last) {
