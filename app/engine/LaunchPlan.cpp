@@ -1,34 +1,38 @@
 #include "app/engine/LaunchPlan.h"
 
+#include "common/training_job.h"
+
 #include <QDir>
 #include <QFile>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QNetworkInterface>
 #include <QSaveFile>
 
-const QString LaunchPlan::kFileName = QStringLiteral("launch.json");
+#include <nlohmann/json.hpp>
+
+const QString LaunchPlan::kFileName = QString::fromLatin1(tuneframe::common::LaunchSpec::kFileName);
 
 LaunchPlan LaunchPlan::gpus(const QVector<int>& indices) {
     LaunchPlan plan;
-    plan.m_gpus = indices;
+    plan.m_spec.gpus.assign(indices.begin(), indices.end());
     return plan;
 }
 
 LaunchPlan LaunchPlan::cpuRanks(int count) {
     LaunchPlan plan;
-    plan.m_cpuRanks = count > 1 ? count : 0;
+    plan.m_spec.cpu_ranks = count > 1 ? count : 0;
     return plan;
 }
 
 LaunchPlan LaunchPlan::onMachines(int count, const QString& address, int port) const {
     LaunchPlan plan = *this;
-    plan.m_machines = qMax(count, 1);
-    plan.m_masterAddress = plan.m_machines > 1 ? address.trimmed() : QString();
-    plan.m_masterPort = plan.m_machines > 1 ? port : 0;
+    tuneframe::common::LaunchSpec& spec = plan.m_spec;
+    spec.machines = qMax(count, 1);
+    spec.master_addr = spec.machines > 1 ? address.trimmed().toStdString() : std::string();
+    spec.master_port = spec.machines > 1 ? port : 0;
     // One CPU rank per machine still trains under `launch`, which joins the machines.
-    if (plan.m_machines > 1 && plan.m_gpus.isEmpty() && plan.m_cpuRanks == 0)
-        plan.m_cpuRanks = 1;
+    if (spec.machines > 1 && spec.gpus.empty() && spec.cpu_ranks == 0)
+        spec.cpu_ranks = 1;
     return plan;
 }
 
@@ -40,28 +44,15 @@ QString LaunchPlan::thisMachineAddress() {
     return {};
 }
 
-int LaunchPlan::processCount() const {
-    if (!m_gpus.isEmpty())
-        return static_cast<int>(m_gpus.size());
-    return m_cpuRanks > 1 ? m_cpuRanks : 1;
+QVector<int> LaunchPlan::gpuIndices() const {
+    return QVector<int>(m_spec.gpus.begin(), m_spec.gpus.end());
 }
 
 QStringList LaunchPlan::processArguments(int node) const {
-    QStringList processes;
-    if (!m_gpus.isEmpty()) {
-        QStringList indices;
-        for (int index : m_gpus)
-            indices.append(QString::number(index));
-        processes << QStringLiteral("--gpus") << indices.join(QLatin1Char(','));
-    } else {
-        processes << QStringLiteral("--cpu-ranks") << QString::number(qMax(m_cpuRanks, 1));
-    }
-    if (m_machines > 1)
-        processes << QStringLiteral("--nnodes") << QString::number(m_machines)
-                  << QStringLiteral("--node-rank") << QString::number(node)
-                  << QStringLiteral("--master-addr") << m_masterAddress
-                  << QStringLiteral("--master-port") << QString::number(m_masterPort);
-    return processes;
+    QStringList arguments;
+    for (const std::string& argument : m_spec.process_arguments(node))
+        arguments.append(QString::fromStdString(argument));
+    return arguments;
 }
 
 QStringList LaunchPlan::engineArguments(const QString& command, const QString& jobFile) const {
@@ -82,46 +73,21 @@ QStringList LaunchPlan::machineArguments(int machine, const QString& jobFile) co
 }
 
 QJsonObject LaunchPlan::toJson() const {
-    QJsonObject json;
-    if (!m_gpus.isEmpty()) {
-        QJsonArray indices;
-        for (int index : m_gpus)
-            indices.append(index);
-        json.insert(QStringLiteral("gpus"), indices);
-    } else if (m_cpuRanks > 1 || (m_cpuRanks == 1 && m_machines > 1)) {
-        json.insert(QStringLiteral("cpu_ranks"), m_cpuRanks);
-    }
-    if (m_machines > 1) {
-        json.insert(QStringLiteral("machines"), m_machines);
-        json.insert(QStringLiteral("master_addr"), m_masterAddress);
-        json.insert(QStringLiteral("master_port"), m_masterPort);
-    }
-    return json;
+    return QJsonDocument::fromJson(QByteArray::fromStdString(m_spec.to_json().dump())).object();
 }
 
 LaunchPlan LaunchPlan::load(const QString& runFolder, QString* error) {
     QFile file(QDir(runFolder).filePath(kFileName));
     if (!file.exists())
         return {};
-    QJsonParseError parseError;
-    const QJsonDocument document = file.open(QIODevice::ReadOnly)
-                                       ? QJsonDocument::fromJson(file.readAll(), &parseError)
-                                       : QJsonDocument();
-    const QJsonObject json = document.object();
+    const QByteArray bytes = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    const nlohmann::json json =
+        nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr,
+                              /*allow_exceptions=*/false);
     LaunchPlan plan;
-    bool valid = document.isObject();
-    for (const QJsonValue& value : json.value(QStringLiteral("gpus")).toArray()) {
-        valid = valid && value.isDouble() && value.toInt(-1) >= 0;
-        plan.m_gpus.append(value.toInt());
-    }
-    const int ranks = json.value(QStringLiteral("cpu_ranks")).toInt(0);
-    valid = valid && ranks >= 0 && (plan.m_gpus.isEmpty() || ranks == 0);
-    plan.m_cpuRanks = ranks > 1 ? ranks : 0;
-    const int machines = json.value(QStringLiteral("machines")).toInt(1);
-    const QString address = json.value(QStringLiteral("master_addr")).toString();
-    const int port = json.value(QStringLiteral("master_port")).toInt(0);
-    valid = valid && machines >= 1 && (machines == 1 || (!address.isEmpty() && port > 0));
-    if (!valid) {
+    try {
+        plan.m_spec = tuneframe::common::LaunchSpec::from_json(json);
+    } catch (const tuneframe::common::JobError&) {
         if (error)
             *error = tr("%1 is not a launch plan. It should read {\"gpus\": [0, 1]} or "
                         "{\"cpu_ranks\": 2}, with \"machines\", \"master_addr\" and "
@@ -130,7 +96,7 @@ LaunchPlan LaunchPlan::load(const QString& runFolder, QString* error) {
                          .arg(QDir::toNativeSeparators(file.fileName()));
         return {};
     }
-    return machines > 1 ? plan.onMachines(machines, address, port) : plan;
+    return plan;
 }
 
 bool LaunchPlan::save(const QString& runFolder, QString* error) const {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/launch_spec.h"
+
 #include <QCoreApplication>
 #include <QJsonObject>
 #include <QStringList>
@@ -9,7 +11,7 @@
 // CPU ranks (data parallel on a machine without GPUs), on this machine alone or on several
 // machines that each start as many (this one is machine 0, whose address the others meet at).
 // Kept beside the job as <run>/launch.json, so Continue and a reattaching studio start the same
-// workers.
+// workers. The studio's face of common::LaunchSpec, which the engine's queue runner reads too.
 class LaunchPlan {
     Q_DECLARE_TR_FUNCTIONS(LaunchPlan)
 
@@ -24,15 +26,15 @@ public:
     // This machine's first address other machines can reach (IPv4, not loopback), or "".
     static QString thisMachineAddress();
 
-    const QVector<int>& gpuIndices() const { return m_gpus; }
-    int cpuRankCount() const { return m_cpuRanks; }
+    QVector<int> gpuIndices() const;
+    int cpuRankCount() const { return m_spec.cpu_ranks; }
     // Processes that train together on this machine.
-    int processCount() const;
-    int machineCount() const { return m_machines; }
-    const QString& masterAddress() const { return m_masterAddress; }
-    int masterPort() const { return m_masterPort; }
+    int processCount() const { return m_spec.process_count(); }
+    int machineCount() const { return m_spec.machines; }
+    QString masterAddress() const { return QString::fromStdString(m_spec.master_addr); }
+    int masterPort() const { return m_spec.master_port; }
     // Processes on every machine together; 1 means the plain `train` command.
-    int worldSize() const { return processCount() * m_machines; }
+    int worldSize() const { return m_spec.world_size(); }
 
     // The engine's arguments for `command` on jobFile: `train` becomes `launch … -- train`
     // when several processes train, and `run` (prepare, then train) gets --gpus or
@@ -47,19 +49,11 @@ public:
     static LaunchPlan load(const QString& runFolder, QString* error);
     bool save(const QString& runFolder, QString* error) const;
 
-    bool operator==(const LaunchPlan& other) const {
-        return m_gpus == other.m_gpus && m_cpuRanks == other.m_cpuRanks &&
-               m_machines == other.m_machines && m_masterAddress == other.m_masterAddress &&
-               m_masterPort == other.m_masterPort;
-    }
+    bool operator==(const LaunchPlan& other) const { return m_spec == other.m_spec; }
 
 private:
     // --gpus or --cpu-ranks, and the machines' flags for `node`.
     QStringList processArguments(int node) const;
 
-    QVector<int> m_gpus;
-    int m_cpuRanks = 0;
-    int m_machines = 1;
-    QString m_masterAddress;
-    int m_masterPort = 0;
+    tuneframe::common::LaunchSpec m_spec;
 };

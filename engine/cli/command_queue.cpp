@@ -1,6 +1,7 @@
 // `queue --file PROJECT/queue.json`: the project's queue, run by the engine so that it goes on
 // while no studio is open (ARCHITECTURE.md, "Runs without the window").
 #include "common/file_lock.h"
+#include "common/launch_spec.h"
 #include "common/run_queue.h"
 #include "common/training_job.h"
 #include "engine/cli/commands.h"
@@ -49,30 +50,21 @@ Result edit_queue(const std::string& file, const std::function<Result(common::Ru
 // The processes a run trains in, from the launch.json the studio keeps beside its job.
 std::vector<std::string> run_command_line(const fs::path& folder) {
     std::vector<std::string> line{own_executable(), "run", "--job", (folder / "job.json").string()};
-    const fs::path plan = folder / "launch.json";
+    const fs::path plan = folder / common::LaunchSpec::kFileName;
     if (!fs::exists(plan)) {
         return line;
     }
-    const nlohmann::json json = core::read_json_file(plan);
-    const bool on_gpus =
-        json.contains("gpus") && json.at("gpus").is_array() && !json.at("gpus").empty();
-    if (on_gpus) {
-        std::string gpus;
-        for (const nlohmann::json& index : json.at("gpus")) {
-            gpus += (gpus.empty() ? "" : ",") + std::to_string(index.get<int>());
-        }
-        line.insert(line.end(), {"--gpus", gpus});
-    }
-    const int machines = json.value("machines", 1);
-    const int cpu_ranks = json.value("cpu_ranks", 0);
-    if (!on_gpus && (cpu_ranks > 1 || (cpu_ranks == 1 && machines > 1))) {
-        line.insert(line.end(), {"--cpu-ranks", std::to_string(cpu_ranks)});
+    common::LaunchSpec spec;
+    try {
+        spec = common::LaunchSpec::from_json(core::read_json_file(plan));
+    } catch (const common::JobError& error) {
+        throw core::Error(core::ErrorCode::BadInput, plan.string() + ": " + error.what(),
+                          error.hint());
     }
     // This is machine 0 of a run on several; the others were started by hand.
-    if (machines > 1) {
-        line.insert(line.end(), {"--nnodes", std::to_string(machines), "--node-rank", "0",
-                                 "--master-addr", json.value("master_addr", std::string()),
-                                 "--master-port", std::to_string(json.value("master_port", 0))});
+    if (spec.world_size() > 1) {
+        const std::vector<std::string> processes = spec.process_arguments(0);
+        line.insert(line.end(), processes.begin(), processes.end());
     }
     return line;
 }
@@ -174,8 +166,12 @@ int run_queue(CommandContext& context) {
             context.events.log("info", "Started the queued run " + next->folder + " (process " +
                                            std::to_string(pid) + ").");
             code = wait_for(pid);
-        } catch (const std::exception& error) {
+        } catch (const core::Error& error) {
             // A damaged launch.json fails this run, not the queue's runner.
+            context.events.log("error", "Cannot start the queued run " + next->folder + ": " +
+                                            error.what() +
+                                            (error.hint().empty() ? "" : " " + error.hint()));
+        } catch (const std::exception& error) {
             context.events.log("error",
                                "Cannot start the queued run " + next->folder + ": " + error.what());
         }

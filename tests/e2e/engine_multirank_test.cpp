@@ -1,6 +1,9 @@
 // Distributed training end to end with real engine processes and 2-rank Gloo groups on the CPU:
 // `launch --cpu-ranks 2` with each parallel plan, and ranks started as torchrun and srun start
 // them, against one process doing the same work.
+#include "common/launch_spec.h"
+#include "common/run_queue.h"
+#include "engine/core/json_file.h"
 #include "engine/core/safetensors/safetensors_file.h"
 #include "engine/dist/c10d_version.h"
 #include "tests/e2e/engine_test_project.h"
@@ -213,6 +216,53 @@ TEST_F(EngineMultirank, DataParallelTwoRanksOfBatchOneEqualOneRankOfBatchTwo) {
     const fs::path fresh = project_->prepared_run("one-step", {{"max_steps", 1}, {"seed", 5}});
     ASSERT_EQ(run_engine({"train", "--job", job_of(fresh)}).exit_code, 0);
     EXPECT_GT(training_signal(*single_, fresh, 4, 1), 1e-3);
+}
+
+// The engine's queue runner starts a run on the processes its launch.json names, as the studio
+// would; a launch.json that names no valid plan fails that run alone, naming the file.
+TEST_F(EngineMultirank, TheQueueStartsARunOnTheRanksItsLaunchPlanNames) {
+    const fs::path ranks = two_ranks("queued-ddp", {{"plan", "ddp"}});
+    core::write_json_file(ranks / common::LaunchSpec::kFileName, {{"cpu_ranks", 2}});
+    const fs::path broken = project_->prepared_run("queued-broken", kSteps);
+    core::write_json_file(broken / common::LaunchSpec::kFileName,
+                          {{"gpus", {0}}, {"cpu_ranks", 2}});
+    // Preparing wrote these; the refused run must add nothing.
+    const auto prepared_events = fs::file_size(broken / "events.jsonl");
+    common::RunQueue queue;
+    queue.running = true;
+    queue.continue_past_failure = true;
+    queue.runs = {{1, broken.string()}, {2, ranks.string()}};
+    const fs::path file = project_->folder() / "queue-launch.json";
+    core::write_json_file(file, queue.to_json());
+
+    const EngineRun runner = run_engine({"queue", "--file", file.string()});
+    ASSERT_EQ(runner.exit_code, 0);
+    EXPECT_EQ(runner.of("done")[0]["summary"]["failed"], 1);
+    bool named = false;
+    for (const json& log : runner.of("log")) {
+        const std::string message = log["message"];
+        named = named || (message.find((broken / "launch.json").string()) != std::string::npos &&
+                          message.find("cpu_ranks") != std::string::npos);
+    }
+    EXPECT_TRUE(named) << "no log names the broken launch.json and its field";
+    EXPECT_EQ(fs::file_size(broken / "events.jsonl"), prepared_events);
+
+    std::ifstream events(ranks / "events.jsonl");
+    std::string line;
+    std::vector<json> steps;
+    json last;
+    while (std::getline(events, line)) {
+        last = json::parse(line);
+        if (last["type"] == "step") {
+            steps.push_back(last);
+        }
+    }
+    ASSERT_EQ(steps.size(), 4u);
+    for (const json& step : steps) {
+        EXPECT_EQ(step["mem"].size(), 2u) << step.dump();
+    }
+    EXPECT_EQ(last["type"], "done");
+    EXPECT_EQ(last["status"], "finished");
 }
 
 // Gradients travel in buckets of 1 KiB (two adapter tensors), so "one bucket" is small next to
