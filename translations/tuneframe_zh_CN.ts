@@ -2832,14 +2832,6 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>CPU 进程数</translation>
     </message>
     <message>
-        <source>Parallel plan</source>
-        <translation>并行方案</translation>
-    </message>
-    <message>
-        <source>Sequence-parallel ranks</source>
-        <translation>序列并行进程数</translation>
-    </message>
-    <message>
         <source>Save as Preset…</source>
         <translation>另存为预设…</translation>
     </message>
@@ -2864,32 +2856,8 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>多于一个进程时在 CPU 上以数据并行训练，与多块 GPU 的方式相同；每个进程分得一部分核心。</translation>
     </message>
     <message>
-        <source>Data parallel (DDP)</source>
-        <translation>数据并行（DDP）</translation>
-    </message>
-    <message>
-        <source>ZeRO-1 (optimizer state sharded)</source>
-        <translation>ZeRO-1（分片优化器状态）</translation>
-    </message>
-    <message>
-        <source>ZeRO-2 (optimizer state and gradients sharded)</source>
-        <translation>ZeRO-2（分片优化器状态与梯度）</translation>
-    </message>
-    <message>
-        <source>Hybrid (pipeline, tensor and sequence parallel with data parallel)</source>
-        <translation>混合（流水线、张量与序列并行，配合数据并行）</translation>
-    </message>
-    <message>
-        <source>Processes that share one video&apos;s tokens. The model&apos;s attention heads and the process count must both divide by it.</source>
-        <translation>共同处理同一视频 token 的进程数。模型的注意力头数和进程总数都必须能被它整除。</translation>
-    </message>
-    <message>
         <source>Tick at least one GPU to train on.</source>
         <translation>请至少勾选一块用于训练的 GPU。</translation>
-    </message>
-    <message>
-        <source>%1 processes cannot be split into groups of %2 tensor-parallel × %3 sequence-parallel ranks × %4 pipeline stages. Choose sizes whose product divides the process count.</source>
-        <translation>%1 个进程无法分成每组 %2 个张量并行 × %3 个序列并行 × %4 个流水线阶段的进程组。请选择乘积能整除进程数的大小。</translation>
     </message>
     <message>
         <source>available to each process on this computer</source>
@@ -2914,6 +2882,45 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Download a CogVideoX pipeline from the Hugging Face Hub into this cache.</source>
         <translation>从 Hugging Face Hub 下载 CogVideoX 管线到此缓存。</translation>
+    </message>
+    <message>
+        <source>Machines</source>
+        <translation>机器数</translation>
+    </message>
+</context>
+<context>
+    <name>ParallelPlanRows</name>
+    <message>
+        <source>Parallel plan</source>
+        <translation>并行方案</translation>
+    </message>
+    <message>
+        <source>Sequence-parallel ranks</source>
+        <translation>序列并行进程数</translation>
+    </message>
+    <message>
+        <source>Data parallel (DDP)</source>
+        <translation>数据并行（DDP）</translation>
+    </message>
+    <message>
+        <source>ZeRO-1 (optimizer state sharded)</source>
+        <translation>ZeRO-1（分片优化器状态）</translation>
+    </message>
+    <message>
+        <source>ZeRO-2 (optimizer state and gradients sharded)</source>
+        <translation>ZeRO-2（分片优化器状态与梯度）</translation>
+    </message>
+    <message>
+        <source>Hybrid (pipeline, tensor and sequence parallel with data parallel)</source>
+        <translation>混合（流水线、张量与序列并行，配合数据并行）</translation>
+    </message>
+    <message>
+        <source>Processes that share one video&apos;s tokens. The model&apos;s attention heads and the process count must both divide by it.</source>
+        <translation>共同处理同一视频 token 的进程数。模型的注意力头数和进程总数都必须能被它整除。</translation>
+    </message>
+    <message>
+        <source>%1 processes cannot be split into groups of %2 tensor-parallel × %3 sequence-parallel ranks × %4 pipeline stages. Choose sizes whose product divides the process count.</source>
+        <translation>%1 个进程无法分成每组 %2 个张量并行 × %3 个序列并行 × %4 个流水线阶段的进程组。请选择乘积能整除进程数的大小。</translation>
     </message>
     <message>
         <source>Tensor-parallel ranks</source>
@@ -2954,10 +2961,6 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>GPUs that hold a run of the model&apos;s blocks each, the step&apos;s batches flowing through them one after another (gradient accumulation sets how many). Each holds only its blocks&apos; weights and optimizer state; it passes one video&apos;s tokens per batch to the next, so it suits GPUs on different machines. Accumulate at least as many batches as there are stages to keep every GPU busy.</source>
         <translation>每块 GPU 持有模型中连续的一段模块，每一步的各个批次依次流经它们（批次数由梯度累积决定）。每块 GPU 只保存自己那段模块的权重和优化器状态；每个批次只把一个视频的 token 传给下一段，因此适合分布在不同机器上的 GPU。累积的批次数至少等于阶段数，才能让每块 GPU 都保持忙碌。</translation>
-    </message>
-    <message>
-        <source>Machines</source>
-        <translation>机器数</translation>
     </message>
 </context>
 <context>

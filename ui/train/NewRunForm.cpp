@@ -4,6 +4,7 @@
 #include "ui/train/FactoryImportDialog.h"
 #include "ui/train/HubDownloadDialog.h"
 #include "ui/train/MachinesFields.h"
+#include "ui/train/ParallelPlanRows.h"
 #include "ui/widgets/FieldProblemNote.h"
 
 #include "app/dataset/ConditionImages.h"
@@ -55,10 +56,6 @@ const QStringList kPrecisions = {QStringLiteral("bf16"), QStringLiteral("fp16"),
                                  QStringLiteral("fp32")};
 const QStringList kDevices = {QStringLiteral("auto"), QStringLiteral("cpu"),
                               QStringLiteral("cuda")};
-const QStringList kPlans = {QStringLiteral("ddp"), QStringLiteral("zero1"), QStringLiteral("zero2"),
-                            QStringLiteral("hybrid")};
-// A hybrid plan's data-parallel axis: parallel.zero_stage.
-const QStringList kZeroStages = {QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2")};
 // The device entry that trains on the GPUs ticked in the list, one worker each.
 const QString kSeveralGpus = QStringLiteral("several-gpus");
 constexpr int kMaximumCpuRanks = 16;
@@ -126,11 +123,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_gpuList(new QListWidget(this))
     , m_cpuRanksSpin(spin(this, "cpuRanksSpin", 1, kMaximumCpuRanks))
     , m_machinesFields(new MachinesFields(this))
-    , m_planCombo(combo(this, "parallelPlanCombo", kPlans))
-    , m_spSizeSpin(spin(this, "sequenceParallelSpin", 1, kMaximumCpuRanks))
-    , m_tpSizeSpin(spin(this, "tensorParallelSpin", 1, kMaximumCpuRanks))
-    , m_ppSizeSpin(spin(this, "pipelineParallelSpin", 1, kMaximumCpuRanks))
-    , m_zeroStageCombo(combo(this, "hybridZeroStageCombo", kZeroStages))
+    , m_planRows(nullptr)
     , m_memoryLabel(new QLabel(this))
     , m_advanced(new AdvancedJobFields(this))
     , m_errorLabel(new QLabel(this))
@@ -199,17 +192,11 @@ NewRunForm::NewRunForm(QWidget* parent)
     addRow(nullptr, presetRow);
     m_form->addRow(m_presetDescription);
     addRow(nullptr, m_modelRow);
-    for (QWidget* field : std::initializer_list<QWidget*>{m_rankSpin,         m_alphaSpin,
-                                                          m_baseWeightsCombo, m_optimizerCombo,
-                                                          m_learningRateEdit, m_stepsSpin,
-                                                          m_batchSpin,        m_precisionCombo,
-                                                          m_checkpointSpin,   m_validationEverySpin,
-                                                          m_promptsEdit,      m_triggerEdit,
-                                                          m_deviceCombo,      m_gpuList,
-                                                          m_cpuRanksSpin,     m_machinesFields,
-                                                          m_planCombo,        m_spSizeSpin,
-                                                          m_tpSizeSpin,       m_ppSizeSpin,
-                                                          m_zeroStageCombo})
+    for (QWidget* field : std::initializer_list<QWidget*>{
+             m_rankSpin, m_alphaSpin, m_baseWeightsCombo, m_optimizerCombo, m_learningRateEdit,
+             m_stepsSpin, m_batchSpin, m_precisionCombo, m_checkpointSpin, m_validationEverySpin,
+             m_promptsEdit, m_triggerEdit, m_deviceCombo, m_gpuList, m_cpuRanksSpin,
+             m_machinesFields})
         if (field == m_validationEverySpin) {
             auto* validationRow = new QHBoxLayout;
             validationRow->addWidget(m_validationEverySpin, 1);
@@ -218,6 +205,7 @@ NewRunForm::NewRunForm(QWidget* parent)
         } else {
             addRow(field);
         }
+    m_planRows = new ParallelPlanRows(this, m_form);
     m_form->addRow(m_deviceNote);
     m_form->addRow(m_memoryLabel);
     auto* layout = new QVBoxLayout(this);
@@ -275,15 +263,14 @@ NewRunForm::NewRunForm(QWidget* parent)
                 &NewRunForm::datasetImportRequested);
         dialog->open();
     });
-    for (QSpinBox* box :
-         {m_rankSpin, m_alphaSpin, m_stepsSpin, m_batchSpin, m_checkpointSpin,
-          m_validationEverySpin, m_cpuRanksSpin, m_spSizeSpin, m_tpSizeSpin, m_ppSizeSpin})
+    for (QSpinBox* box : {m_rankSpin, m_alphaSpin, m_stepsSpin, m_batchSpin, m_checkpointSpin,
+                          m_validationEverySpin, m_cpuRanksSpin})
         connect(box, &QSpinBox::valueChanged, this, &NewRunForm::onEdited);
-    for (QComboBox* box : {m_baseWeightsCombo, m_optimizerCombo, m_precisionCombo, m_deviceCombo,
-                           m_planCombo, m_zeroStageCombo})
+    for (QComboBox* box : {m_baseWeightsCombo, m_optimizerCombo, m_precisionCombo, m_deviceCombo})
         connect(box, &QComboBox::currentIndexChanged, this, &NewRunForm::onEdited);
     connect(m_gpuList, &QListWidget::itemChanged, this, &NewRunForm::onEdited);
     connect(m_machinesFields, &MachinesFields::edited, this, &NewRunForm::onEdited);
+    connect(m_planRows, &ParallelPlanRows::edited, this, &NewRunForm::onEdited);
     for (QLineEdit* edit : {m_modelEdit, m_learningRateEdit, m_triggerEdit})
         connect(edit, &QLineEdit::textChanged, this, &NewRunForm::onEdited);
     connect(m_promptsEdit, &QPlainTextEdit::textChanged, this, &NewRunForm::onEdited);
@@ -573,16 +560,11 @@ QVector<int> NewRunForm::checkedGpus() const {
 
 void NewRunForm::updateProcessRows() {
     const QString device = m_deviceCombo->currentData().toString();
-    const bool several = launchPlan().worldSize() > 1;
     m_form->setRowVisible(m_gpuList, device == kSeveralGpus);
     m_form->setRowVisible(m_cpuRanksSpin, device == QLatin1String("cpu"));
     m_form->setRowVisible(m_machinesFields,
                           device == kSeveralGpus || device == QLatin1String("cpu"));
-    m_form->setRowVisible(m_planCombo, several);
-    const bool hybrid = several && m_planCombo->currentData().toString() == kPlans.last();
-    for (QWidget* field : std::initializer_list<QWidget*>{m_spSizeSpin, m_tpSizeSpin, m_ppSizeSpin,
-                                                          m_zeroStageCombo})
-        m_form->setRowVisible(field, hybrid);
+    m_planRows->setProcessCount(launchPlan().worldSize());
 }
 
 QJsonObject NewRunForm::job() const {
@@ -658,12 +640,7 @@ void NewRunForm::retranslateUi() {
                              tr("Device"),
                              tr("GPUs to use"),
                              tr("CPU processes"),
-                             tr("Machines"),
-                             tr("Parallel plan"),
-                             tr("Sequence-parallel ranks"),
-                             tr("Tensor-parallel ranks"),
-                             tr("Pipeline stages"),
-                             tr("Optimizer sharding")};
+                             tr("Machines")};
     for (qsizetype row = 0; row < m_rowLabels.size() && row < labels.size(); ++row)
         m_rowLabels.at(row)->setText(labels.at(row));
     m_baseWeightsCombo->setItemText(0, tr("Full precision"));
@@ -722,45 +699,7 @@ void NewRunForm::retranslateUi() {
     m_cpuRanksSpin->setToolTip(tr("More than one process trains data parallel on the CPU, the "
                                   "way several GPUs would; each process gets a share of the "
                                   "cores."));
-    m_planCombo->setItemText(0, tr("Data parallel (DDP)"));
-    m_planCombo->setItemText(1, tr("ZeRO-1 (optimizer state sharded)"));
-    m_planCombo->setItemText(2, tr("ZeRO-2 (optimizer state and gradients sharded)"));
-    m_planCombo->setItemText(3, tr("Hybrid (pipeline, tensor and sequence parallel with data "
-                                   "parallel)"));
-    m_planCombo->setItemData(0,
-                             tr("Every GPU holds the whole model and trains on its own clips; "
-                                "gradients are averaged once per step."),
-                             Qt::ToolTipRole);
-    m_planCombo->setItemData(1,
-                             tr("As data parallel, but each GPU keeps the optimizer state of its "
-                                "share of the weights only."),
-                             Qt::ToolTipRole);
-    m_planCombo->setItemData(2,
-                             tr("As ZeRO-1, and each GPU also keeps only its share of the "
-                                "gradients: the least memory of the data-parallel plans."),
-                             Qt::ToolTipRole);
-    m_planCombo->setItemData(3,
-                             tr("For models or videos too large for one GPU: pipeline parallel "
-                                "gives each GPU a run of the blocks, tensor parallel splits every "
-                                "block's heads and features between GPUs, sequence parallel "
-                                "splits each video's tokens, and the rest of the GPUs train data "
-                                "parallel."),
-                             Qt::ToolTipRole);
-    m_tpSizeSpin->setToolTip(tr("GPUs that share every block's weights, each holding a part of "
-                                "the attention heads and feed-forward features. Fastest within "
-                                "one machine; the heads must divide by it times the "
-                                "sequence-parallel ranks."));
-    m_ppSizeSpin->setToolTip(
-        tr("GPUs that hold a run of the model's blocks each, the step's batches flowing through "
-           "them one after another (gradient accumulation sets how many). Each holds only its "
-           "blocks' weights and optimizer state; it passes one video's tokens per batch to the "
-           "next, so it suits GPUs on different machines. Accumulate at least as many batches as "
-           "there are stages to keep every GPU busy."));
-    m_zeroStageCombo->setItemText(0, tr("None (every replica keeps all)"));
-    m_zeroStageCombo->setItemText(1, tr("ZeRO-1 (optimizer state sharded)"));
-    m_zeroStageCombo->setItemText(2, tr("ZeRO-2 (optimizer state and gradients sharded)"));
-    m_spSizeSpin->setToolTip(tr("Processes that share one video's tokens. The model's attention "
-                                "heads and the process count must both divide by it."));
+    m_planRows->retranslateUi();
     m_deviceNote->setText(m_gpus.gpus.isEmpty() ? m_gpus.problem : QString());
     m_deviceNote->setVisible(!m_deviceNote->text().isEmpty());
     revalidate();
@@ -807,12 +746,7 @@ void NewRunForm::applyPreset(const JobPreset& preset) {
     setComboValue(m_deviceCombo, device);
     m_wantedDevice = m_deviceCombo->currentData().toString() == device ? QString() : device;
     const QJsonObject parallel = object(preset.job, "parallel");
-    setComboValue(m_planCombo, parallel.value(QStringLiteral("plan")).toString(kPlans.first()));
-    m_spSizeSpin->setValue(parallel.value(QStringLiteral("sp_size")).toInt(1));
-    m_tpSizeSpin->setValue(parallel.value(QStringLiteral("tp_size")).toInt(1));
-    m_ppSizeSpin->setValue(parallel.value(QStringLiteral("pp_size")).toInt(1));
-    setComboValue(m_zeroStageCombo,
-                  QString::number(parallel.value(QStringLiteral("zero_stage")).toInt(0)));
+    m_planRows->setParallel(parallel);
     m_advanced->setJob(preset.job);
     m_applying = false;
     onEdited();
@@ -885,15 +819,16 @@ bool NewRunForm::locateField(const QString& field, QFormLayout*& layout, int& ro
         {"batch_size", m_batchSpin},
         {"precision", m_precisionCombo},
         {"validation.every_steps", m_validationEverySpin},
-        {"trigger_word", m_triggerEdit},
-        {"parallel.sp_size", m_spSizeSpin},
-        {"parallel.tp_size", m_tpSizeSpin},
-        {"parallel.pp_size", m_ppSizeSpin}};
+        {"trigger_word", m_triggerEdit}};
     for (const auto& [name, widget] : fields) {
         if (field == QLatin1String(name)) {
             m_form->getWidgetPosition(widget, &row, &role);
             return row >= 0;
         }
+    }
+    if (QWidget* planField = m_planRows->fieldWidget(field)) {
+        m_form->getWidgetPosition(planField, &row, &role);
+        return row >= 0;
     }
     // The validation videos' size and length come with the preset; the prompts are what the
     // form shows of validation.
@@ -932,18 +867,8 @@ void NewRunForm::revalidate() {
                  launchPlan().worldSize() > 1 ? m_machinesFields->inputError() : QString();
              !machines.isEmpty())
         error = machines;
-    else if (launchPlan().worldSize() > 1 &&
-             m_planCombo->currentData().toString() == kPlans.last() &&
-             launchPlan().worldSize() %
-                     (m_spSizeSpin->value() * m_tpSizeSpin->value() * m_ppSizeSpin->value()) !=
-                 0)
-        error = tr("%1 processes cannot be split into groups of %2 tensor-parallel × %3 "
-                   "sequence-parallel ranks × %4 pipeline stages. Choose sizes whose product "
-                   "divides the process count.")
-                    .arg(launchPlan().worldSize())
-                    .arg(m_tpSizeSpin->value())
-                    .arg(m_spSizeSpin->value())
-                    .arg(m_ppSizeSpin->value());
+    else if (const QString plan = m_planRows->inputError(launchPlan().worldSize()); !plan.isEmpty())
+        error = plan;
     else if (!numberOk)
         error = tr("The learning rate “%1” is not a number. Write it like 1e-4 or 0.0001.")
                     .arg(m_learningRateEdit->text());
@@ -1026,17 +951,8 @@ QJsonObject NewRunForm::formValues() const {
                      : QStringLiteral("cuda");
     }
     values.insert(QStringLiteral("device"), device);
-    if (plan.worldSize() > 1) {
-        const bool hybrid = m_planCombo->currentData().toString() == kPlans.last();
-        values.insert(
-            QStringLiteral("parallel"),
-            QJsonObject{{QStringLiteral("plan"), m_planCombo->currentData().toString()},
-                        {QStringLiteral("sp_size"), hybrid ? m_spSizeSpin->value() : 1},
-                        {QStringLiteral("tp_size"), hybrid ? m_tpSizeSpin->value() : 1},
-                        {QStringLiteral("pp_size"), hybrid ? m_ppSizeSpin->value() : 1},
-                        {QStringLiteral("zero_stage"),
-                         hybrid ? m_zeroStageCombo->currentData().toString().toInt() : 0}});
-    }
+    if (plan.worldSize() > 1)
+        values.insert(QStringLiteral("parallel"), m_planRows->parallel());
     return values;
 }
 

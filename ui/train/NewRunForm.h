@@ -15,6 +15,7 @@
 
 class AdvancedJobFields;
 class MachinesFields;
+class ParallelPlanRows;
 class FieldProblemNote;
 class QHBoxLayout;
 class QCheckBox;
@@ -169,11 +170,7 @@ private:
     QListWidget* m_gpuList;
     QSpinBox* m_cpuRanksSpin;
     MachinesFields* m_machinesFields;
-    QComboBox* m_planCombo;
-    QSpinBox* m_spSizeSpin;
-    QSpinBox* m_tpSizeSpin;
-    QSpinBox* m_ppSizeSpin;
-    QComboBox* m_zeroStageCombo;
+    ParallelPlanRows* m_planRows; // after the rows above in m_form
     GpuInventory::Result m_gpus;
     QLabel* m_memoryLabel;
     AdvancedJobFields* m_advanced;
