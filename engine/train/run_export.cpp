@@ -134,6 +134,71 @@ fs::path adapter_file(const fs::path& out, const char* default_name) {
     return out / default_name;
 }
 
+// A transformer export is a folder of its own: config.json and the weights, single or sharded.
+bool is_transformer_export_file(const fs::directory_entry& entry) {
+    const std::string name = entry.path().filename().string();
+    const auto ends_with = [&](const std::string& tail) {
+        return name.size() >= tail.size() &&
+               name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    return entry.is_regular_file() &&
+           (name == "config.json" ||
+            (name.rfind("diffusion_pytorch_model", 0) == 0 &&
+             (ends_with(".safetensors") || ends_with(".safetensors.index.json"))));
+}
+
+// The folder a transformer export goes to, refused when it holds anything but an earlier
+// export (which the new one replaces whole): writing into a folder of other files would mix
+// with them, and a failed export could not be told apart from them to remove it.
+fs::path transformer_destination(const fs::path& requested) {
+    fs::path out = requested.lexically_normal();
+    if (out.filename().empty()) {
+        out = out.parent_path(); // "folder/"
+    }
+    if (!fs::exists(out)) {
+        return out;
+    }
+    if (!fs::is_directory(out)) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "'" + out.string() +
+                              "' is a file; a transformer is exported as a folder.",
+                          "Choose a new or empty folder.");
+    }
+    for (const fs::directory_entry& entry : fs::directory_iterator(out)) {
+        if (!is_transformer_export_file(entry)) {
+            throw core::Error(
+                core::ErrorCode::BadInput,
+                "'" + out.string() + "' already holds other files (" +
+                    entry.path().filename().string() +
+                    "); the transformer would be written among them.",
+                "Choose a new or empty folder, for example '" + (out / "transformer").string() +
+                    "'. A folder holding only an earlier transformer export is replaced.");
+        }
+    }
+    return out;
+}
+
+// Beside `out`, hidden, so that a killed export never leaves a half-written folder where the
+// studio looks for exports.
+fs::path sibling(const fs::path& out, const char* suffix) {
+    return out.parent_path() / ("." + out.filename().string() + suffix);
+}
+
+// Moves the verified `staged` folder to `out`, replacing an earlier export there. Between the
+// two renames the earlier one is still whole, beside it.
+void move_into_place(const fs::path& staged, const fs::path& out) {
+    std::error_code ignored;
+    if (fs::exists(out)) {
+        const fs::path replaced = sibling(out, ".replaced");
+        remove_tree(replaced, ignored);
+        fs::rename(out, replaced);
+        fs::rename(staged, out);
+        remove_tree(replaced, ignored);
+        return;
+    }
+    fs::rename(staged, out);
+}
+
 } // namespace
 
 ExportFormat parse_export_format(const std::string& name) {
@@ -178,6 +243,9 @@ ExportResult export_run(const ExportRequest& request,
                           "A full fine-tune has no adapter to export in the ComfyUI LoRA layout.",
                           "Export it as merged (a diffusers transformer folder).");
     }
+    // Checked before the model loads, which takes long for a large one.
+    const bool folder_export = full || request.format == ExportFormat::Merged;
+    const fs::path destination = folder_export ? transformer_destination(request.out) : fs::path();
     // fp32 verifies tightly; bf16 runs are compared in bf16 with the bf16 tolerance.
     const c10::ScalarType dtype = run.job.precision == "fp32" ? c10::kFloat : c10::kBFloat16;
     auto model = base_transformer(folder, dtype);
@@ -198,12 +266,14 @@ ExportResult export_run(const ExportRequest& request,
                               {"optimizer", run.job.optimizer.name},
                               {"lr", run.job.optimizer.lr},
                               {"precision", run.job.precision}};
-    if (full || request.format == ExportFormat::Merged) {
+    if (folder_export) {
         if (!full) {
             lora::merge_lora(*model);
         }
-        cogvideox::save_cogvideox_transformer(model, request.out);
-        result.path = request.out;
+        result.path = sibling(destination, ".partial");
+        std::error_code ignored;
+        remove_tree(result.path, ignored); // a killed export's
+        cogvideox::save_cogvideox_transformer(model, result.path);
     } else {
         lora::LoRASaveOptions options;
         options.layout = request.format == ExportFormat::ComfyUI ? lora::LoRAFileLayout::Kohya
@@ -217,7 +287,7 @@ ExportResult export_run(const ExportRequest& request,
 
     report("verify");
     cogvideox::CogVideoXTransformer3DModel reloaded{nullptr};
-    if (full || request.format == ExportFormat::Merged) {
+    if (folder_export) {
         cogvideox::TransformerLoadOptions load;
         load.dtype = dtype;
         reloaded = cogvideox::load_cogvideox_transformer(result.path, load);
@@ -239,6 +309,10 @@ ExportResult export_run(const ExportRequest& request,
                               " does not reproduce the run's model (max difference " +
                               std::to_string(result.max_abs_diff) + "); it was removed.",
                           "Please report this with the run's job.json.");
+    }
+    if (folder_export) {
+        move_into_place(result.path, destination);
+        result.path = destination;
     }
     return result;
 }

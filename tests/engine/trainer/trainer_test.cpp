@@ -343,5 +343,43 @@ TEST(RunExport, EveryFormatIsWrittenReloadedAndVerified) {
     (void)result;
 }
 
+// A merged transformer is a folder of its own: it is never written among other files, and an
+// export over an earlier one replaces it whole (its stale shards go), staged beside the
+// destination until verified.
+TEST(RunExport, AMergedExportNeverWritesAmongOtherFilesAndReplacesAnEarlierOne) {
+    test::TemporaryDirectory dir;
+    train(dir / "run", 2);
+    ExportRequest request;
+    request.run = dir / "run";
+    request.format = ExportFormat::Merged;
+
+    const fs::path shared = dir / "my-models";
+    fs::create_directories(shared);
+    test::write_bytes(shared / "notes.txt", "mine");
+    request.out = shared;
+    try {
+        export_run(request);
+        FAIL() << "the export wrote among the folder's other files";
+    } catch (const core::Error& error) {
+        EXPECT_EQ(error.code(), core::ErrorCode::BadInput);
+        EXPECT_NE(std::string(error.what()).find("notes.txt"), std::string::npos) << error.what();
+    }
+    EXPECT_EQ(std::distance(fs::directory_iterator(shared), fs::directory_iterator()), 1);
+
+    request.out = dir / "merged";
+    ASSERT_LE(export_run(request).max_abs_diff, 1.0);
+    // What a larger, sharded earlier export would have left.
+    test::write_bytes(dir / "merged" / "diffusion_pytorch_model-00001-of-00002.safetensors",
+                      "stale");
+    const ExportResult again = export_run(request);
+    EXPECT_EQ(again.path, dir / "merged");
+    EXPECT_LE(again.max_abs_diff, again.tolerance);
+    EXPECT_FALSE(fs::exists(dir / "merged" / "diffusion_pytorch_model-00001-of-00002.safetensors"));
+    EXPECT_TRUE(fs::exists(dir / "merged" / "config.json"));
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir.path())) {
+        EXPECT_NE(entry.path().filename().string().front(), '.') << entry.path();
+    }
+}
+
 } // namespace
 } // namespace tuneframe::train
