@@ -3441,6 +3441,14 @@ Step time %6 s, %7 samples/s</source>
         <source>Shows the exported adapter in the file manager.</source>
         <translation>在文件管理器中显示导出的适配器。</translation>
     </message>
+    <message>
+        <source>Whole pipeline</source>
+        <translation>完整管线</translation>
+    </message>
+    <message>
+        <source>A whole diffusers pipeline folder: the trained transformer with the base model&apos;s VAE, text encoder, tokenizer and scheduler, which are hard links to the base model&apos;s files where the disk allows, so they take no extra space. CogVideoXPipeline.from_pretrained() loads it as it is, ComfyUI&apos;s CogVideoXWrapper loads it from models/CogVideo, and Tuneframe can train further from it: choose it as a new run&apos;s model folder.</source>
+        <translation>完整的 diffusers 管线文件夹：训练后的 Transformer，加上基础模型的 VAE、文本编码器、分词器和调度器；磁盘允许时它们是指向基础模型文件的硬链接，不额外占用空间。CogVideoXPipeline.from_pretrained() 可直接加载它，ComfyUI 的 CogVideoXWrapper 可从 models/CogVideo 加载它，Tuneframe 也能在它的基础上继续训练：在新运行中把它选为模型文件夹即可。</translation>
+    </message>
 </context>
 <context>
     <name>RunFailurePanel</name>

@@ -561,13 +561,16 @@ void TrainingRuns::recordExport(qint64 runId, qint64 step, const QString& format
 QVector<TrainingRuns::Adapter> TrainingRuns::adapters() const {
     QVector<Adapter> adapters;
     for (const ExportRecord& record : m_impl->history.exports()) {
-        const bool folder = record.format == QLatin1String("merged");
-        const QString needed =
-            folder ? QDir(record.path).filePath(QStringLiteral("config.json")) : record.path;
+        // A pipeline export samples through its transformer/, in place of the model's.
+        const bool pipeline = record.format == QLatin1String("pipeline");
+        const bool folder = pipeline || record.format == QLatin1String("merged");
+        const QString path =
+            pipeline ? QDir(record.path).filePath(QStringLiteral("transformer")) : record.path;
+        const QString needed = folder ? QDir(path).filePath(QStringLiteral("config.json")) : path;
         if (!QFileInfo(needed).isFile())
             continue;
-        adapters.append({record.runId, summary(record.runId).name, record.step, record.format,
-                         record.path, folder});
+        adapters.append(
+            {record.runId, summary(record.runId).name, record.step, record.format, path, folder});
     }
     return adapters;
 }

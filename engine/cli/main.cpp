@@ -105,7 +105,8 @@ constexpr Command kCommands[] = {
      "training does, with that folder's T5 and VAE, and adds the peak of each of its stages",
      false, tuneframe::cli::run_bench},
     {"export",
-     "tuneframe-engine export --run DIR --format diffusers|comfyui|merged [--step N] --out PATH",
+     "tuneframe-engine export --run DIR --format diffusers|comfyui|merged|pipeline [--step N] "
+     "--out PATH",
      "write a run's checkpoint (the newest, or --step) as a diffusers/PEFT LoRA, a ComfyUI "
      "(kohya) LoRA or a merged transformer folder, then reload it and check it reproduces the "
      "run's model",

@@ -13,6 +13,9 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/torch.h>
 
+#include <algorithm>
+#include <array>
+
 namespace tuneframe::train {
 namespace {
 
@@ -134,9 +137,20 @@ fs::path adapter_file(const fs::path& out, const char* default_name) {
     return out / default_name;
 }
 
-// A transformer export is a folder of its own: config.json and the weights, single or sharded.
-bool is_transformer_export_file(const fs::directory_entry& entry) {
+// The pipeline parts an export takes from its base model; the transformer is the run's.
+constexpr std::array<const char*, 4> kBaseComponents = {"scheduler", "text_encoder", "tokenizer",
+                                                        "vae"};
+
+// What a folder export writes. A transformer: config.json and the weights, single or sharded. A
+// pipeline: model_index.json and the component folders.
+bool is_export_entry(const fs::directory_entry& entry, ExportFormat format) {
     const std::string name = entry.path().filename().string();
+    if (format == ExportFormat::Pipeline) {
+        return (entry.is_regular_file() && name == "model_index.json") ||
+               (entry.is_directory() &&
+                (name == "transformer" || std::find(kBaseComponents.begin(), kBaseComponents.end(),
+                                                    name) != kBaseComponents.end()));
+    }
     const auto ends_with = [&](const std::string& tail) {
         return name.size() >= tail.size() &&
                name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
@@ -147,10 +161,11 @@ bool is_transformer_export_file(const fs::directory_entry& entry) {
              (ends_with(".safetensors") || ends_with(".safetensors.index.json"))));
 }
 
-// The folder a transformer export goes to, refused when it holds anything but an earlier
-// export (which the new one replaces whole): writing into a folder of other files would mix
-// with them, and a failed export could not be told apart from them to remove it.
-fs::path transformer_destination(const fs::path& requested) {
+// The folder a transformer or pipeline export goes to, refused when it holds anything but an
+// earlier export of the same kind (which the new one replaces whole): writing into a folder of
+// other files would mix with them, and a failed export could not be told apart from them to
+// remove it.
+fs::path folder_destination(const fs::path& requested, ExportFormat format) {
     fs::path out = requested.lexically_normal();
     if (out.filename().empty()) {
         out = out.parent_path(); // "folder/"
@@ -158,24 +173,59 @@ fs::path transformer_destination(const fs::path& requested) {
     if (!fs::exists(out)) {
         return out;
     }
+    const std::string what = format == ExportFormat::Pipeline ? "pipeline" : "transformer";
     if (!fs::is_directory(out)) {
         throw core::Error(core::ErrorCode::BadInput,
-                          "'" + out.string() +
-                              "' is a file; a transformer is exported as a folder.",
+                          "'" + out.string() + "' is a file; a " + what +
+                              " is exported as a folder.",
                           "Choose a new or empty folder.");
     }
     for (const fs::directory_entry& entry : fs::directory_iterator(out)) {
-        if (!is_transformer_export_file(entry)) {
-            throw core::Error(
-                core::ErrorCode::BadInput,
-                "'" + out.string() + "' already holds other files (" +
-                    entry.path().filename().string() +
-                    "); the transformer would be written among them.",
-                "Choose a new or empty folder, for example '" + (out / "transformer").string() +
-                    "'. A folder holding only an earlier transformer export is replaced.");
+        if (!is_export_entry(entry, format)) {
+            throw core::Error(core::ErrorCode::BadInput,
+                              "'" + out.string() + "' already holds other files (" +
+                                  entry.path().filename().string() + "); the " + what +
+                                  " would be written among them.",
+                              "Choose a new or empty folder, for example '" +
+                                  (out / what).string() + "'. A folder holding only an earlier " +
+                                  what + " export is replaced.");
         }
     }
     return out;
+}
+
+// A file of the base model in the export: a hard link to it where the filesystem allows (no
+// space taken: the text encoder alone is 9.5 GB), a copy otherwise. Links are resolved first:
+// the Hugging Face cache's files are relative links into its blobs.
+void link_or_copy(const fs::path& from, const fs::path& to) {
+    const fs::path real = fs::canonical(from);
+    std::error_code error;
+    fs::create_hard_link(real, to, error);
+    if (error) {
+        fs::copy_file(real, to);
+    }
+}
+
+// The base model's other parts beside the exported transformer, so that the folder is a whole
+// pipeline that diffusers and Tuneframe load as it is.
+void add_base_components(const fs::path& base, const fs::path& folder) {
+    if (fs::is_regular_file(base / "model_index.json")) {
+        fs::copy_file(fs::canonical(base / "model_index.json"), folder / "model_index.json");
+    }
+    for (const char* component : kBaseComponents) {
+        const fs::path root = base / component;
+        fs::create_directories(folder / component);
+        for (auto it = fs::recursive_directory_iterator(
+                 root, fs::directory_options::follow_directory_symlink);
+             it != fs::recursive_directory_iterator(); ++it) {
+            const fs::path to = folder / component / fs::relative(it->path(), root);
+            if (it->is_directory()) {
+                fs::create_directories(to);
+            } else if (it->is_regular_file()) {
+                link_or_copy(it->path(), to);
+            }
+        }
+    }
 }
 
 // Beside `out`, hidden, so that a killed export never leaves a half-written folder where the
@@ -211,8 +261,11 @@ ExportFormat parse_export_format(const std::string& name) {
     if (name == "merged") {
         return ExportFormat::Merged;
     }
+    if (name == "pipeline") {
+        return ExportFormat::Pipeline;
+    }
     throw core::Error(core::ErrorCode::BadInput, "Unknown export format '" + name + "'.",
-                      "Use diffusers, comfyui or merged.");
+                      "Use diffusers, comfyui, merged or pipeline.");
 }
 
 const char* export_format_name(ExportFormat format) {
@@ -223,6 +276,8 @@ const char* export_format_name(ExportFormat format) {
         return "comfyui";
     case ExportFormat::Merged:
         return "merged";
+    case ExportFormat::Pipeline:
+        return "pipeline";
     }
     return "?";
 }
@@ -239,13 +294,18 @@ ExportResult export_run(const ExportRequest& request,
     const diffusion::PipelineFolder folder = diffusion::PipelineFolder::open(run.base_model);
     const bool full = run.job.mode == "full";
     if (full && request.format == ExportFormat::ComfyUI) {
-        throw core::Error(core::ErrorCode::BadInput,
-                          "A full fine-tune has no adapter to export in the ComfyUI LoRA layout.",
-                          "Export it as merged (a diffusers transformer folder).");
+        throw core::Error(
+            core::ErrorCode::BadInput,
+            "A full fine-tune has no adapter to export in the ComfyUI LoRA layout.",
+            "Export it as merged (a diffusers transformer folder) or as a whole pipeline.");
     }
     // Checked before the model loads, which takes long for a large one.
-    const bool folder_export = full || request.format == ExportFormat::Merged;
-    const fs::path destination = folder_export ? transformer_destination(request.out) : fs::path();
+    const bool pipeline_export = request.format == ExportFormat::Pipeline;
+    const bool folder_export = full || request.format == ExportFormat::Merged || pipeline_export;
+    const fs::path destination =
+        folder_export ? folder_destination(request.out, pipeline_export ? ExportFormat::Pipeline
+                                                                        : ExportFormat::Merged)
+                      : fs::path();
     // fp32 verifies tightly; bf16 runs are compared in bf16 with the bf16 tolerance.
     const c10::ScalarType dtype = run.job.precision == "fp32" ? c10::kFloat : c10::kBFloat16;
     auto model = base_transformer(folder, dtype);
@@ -273,7 +333,12 @@ ExportResult export_run(const ExportRequest& request,
         result.path = sibling(destination, ".partial");
         std::error_code ignored;
         remove_tree(result.path, ignored); // a killed export's
-        cogvideox::save_cogvideox_transformer(model, result.path);
+        if (pipeline_export) {
+            cogvideox::save_cogvideox_transformer(model, result.path / "transformer");
+            add_base_components(run.base_model, result.path);
+        } else {
+            cogvideox::save_cogvideox_transformer(model, result.path);
+        }
     } else {
         lora::LoRASaveOptions options;
         options.layout = request.format == ExportFormat::ComfyUI ? lora::LoRAFileLayout::Kohya
@@ -290,7 +355,11 @@ ExportResult export_run(const ExportRequest& request,
     if (folder_export) {
         cogvideox::TransformerLoadOptions load;
         load.dtype = dtype;
-        reloaded = cogvideox::load_cogvideox_transformer(result.path, load);
+        // A pipeline is verified as a whole: every part the sampler needs opens.
+        const fs::path transformer = pipeline_export
+                                         ? diffusion::PipelineFolder::open(result.path).transformer
+                                         : result.path;
+        reloaded = cogvideox::load_cogvideox_transformer(transformer, load);
     } else {
         reloaded = base_transformer(folder, dtype);
         lora::load_lora_weights(*reloaded, result.path);

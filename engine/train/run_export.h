@@ -12,6 +12,7 @@ enum class ExportFormat {
     Diffusers, // pytorch_lora_weights.safetensors, PEFT keys, alpha folded into lora_B
     ComfyUI,   // kohya keys (lora_unet_*, lora_down/lora_up, alpha)
     Merged,    // the transformer with the adapter merged, diffusers layout, sharded
+    Pipeline,  // a whole diffusers pipeline: the merged transformer and the base's other parts
 };
 
 ExportFormat parse_export_format(const std::string& name); // BadInput names the choices
@@ -21,8 +22,8 @@ struct ExportRequest {
     std::filesystem::path run;
     ExportFormat format = ExportFormat::Diffusers;
     std::optional<std::int64_t> step; // unset: the newest checkpoint
-    // A .safetensors file (adapter formats) or a folder (the adapter file, or the transformer,
-    // is written inside it).
+    // A .safetensors file (adapter formats) or a folder (the adapter file is written inside it;
+    // a transformer or pipeline is the folder itself).
     std::filesystem::path out;
 };
 

@@ -50,6 +50,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -337,11 +338,21 @@ void TestDemoProject::demoPresetTrainsToAnExportedModel() {
     auto* dialog = page->findChild<RunExportDialog*>(QStringLiteral("runExportDialog"));
     QVERIFY(dialog);
     QSignalSpy finished(dialog, &RunExportDialog::exportFinished);
-    // A full fine-tune exports one way, the trained transformer's folder: the choice is made.
+    // A full fine-tune has no adapter: it exports the trained transformer's folder, or a whole
+    // pipeline around it, and the LoRA formats cannot be chosen.
     auto* format = dialog->findChild<QComboBox*>(QStringLiteral("exportFormatCombo"));
-    QVERIFY(format && format->isVisible() && !format->isEnabled());
+    QVERIFY(format && format->isVisible() && format->isEnabled());
     QCOMPARE(format->currentData().toString(), QStringLiteral("merged"));
     QCOMPARE(format->currentText(), QStringLiteral("Fine-tuned transformer"));
+    auto* formats = qobject_cast<QStandardItemModel*>(format->model());
+    QVERIFY(formats);
+    for (int row = 0; row < format->count(); ++row) {
+        const QString name = format->itemData(row).toString();
+        QCOMPARE(formats->item(row)->isEnabled(),
+                 name == QLatin1String("merged") || name == QLatin1String("pipeline"));
+    }
+    dialog->setFormat(QStringLiteral("comfyui"));
+    QCOMPARE(format->currentData().toString(), QStringLiteral("merged"));
     dialog->setDestination(m_root.filePath(QStringLiteral("demo-transformer")));
     auto* exportButton = dialog->findChild<QPushButton*>(QStringLiteral("startExportButton"));
     QVERIFY(exportButton && exportButton->isVisible() && exportButton->isEnabled());

@@ -192,8 +192,8 @@ void TestTrainPage::trainStopContinueGalleryExport() {
     QVERIFY(dialog);
     QSignalSpy finished(dialog, &RunExportDialog::exportFinished);
     int expected = 0;
-    for (const QString& format :
-         {QStringLiteral("diffusers"), QStringLiteral("comfyui"), QStringLiteral("merged")}) {
+    for (const QString& format : {QStringLiteral("diffusers"), QStringLiteral("comfyui"),
+                                  QStringLiteral("merged"), QStringLiteral("pipeline")}) {
         dialog->setFormat(format);
         const QString destination = m_studio.projects.filePath(QStringLiteral("export-") + format);
         dialog->setDestination(destination);
@@ -213,7 +213,7 @@ void TestTrainPage::trainStopContinueGalleryExport() {
         QCOMPARE(opened.urls.constLast().toLocalFile(),
                  exported.isDir() ? exported.absoluteFilePath() : exported.absolutePath());
     }
-    QCOMPARE(opened.urls.size(), 3);
+    QCOMPARE(opened.urls.size(), 4);
     QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
     dialog->close();
 
@@ -221,8 +221,9 @@ void TestTrainPage::trainStopContinueGalleryExport() {
     m_studio.window->showPage(MainWindow::Page::Sample);
     SamplePage* sample = m_studio.window->samplePage();
     auto* adapters = sample->findChild<QComboBox*>(QStringLiteral("sampleAdapterCombo"));
-    // None, the diffusers and the ComfyUI file, and the merged transformer folder.
-    QCOMPARE(adapters->count(), 4);
+    // None, the diffusers and the ComfyUI file, the merged transformer folder and the
+    // pipeline's transformer.
+    QCOMPARE(adapters->count(), 5);
     adapters->setCurrentIndex(adapters->findData(finished.at(0).at(3).toString()));
     QVERIFY(adapters->currentIndex() > 0);
     sample->findChild<QLineEdit*>(QStringLiteral("sampleModelEdit"))
@@ -285,7 +286,16 @@ void TestTrainPage::trainStopContinueGalleryExport() {
     QCOMPARE(
         SamplePage::record(sample->lastVideo()).value(QStringLiteral("transformer")).toString(),
         QFileInfo(merged).absoluteFilePath());
+    // The whole pipeline renders through its transformer/, and a new run can start from it.
+    const QString pipeline = finished.at(3).at(3).toString();
+    QVERIFY(adapters->findData(QDir(pipeline).filePath(QStringLiteral("transformer"))) > 0);
     m_studio.window->showPage(MainWindow::Page::Train);
+    NewRunForm* form = page()->newRunForm();
+    form->setModelFolder(pipeline);
+    form->validateNow();
+    QVERIFY2(form->isValid(), qPrintable(form->validationError()));
+    QTRY_VERIFY_WITH_TIMEOUT(form->memoryEstimate().has_value(), kEngineTimeoutMs);
+    form->setModelFolder(m_studio.tinyPipeline);
 }
 
 QString TestTrainPage::brokenModel(QTemporaryDir& copy) const {

@@ -16,13 +16,16 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QStandardItemModel>
 #include <QUrl>
 #include <QVBoxLayout>
 
 namespace {
 
 const QStringList kFormats = {QStringLiteral("diffusers"), QStringLiteral("comfyui"),
-                              QStringLiteral("merged")};
+                              QStringLiteral("merged"), QStringLiteral("pipeline")};
+// The formats with the transformer itself, the only ones a full fine-tune has.
+const QStringList kModelFormats = {QStringLiteral("merged"), QStringLiteral("pipeline")};
 
 } // namespace
 
@@ -132,7 +135,7 @@ void RunExportDialog::selectRun(qint64 runId) {
 
 void RunExportDialog::setFormat(const QString& format) {
     const int index = m_formatCombo->findData(format);
-    if (index >= 0 && !chosenRunIsFull())
+    if (index >= 0 && (!chosenRunIsFull() || kModelFormats.contains(format)))
         m_formatCombo->setCurrentIndex(index);
 }
 
@@ -197,6 +200,7 @@ void RunExportDialog::retranslateUi() {
     m_formatCombo->setItemText(1, tr("ComfyUI LoRA"));
     m_formatCombo->setItemText(2, chosenRunIsFull() ? tr("Fine-tuned transformer")
                                                     : tr("Merged transformer"));
+    m_formatCombo->setItemText(3, tr("Whole pipeline"));
     const QString format = m_formatCombo->currentData().toString();
     // Each format names the loader it was checked against (engine/lora/comfyui_lora_keys.h).
     if (format == QLatin1String("diffusers"))
@@ -211,6 +215,14 @@ void RunExportDialog::retranslateUi() {
                "LoraSelect Comfy”), then connect that node to the lora input of the model loader. "
                "kohya-style keys (lora_unet_…, an alpha per layer), merged into the model as it "
                "loads; for CogVideoX 1.0 and 1.5 alike."));
+    else if (format == QLatin1String("pipeline"))
+        m_formatHelp->setText(
+            tr("A whole diffusers pipeline folder: the trained transformer with the base model's "
+               "VAE, text encoder, tokenizer and scheduler, which are hard links to the base "
+               "model's files where the disk allows, so they take no extra space. "
+               "CogVideoXPipeline.from_pretrained() loads it as it is, ComfyUI's CogVideoXWrapper "
+               "loads it from models/CogVideo, and Tuneframe can train further from it: choose it "
+               "as a new run's model folder."));
     else if (chosenRunIsFull())
         m_formatHelp->setText(
             tr("A full fine-tune has no adapter: this is the trained transformer as a diffusers "
@@ -235,10 +247,16 @@ void RunExportDialog::onRunChosen() {
     for (auto step = steps.crbegin(); step != steps.crend(); ++step)
         m_stepCombo->addItem(tr("Step %1").arg(*step), *step);
     // The engine refuses the ComfyUI layout for a full fine-tune, and its "diffusers" would be
-    // the same folder as merged under a LoRA's name.
-    if (chosenRunIsFull())
-        m_formatCombo->setCurrentIndex(m_formatCombo->findData(QStringLiteral("merged")));
-    m_formatCombo->setEnabled(!chosenRunIsFull() && !isExporting());
+    // the same folder as merged under a LoRA's name: a full run offers the model formats only.
+    const bool full = chosenRunIsFull();
+    if (auto* formats = qobject_cast<QStandardItemModel*>(m_formatCombo->model())) {
+        for (int row = 0; row < formats->rowCount(); ++row)
+            formats->item(row)->setEnabled(
+                !full || kModelFormats.contains(m_formatCombo->itemData(row).toString()));
+    }
+    if (full && !kModelFormats.contains(m_formatCombo->currentData().toString()))
+        m_formatCombo->setCurrentIndex(m_formatCombo->findData(kModelFormats.first()));
+    m_formatCombo->setEnabled(!isExporting());
     retranslateUi();
     updateDefaultDestination();
 }
@@ -290,7 +308,7 @@ void RunExportDialog::setBusy(bool busy) {
     m_exportButton->setEnabled(!busy);
     m_runCombo->setEnabled(!busy);
     m_stepCombo->setEnabled(!busy);
-    m_formatCombo->setEnabled(!busy && !chosenRunIsFull());
+    m_formatCombo->setEnabled(!busy);
     m_destinationEdit->setEnabled(!busy);
     m_browseButton->setEnabled(!busy);
 }

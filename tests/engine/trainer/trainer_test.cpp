@@ -381,5 +381,42 @@ TEST(RunExport, AMergedExportNeverWritesAmongOtherFilesAndReplacesAnEarlierOne) 
     }
 }
 
+// A whole pipeline: the merged transformer and the base model's other parts, which open as a
+// pipeline, load in its place and share the base's files where the filesystem allows.
+TEST(RunExport, APipelineExportIsTheBaseModelWithTheTrainedTransformer) {
+    test::TemporaryDirectory dir;
+    train(dir / "run", 2);
+    ExportRequest request;
+    request.run = dir / "run";
+    request.format = ExportFormat::Merged;
+    request.out = dir / "merged";
+    export_run(request);
+    request.format = ExportFormat::Pipeline;
+    request.out = dir / "pipeline";
+    const ExportResult exported = export_run(request);
+    EXPECT_EQ(exported.path, dir / "pipeline");
+    EXPECT_LE(exported.max_abs_diff, exported.tolerance);
+
+    const diffusion::PipelineFolder pipeline = diffusion::PipelineFolder::open(exported.path);
+    EXPECT_EQ(pipeline.transformer, dir / "pipeline" / "transformer");
+    EXPECT_EQ(test::read_bytes(dir / "pipeline" / "transformer" / "config.json"),
+              test::read_bytes(dir / "merged" / "config.json"));
+    const auto merged = models::cogvideox::load_cogvideox_transformer(dir / "merged");
+    const auto inside = models::cogvideox::load_cogvideox_transformer(pipeline.transformer);
+    const auto expected = merged->named_parameters();
+    for (const auto& item : inside->named_parameters()) {
+        EXPECT_TRUE(item.value().equal(expected[item.key()])) << item.key();
+    }
+    const fs::path base = test::tiny_pipeline();
+    for (const char* file : {"vae/config.json", "scheduler/scheduler_config.json",
+                             "tokenizer/spiece.model", "text_encoder/config.json"}) {
+        EXPECT_EQ(test::read_bytes(dir / "pipeline" / file), test::read_bytes(base / file)) << file;
+    }
+    // Nothing but the pipeline is in it, so another export may replace it.
+    EXPECT_EQ(export_run(request).path, dir / "pipeline");
+    request.out = dir / "run"; // a folder of other files
+    EXPECT_THROW(export_run(request), core::Error);
+}
+
 } // namespace
 } // namespace tuneframe::train
