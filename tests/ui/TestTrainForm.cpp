@@ -308,6 +308,7 @@ void TestTrainForm::hybridPlanSplitsTheModelAndRefusesWhatItsHeadsCannotTake() {
     tensor->setValue(2);
     zero->setCurrentIndex(zero->findData(QStringLiteral("1")));
     QTRY_VERIFY_WITH_TIMEOUT(form->memoryEstimate().has_value(), 30000);
+    TrainStudio::screenshot(m_studio.window.get(), QStringLiteral("train-hybrid-plan.png"));
     QVERIFY(train->isEnabled());
     const QJsonObject parallel = form->job().value(QStringLiteral("parallel")).toObject();
     QCOMPARE(parallel.value(QStringLiteral("plan")).toString(), QStringLiteral("hybrid"));

@@ -197,6 +197,8 @@ void TestTrainPage::trainStopContinueGalleryExport() {
         dialog->setFormat(format);
         const QString destination = m_studio.projects.filePath(QStringLiteral("export-") + format);
         dialog->setDestination(destination);
+        if (format == QLatin1String("pipeline"))
+            TrainStudio::screenshot(dialog, QStringLiteral("export-pipeline.png"));
         dialog->startExport();
         ++expected;
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), expected, kEngineTimeoutMs);

@@ -47,6 +47,8 @@ RunExportDialog::RunExportDialog(const QString& enginePath, QWidget* parent)
     , m_resultLabel(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Close, this)) {
     setObjectName(QStringLiteral("runExportDialog"));
+    // Wide enough that the formats' help reads in a few lines.
+    setMinimumWidth(520);
     m_runCombo->setObjectName(QStringLiteral("exportRunCombo"));
     m_stepCombo->setObjectName(QStringLiteral("exportStepCombo"));
     m_formatCombo->setObjectName(QStringLiteral("exportFormatCombo"));
@@ -88,6 +90,7 @@ RunExportDialog::RunExportDialog(const QString& enginePath, QWidget* parent)
     connect(m_formatCombo, &QComboBox::currentIndexChanged, this, [this] {
         retranslateUi();
         updateDefaultDestination();
+        growToFit();
     });
     connect(m_destinationEdit, &QLineEdit::textEdited, this,
             [this] { m_destinationEdited = true; });
@@ -120,6 +123,14 @@ RunExportDialog::RunExportDialog(const QString& enginePath, QWidget* parent)
 }
 
 RunExportDialog::~RunExportDialog() = default;
+
+void RunExportDialog::growToFit() {
+    layout()->activate();
+    const int needed = layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width())
+                                                     : sizeHint().height();
+    if (needed > height())
+        resize(width(), needed);
+}
 
 void RunExportDialog::addRun(qint64 runId, const QString& name, const QString& folder,
                              const QVector<qint64>& checkpointSteps, bool fullFineTune) {
@@ -286,6 +297,7 @@ void RunExportDialog::onSucceeded(const QJsonObject& summary) {
                      summary.value(QStringLiteral("verified_max_abs_diff")).toDouble(), 'g', 3),
                  QLocale().toString(summary.value(QStringLiteral("tolerance")).toDouble(), 'g', 3));
     m_resultLabel->setText(m_resultText);
+    growToFit();
     m_exportedPath = summary.value(QStringLiteral("path")).toString();
     m_openFolderButton->setVisible(!m_exportedPath.isEmpty());
     emit exportFinished(m_runs.at(m_runCombo->currentIndex()).id,
@@ -300,6 +312,7 @@ void RunExportDialog::onFailed(const QString& message, const QString& hint) {
     if (!hint.isEmpty())
         text += QLatin1Char('\n') + tr("What to do: %1").arg(hint);
     m_resultLabel->setText(text);
+    growToFit();
     emit exportFailed(text);
 }
 

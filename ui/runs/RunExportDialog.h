@@ -53,6 +53,8 @@ private:
     };
 
     void retranslateUi();
+    // Taller when a longer help text or result needs it, so that neither is cut off.
+    void growToFit();
     void onRunChosen();
     void updateDefaultDestination();
     bool chosenRunIsFull() const;
