@@ -234,6 +234,22 @@ fs::path sibling(const fs::path& out, const char* suffix) {
     return out.parent_path() / ("." + out.filename().string() + suffix);
 }
 
+// Writes the transformer (inside a pipeline's folder, or as the folder) beside `destination`;
+// returns where.
+fs::path write_staged_folder(const cogvideox::CogVideoXTransformer3DModel& model,
+                             const fs::path& base, const fs::path& destination, bool pipeline) {
+    const fs::path staged = sibling(destination, ".partial");
+    std::error_code ignored;
+    remove_tree(staged, ignored); // a killed export's
+    if (pipeline) {
+        cogvideox::save_cogvideox_transformer(model, staged / "transformer");
+        add_base_components(base, staged);
+    } else {
+        cogvideox::save_cogvideox_transformer(model, staged);
+    }
+    return staged;
+}
+
 // Moves the verified `staged` folder to `out`, replacing an earlier export there. Between the
 // two renames the earlier one is still whole, beside it.
 void move_into_place(const fs::path& staged, const fs::path& out) {
@@ -330,15 +346,7 @@ ExportResult export_run(const ExportRequest& request,
         if (!full) {
             lora::merge_lora(*model);
         }
-        result.path = sibling(destination, ".partial");
-        std::error_code ignored;
-        remove_tree(result.path, ignored); // a killed export's
-        if (pipeline_export) {
-            cogvideox::save_cogvideox_transformer(model, result.path / "transformer");
-            add_base_components(run.base_model, result.path);
-        } else {
-            cogvideox::save_cogvideox_transformer(model, result.path);
-        }
+        result.path = write_staged_folder(model, run.base_model, destination, pipeline_export);
     } else {
         lora::LoRASaveOptions options;
         options.layout = request.format == ExportFormat::ComfyUI ? lora::LoRAFileLayout::Kohya
