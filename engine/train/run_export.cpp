@@ -218,7 +218,8 @@ void add_base_components(const fs::path& base, const fs::path& folder) {
         for (auto it = fs::recursive_directory_iterator(
                  root, fs::directory_options::follow_directory_symlink);
              it != fs::recursive_directory_iterator(); ++it) {
-            const fs::path to = folder / component / fs::relative(it->path(), root);
+            // Lexically: fs::relative would resolve a cache link to its blob.
+            const fs::path to = folder / component / it->path().lexically_relative(root);
             if (it->is_directory()) {
                 fs::create_directories(to);
             } else if (it->is_regular_file()) {
