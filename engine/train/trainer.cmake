@@ -9,6 +9,7 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/job_model_check.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline_schedule.cpp
     ${CMAKE_CURRENT_LIST_DIR}/plan_exchange.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/run_command_handler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/run_export.cpp
     ${CMAKE_CURRENT_LIST_DIR}/trainer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/training_checkpoint.cpp

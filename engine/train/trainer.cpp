@@ -17,6 +17,7 @@
 #include "engine/train/optim/optimizer_factory.h"
 #include "engine/train/pipeline_schedule.h"
 #include "engine/train/plan_exchange.h"
+#include "engine/train/run_command_handler.h"
 #include "engine/train/sampling/distributed_bucket_sampler.h"
 #include "engine/train/sampling/keyed_generator.h"
 #include "engine/train/sampling/training_batch_maker.h"
@@ -842,85 +843,11 @@ struct Trainer::Impl {
         }
     }
 
-    // The next command, the same on every rank: rank 0 reads it and broadcasts it, so a stop
-    // or a checkpoint happens at the same step everywhere. `wait`: block for one (paused);
-    // a distributed rank 0 then wakes every few seconds so the others' broadcast does not time
-    // out during a long pause.
-    std::optional<protocol::CommandType> next_command(bool wait) {
-        std::optional<protocol::CommandType> command;
-        if (main_rank() && commands) {
-            if (!wait) {
-                command = commands->poll();
-            } else if (dist) {
-                command = commands->wait_for(std::chrono::seconds(5));
-            } else {
-                command = commands->wait();
-            }
-        }
-        if (!dist) {
-            return command;
-        }
-        const std::int64_t shared = dist::broadcast_value(
-            dist->world(), command ? static_cast<std::int64_t>(*command) : -1, 0);
-        if (shared < 0) {
-            return std::nullopt;
-        }
-        return static_cast<protocol::CommandType>(shared);
-    }
-
     // The studio follows pause and resume from these, never from the log's wording.
     void emit_state(std::string_view name) {
         if (main_rank()) {
             events.emit(protocol::EventType::State, {{"state", name}, {"step", state.step}});
         }
-    }
-
-    // Handles queued commands; returns true when the run should stop.
-    bool handle_commands() {
-        if (!commands && !dist) {
-            return false;
-        }
-        while (auto command = next_command(false)) {
-            switch (*command) {
-            case protocol::CommandType::Stop:
-                return true;
-            case protocol::CommandType::Checkpoint:
-                checkpoint();
-                break;
-            case protocol::CommandType::Validate:
-                validate();
-                break;
-            case protocol::CommandType::Pause: {
-                log("info", "Paused at step " + std::to_string(state.step) + ".");
-                emit_state("paused");
-                for (;;) {
-                    const std::optional<protocol::CommandType> waited = next_command(true);
-                    if (!waited) {
-                        continue;
-                    }
-                    const protocol::CommandType next = *waited;
-                    if (next == protocol::CommandType::Resume) {
-                        log("info", "Resumed.");
-                        emit_state("training");
-                        break;
-                    }
-                    if (next == protocol::CommandType::Stop) {
-                        return true;
-                    }
-                    if (next == protocol::CommandType::Checkpoint) {
-                        checkpoint();
-                    } else if (next == protocol::CommandType::Validate) {
-                        validate();
-                    }
-                }
-                break;
-            }
-            case protocol::CommandType::Resume:
-            case protocol::CommandType::Invalid:
-                break;
-            }
-        }
-        return false;
     }
 
     TrainResult run() {
@@ -952,8 +879,15 @@ struct Trainer::Impl {
         TrainResult result;
         result.status = "finished";
         const std::int64_t first_step = state.step;
+        RunCommandHandler command_handler(
+            commands, dist,
+            {[this] { checkpoint(); }, [this] { validate(); },
+             [this](const std::string& level, const std::string& message) { log(level, message); },
+             [this](std::string_view name) {
+                 emit_state(name);
+             }});
         while (state.step < total_steps) {
-            if (handle_commands()) {
+            if (command_handler.handle(state.step)) {
                 result.status = "stopped";
                 break;
             }
