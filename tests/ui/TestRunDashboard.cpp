@@ -401,6 +401,10 @@ void TestRunDashboard::aNarrowDashboardStacksItsPlotsAndNeverScrollsAcross() {
     QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
     QVERIFY(plotOf(dashboard, "lossPlot")->width() > 400);
     QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
+    // Each plot draws its whole area: a legend that wraps to more rows makes a plot taller, and
+    // the rows it gained were left unpainted (black) when its drawing kept the old height.
+    for (const char* name : kPlots)
+        QTRY_COMPARE(plotOf(dashboard, name)->viewport(), plotOf(dashboard, name)->rect());
     screenshot(&dashboard, QStringLiteral("dashboard-540x700.png"));
 
     showAndReplot(dashboard, QSize(1200, 820));

@@ -122,10 +122,14 @@ void DashboardPlot::fitLegendColumns() {
         legend->setWrap(columns);
         legend->setFillOrder(QCPLegend::foColumnsFirst, true);
     }
-    // The legend's rows come on top of the data's own minimum height, not out of it.
-    const int legendHeight = legend->minimumOuterSizeHint().height();
-    if (m_plot->minimumHeight() != kMinimumPlotHeight + legendHeight)
-        m_plot->setMinimumHeight(kMinimumPlotHeight + legendHeight);
+    // The legend's rows come on top of the data's own minimum height, not out of it. Set once
+    // this replot is over: a resize inside it leaves the plot's viewport at the old height (its
+    // own resize handling skips a replot that is already running), and the rows below it
+    // unpainted.
+    const int height = kMinimumPlotHeight + legend->minimumOuterSizeHint().height();
+    if (m_plot->minimumHeight() != height)
+        QMetaObject::invokeMethod(
+            this, [this, height] { m_plot->setMinimumHeight(height); }, Qt::QueuedConnection);
 }
 
 void DashboardPlot::showContextMenu(const QPoint& position) {
