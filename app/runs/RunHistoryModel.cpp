@@ -2,6 +2,7 @@
 
 #include <QLocale>
 
+#include <algorithm>
 #include <cmath>
 
 RunHistoryModel::RunHistoryModel(QObject* parent)
@@ -55,6 +56,17 @@ RunHistoryRow RunHistoryModel::rowAt(int row) const {
     return m_rows.value(row);
 }
 
+bool RunHistoryModel::hasSweeps() const {
+    return std::any_of(m_rows.cbegin(), m_rows.cend(),
+                       [](const RunHistoryRow& run) { return !run.sweepName.isEmpty(); });
+}
+
+QString RunHistoryModel::startedText(const QDateTime& started, const QDate& today) {
+    if (started.date() == today)
+        return QLocale().toString(started.time(), QLocale::ShortFormat);
+    return QLocale().toString(started.date(), QLocale::ShortFormat);
+}
+
 void RunHistoryModel::retranslate() {
     emit headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
     if (!m_rows.isEmpty())
@@ -94,8 +106,11 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
         return run.presetName;
     case SweepColumn:
         return run.sweepName;
-    case CreatedColumn:
-        return QLocale().toString(run.createdUtc.toLocalTime(), QLocale::ShortFormat);
+    case CreatedColumn: {
+        const QDateTime started = run.createdUtc.toLocalTime();
+        return role == Qt::ToolTipRole ? QLocale().toString(started, QLocale::ShortFormat)
+                                       : startedText(started, QDate::currentDate());
+    }
     default:
         return {};
     }

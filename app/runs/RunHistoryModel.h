@@ -48,6 +48,11 @@ public:
     void setProgress(qint64 runId, qint64 step, double loss);
     int rowOf(qint64 runId) const;
     RunHistoryRow rowAt(int row) const;
+    // Whether any run belongs to a sweep (the view hides the Sweep column otherwise).
+    bool hasSweeps() const;
+    // "Started" as the narrow list shows it: the time for a run started today, the date for
+    // one started before (the tooltip has both).
+    static QString startedText(const QDateTime& started, const QDate& today);
     // After a language switch: headers and state names are read again.
     void retranslate();
 

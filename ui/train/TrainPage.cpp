@@ -223,8 +223,20 @@ QWidget* TrainPage::createHistoryPanel() {
     m_historyView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_historyView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_historyView->verticalHeader()->hide();
-    m_historyView->horizontalHeader()->setStretchLastSection(true);
+    // The column is narrow: the run's name takes what the short columns leave, each on one line.
+    m_historyView->setWordWrap(false);
+    QHeaderView* columns = m_historyView->horizontalHeader();
+    columns->setStretchLastSection(false);
+    columns->setSectionResizeMode(QHeaderView::ResizeToContents);
+    columns->setSectionResizeMode(RunHistoryModel::NameColumn, QHeaderView::Stretch);
     m_historyView->setColumnHidden(RunHistoryModel::PresetColumn, true);
+    const auto showSweepColumn = [this] {
+        m_historyView->setColumnHidden(RunHistoryModel::SweepColumn, !m_historyModel->hasSweeps());
+    };
+    showSweepColumn();
+    connect(m_historyModel, &QAbstractItemModel::modelReset, this, showSweepColumn);
+    connect(m_historyModel, &QAbstractItemModel::rowsInserted, this, showSweepColumn);
+    connect(m_historyModel, &QAbstractItemModel::dataChanged, this, showSweepColumn);
     m_deleteRunAction = new QAction(m_historyView);
     m_deleteRunAction->setObjectName(QStringLiteral("deleteRunAction"));
     m_deleteRunAction->setShortcut(QKeySequence::Delete);
