@@ -4111,6 +4111,10 @@ What to do: %2</source>
         <source>Commands for the Other Machines…</source>
         <translation>其他机器的命令…</translation>
     </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>TrainingHistory</name>

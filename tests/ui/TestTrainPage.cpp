@@ -57,6 +57,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -345,6 +346,10 @@ void TestTrainPage::queueRunsOneAfterAnotherAndHoldsOnFailure() {
     QVERIFY(first > 0 && failing > first && last > failing);
     QCOMPARE(runs->queuedRuns(), QVector<qint64>({first, failing, last}));
     QCOMPARE(stateOf(first), RunState::Queued);
+    // Added within the same minute, each still gets a name of its own.
+    const QSet<QString> names{runs->summary(first).name, runs->summary(failing).name,
+                              runs->summary(last).name};
+    QCOMPARE(names.size(), 3);
 
     QSignalSpy states(runs, &TrainingRuns::runStateChanged);
     page()->findChild<QPushButton*>(QStringLiteral("queueStartButton"))->click();

@@ -801,7 +801,20 @@ void TrainPage::onTensorBoardRequested() {
 }
 
 QString TrainPage::suggestedRunName() const {
-    return tr("Run %1").arg(QDateTime::currentDateTime().toString(QStringLiteral("MMdd-HHmm")));
+    const QString base =
+        tr("Run %1").arg(QDateTime::currentDateTime().toString(QStringLiteral("MMdd-HHmm")));
+    // Runs started within the same minute would otherwise share a name in the list.
+    const auto taken = [this](const QString& name) {
+        for (int row = 0; row < m_historyModel->rowCount(); ++row) {
+            if (m_historyModel->rowAt(row).name == name)
+                return true;
+        }
+        return false;
+    };
+    QString name = base;
+    for (int copy = 2; taken(name); ++copy)
+        name = tr("%1 (%2)").arg(base).arg(copy);
+    return name;
 }
 
 void TrainPage::setEnginePath(const QString& enginePath) {
