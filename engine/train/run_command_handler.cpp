@@ -42,24 +42,11 @@ bool RunCommandHandler::handle(std::int64_t step) {
         return false;
     }
     while (const std::optional<protocol::CommandType> command = next(false)) {
-        switch (*command) {
-        case protocol::CommandType::Stop:
+        if (*command == protocol::CommandType::Stop ||
+            (*command == protocol::CommandType::Pause && pause(step))) {
             return true;
-        case protocol::CommandType::Checkpoint:
-            actions_.checkpoint();
-            break;
-        case protocol::CommandType::Validate:
-            actions_.validate();
-            break;
-        case protocol::CommandType::Pause:
-            if (pause(step)) {
-                return true;
-            }
-            break;
-        case protocol::CommandType::Resume:
-        case protocol::CommandType::Invalid:
-            break;
         }
+        act(*command);
     }
     return false;
 }
@@ -72,23 +59,23 @@ bool RunCommandHandler::pause(std::int64_t step) {
         if (!command) {
             continue;
         }
-        switch (*command) {
-        case protocol::CommandType::Resume:
+        if (*command == protocol::CommandType::Stop) {
+            return true;
+        }
+        if (*command == protocol::CommandType::Resume) {
             actions_.log("info", "Resumed.");
             actions_.state("training");
             return false;
-        case protocol::CommandType::Stop:
-            return true;
-        case protocol::CommandType::Checkpoint:
-            actions_.checkpoint();
-            break;
-        case protocol::CommandType::Validate:
-            actions_.validate();
-            break;
-        case protocol::CommandType::Pause:
-        case protocol::CommandType::Invalid:
-            break;
         }
+        act(*command);
+    }
+}
+
+void RunCommandHandler::act(protocol::CommandType command) {
+    if (command == protocol::CommandType::Checkpoint) {
+        actions_.checkpoint();
+    } else if (command == protocol::CommandType::Validate) {
+        actions_.validate();
     }
 }
 

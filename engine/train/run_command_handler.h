@@ -43,6 +43,9 @@ private:
     std::optional<protocol::CommandType> next(bool wait);
     // Paused until resume (false) or stop (true).
     bool pause(std::int64_t step);
+    // A checkpoint or a validation; any other command (a resume while running, a second pause)
+    // changes nothing.
+    void act(protocol::CommandType command);
 
     CommandChannel* commands_;
     dist::DistributedContext* dist_;
