@@ -386,6 +386,9 @@ void TestTrainForm::theFormFitsItsColumnAndTheColumnKeepsItsWidth() {
             QVERIFY2(scroll->horizontalScrollBar()->maximum() == 0,
                      qPrintable(where + QStringLiteral(": scrolls sideways by %1 px")
                                             .arg(scroll->horizontalScrollBar()->maximum())));
+            // The model folder's path gets the field's whole width, not what its buttons leave.
+            QCOMPARE(form->findChild<QLineEdit*>(QStringLiteral("modelFolderEdit"))->width(),
+                     form->findChild<QLineEdit*>(QStringLiteral("learningRateEdit"))->width());
             const int columnWidth = scroll->viewport()->width();
             for (QWidget* field : scroll->widget()->findChildren<QWidget*>()) {
                 if (!field->isVisibleTo(scroll->widget()) || !field->parentWidget()->isVisible())

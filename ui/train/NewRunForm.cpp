@@ -170,10 +170,15 @@ NewRunForm::NewRunForm(QWidget* parent)
     m_errorLabel->setStyleSheet(QStringLiteral("color: #c0392b;"));
     m_errorLabel->hide();
 
-    m_modelRow = new QHBoxLayout;
-    m_modelRow->addWidget(m_modelEdit, 1);
-    m_modelRow->addWidget(m_modelBrowse);
-    m_modelRow->addWidget(m_modelCacheButton);
+    // The folder's path over the whole field and its buttons under it: beside them, a narrow
+    // column showed a few letters of the path ("-demo").
+    auto* modelButtons = new QHBoxLayout;
+    modelButtons->addWidget(m_modelBrowse);
+    modelButtons->addWidget(m_modelCacheButton);
+    modelButtons->addStretch(1);
+    m_modelRow = new QVBoxLayout;
+    m_modelRow->addWidget(m_modelEdit);
+    m_modelRow->addLayout(modelButtons);
     auto addRow = [this](QWidget* field, QLayout* fieldLayout = nullptr) {
         auto* label = new QLabel(this);
         m_rowLabels.append(label);
@@ -274,6 +279,10 @@ NewRunForm::NewRunForm(QWidget* parent)
     for (QLineEdit* edit : {m_modelEdit, m_learningRateEdit, m_triggerEdit})
         connect(edit, &QLineEdit::textChanged, this, &NewRunForm::onEdited);
     connect(m_promptsEdit, &QPlainTextEdit::textChanged, this, &NewRunForm::onEdited);
+    // A long path may still be wider than the field.
+    connect(m_modelEdit, &QLineEdit::textChanged, this, [this](const QString& folder) {
+        m_modelEdit->setToolTip(QDir::toNativeSeparators(folder));
+    });
     connect(m_validateAtStartCheck, &QCheckBox::toggled, this, &NewRunForm::onEdited);
     connect(m_advanced, &AdvancedJobFields::edited, this, &NewRunForm::onEdited);
     retranslateUi();

@@ -18,6 +18,7 @@ class MachinesFields;
 class ParallelPlanRows;
 class FieldProblemNote;
 class QHBoxLayout;
+class QVBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -177,7 +178,7 @@ private:
     QLabel* m_errorLabel;
     // The engine's refusal of one job field (estimate's check), under that field's row.
     FieldProblemNote* m_fieldProblem;
-    QHBoxLayout* m_modelRow;
+    QVBoxLayout* m_modelRow;
     QTimer* m_validateTimer;
     QTimer* m_estimateTimer;
     MemoryEstimator* m_estimator;
