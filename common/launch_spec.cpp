@@ -3,6 +3,7 @@
 #include "common/training_job.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace tuneframe::common {
 namespace {
@@ -30,6 +31,17 @@ int integer_field(const nlohmann::json& json, const char* field, int fallback, i
 }
 
 } // namespace
+
+LaunchSpec LaunchSpec::on_machines(int count, std::string address, int port) const {
+    LaunchSpec spec = *this;
+    spec.machines = std::max(count, 1);
+    spec.master_addr = spec.machines > 1 ? std::move(address) : std::string();
+    spec.master_port = spec.machines > 1 ? port : 0;
+    if (spec.machines > 1 && spec.gpus.empty() && spec.cpu_ranks == 0) {
+        spec.cpu_ranks = 1;
+    }
+    return spec;
+}
 
 int LaunchSpec::process_count() const {
     if (!gpus.empty()) {
@@ -93,21 +105,20 @@ LaunchSpec LaunchSpec::from_json(const nlohmann::json& json) {
     if (!spec.gpus.empty() && ranks > 0) {
         refuse("cpu_ranks", "cannot be set together with gpus.");
     }
-    spec.machines = integer_field(json, "machines", 1, 1, 4096);
-    if (spec.machines > 1) {
-        const auto address = json.find("master_addr");
-        if (address == json.end() || !address->is_string() || address->get<std::string>().empty()) {
-            refuse("master_addr", "must name machine 0 when machines is over 1.");
-        }
-        spec.master_addr = address->get<std::string>();
-        spec.master_port = integer_field(json, "master_port", 0, 1, 65535);
-        if (spec.master_port == 0) {
-            refuse("master_port", "must be set when machines is over 1.");
-        }
+    spec.cpu_ranks = ranks > 1 ? ranks : 0;
+    const int machines = integer_field(json, "machines", 1, 1, 4096);
+    if (machines == 1) {
+        return spec;
     }
-    // One CPU rank per machine still trains under `launch`, which joins the machines.
-    spec.cpu_ranks = ranks > 1 || (spec.machines > 1 && spec.gpus.empty()) ? std::max(ranks, 1) : 0;
-    return spec;
+    const auto address = json.find("master_addr");
+    if (address == json.end() || !address->is_string() || address->get<std::string>().empty()) {
+        refuse("master_addr", "must name machine 0 when machines is over 1.");
+    }
+    const int port = integer_field(json, "master_port", 0, 1, 65535);
+    if (port == 0) {
+        refuse("master_port", "must be set when machines is over 1.");
+    }
+    return spec.on_machines(machines, address->get<std::string>(), port);
 }
 
 bool LaunchSpec::operator==(const LaunchSpec& other) const {

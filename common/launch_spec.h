@@ -23,6 +23,11 @@ struct LaunchSpec {
     std::string master_addr; // machine 0, with several machines
     int master_port = 0;
 
+    // The same processes on each of `count` machines, meeting at machine 0's `address`:`port`
+    // (both dropped for one machine). One CPU rank per machine still trains under `launch`,
+    // which joins the machines, so a plan of one process becomes one CPU rank.
+    LaunchSpec on_machines(int count, std::string address, int port) const;
+
     // Processes that train together on one machine.
     int process_count() const;
     // Processes on every machine together; under 2 the plain `train` command trains.

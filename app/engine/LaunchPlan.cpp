@@ -25,14 +25,8 @@ LaunchPlan LaunchPlan::cpuRanks(int count) {
 }
 
 LaunchPlan LaunchPlan::onMachines(int count, const QString& address, int port) const {
-    LaunchPlan plan = *this;
-    tuneframe::common::LaunchSpec& spec = plan.m_spec;
-    spec.machines = qMax(count, 1);
-    spec.master_addr = spec.machines > 1 ? address.trimmed().toStdString() : std::string();
-    spec.master_port = spec.machines > 1 ? port : 0;
-    // One CPU rank per machine still trains under `launch`, which joins the machines.
-    if (spec.machines > 1 && spec.gpus.empty() && spec.cpu_ranks == 0)
-        spec.cpu_ranks = 1;
+    LaunchPlan plan;
+    plan.m_spec = m_spec.on_machines(count, address.trimmed().toStdString(), port);
     return plan;
 }
 

@@ -56,6 +56,16 @@ TEST(LaunchSpec, SeveralMachinesMeetAtMachineZero) {
                          "10.0.0.5", "--master-port", "29555"}));
 }
 
+TEST(LaunchSpec, OneMachineKeepsNoMeetingPoint) {
+    LaunchSpec gpus;
+    gpus.gpus = {0, 1};
+    EXPECT_EQ(gpus.on_machines(1, "10.0.0.5", 29555), gpus);
+    const LaunchSpec two = gpus.on_machines(2, "10.0.0.5", 29555);
+    EXPECT_EQ(two.cpu_ranks, 0); // GPU workers, not CPU ranks
+    EXPECT_EQ(two.world_size(), 4);
+    EXPECT_EQ(two.on_machines(1, "10.0.0.5", 29555), gpus);
+}
+
 TEST(LaunchSpec, WritesWhatItReadsBack) {
     LaunchSpec gpus;
     gpus.gpus = {1, 0};

@@ -1,5 +1,7 @@
 #include "ui/train/AdvancedJobFields.h"
 
+#include "ui/train/FormFields.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -30,11 +32,6 @@ const QStringList kResizeModes{QStringLiteral("stretch"), QStringLiteral("center
 
 QJsonObject child(const QJsonObject& object, const char* key) {
     return object.value(QLatin1String(key)).toObject();
-}
-
-void selectData(QComboBox* box, const QString& value) {
-    const int index = box->findData(value);
-    box->setCurrentIndex(index >= 0 ? index : 0);
 }
 
 // "9, 17, 49" as whole numbers; nullopt when a part is not one.
@@ -172,8 +169,9 @@ void AdvancedJobFields::setJob(const QJsonObject& job) {
         job.value(QStringLiteral("checkpoint_keeps_attention")).toBool(false));
     m_accumulationSpin->setValue(job.value(QStringLiteral("gradient_accumulation")).toInt(1));
     m_clipSpin->setValue(job.value(QStringLiteral("max_grad_norm")).toDouble(1.0));
-    selectData(m_scheduleCombo,
-               schedule.value(QStringLiteral("name")).toString(QStringLiteral("constant")));
+    FormFields::selectValue(
+        m_scheduleCombo,
+        schedule.value(QStringLiteral("name")).toString(QStringLiteral("constant")));
     m_warmupSpin->setValue(schedule.value(QStringLiteral("warmup_steps")).toInt(0));
     m_seedSpin->setValue(job.value(QStringLiteral("seed")).toInt(42));
     QStringList frames;
@@ -192,8 +190,9 @@ void AdvancedJobFields::setJob(const QJsonObject& job) {
         sizes.append(QStringLiteral("%1x%2").arg(size.at(0).toInt()).arg(size.at(1).toInt()));
     }
     m_resolutionBucketsEdit->setText(sizes.join(QStringLiteral(", ")));
-    selectData(m_resizeCombo,
-               dataset.value(QStringLiteral("resize_mode")).toString(QStringLiteral("stretch")));
+    FormFields::selectValue(
+        m_resizeCombo,
+        dataset.value(QStringLiteral("resize_mode")).toString(QStringLiteral("stretch")));
     m_captionDropoutSpin->setValue(dataset.value(QStringLiteral("caption_dropout")).toDouble(0.0));
     m_vaeTilingCheck->setChecked(dataset.value(QStringLiteral("vae_tiling")).toBool(false));
     m_vaeSlicingCheck->setChecked(dataset.value(QStringLiteral("vae_slicing")).toBool(false));

@@ -2,6 +2,7 @@
 
 #include "ui/train/AdvancedJobFields.h"
 #include "ui/train/FactoryImportDialog.h"
+#include "ui/train/FormFields.h"
 #include "ui/train/HubDownloadDialog.h"
 #include "ui/train/MachinesFields.h"
 #include "ui/train/ParallelPlanRows.h"
@@ -58,36 +59,6 @@ const QStringList kDevices = {QStringLiteral("auto"), QStringLiteral("cpu"),
                               QStringLiteral("cuda")};
 // The device entry that trains on the GPUs ticked in the list, one worker each.
 const QString kSeveralGpus = QStringLiteral("several-gpus");
-constexpr int kMaximumCpuRanks = 16;
-
-QSpinBox* spin(QWidget* parent, const char* name, int minimum, int maximum) {
-    auto* box = new QSpinBox(parent);
-    box->setObjectName(QString::fromLatin1(name));
-    box->setRange(minimum, maximum);
-    return box;
-}
-
-// Sized by a few characters rather than its longest item (the popup still shows it whole), so
-// a long preset or device name cannot make the form wider than its column.
-void letShrink(QComboBox* box) {
-    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    box->setMinimumContentsLength(12);
-}
-
-QComboBox* combo(QWidget* parent, const char* name, const QStringList& values) {
-    auto* box = new QComboBox(parent);
-    box->setObjectName(QString::fromLatin1(name));
-    letShrink(box);
-    for (const QString& value : values)
-        box->addItem(value, value);
-    return box;
-}
-
-void setComboValue(QComboBox* box, const QString& value) {
-    const int index = box->findData(value);
-    box->setCurrentIndex(index < 0 ? 0 : index);
-}
-
 QJsonObject object(const QJsonObject& parent, const char* key) {
     return parent.value(QLatin1String(key)).toObject();
 }
@@ -105,23 +76,23 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_modelBrowse(new QPushButton(this))
     , m_modelCacheButton(new QToolButton(this))
     , m_importButton(new QPushButton(this))
-    , m_rankSpin(spin(this, "rankSpin", 1, 1024))
-    , m_alphaSpin(spin(this, "alphaSpin", 1, 4096))
-    , m_baseWeightsCombo(combo(this, "baseWeightsCombo", kBaseWeights))
-    , m_optimizerCombo(combo(this, "optimizerCombo", kOptimizers))
+    , m_rankSpin(FormFields::spinBox(this, "rankSpin", 1, 1024))
+    , m_alphaSpin(FormFields::spinBox(this, "alphaSpin", 1, 4096))
+    , m_baseWeightsCombo(FormFields::valueCombo(this, "baseWeightsCombo", kBaseWeights))
+    , m_optimizerCombo(FormFields::valueCombo(this, "optimizerCombo", kOptimizers))
     , m_learningRateEdit(new QLineEdit(this))
-    , m_stepsSpin(spin(this, "maxStepsSpin", 1, 10000000))
-    , m_batchSpin(spin(this, "batchSpin", 1, 256))
-    , m_precisionCombo(combo(this, "precisionCombo", kPrecisions))
-    , m_checkpointSpin(spin(this, "checkpointEverySpin", 0, 10000000))
-    , m_validationEverySpin(spin(this, "validationEverySpin", 0, 10000000))
+    , m_stepsSpin(FormFields::spinBox(this, "maxStepsSpin", 1, 10000000))
+    , m_batchSpin(FormFields::spinBox(this, "batchSpin", 1, 256))
+    , m_precisionCombo(FormFields::valueCombo(this, "precisionCombo", kPrecisions))
+    , m_checkpointSpin(FormFields::spinBox(this, "checkpointEverySpin", 0, 10000000))
+    , m_validationEverySpin(FormFields::spinBox(this, "validationEverySpin", 0, 10000000))
     , m_validateAtStartCheck(new QCheckBox(this))
     , m_promptsEdit(new QPlainTextEdit(this))
     , m_triggerEdit(new QLineEdit(this))
-    , m_deviceCombo(combo(this, "deviceCombo", kDevices))
+    , m_deviceCombo(FormFields::valueCombo(this, "deviceCombo", kDevices))
     , m_deviceNote(new QLabel(this))
     , m_gpuList(new QListWidget(this))
-    , m_cpuRanksSpin(spin(this, "cpuRanksSpin", 1, kMaximumCpuRanks))
+    , m_cpuRanksSpin(FormFields::spinBox(this, "cpuRanksSpin", 1, FormFields::kMostProcesses))
     , m_machinesFields(new MachinesFields(this))
     , m_planRows(nullptr)
     , m_memoryLabel(new QLabel(this))
@@ -189,7 +160,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     };
     // A narrow column puts a label above its field instead of cutting the field off.
     m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
-    letShrink(m_presetCombo);
+    FormFields::letShrink(m_presetCombo);
     auto* presetRow = new QHBoxLayout;
     presetRow->addWidget(m_presetCombo, 1);
     presetRow->addWidget(m_savePresetButton);
@@ -730,18 +701,21 @@ void NewRunForm::applyPreset(const JobPreset& preset) {
     m_alphaSpin->setValue(lora.value(QStringLiteral("alpha")).toInt(64));
     m_rankSpin->setEnabled(isLora);
     m_alphaSpin->setEnabled(isLora);
-    setComboValue(m_baseWeightsCombo,
-                  lora.value(QStringLiteral("base_quantization")).toString(kBaseWeights.first()));
+    FormFields::selectValue(
+        m_baseWeightsCombo,
+        lora.value(QStringLiteral("base_quantization")).toString(kBaseWeights.first()));
     // A full fine-tune trains the base itself, which cannot be stored quantized.
     m_baseWeightsCombo->setEnabled(isLora);
-    setComboValue(m_optimizerCombo,
-                  optimizer.value(QStringLiteral("name")).toString(QStringLiteral("adamw")));
+    FormFields::selectValue(
+        m_optimizerCombo,
+        optimizer.value(QStringLiteral("name")).toString(QStringLiteral("adamw")));
     m_learningRateEdit->setText(
         QString::number(optimizer.value(QStringLiteral("lr")).toDouble(1e-4), 'g', 6));
     m_stepsSpin->setValue(preset.job.value(QStringLiteral("max_steps")).toInt(1000));
     m_batchSpin->setValue(preset.job.value(QStringLiteral("batch_size")).toInt(1));
-    setComboValue(m_precisionCombo,
-                  preset.job.value(QStringLiteral("precision")).toString(QStringLiteral("bf16")));
+    FormFields::selectValue(
+        m_precisionCombo,
+        preset.job.value(QStringLiteral("precision")).toString(QStringLiteral("bf16")));
     m_checkpointSpin->setValue(checkpoints.value(QStringLiteral("every_steps")).toInt(500));
     m_validationEverySpin->setValue(validation.value(QStringLiteral("every_steps")).toInt(0));
     m_validateAtStartCheck->setChecked(validation.value(QStringLiteral("at_start")).toBool(false));
@@ -752,7 +726,7 @@ void NewRunForm::applyPreset(const JobPreset& preset) {
     m_triggerEdit->setText(preset.job.value(QStringLiteral("trigger_word")).toString());
     const QString device =
         preset.job.value(QStringLiteral("device")).toString(QStringLiteral("auto"));
-    setComboValue(m_deviceCombo, device);
+    FormFields::selectValue(m_deviceCombo, device);
     m_wantedDevice = m_deviceCombo->currentData().toString() == device ? QString() : device;
     const QJsonObject parallel = object(preset.job, "parallel");
     m_planRows->setParallel(parallel);

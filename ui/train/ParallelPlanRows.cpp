@@ -1,5 +1,7 @@
 #include "ui/train/ParallelPlanRows.h"
 
+#include "ui/train/FormFields.h"
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -12,41 +14,18 @@ const QStringList kPlans = {QStringLiteral("ddp"), QStringLiteral("zero1"), QStr
                             QStringLiteral("hybrid")};
 // A hybrid plan's data-parallel axis: parallel.zero_stage.
 const QStringList kZeroStages = {QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2")};
-constexpr int kMostRanks = 16;
-
-QComboBox* combo(QWidget* parent, const char* name, const QStringList& values) {
-    auto* box = new QComboBox(parent);
-    box->setObjectName(QString::fromLatin1(name));
-    // Sized by a few characters rather than its longest item (the popup still shows it whole).
-    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    box->setMinimumContentsLength(12);
-    for (const QString& value : values)
-        box->addItem(value, value);
-    return box;
-}
-
-QSpinBox* sizeSpin(QWidget* parent, const char* name) {
-    auto* box = new QSpinBox(parent);
-    box->setObjectName(QString::fromLatin1(name));
-    box->setRange(1, kMostRanks);
-    return box;
-}
-
-void setComboValue(QComboBox* box, const QString& value) {
-    const int index = box->findData(value);
-    box->setCurrentIndex(index < 0 ? 0 : index);
-}
-
 } // namespace
 
 ParallelPlanRows::ParallelPlanRows(QWidget* parent, QFormLayout* form)
     : QObject(parent)
     , m_form(form)
-    , m_planCombo(combo(parent, "parallelPlanCombo", kPlans))
-    , m_spSizeSpin(sizeSpin(parent, "sequenceParallelSpin"))
-    , m_tpSizeSpin(sizeSpin(parent, "tensorParallelSpin"))
-    , m_ppSizeSpin(sizeSpin(parent, "pipelineParallelSpin"))
-    , m_zeroStageCombo(combo(parent, "hybridZeroStageCombo", kZeroStages)) {
+    , m_planCombo(FormFields::valueCombo(parent, "parallelPlanCombo", kPlans))
+    , m_spSizeSpin(
+          FormFields::spinBox(parent, "sequenceParallelSpin", 1, FormFields::kMostProcesses))
+    , m_tpSizeSpin(FormFields::spinBox(parent, "tensorParallelSpin", 1, FormFields::kMostProcesses))
+    , m_ppSizeSpin(
+          FormFields::spinBox(parent, "pipelineParallelSpin", 1, FormFields::kMostProcesses))
+    , m_zeroStageCombo(FormFields::valueCombo(parent, "hybridZeroStageCombo", kZeroStages)) {
     for (QWidget* field : std::initializer_list<QWidget*>{m_planCombo, m_spSizeSpin, m_tpSizeSpin,
                                                           m_ppSizeSpin, m_zeroStageCombo}) {
         auto* label = new QLabel(parent);
@@ -65,12 +44,13 @@ ParallelPlanRows::ParallelPlanRows(QWidget* parent, QFormLayout* form)
 }
 
 void ParallelPlanRows::setParallel(const QJsonObject& parallel) {
-    setComboValue(m_planCombo, parallel.value(QStringLiteral("plan")).toString(kPlans.first()));
+    FormFields::selectValue(m_planCombo,
+                            parallel.value(QStringLiteral("plan")).toString(kPlans.first()));
     m_spSizeSpin->setValue(parallel.value(QStringLiteral("sp_size")).toInt(1));
     m_tpSizeSpin->setValue(parallel.value(QStringLiteral("tp_size")).toInt(1));
     m_ppSizeSpin->setValue(parallel.value(QStringLiteral("pp_size")).toInt(1));
-    setComboValue(m_zeroStageCombo,
-                  QString::number(parallel.value(QStringLiteral("zero_stage")).toInt(0)));
+    FormFields::selectValue(m_zeroStageCombo,
+                            QString::number(parallel.value(QStringLiteral("zero_stage")).toInt(0)));
 }
 
 QJsonObject ParallelPlanRows::parallel() const {
