@@ -10,7 +10,7 @@
 #include "engine/core/tensor_io.h"
 #include "engine/data/clip_preprocessor.h"
 #include "engine/models/cogvideox/vae/block_average_vae.h"
-#include "engine/models/t5/module_weights.h"
+#include "engine/models/module_weights.h"
 
 #include <algorithm>
 #include <filesystem>

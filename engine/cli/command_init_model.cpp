@@ -2,7 +2,7 @@
 #include "engine/core/error.h"
 #include "engine/core/safetensors/checkpoint_inventory.h"
 #include "engine/models/cogvideox/init_model.h"
-#include "engine/models/t5/module_weights.h"
+#include "engine/models/module_weights.h"
 
 #include <iostream>
 

@@ -5,7 +5,7 @@
 #include "engine/core/tensor_io.h"
 #include "engine/core/video_tensors.h"
 #include "engine/diffusion/cogvideox_pipeline.h"
-#include "engine/models/cogvideox/streaming_weights.h"
+#include "engine/models/streaming_weights.h"
 
 #include <torch/torch.h>
 
@@ -54,7 +54,7 @@ at::Tensor load_image(const fs::path& file, std::int64_t height, std::int64_t wi
 // kernels, so an fp16 checkpoint runs in bf16 there.
 c10::ScalarType default_dtype(const diffusion::PipelineFolder& folder, c10::Device device) {
     const c10::ScalarType stored =
-        models::cogvideox::stored_dtype(core::SafetensorsCheckpoint(folder.transformer));
+        models::stored_dtype(core::SafetensorsCheckpoint(folder.transformer));
     return stored == c10::kHalf && device.is_cpu() ? c10::kBFloat16 : stored;
 }
 

@@ -3,9 +3,9 @@
 #include "engine/core/error.h"
 #include "engine/core/tensor_io.h"
 #include "engine/lora/lora_weights.h"
-#include "engine/models/cogvideox/streaming_weights.h"
+#include "engine/models/streaming_weights.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
-#include "engine/models/t5/module_weights.h"
+#include "engine/models/module_weights.h"
 
 #include <torch/torch.h>
 
@@ -76,7 +76,7 @@ int run_forward_transformer(CommandContext& context) {
     }
     // Checked before reading gigabytes: a stored fp16 model cannot run on the CPU as it is.
     const torch::Dtype run_dtype =
-        load.dtype ? *load.dtype : cogvideox::stored_dtype(core::SafetensorsCheckpoint(model_dir));
+        load.dtype ? *load.dtype : models::stored_dtype(core::SafetensorsCheckpoint(model_dir));
     models::check_placement({run_dtype, load.device});
     cogvideox::CogVideoXTransformer3DModel model =
         cogvideox::load_cogvideox_transformer(model_dir, load);

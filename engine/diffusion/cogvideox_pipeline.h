@@ -3,7 +3,7 @@
 #include "engine/diffusion/pipeline_folder.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
 #include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
-#include "engine/models/t5/module_weights.h"
+#include "engine/models/module_weights.h"
 
 #include <ATen/Tensor.h>
 

@@ -35,6 +35,19 @@ struct SumOutputs : torch::autograd::Function<SumOutputs> {
     }
 };
 
+// A statistic of each rank's share summed going out, and its gradient summed coming back.
+struct SumBothWays : torch::autograd::Function<SumBothWays> {
+    static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x,
+                              AllReduceTensorParallel* parallel) {
+        keep_in_context(ctx, "parallel", parallel);
+        return parallel->sum(x);
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list grads) {
+        return {kept_in_context<AllReduceTensorParallel>(ctx, "parallel")->sum(grads[0]),
+                at::Tensor()};
+    }
+};
+
 } // namespace
 
 at::Tensor AllReduceTensorParallel::sum(const at::Tensor& x) {
@@ -52,6 +65,10 @@ at::Tensor AllReduceTensorParallel::enter(const at::Tensor& x) {
 
 at::Tensor AllReduceTensorParallel::leave(const at::Tensor& x) {
     return SumOutputs::apply(x, this);
+}
+
+at::Tensor AllReduceTensorParallel::reduce(const at::Tensor& x) {
+    return SumBothWays::apply(x, this);
 }
 
 } // namespace tuneframe::dist

@@ -1,14 +1,15 @@
 #pragma once
 
 #include "engine/dist/communicator.h"
-#include "engine/models/cogvideox/tensor_parallel.h"
+#include "engine/models/tensor_parallel.h"
 
 namespace tuneframe::dist {
 
 // TensorParallel over a tensor-parallel group: enter() and leave() are Megatron's f and g, each
-// an autograd function whose one all-reduce runs in backward (f) or forward (g). On Gloo,
+// an autograd function whose one all-reduce runs in backward (f) or forward (g); reduce()
+// all-reduces both ways. On Gloo,
 // bf16/fp16 activations are summed as float32 (Gloo's half-precision sums are partial).
-class AllReduceTensorParallel : public models::cogvideox::TensorParallel {
+class AllReduceTensorParallel : public models::TensorParallel {
 public:
     explicit AllReduceTensorParallel(Communicator& group)
         : group_(group) {}
@@ -17,6 +18,7 @@ public:
     int rank() const override { return group_.rank(); }
     at::Tensor enter(const at::Tensor& x) override;
     at::Tensor leave(const at::Tensor& x) override;
+    at::Tensor reduce(const at::Tensor& x) override;
 
     // `x` summed over the group, as a new tensor (the autograd functions call this).
     at::Tensor sum(const at::Tensor& x);

@@ -1,14 +1,14 @@
 #pragma once
 
 #include "engine/dist/communicator.h"
-#include "engine/models/cogvideox/token_exchange.h"
+#include "engine/models/token_exchange.h"
 
 namespace tuneframe::dist {
 
 // TokenExchange over a sequence-parallel group: all-to-all for the token <-> head trades,
 // all-gather for the output, each wrapped in an autograd function whose backward runs the
 // reverse collective. On Gloo, bf16/fp16 activations travel as float32.
-class AllToAllTokenExchange : public models::cogvideox::TokenExchange {
+class AllToAllTokenExchange : public models::TokenExchange {
 public:
     explicit AllToAllTokenExchange(Communicator& group)
         : group_(group) {}

@@ -7,7 +7,7 @@
 namespace tuneframe::dist {
 
 TensorParallelShards::TensorParallelShards(Communicator& group,
-                                           models::cogvideox::TensorParallelLayout layout)
+                                           models::TensorParallelLayout layout)
     : group_(group)
     , layout_(std::move(layout)) {}
 

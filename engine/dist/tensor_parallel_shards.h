@@ -2,7 +2,7 @@
 
 #include "engine/core/tensor_io.h"
 #include "engine/dist/communicator.h"
-#include "engine/models/cogvideox/tensor_parallel.h"
+#include "engine/models/tensor_parallel.h"
 
 #include <map>
 #include <string>
@@ -15,9 +15,9 @@ namespace tuneframe::dist {
 // distributed checkpoints, done the simple way: the whole tensors pass through each rank).
 class TensorParallelShards {
 public:
-    TensorParallelShards(Communicator& group, models::cogvideox::TensorParallelLayout layout);
+    TensorParallelShards(Communicator& group, models::TensorParallelLayout layout);
 
-    const models::cogvideox::TensorParallelLayout& layout() const { return layout_; }
+    const models::TensorParallelLayout& layout() const { return layout_; }
     // Whether `name` (a parameter) is split over the group.
     bool split(const std::string& name) const { return layout_.split_dim.count(name) > 0; }
 
@@ -37,7 +37,7 @@ private:
     std::int64_t split_dim_of(const std::string& key) const;
 
     Communicator& group_;
-    models::cogvideox::TensorParallelLayout layout_;
+    models::TensorParallelLayout layout_;
 };
 
 } // namespace tuneframe::dist

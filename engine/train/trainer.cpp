@@ -773,7 +773,7 @@ struct Trainer::Impl {
         const bool in_rank_0s_group =
             dist && dist->tensor_group() && dist->dp_rank() == 0 && dist->sp_rank() == 0;
         if (main_rank() || in_rank_0s_group) {
-            const std::shared_ptr<models::cogvideox::TokenExchange> exchange =
+            const std::shared_ptr<models::TokenExchange> exchange =
                 transformer->token_exchange();
             transformer->set_token_exchange(nullptr);
             if (main_rank()) {

@@ -10,14 +10,26 @@
 
 namespace tuneframe::test {
 
-std::filesystem::path golden_dir() {
-    const char* configured = std::getenv("TUNEFRAME_GOLDEN_DIR");
-    std::filesystem::path path = configured && *configured ? configured : "../shared/golden";
+namespace {
+
+std::filesystem::path golden_set(const char* variable, const char* default_path) {
+    const char* configured = std::getenv(variable);
+    std::filesystem::path path = configured && *configured ? configured : default_path;
     std::error_code error;
     if (!std::filesystem::exists(path / "MANIFEST.md", error)) {
         return {};
     }
     return std::filesystem::canonical(path);
+}
+
+} // namespace
+
+std::filesystem::path golden_dir() {
+    return golden_set("TUNEFRAME_GOLDEN_DIR", "../shared/golden");
+}
+
+std::filesystem::path golden_wan_dir() {
+    return golden_set("TUNEFRAME_GOLDEN_WAN_DIR", "../shared/golden-wan");
 }
 
 bool running_in_ci() {

@@ -8,6 +8,8 @@ namespace tuneframe::test {
 // ../shared/golden, or TUNEFRAME_GOLDEN_DIR. Empty when absent; golden tests then skip, except
 // under CI, where a missing golden set is a failure (tests call require_golden_dir()).
 std::filesystem::path golden_dir();
+// ../shared/golden-wan (the Wan 2.1 / 2.2 set), or TUNEFRAME_GOLDEN_WAN_DIR; as golden_dir().
+std::filesystem::path golden_wan_dir();
 bool running_in_ci();
 
 // The tiny pipelines the `init_cogvideox-tiny*` fixtures write once per test run

@@ -4,7 +4,7 @@
 #include "engine/lora/lora_linear.h"
 #include "engine/models/cogvideox/embeddings.h"
 #include "engine/models/cogvideox/tensor_parallel.h"
-#include "engine/models/cogvideox/token_exchange.h"
+#include "engine/models/token_exchange.h"
 
 #include <torch/nn/module.h>
 #include <torch/nn/modules/container/modulelist.h>

@@ -1,7 +1,7 @@
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
 
 #include "engine/core/error.h"
-#include "engine/models/cogvideox/gradient_checkpointing.h"
+#include "engine/models/gradient_checkpointing.h"
 
 #include <torch/torch.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "engine/lora/lora_linear.h"
-#include "engine/models/cogvideox/attention.h"
+#include "engine/models/layers/feed_forward.h"
 #include "engine/models/cogvideox/attention_processor.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
 #include "engine/models/cogvideox/embeddings.h"

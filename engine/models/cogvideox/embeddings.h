@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/lora/lora_linear.h"
+#include "engine/models/layers/timestep_embedding.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
 
 #include <torch/nn/module.h>
@@ -14,23 +15,6 @@
 // Ports of diffusers' models/embeddings.py pieces CogVideoX uses, and of the pipeline's
 // rotary-table preparation (pipeline_cogvideox.py), which callers need without a pipeline.
 namespace tuneframe::models::cogvideox {
-
-// Sinusoidal timestep features [N, dim] in float32 (diffusers' get_timestep_embedding),
-// evaluated with the same LibTorch ops in the same order, so values match bit for bit.
-at::Tensor get_timestep_embedding(const at::Tensor& timesteps, std::int64_t embedding_dim,
-                                  bool flip_sin_to_cos, double downscale_freq_shift,
-                                  double scale = 1.0, double max_period = 10000.0);
-
-// TimestepEmbedding: linear_1 -> SiLU -> linear_2.
-class TimestepEmbeddingImpl : public torch::nn::Module {
-public:
-    TimestepEmbeddingImpl(std::int64_t in_channels, std::int64_t time_embed_dim);
-    at::Tensor forward(const at::Tensor& sample);
-
-    lora::LoRALinear linear_1{nullptr};
-    lora::LoRALinear linear_2{nullptr};
-};
-TORCH_MODULE(TimestepEmbedding);
 
 // 3D sin-cos positions [T, H*W, D] in float64 (diffusers' get_3d_sincos_pos_embed): the first
 // D/4 channels encode the frame, the rest the spatial position with the WIDTH coordinate first.

@@ -5,7 +5,7 @@
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
 #include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox_init.h"
-#include "engine/models/t5/module_weights.h"
+#include "engine/models/module_weights.h"
 #include "engine/models/t5/t5_init.h"
 
 #include <torch/torch.h>

@@ -1,18 +1,14 @@
-# The CogVideoX transformer, its embeddings and attention, and the LoRA layers it is built
-# from. Included from engine/CMakeLists.txt; sources join the engine library.
+# The CogVideoX transformer, its embeddings and attention. Included from engine/CMakeLists.txt; sources join the engine library.
 target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/architectures.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/attention.cpp
     ${CMAKE_CURRENT_LIST_DIR}/attention_processor.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cogvideox_transformer_3d.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cogvideox_transformer_3d_config.cpp
     ${CMAKE_CURRENT_LIST_DIR}/embeddings.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/gradient_checkpointing.cpp
     ${CMAKE_CURRENT_LIST_DIR}/init_model.cpp
     ${CMAKE_CURRENT_LIST_DIR}/memory_estimate.cpp
     ${CMAKE_CURRENT_LIST_DIR}/normalization.cpp
     ${CMAKE_CURRENT_LIST_DIR}/quantized_base.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/streaming_weights.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tensor_parallel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformer_checkpoint.cpp
 )

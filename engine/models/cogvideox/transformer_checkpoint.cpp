@@ -4,7 +4,7 @@
 #include "engine/core/json_file.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/lora/lora_linear.h"
-#include "engine/models/cogvideox/streaming_weights.h"
+#include "engine/models/streaming_weights.h"
 
 #include <torch/torch.h>
 

@@ -3,7 +3,6 @@
 # library.
 target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/caption_corpus.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/module_weights.cpp
     ${CMAKE_CURRENT_LIST_DIR}/t5_encoder.cpp
     ${CMAKE_CURRENT_LIST_DIR}/t5_init.cpp
 )

@@ -5,7 +5,7 @@
 // scores, no biases. Parameter names equal the checkpoint keys (encoder.block.0.layer.0.
 // SelfAttention.q.weight, ...). Inference only: dropout is left out.
 
-#include "engine/models/t5/module_weights.h"
+#include "engine/models/module_weights.h"
 
 #include <nlohmann/json.hpp>
 #include <torch/nn/module.h>

@@ -12,7 +12,7 @@
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
 #include "engine/models/cogvideox/memory_estimate.h"
 #include "engine/models/cogvideox/quantized_base.h"
-#include "engine/models/t5/module_weights.h"
+#include "engine/models/module_weights.h"
 #include "engine/train/bench/kineto_trace.h"
 #include "engine/train/bench/step_phase_clock.h"
 #include "engine/train/diffusion_loss.h"

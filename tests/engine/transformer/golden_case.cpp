@@ -72,6 +72,16 @@ void GoldenTest::SetUp() {
     }
 }
 
+void WanGoldenTest::SetUp() {
+    golden_ = golden_wan_dir();
+    if (golden_.empty()) {
+        if (running_in_ci()) {
+            FAIL() << "the Wan golden set (../shared/golden-wan) is missing; CI must have it";
+        }
+        GTEST_SKIP() << "no ../shared/golden-wan here";
+    }
+}
+
 std::map<std::string, at::Tensor> read_golden(const std::filesystem::path& golden,
                                               const std::string& relative) {
     const auto rows = manifest_table(golden, relative);

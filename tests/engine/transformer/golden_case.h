@@ -16,6 +16,13 @@ protected:
     std::filesystem::path golden_;
 };
 
+// The same for ../shared/golden-wan: `golden_` is that folder.
+class WanGoldenTest : public ::testing::Test {
+protected:
+    void SetUp() override;
+    std::filesystem::path golden_;
+};
+
 // Reads `relative` ("transformer_2b/inputs.safetensors") and checks every tensor's name,
 // dtype and shape against MANIFEST.md's table for that file (the contract), so a test never
 // runs on tensors the manifest does not promise.

@@ -8,7 +8,7 @@
 // F' = (F - 1) / 4 + 1 for F = 4k + 1.
 
 #include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox_blocks.h"
-#include "engine/models/t5/module_weights.h"
+#include "engine/models/module_weights.h"
 
 #include <ATen/core/Generator.h>
 #include <nlohmann/json.hpp>

@@ -1,8 +1,8 @@
-#include "engine/models/cogvideox/attention.h"
+#include "engine/models/layers/feed_forward.h"
 
 #include <torch/torch.h>
 
-namespace tuneframe::models::cogvideox {
+namespace tuneframe::models {
 
 GELUImpl::GELUImpl(std::int64_t dim_in, std::int64_t dim_out)
     : proj(register_module("proj", lora::LoRALinear(dim_in, dim_out))) {}
@@ -37,4 +37,4 @@ void FeedForwardImpl::split_features_over(std::shared_ptr<TensorParallel> parall
     parallel_ = std::move(parallel);
 }
 
-} // namespace tuneframe::models::cogvideox
+} // namespace tuneframe::models

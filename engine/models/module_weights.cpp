@@ -1,4 +1,4 @@
-#include "engine/models/t5/module_weights.h"
+#include "engine/models/module_weights.h"
 
 #include "engine/core/error.h"
 

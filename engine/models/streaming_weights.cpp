@@ -1,4 +1,4 @@
-#include "engine/models/cogvideox/streaming_weights.h"
+#include "engine/models/streaming_weights.h"
 
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
@@ -11,7 +11,7 @@
 
 #include <cstdio>
 
-namespace tuneframe::models::cogvideox {
+namespace tuneframe::models {
 namespace {
 
 using core::Error;
@@ -196,4 +196,4 @@ std::filesystem::path save_weights_sharded(const torch::nn::Module& module,
     return index;
 }
 
-} // namespace tuneframe::models::cogvideox
+} // namespace tuneframe::models

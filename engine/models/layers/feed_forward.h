@@ -1,7 +1,7 @@
 #pragma once
 
 #include "engine/lora/lora_linear.h"
-#include "engine/models/cogvideox/tensor_parallel.h"
+#include "engine/models/tensor_parallel.h"
 
 #include <torch/nn/module.h>
 #include <torch/nn/modules/container/modulelist.h>
@@ -10,7 +10,7 @@
 
 // Ports of diffusers' FeedForward (models/attention.py) and its GELU activation
 // (models/activations.py) as CogVideoX configures them.
-namespace tuneframe::models::cogvideox {
+namespace tuneframe::models {
 
 // GELU: a projection followed by tanh-approximated GELU ("gelu-approximate").
 class GELUImpl : public torch::nn::Module {
@@ -43,4 +43,4 @@ private:
 };
 TORCH_MODULE(FeedForward);
 
-} // namespace tuneframe::models::cogvideox
+} // namespace tuneframe::models

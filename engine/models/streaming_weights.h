@@ -13,9 +13,9 @@
 
 // Checkpoint I/O for modules whose named_parameters()/named_buffers() equal the checkpoint
 // keys, for real-size models: loading releases each tensor's mapped pages once copied, and
-// saving shards. Generic, like engine/models/t5/module_weights.h (which the VAE and T5 use);
+// saving shards. Generic, like engine/models/module_weights.h (which the VAE and T5 use);
 // the two belong together in engine/core.
-namespace tuneframe::models::cogvideox {
+namespace tuneframe::models {
 
 // The floating dtype most of a checkpoint's tensors are stored in (its "stored dtype").
 torch::Dtype stored_dtype(const core::SafetensorsCheckpoint& checkpoint);
@@ -56,4 +56,4 @@ std::filesystem::path save_weights_sharded(const torch::nn::Module& module,
                                            const std::filesystem::path& folder,
                                            const SaveWeightsOptions& options = {});
 
-} // namespace tuneframe::models::cogvideox
+} // namespace tuneframe::models

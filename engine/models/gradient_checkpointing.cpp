@@ -1,4 +1,4 @@
-#include "engine/models/cogvideox/gradient_checkpointing.h"
+#include "engine/models/gradient_checkpointing.h"
 
 #include <torch/torch.h>
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-namespace tuneframe::models::cogvideox {
+namespace tuneframe::models {
 
 // Sequence parallelism as the transformer sees it (DeepSpeed-Ulysses): each rank of a group
 // holds a run of one sample's tokens, and attention, the only layer that mixes tokens, trades
@@ -41,4 +41,4 @@ struct SequenceSplit {
 // `total` tokens in `parts` runs as even as can be; the first `total % parts` one longer.
 std::vector<std::int64_t> even_parts(std::int64_t total, std::int64_t parts);
 
-} // namespace tuneframe::models::cogvideox
+} // namespace tuneframe::models

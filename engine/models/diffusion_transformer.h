@@ -1,0 +1,126 @@
+#pragma once
+
+#include "engine/models/tensor_parallel.h"
+#include "engine/models/token_exchange.h"
+
+#include <ATen/core/Tensor.h>
+#include <nlohmann/json.hpp>
+#include <torch/nn/module.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tuneframe::models {
+
+// What a denoising transformer is given. Each family reads the members it knows and refuses
+// inputs its variant needs but lacks; the tensors keep the family's own layout.
+struct TransformerInputs {
+    // The noisy latents with any conditioning channels beside them: CogVideoX [B, F, C, H, W],
+    // Wan [B, C, F, H, W].
+    at::Tensor hidden_states;
+    at::Tensor encoder_hidden_states; // [B, L, text_dim]
+    // [B] or [1], integer or float; Wan 2.2 TI2V also takes one per token: [B, tokens].
+    at::Tensor timestep;
+    at::Tensor encoder_hidden_states_image; // Wan 2.1 I2V: CLIP tokens [B, tokens, image_dim]
+    at::Tensor ofs;                         // CogVideoX 1.5 I2V: [1] or [B]
+};
+
+// What one pipeline stage hands the next (the tokens of this rank's run under sequence
+// parallelism, and whatever else the family's later blocks need, such as the time embedding).
+// The order and meaning of the parts are the family's; the schedule only sends and receives
+// them, so every part must be a floating tensor whose gradient goes back to the stage before.
+struct StageTokens {
+    std::vector<at::Tensor> parts;
+};
+
+// What a pipeline stage's forward gives: the tokens for the next stage, or, from the last
+// stage, the prediction.
+struct StageOutput {
+    StageTokens tokens;
+    at::Tensor prediction;
+};
+
+// A family's denoising transformer as the trainer, the parallel plans, validation and the
+// benchmarks use it, whatever its architecture: a stack of `num_blocks()` blocks between input
+// embeddings and an output projection. Implementations register their children under the
+// checkpoint's names (named_parameters() equal the diffusers keys) and build every Linear as a
+// lora::LoRALinear, so adapters, quantized bases and tensor-parallel splits reach any layer.
+class DiffusionTransformerImpl : public torch::nn::Module {
+public:
+    ~DiffusionTransformerImpl() override = default;
+
+    // diffusers' class name ("CogVideoXTransformer3DModel"), for messages and config.json.
+    virtual std::string class_name() const = 0;
+    // config.json as diffusers writes it for this model.
+    virtual nlohmann::json config_json() const = 0;
+
+    // -> the prediction in the layout of `inputs.hidden_states` (out_channels in place of the
+    // input channels), in the model's dtype.
+    virtual at::Tensor forward(const TransformerInputs& inputs) = 0;
+
+    // Pipeline parallelism: forward() for blocks [begin, end) alone. The first stage (begin 0)
+    // embeds the inputs; the others start from `carried`, the previous stage's output, and use
+    // the inputs only for their shapes and for what each stage makes for itself (positional
+    // tables). The last stage (end = num_blocks()) returns the prediction, the others their
+    // tokens.
+    virtual StageOutput forward_stage(const TransformerInputs& inputs, std::int64_t begin,
+                                      std::int64_t end, const StageTokens* carried = nullptr) = 0;
+    // The shapes of the parts a later stage receives for these inputs.
+    virtual std::vector<std::vector<std::int64_t>>
+    stage_token_shapes(const TransformerInputs& inputs) const = 0;
+    // Keeps only what the stage of blocks [begin, end) runs: the other blocks, the input
+    // embeddings (begin > 0) and the output layers (end < num_blocks()) give their memory back
+    // and stop training. For good.
+    virtual void keep_stage(std::int64_t begin, std::int64_t end) = 0;
+
+    virtual std::int64_t num_blocks() const = 0;
+    virtual std::int64_t num_attention_heads() const = 0;
+    virtual torch::Dtype dtype() const = 0; // of the parameters
+
+    // Splits every block's heads and feed-forward features over the ranks of `parallel`
+    // (tensor parallelism): from then on each rank holds its share and every rank of the group
+    // must run the same forward and backward. After any LoRA adapters; for good.
+    virtual void split_blocks_over(const std::shared_ptr<TensorParallel>& parallel) = 0;
+    // How the split model's parameters relate to the whole one's (empty before the split).
+    virtual TensorParallelLayout tensor_parallel_layout() const = 0;
+    const std::shared_ptr<TensorParallel>& tensor_parallel() const { return tensor_parallel_; }
+
+    // Which Linear layers (by module name, "blocks.3.attn1.to_q") a quantized base stores in
+    // int8 or fp8: the blocks' layers, which hold nearly all the weights. The embeddings and
+    // output layers, where an error is least diluted, stay in the compute dtype.
+    virtual bool is_quantized_base_layer(const std::string& module_name) const = 0;
+
+    // Recompute the first `count` blocks (clamped to the depth) in backward instead of keeping
+    // their activations (training only). The first ones, because backward reaches them last,
+    // after the kept blocks' activations are freed.
+    void set_checkpointed_blocks(std::int64_t count);
+    std::int64_t checkpointed_blocks() const { return checkpointed_blocks_; }
+    bool gradient_checkpointing() const { return checkpointed_blocks_ > 0; }
+    void set_gradient_checkpointing(bool enabled) {
+        set_checkpointed_blocks(enabled ? num_blocks() : 0);
+    }
+    // Recomputed blocks keep their attention outputs and skip attention when they recompute
+    // (core::KeptAttention): most of checkpointing's time back for one token-width per block.
+    void set_keep_attention(bool keep) { keep_attention_ = keep; }
+    bool keeps_attention() const { return keep_attention_; }
+    // Splits each sample's tokens over the exchange's ranks (sequence parallelism); null runs
+    // whole. Every rank of the group must run the same forward and backward.
+    void set_token_exchange(std::shared_ptr<TokenExchange> exchange) {
+        token_exchange_ = std::move(exchange);
+    }
+    const std::shared_ptr<TokenExchange>& token_exchange() const { return token_exchange_; }
+
+protected:
+    std::shared_ptr<TensorParallel> tensor_parallel_;
+
+private:
+    std::int64_t checkpointed_blocks_ = 0;
+    bool keep_attention_ = false;
+    std::shared_ptr<TokenExchange> token_exchange_;
+};
+
+using DiffusionTransformer = std::shared_ptr<DiffusionTransformerImpl>;
+
+} // namespace tuneframe::models
