@@ -3,24 +3,23 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace tuneframe::train {
 namespace {
 
-// Tokens travel forward on tags 0-2 (video, text, embedding), their gradients back on 3-5.
+// A stage's parts travel forward on tags 0-15, one each, and their gradients back on 16-31.
 constexpr int kForwardTag = 0;
-constexpr int kBackwardTag = 3;
+constexpr int kBackwardTag = 16;
+constexpr std::size_t kMostParts = kBackwardTag - kForwardTag;
 
-std::vector<at::Tensor> parts(const models::cogvideox::StageTokens& tokens) {
-    return {tokens.hidden, tokens.encoder, tokens.emb};
+const std::vector<at::Tensor>& parts(const models::StageTokens& tokens) {
+    return tokens.parts;
 }
 
 // What a stage received; nothing on the first stage, which receives nothing.
-models::cogvideox::StageTokens tokens_of(const std::vector<at::Tensor>& parts) {
-    if (parts.empty()) {
-        return {};
-    }
-    return {parts.at(0), parts.at(1), parts.at(2)};
+models::StageTokens tokens_of(std::vector<at::Tensor> parts) {
+    return {std::move(parts)};
 }
 
 // A part's gradient, or zeros where it had none (a part the stage did not use).
@@ -75,8 +74,7 @@ void PipelineSchedule::run(std::int64_t micro_batches, const PipelineStageWork& 
     }
 }
 
-const StageResult& PipelineSchedule::forward(std::int64_t micro,
-                                             models::cogvideox::StageTokens received,
+const StageResult& PipelineSchedule::forward(std::int64_t micro, models::StageTokens received,
                                              const PipelineStageWork& work) {
     InFlight flight;
     flight.received = std::move(received);
@@ -112,14 +110,21 @@ std::vector<at::Tensor> PipelineSchedule::backward(const std::vector<at::Tensor>
     if (first()) {
         return {};
     }
-    const models::cogvideox::StageTokens& in = flight.received;
-    return {gradient_of(in.hidden), gradient_of(in.encoder), gradient_of(in.emb)};
+    std::vector<at::Tensor> gradients_of_received;
+    for (const at::Tensor& part : flight.received.parts) {
+        gradients_of_received.push_back(gradient_of(part));
+    }
+    return gradients_of_received;
 }
 
 std::vector<at::Tensor> PipelineSchedule::exchange(const std::vector<at::Tensor>& sends,
                                                    int send_peer, int send_tag,
                                                    const Shapes& receive_shapes, int receive_peer,
                                                    int receive_tag) {
+    if (sends.size() > kMostParts || receive_shapes.size() > kMostParts) {
+        throw std::logic_error(
+            "a pipeline stage hands on more parts than the schedule has tags for");
+    }
     std::vector<dist::Transfer> transfers;
     if (send_peer >= 0) {
         for (std::size_t i = 0; i < sends.size(); ++i) {

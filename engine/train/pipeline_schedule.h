@@ -1,7 +1,7 @@
 #pragma once
 
 #include "engine/dist/communicator.h"
-#include "engine/models/cogvideox/cogvideox_transformer_3d.h"
+#include "engine/models/diffusion_transformer.h"
 
 #include <ATen/core/Tensor.h>
 
@@ -15,15 +15,14 @@ namespace tuneframe::train {
 // What a stage's forward of one micro-batch gives: the tokens for the next stage, or, on the
 // last stage, the loss to start backward from (already scaled for the step).
 struct StageResult {
-    models::cogvideox::StageTokens tokens;
+    models::StageTokens tokens;
     at::Tensor loss;
 };
 
 // What one pipeline stage does with a micro-batch, for PipelineSchedule.
 struct PipelineStageWork {
     // Micro-batch `micro`'s forward on this stage from `received` (null on the first stage).
-    std::function<StageResult(std::int64_t micro, const models::cogvideox::StageTokens* received)>
-        forward;
+    std::function<StageResult(std::int64_t micro, const models::StageTokens* received)> forward;
     // The shapes of what this stage receives for micro-batch `micro` (stage_token_shapes).
     std::function<std::vector<std::vector<std::int64_t>>(std::int64_t micro)> received_shapes;
     // Around each micro-batch's backward; `last`: the step's last one.
@@ -52,7 +51,7 @@ public:
 
 private:
     struct InFlight {
-        models::cogvideox::StageTokens received; // leaves whose gradients go back
+        models::StageTokens received; // leaves whose gradients go back
         StageResult result;
     };
     using Shapes = std::vector<std::vector<std::int64_t>>;
@@ -60,7 +59,7 @@ private:
     bool first() const { return stages_.rank() == 0; }
     bool last() const { return stages_.rank() + 1 == stages_.size(); }
     // This stage's forward of `micro` from `received`; kept in flight until its backward.
-    const StageResult& forward(std::int64_t micro, models::cogvideox::StageTokens received,
+    const StageResult& forward(std::int64_t micro, models::StageTokens received,
                                const PipelineStageWork& work);
     // The oldest micro-batch's backward from the next stage's `gradients` (the loss on the last
     // stage); returns the gradients of what it received, for the previous stage.

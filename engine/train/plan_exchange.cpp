@@ -9,7 +9,7 @@
 #include "engine/dist/gradients/zero_sharding.h"
 #include "engine/dist/stage_tensors.h"
 #include "engine/dist/tensor_parallel_shards.h"
-#include "engine/models/cogvideox/cogvideox_transformer_3d.h"
+#include "engine/models/diffusion_transformer.h"
 
 #include <torch/torch.h>
 
@@ -21,26 +21,25 @@ PlanExchange::PlanExchange(dist::DistributedContext& dist, const common::Trainin
 
 PlanExchange::~PlanExchange() = default;
 
-void PlanExchange::split(models::cogvideox::CogVideoXTransformer3DModelImpl& transformer) {
-    const std::int64_t layers = transformer.config().num_layers;
+void PlanExchange::split(models::DiffusionTransformerImpl& transformer) {
+    const std::int64_t layers = transformer.num_blocks();
     dist::check_parallel_layout(job_.parallel, dist_.world_size(),
-                                transformer.config().num_attention_heads, layers);
+                                transformer.num_attention_heads(), layers);
     stage_blocks_ = dist::pipeline_stage_blocks(layers, dist_.pp_size(), dist_.pp_rank());
     if (dist_.tensor_group()) {
         // The job's reader has refused optimizers whose state cannot be split with the layers.
         transformer.split_blocks_over(
             std::make_shared<dist::AllReduceTensorParallel>(*dist_.tensor_group()));
         tensor_shards_ = std::make_unique<dist::TensorParallelShards>(
-            *dist_.tensor_group(), models::cogvideox::tensor_parallel_layout(transformer));
+            *dist_.tensor_group(), transformer.tensor_parallel_layout());
     }
     if (dist_.pipeline_group()) {
         transformer.keep_stage(stage_blocks_.first, stage_blocks_.second);
     }
 }
 
-NamedParameters
-PlanExchange::join(const NamedParameters& trainable,
-                   models::cogvideox::CogVideoXTransformer3DModelImpl& transformer) {
+NamedParameters PlanExchange::join(const NamedParameters& trainable,
+                                   models::DiffusionTransformerImpl& transformer) {
     dist::Communicator& replicas_group = dist_.replica_group();
     {
         // Every replica starts from its group's first rank's values, whatever each loaded or

@@ -12,8 +12,8 @@
 #include <string>
 #include <utility>
 
-namespace tuneframe::models::cogvideox {
-class CogVideoXTransformer3DModelImpl;
+namespace tuneframe::models {
+class DiffusionTransformerImpl;
 }
 
 namespace tuneframe::dist {
@@ -41,7 +41,7 @@ public:
     // Tensor parallelism keeps this rank's share of every block, pipeline parallelism this
     // rank's stage's blocks: after any LoRA adapters (so they are split with their layers),
     // before the trainable parameters are collected.
-    void split(models::cogvideox::CogVideoXTransformer3DModelImpl& transformer);
+    void split(models::DiffusionTransformerImpl& transformer);
     // The blocks [first, end) this rank runs: all of them without pipeline parallelism.
     std::pair<std::int64_t, std::int64_t> stage_blocks() const { return stage_blocks_; }
     // Joins the trainable parameters and the model to the plan (equal starting values on every
@@ -49,7 +49,7 @@ public:
     // optimizer steps. A plan the model's heads cannot take, or an optimizer the plan cannot
     // shard, is a BadInput error.
     NamedParameters join(const NamedParameters& trainable,
-                         models::cogvideox::CogVideoXTransformer3DModelImpl& transformer);
+                         models::DiffusionTransformerImpl& transformer);
 
     // Around each micro-batch's backward; `last`: the one whose gradients are exchanged.
     void begin_backward(bool last);

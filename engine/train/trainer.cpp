@@ -615,10 +615,10 @@ struct Trainer::Impl {
         work.received_shapes = [&](std::int64_t micro) {
             return transformer->stage_token_shapes(batch_of(micro).inputs);
         };
-        work.forward = [&](std::int64_t micro, const models::cogvideox::StageTokens* received) {
+        work.forward = [&](std::int64_t micro, const models::StageTokens* received) {
             const StageBatch made = std::move(batch_of(micro));
             batches.erase(micro);
-            models::cogvideox::StageOutput out =
+            models::StageOutput out =
                 transformer->forward_stage(made.inputs, begin, end, received);
             micro_totals.shapes.push_back(shape_text(made.batch.latents));
             if (!last_stage) {

@@ -1,6 +1,8 @@
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
 
 #include "engine/core/error.h"
+#include "engine/models/cogvideox/quantized_base.h"
+#include "engine/models/cogvideox/tensor_parallel.h"
 #include "engine/models/gradient_checkpointing.h"
 
 #include <torch/torch.h>
@@ -127,13 +129,12 @@ std::optional<RotaryEmbedding> CogVideoXTransformer3DModelImpl::rotary_embedding
 }
 
 std::optional<RotaryEmbedding> CogVideoXTransformer3DModelImpl::rotary_tables_on(
-    const CogVideoXTransformerInputs& inputs, const c10::Device& device, std::int64_t latent_frames,
-    std::int64_t latent_height, std::int64_t latent_width) {
+    const std::optional<RotaryEmbedding>& given, const c10::Device& device,
+    std::int64_t latent_frames, std::int64_t latent_height, std::int64_t latent_width) {
     // Moved once per forward (given) or built once per latent shape (computed), so no block
     // copies them from the host again, nor does a checkpointed block when it recomputes.
-    if (inputs.image_rotary_emb) {
-        return RotaryEmbedding{inputs.image_rotary_emb->cos.to(device),
-                               inputs.image_rotary_emb->sin.to(device)};
+    if (given) {
+        return RotaryEmbedding{given->cos.to(device), given->sin.to(device)};
     }
     if (!config_.use_rotary_positional_embeddings) {
         return std::nullopt;
@@ -147,7 +148,8 @@ std::optional<RotaryEmbedding> CogVideoXTransformer3DModelImpl::rotary_tables_on
     return rotary_cache_->tables;
 }
 
-void CogVideoXTransformer3DModelImpl::check_inputs(const CogVideoXTransformerInputs& in) const {
+void CogVideoXTransformer3DModelImpl::check_inputs(
+    const models::TransformerInputs& in, const std::optional<RotaryEmbedding>& given_rotary) const {
     const std::string hint = "Check the input tensors against the model's config.json.";
     if (!in.hidden_states.defined() || in.hidden_states.dim() != 5 ||
         in.hidden_states.size(2) != config_.in_channels) {
@@ -178,8 +180,8 @@ void CogVideoXTransformer3DModelImpl::check_inputs(const CogVideoXTransformerInp
     const std::int64_t tokens = (in.hidden_states.size(1) / config_.patch_size_t.value_or(1)) *
                                 (in.hidden_states.size(3) / config_.patch_size) *
                                 (in.hidden_states.size(4) / config_.patch_size);
-    if (in.image_rotary_emb) {
-        for (const at::Tensor& table : {in.image_rotary_emb->cos, in.image_rotary_emb->sin}) {
+    if (given_rotary) {
+        for (const at::Tensor& table : {given_rotary->cos, given_rotary->sin}) {
             if (!table.defined() || table.dim() != 2 || table.size(0) != tokens ||
                 table.size(1) != config_.attention_head_dim) {
                 bad_input("the rotary tables must be [" + std::to_string(tokens) + ", " +
@@ -190,7 +192,7 @@ void CogVideoXTransformer3DModelImpl::check_inputs(const CogVideoXTransformerInp
     }
 }
 
-at::Tensor CogVideoXTransformer3DModelImpl::time_embeddings(const CogVideoXTransformerInputs& in,
+at::Tensor CogVideoXTransformer3DModelImpl::time_embeddings(const models::TransformerInputs& in,
                                                             torch::Dtype dtype) {
     at::Tensor t_emb =
         get_timestep_embedding(in.timestep.reshape({-1}), config_.inner_dim(),
@@ -203,10 +205,6 @@ at::Tensor CogVideoXTransformer3DModelImpl::time_embeddings(const CogVideoXTrans
         emb = emb + ofs_embedding->forward(ofs_emb.to(dtype)); // ofs [1] broadcasts over B
     }
     return emb;
-}
-
-void CogVideoXTransformer3DModelImpl::set_checkpointed_blocks(std::int64_t count) {
-    checkpointed_blocks_ = std::clamp<std::int64_t>(count, 0, config_.num_layers);
 }
 
 void CogVideoXTransformer3DModelImpl::split_blocks_over(
@@ -233,13 +231,13 @@ std::pair<at::Tensor, at::Tensor> CogVideoXTransformer3DModelImpl::run_block(
     std::size_t index, const at::Tensor& hidden, const at::Tensor& encoder, const at::Tensor& temb,
     const std::optional<RotaryEmbedding>& rotary, const std::optional<SequenceSplit>& split) {
     CogVideoXBlock block = blocks_[index];
-    if (static_cast<std::int64_t>(index) >= checkpointed_blocks_ || !is_training() ||
+    if (static_cast<std::int64_t>(index) >= checkpointed_blocks() || !is_training() ||
         !torch::GradMode::is_enabled()) {
         return block->forward(hidden, encoder, temb, rotary, split ? &*split : nullptr);
     }
     std::shared_ptr<CogVideoXBlockImpl> impl = block.ptr();
     std::shared_ptr<core::KeptAttention> kept;
-    if (keep_attention_) {
+    if (keeps_attention()) {
         kept = std::make_shared<core::KeptAttention>();
     }
     // The recomputation runs during backward, after forward returned: it keeps its own copies.
@@ -276,8 +274,30 @@ at::Tensor CogVideoXTransformer3DModelImpl::unpatchify(const at::Tensor& tokens,
         .flatten(1, 2); // [B, F, C, H, W]
 }
 
+at::Tensor CogVideoXTransformer3DModelImpl::forward(const models::TransformerInputs& inputs) {
+    return run_stage(inputs, std::nullopt, 0, config_.num_layers, nullptr).prediction;
+}
+
 at::Tensor CogVideoXTransformer3DModelImpl::forward(const CogVideoXTransformerInputs& inputs) {
-    return forward_stage(inputs, 0, config_.num_layers).prediction;
+    return run_stage(inputs, inputs.image_rotary_emb, 0, config_.num_layers, nullptr).prediction;
+}
+
+StageOutput CogVideoXTransformer3DModelImpl::forward_stage(const models::TransformerInputs& inputs,
+                                                           std::int64_t begin, std::int64_t end,
+                                                           const StageTokens* carried) {
+    return run_stage(inputs, std::nullopt, begin, end, carried);
+}
+
+TensorParallelLayout CogVideoXTransformer3DModelImpl::tensor_parallel_layout() const {
+    if (!tensor_parallel_) {
+        return {};
+    }
+    return cogvideox::tensor_parallel_layout(*this);
+}
+
+bool CogVideoXTransformer3DModelImpl::is_quantized_base_layer(
+    const std::string& module_name) const {
+    return cogvideox::is_quantized_base_layer(module_name);
 }
 
 std::int64_t
@@ -289,15 +309,16 @@ CogVideoXTransformer3DModelImpl::video_token_count(const at::IntArrayRef& latent
 std::optional<CogVideoXTransformer3DModelImpl::TokenRuns>
 CogVideoXTransformer3DModelImpl::token_runs(std::int64_t text_length,
                                             std::int64_t video_length) const {
-    if (!token_exchange_ || token_exchange_->size() <= 1) {
+    const std::shared_ptr<TokenExchange>& exchange = token_exchange();
+    if (!exchange || exchange->size() <= 1) {
         return std::nullopt;
     }
     // Each rank keeps a run of the text and a run of the video tokens; every layer but
     // attention works token by token, so only attention needs the others.
-    const std::int64_t ranks = token_exchange_->size();
-    const auto me = static_cast<std::size_t>(token_exchange_->rank());
+    const std::int64_t ranks = exchange->size();
+    const auto me = static_cast<std::size_t>(exchange->rank());
     const std::vector<std::int64_t> text_parts = even_parts(text_length, ranks);
-    TokenRuns runs{SequenceSplit{token_exchange_, {}}, even_parts(video_length, ranks)};
+    TokenRuns runs{SequenceSplit{exchange, {}}, even_parts(video_length, ranks)};
     for (std::size_t i = 0; i < me; ++i) {
         runs.text_start += text_parts[i];
         runs.video_start += runs.video_parts[i];
@@ -311,7 +332,7 @@ CogVideoXTransformer3DModelImpl::token_runs(std::int64_t text_length,
 }
 
 std::vector<std::vector<std::int64_t>>
-CogVideoXTransformer3DModelImpl::stage_token_shapes(const CogVideoXTransformerInputs& in) const {
+CogVideoXTransformer3DModelImpl::stage_token_shapes(const models::TransformerInputs& in) const {
     const std::int64_t batch = in.hidden_states.size(0);
     std::int64_t text = in.encoder_hidden_states.size(1);
     std::int64_t video = video_token_count(in.hidden_states.sizes());
@@ -324,10 +345,10 @@ CogVideoXTransformer3DModelImpl::stage_token_shapes(const CogVideoXTransformerIn
         {batch, video, width}, {batch, text, width}, {in.timestep.numel(), config_.time_embed_dim}};
 }
 
-StageOutput CogVideoXTransformer3DModelImpl::forward_stage(const CogVideoXTransformerInputs& inputs,
-                                                           std::int64_t begin, std::int64_t end,
-                                                           const StageTokens* carried) {
-    check_inputs(inputs);
+StageOutput CogVideoXTransformer3DModelImpl::run_stage(
+    const models::TransformerInputs& inputs, const std::optional<RotaryEmbedding>& given_rotary,
+    std::int64_t begin, std::int64_t end, const StageTokens* carried) {
+    check_inputs(inputs, given_rotary);
     if (begin < 0 || end > config_.num_layers || begin >= end || (begin > 0 && !carried)) {
         throw Error(ErrorCode::Internal, "a pipeline stage's blocks or tokens are wrong");
     }
@@ -335,7 +356,7 @@ StageOutput CogVideoXTransformer3DModelImpl::forward_stage(const CogVideoXTransf
     const auto shape = inputs.hidden_states.sizes();
     const std::int64_t text_length = inputs.encoder_hidden_states.size(1);
     std::optional<RotaryEmbedding> rotary =
-        rotary_tables_on(inputs, inputs.hidden_states.device(), shape[1], shape[3], shape[4]);
+        rotary_tables_on(given_rotary, inputs.hidden_states.device(), shape[1], shape[3], shape[4]);
     const std::optional<TokenRuns> runs = token_runs(text_length, video_token_count(shape));
     if (runs && rotary) {
         rotary = RotaryEmbedding{rotary->cos.narrow(0, runs->video_start, runs->video_length),
@@ -356,9 +377,9 @@ StageOutput CogVideoXTransformer3DModelImpl::forward_stage(const CogVideoXTransf
             hidden = hidden.narrow(1, runs->video_start, runs->video_length);
         }
     } else {
-        hidden = carried->hidden;
-        encoder = carried->encoder;
-        emb = carried->emb;
+        hidden = carried->parts.at(0);
+        encoder = carried->parts.at(1);
+        emb = carried->parts.at(2);
     }
     std::optional<SequenceSplit> split;
     if (runs) {
@@ -368,7 +389,7 @@ StageOutput CogVideoXTransformer3DModelImpl::forward_stage(const CogVideoXTransf
         std::tie(hidden, encoder) = run_block(i, hidden, encoder, emb, rotary, split);
     }
     if (end < config_.num_layers) {
-        return {{hidden, encoder, emb}, {}};
+        return {{{hidden, encoder, emb}}, {}};
     }
     // LayerNorm is per token, so normalising the video tokens alone equals diffusers'
     // normalise-[text; video]-then-slice path of the rotary models.
@@ -376,7 +397,7 @@ StageOutput CogVideoXTransformer3DModelImpl::forward_stage(const CogVideoXTransf
     hidden = norm_out->forward(hidden, emb);
     hidden = proj_out->forward(hidden); // [B, N, p*p*pt*C]
     if (runs) {
-        hidden = token_exchange_->gather_tokens(hidden, runs->video_parts);
+        hidden = token_exchange()->gather_tokens(hidden, runs->video_parts);
     }
     return {{}, unpatchify(hidden, shape)};
 }

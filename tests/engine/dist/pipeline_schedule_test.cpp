@@ -92,13 +92,12 @@ StageRankResult run_stage_rank(int rank, int port, CogVideoXTransformer3DModel m
         work.received_shapes = [&](std::int64_t micro) {
             return model->stage_token_shapes(batches[static_cast<std::size_t>(micro)].inputs);
         };
-        work.forward = [&, begin = begin, end = end](
-                           std::int64_t micro, const models::cogvideox::StageTokens* received) {
+        work.forward = [&, begin = begin, end = end](std::int64_t micro,
+                                                     const models::StageTokens* received) {
             result.order.push_back("F" + std::to_string(micro));
             result.most_in_flight = std::max(result.most_in_flight, ++in_flight);
             const PipelineMicroBatch& batch = batches[static_cast<std::size_t>(micro)];
-            models::cogvideox::StageOutput out =
-                model->forward_stage(batch.inputs, begin, end, received);
+            models::StageOutput out = model->forward_stage(batch.inputs, begin, end, received);
             if (!last) {
                 return train::StageResult{out.tokens, {}};
             }

@@ -173,18 +173,18 @@ TEST(Transformer, TwoStagesCarryingTheirTokensEqualTheWholeModel) {
         const StageOutput handed = first->forward_stage(inputs, 0, 1);
         ASSERT_FALSE(handed.prediction.defined());
         const auto shapes = second->stage_token_shapes(inputs);
-        EXPECT_EQ(handed.tokens.hidden.sizes().vec(), shapes[0]);
-        EXPECT_EQ(handed.tokens.encoder.sizes().vec(), shapes[1]);
-        EXPECT_EQ(handed.tokens.emb.sizes().vec(), shapes[2]);
-        StageTokens received{handed.tokens.hidden.detach().requires_grad_(),
-                             handed.tokens.encoder.detach().requires_grad_(),
-                             handed.tokens.emb.detach().requires_grad_()};
+        const std::vector<at::Tensor>& sent = handed.tokens.parts;
+        ASSERT_EQ(sent.size(), 3u); // video, text, time embedding
+        StageTokens received;
+        for (std::size_t i = 0; i < sent.size(); ++i) {
+            EXPECT_EQ(sent[i].sizes().vec(), shapes[i]);
+            received.parts.push_back(sent[i].detach().requires_grad_());
+        }
         const at::Tensor prediction = second->forward_stage(inputs, 1, 2, &received).prediction;
         EXPECT_TRUE(torch::allclose(prediction, expected, 1e-5, 1e-6));
         prediction.pow(2).sum().backward();
         torch::autograd::backward(
-            {handed.tokens.hidden, handed.tokens.encoder, handed.tokens.emb},
-            {received.hidden.grad(), received.encoder.grad(), received.emb.grad()});
+            sent, {received.parts[0].grad(), received.parts[1].grad(), received.parts[2].grad()});
         const auto whole_parameters = whole->named_parameters();
         std::int64_t compared = 0;
         for (CogVideoXTransformer3DModel* stage : {&first, &second}) {
