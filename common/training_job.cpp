@@ -309,7 +309,7 @@ void read_validation(Fields f, ValidationSettings& v) {
     f.read("at_start", v.at_start);
     f.read("prompts", v.prompts);
     f.read("images", v.images);
-    f.choose("sampler", v.sampler, {"ddim", "dpm"});
+    f.choose("sampler", v.sampler, {"", "ddim", "dpm", "unipc", "euler"});
     f.read("steps", v.steps, 1);
     f.read("guidance", v.guidance, 0.0, 50.0);
     f.read("dynamic_cfg", v.dynamic_cfg);

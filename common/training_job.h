@@ -89,7 +89,8 @@ struct ValidationSettings {
     bool at_start = false;        // also at step 0
     std::vector<std::string> prompts;
     std::vector<std::string> images; // image-to-video: one per prompt
-    std::string sampler = "dpm";     // the factory validates with the training DPM scheduler
+    // Empty: the model family's own (CogVideoX: dpm, as the factory validates; Wan: unipc).
+    std::string sampler;
     std::int64_t steps = 50;
     double guidance = 6.0;
     bool dynamic_cfg = false;

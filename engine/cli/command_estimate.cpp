@@ -3,8 +3,8 @@
 #include "engine/cli/commands.h"
 #include "engine/core/error.h"
 #include "engine/core/job_file.h"
-#include "engine/diffusion/pipeline_folder.h"
 #include "engine/dist/distributed_context.h"
+#include "engine/models/model_family.h"
 #include "engine/train/job_memory_estimate.h"
 #include "engine/train/job_model_check.h"
 
@@ -26,17 +26,16 @@ int run_estimate(CommandContext& context) {
     const fs::path model = core::job_relative_path(job_file, job.model);
     job.model = model.string();
     // A job that cannot run has no memory to estimate; the studio shows why beside the field.
-    const diffusion::PipelineFolder pipeline = diffusion::PipelineFolder::open(model);
-    train::check_job_against_model(job, pipeline, job_file.string());
+    const std::unique_ptr<models::ModelFolder> folder = models::open_model_folder(model);
+    train::check_job_against_model(job, *folder, job_file.string());
     // So is a plan the processes cannot be laid out on (one process trains whole, whatever
     // the plan says).
     if (processes > 1) {
         dist::check_parallel_layout(job.parallel, static_cast<int>(processes),
-                                    pipeline.transformer_config.num_attention_heads,
-                                    pipeline.transformer_config.num_layers);
+                                    folder->num_attention_heads(), folder->num_blocks());
     }
-    const train::JobMemoryEstimate estimate =
-        train::estimate_job_memory(job, core::inventory(model), static_cast<int>(processes));
+    const train::JobMemoryEstimate estimate = train::estimate_job_memory(
+        job, *folder, core::inventory(model), static_cast<int>(processes));
     for (const train::PhaseMemory& phase : estimate.phases) {
         std::string line = phase.phase + ": " + core::format_bytes(phase.total()) + " per process";
         if (phase.skipped) {

@@ -1,4 +1,5 @@
-// `export`: a run's checkpoint as a diffusers or ComfyUI LoRA, or a merged transformer.
+// `export`: a run's checkpoint as a LoRA (diffusers, or a layout of the model family's such as
+// ComfyUI's), a merged transformer or a whole pipeline.
 #include "engine/cli/commands.h"
 #include "engine/train/run_export.h"
 
@@ -10,7 +11,7 @@ int run_export(CommandContext& context) {
     Arguments& arguments = context.arguments;
     train::ExportRequest request;
     request.run = arguments.required_option("--run");
-    request.format = train::parse_export_format(arguments.required_option("--format"));
+    request.format = arguments.required_option("--format");
     request.out = arguments.required_option("--out");
     const double step = arguments.number_option("--step", -1);
     arguments.finish();
@@ -24,7 +25,7 @@ int run_export(CommandContext& context) {
     });
     context.events.done(
         "ok",
-        {{"format", train::export_format_name(request.format)},
+        {{"format", request.format},
          {"path", std::filesystem::absolute(result.path).string()},
          {"step", result.step},
          {"verified_max_abs_diff", result.max_abs_diff},

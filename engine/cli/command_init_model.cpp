@@ -1,7 +1,7 @@
 #include "engine/cli/commands.h"
 #include "engine/core/error.h"
 #include "engine/core/safetensors/checkpoint_inventory.h"
-#include "engine/models/cogvideox/init_model.h"
+#include "engine/models/model_family.h"
 #include "engine/models/module_weights.h"
 
 #include <iostream>
@@ -12,7 +12,7 @@ namespace tuneframe::cli {
 // layout.
 int run_init_model(CommandContext& context) {
     Arguments& arguments = context.arguments;
-    models::cogvideox::InitModelOptions options;
+    models::InitModelOptions options;
     options.arch = arguments.required_option("--arch");
     options.out = arguments.required_option("--out");
     if (auto dtype = arguments.option("--dtype")) {
@@ -22,7 +22,8 @@ int run_init_model(CommandContext& context) {
     options.complete = arguments.flag("--complete");
     arguments.finish();
 
-    const auto& architecture = models::cogvideox::find_architecture(options.arch);
+    const std::unique_ptr<models::ModelFamily> family =
+        models::family_of_architecture(options.arch);
     std::error_code error;
     if (std::filesystem::exists(options.out, error) &&
         !std::filesystem::is_empty(options.out, error)) {
@@ -30,14 +31,14 @@ int run_init_model(CommandContext& context) {
                           "'" + options.out.string() + "' exists and is not empty.",
                           "Choose a new folder, or delete this one first.");
     }
-    const auto pipeline = models::cogvideox::init_model(options);
+    const models::InitModelResult written = family->init_model(options);
     std::string components;
-    for (const std::string& component : pipeline.components()) {
+    for (const std::string& component : written.components) {
         components += (components.empty() ? "" : ", ") + component + "/";
     }
-    std::cout << "wrote " << architecture.name << " ("
-              << core::format_count(architecture.transformer.parameter_count())
-              << " transformer parameters) to " << pipeline.root().string() << ": " << components
+    std::cout << "wrote " << options.arch << " ("
+              << core::format_count(written.transformer_parameters)
+              << " transformer parameters) to " << options.out.string() << ": " << components
               << "\n";
     return 0;
 }

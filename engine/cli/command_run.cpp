@@ -6,7 +6,7 @@
 #include "engine/core/json_file.h"
 #include "engine/core/pid_file.h"
 #include "engine/data/dataset_preparer.h"
-#include "engine/diffusion/pipeline_folder.h"
+#include "engine/models/model_family.h"
 #include "engine/train/job_model_check.h"
 
 #include <cerrno>
@@ -156,7 +156,7 @@ int run_run(CommandContext& context) {
     // `prepare` does not check it: a cache may be built for jobs that train elsewhere.)
     const common::TrainingJob parsed = core::read_job_file(job);
     train::check_job_against_model(
-        parsed, diffusion::PipelineFolder::open(core::job_relative_path(job, parsed.model)), job);
+        parsed, *models::open_model_folder(core::job_relative_path(job, parsed.model)), job);
 
     // train writes the pid file again, with the same pid, and removes it when it ends; exec
     // skips this one's destructor. The other machines of the run leave the run's files

@@ -4,7 +4,7 @@
 #include "engine/core/media_support.h"
 #include "engine/core/tensor_io.h"
 #include "engine/core/video_tensors.h"
-#include "engine/diffusion/cogvideox_pipeline.h"
+#include "engine/models/model_family.h"
 #include "engine/models/streaming_weights.h"
 
 #include <torch/torch.h>
@@ -52,9 +52,9 @@ at::Tensor load_image(const fs::path& file, std::int64_t height, std::int64_t wi
 
 // The dtype the models run in: what the transformer stores, except that the CPU has no fp16
 // kernels, so an fp16 checkpoint runs in bf16 there.
-c10::ScalarType default_dtype(const diffusion::PipelineFolder& folder, c10::Device device) {
+c10::ScalarType default_dtype(const models::ModelFolder& folder, c10::Device device) {
     const c10::ScalarType stored =
-        models::stored_dtype(core::SafetensorsCheckpoint(folder.transformer));
+        models::stored_dtype(core::SafetensorsCheckpoint(folder.transformer_folder()));
     return stored == c10::kHalf && device.is_cpu() ? c10::kBFloat16 : stored;
 }
 
@@ -63,23 +63,24 @@ c10::ScalarType default_dtype(const diffusion::PipelineFolder& folder, c10::Devi
 int run_sample(CommandContext& context) {
     Arguments& arguments = context.arguments;
     const fs::path model = arguments.required_option("--model");
-    diffusion::SampleRequest request;
+    models::SampleRequest request;
     request.prompt = arguments.required_option("--prompt");
-    request.negative_prompt = arguments.option("--negative-prompt").value_or("");
+    const std::optional<std::string> negative_prompt = arguments.option("--negative-prompt");
     const std::optional<std::string> image = arguments.option("--image");
     request.frames = whole_int64(arguments, "--frames", 0, 0);
     request.height = whole_int64(arguments, "--height", 0, 0);
     request.width = whole_int64(arguments, "--width", 0, 0);
     request.steps = static_cast<int>(whole_int64(arguments, "--steps", 50, 1));
-    request.guidance = arguments.number_option("--guidance", 6.0);
+    const double guidance = arguments.number_option("--guidance", std::nan(""));
+    const double guidance_2 = arguments.number_option("--guidance-2", std::nan(""));
+    const double flow_shift = arguments.number_option("--flow-shift", std::nan(""));
     request.dynamic_cfg = arguments.flag("--dynamic-cfg");
-    if (auto scheduler = arguments.option("--scheduler")) {
-        request.sampler = diffusion::parse_sampler(*scheduler);
-    }
+    request.sampler = arguments.option("--scheduler").value_or("");
     request.seed = static_cast<std::uint64_t>(whole_int64(arguments, "--seed", 42, 0));
     request.max_sequence_length =
         static_cast<int>(whole_int64(arguments, "--max-sequence-length", 0, 0));
     const std::optional<std::string> transformer = arguments.option("--transformer");
+    const std::optional<std::string> transformer_2 = arguments.option("--transformer-2");
     const std::optional<std::string> lora = arguments.option("--lora");
     const double lora_scale = arguments.number_option("--lora-scale", std::nan(""));
     const std::optional<std::string> out = arguments.option("--out");
@@ -89,7 +90,7 @@ int run_sample(CommandContext& context) {
     const std::optional<std::string> dtype = arguments.option("--dtype");
     const std::string device =
         arguments.option("--device").value_or(torch::cuda::is_available() ? "cuda" : "cpu");
-    diffusion::PipelineOptions options;
+    models::SamplerOptions options;
     options.vae_tiling = arguments.flag("--vae-tiling");
     options.vae_slicing = arguments.flag("--vae-slicing");
     arguments.finish();
@@ -103,13 +104,25 @@ int run_sample(CommandContext& context) {
         core::require_media_for_video(*out, core::engine_has_media());
     }
 
-    diffusion::PipelineFolder folder = diffusion::PipelineFolder::open(model);
+    std::unique_ptr<models::ModelFolder> folder = models::open_model_folder(model);
     if (transformer) {
-        folder = folder.with_transformer(*transformer);
+        folder = folder->with_transformer(*transformer);
+    }
+    if (transformer_2) {
+        folder = folder->with_transformer(*transformer_2, 1);
+    }
+    const models::SamplingDefaults defaults = folder->sampling_defaults();
+    request.negative_prompt = negative_prompt.value_or(defaults.negative_prompt);
+    request.guidance = std::isnan(guidance) ? defaults.guidance : guidance;
+    if (!std::isnan(guidance_2)) {
+        request.guidance_2 = guidance_2;
+    }
+    if (!std::isnan(flow_shift)) {
+        request.flow_shift = flow_shift;
     }
     options.placement.device = models::parse_device(device);
     options.placement.dtype =
-        dtype ? models::parse_dtype(*dtype) : default_dtype(folder, options.placement.device);
+        dtype ? models::parse_dtype(*dtype) : default_dtype(*folder, options.placement.device);
     if (lora) {
         options.lora = fs::path(*lora);
         options.lora_weight = std::isnan(lora_scale) ? 1.0 : lora_scale;
@@ -121,20 +134,18 @@ int run_sample(CommandContext& context) {
             tensor_from(*initial_latents, tensors, "image_latent_noise", false);
     }
     if (image) {
-        const std::int64_t spatial = folder.spatial_scale();
-        request.image = load_image(
-            *image,
-            request.height > 0 ? request.height : folder.transformer_config.sample_height * spatial,
-            request.width > 0 ? request.width : folder.transformer_config.sample_width * spatial);
+        const models::VideoShape own = folder->sample_shape();
+        request.image = load_image(*image, request.height > 0 ? request.height : own.height,
+                                   request.width > 0 ? request.width : own.width);
     }
     request.record_tensors = save_tensors.has_value();
 
-    diffusion::CogVideoXPipeline pipeline(folder, options);
+    const std::unique_ptr<models::VideoSampler> pipeline = folder->sampler(options);
     const auto started = std::chrono::steady_clock::now();
     context.events.phase("sample");
     std::string stage;
-    diffusion::SampleResult result =
-        pipeline.generate(request, [&](const char* name, int done, int total) {
+    models::SampleResult result =
+        pipeline->generate(request, [&](const char* name, int done, int total) {
             if (stage != name) {
                 stage = name;
                 context.events.log("info", std::string("sample: ") + name);
@@ -149,7 +160,7 @@ int run_sample(CommandContext& context) {
     nlohmann::json summary = {{"frames", result.frames},
                               {"height", result.video.size(3)},
                               {"width", result.video.size(4)},
-                              {"sampler", diffusion::sampler_name(result.sampler)},
+                              {"sampler", result.sampler},
                               {"steps", request.steps},
                               {"guidance", request.guidance},
                               {"dynamic_cfg", request.dynamic_cfg},
@@ -160,8 +171,11 @@ int run_sample(CommandContext& context) {
     if (transformer) {
         summary["transformer"] = fs::absolute(*transformer).string();
     }
+    if (transformer_2) {
+        summary["transformer_2"] = fs::absolute(*transformer_2).string();
+    }
     if (out) {
-        const int fps = fps_option > 0 ? static_cast<int>(fps_option) : folder.default_fps();
+        const int fps = fps_option > 0 ? static_cast<int>(fps_option) : folder->default_fps();
         core::write_video_file(result.video[0], *out, fps);
         summary["video"] = fs::absolute(*out).string();
         summary["fps"] = fps;

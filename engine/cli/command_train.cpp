@@ -6,8 +6,8 @@
 #include "engine/core/job_file.h"
 #include "engine/core/media_support.h"
 #include "engine/core/pid_file.h"
-#include "engine/diffusion/pipeline_folder.h"
 #include "engine/dist/distributed_context.h"
+#include "engine/models/model_family.h"
 #include "engine/train/job_model_check.h"
 #include "engine/train/sampling/prepared_training_dataset.h"
 #include "engine/train/trainer.h"
@@ -30,7 +30,7 @@ int run_train(CommandContext& context) {
     const common::TrainingJob job = core::read_job_file(job_file);
     const fs::path model = core::job_relative_path(job_file, job.model);
     // Before anything is written to the run folder: --check only answers whether it would run.
-    train::check_job_against_model(job, diffusion::PipelineFolder::open(model), job_file.string());
+    train::check_job_against_model(job, *models::open_model_folder(model), job_file.string());
     core::require_media_for_validation(job, job_file, core::engine_has_media());
     if (check_only) {
         context.events.done("ok", {{"checked", job_file.string()}});

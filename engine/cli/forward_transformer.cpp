@@ -3,9 +3,9 @@
 #include "engine/core/error.h"
 #include "engine/core/tensor_io.h"
 #include "engine/lora/lora_weights.h"
-#include "engine/models/streaming_weights.h"
-#include "engine/models/cogvideox/transformer_checkpoint.h"
+#include "engine/models/model_family.h"
 #include "engine/models/module_weights.h"
+#include "engine/models/streaming_weights.h"
 
 #include <torch/torch.h>
 
@@ -14,8 +14,6 @@
 
 namespace tuneframe::cli {
 namespace {
-
-namespace cogvideox = models::cogvideox;
 
 // The input file's tensors, looked up as PREFIX + name.
 class InputTensors {
@@ -44,6 +42,17 @@ public:
         return {};
     }
 
+    // Every tensor under the prefix, by its name without it.
+    std::map<std::string, at::Tensor> all() const {
+        std::map<std::string, at::Tensor> named;
+        for (const auto& [key, tensor] : tensors_) {
+            if (key.rfind(prefix_, 0) == 0) {
+                named.emplace(key.substr(prefix_.size()), tensor);
+            }
+        }
+        return named;
+    }
+
 private:
     std::string path_;
     std::string prefix_;
@@ -52,7 +61,8 @@ private:
 
 } // namespace
 
-// `forward transformer`: one CogVideoXTransformer3DModel forward on tensors from a file.
+// `forward transformer`: one forward of a family's transformer (CogVideoXTransformer3DModel,
+// WanTransformer3DModel) on tensors from a file, named as the golden sets name them.
 int run_forward_transformer(CommandContext& context) {
     Arguments& arguments = context.arguments;
     const std::string model_dir = arguments.required_option("--model");
@@ -69,7 +79,7 @@ int run_forward_transformer(CommandContext& context) {
         arguments.fail("--lora-scale needs --lora.");
     }
 
-    cogvideox::TransformerLoadOptions load;
+    models::TransformerLoadOptions load;
     load.device = models::parse_device(device);
     if (dtype) {
         load.dtype = models::parse_dtype(*dtype);
@@ -78,8 +88,7 @@ int run_forward_transformer(CommandContext& context) {
     const torch::Dtype run_dtype =
         load.dtype ? *load.dtype : models::stored_dtype(core::SafetensorsCheckpoint(model_dir));
     models::check_placement({run_dtype, load.device});
-    cogvideox::CogVideoXTransformer3DModel model =
-        cogvideox::load_cogvideox_transformer(model_dir, load);
+    const models::DiffusionTransformer model = models::load_transformer_at(model_dir, load);
     if (lora) {
         lora::LoRALoadOptions options;
         options.weight = std::isnan(lora_scale) ? 1.0 : lora_scale;
@@ -91,24 +100,28 @@ int run_forward_transformer(CommandContext& context) {
     auto on_device = [&](const at::Tensor& tensor) {
         return tensor.defined() ? tensor.to(load.device) : tensor;
     };
-    cogvideox::CogVideoXTransformerInputs inputs;
-    inputs.hidden_states = on_device(tensors.get("hidden_states", true));
-    inputs.encoder_hidden_states = on_device(tensors.get("encoder_hidden_states", true));
-    inputs.timestep = on_device(tensors.get("timestep", true));
-    inputs.ofs = on_device(tensors.get("ofs", false));
+    models::TransformerInputs inputs;
+    for (const auto& [name, tensor] : tensors.all()) {
+        inputs.extra.emplace(name, on_device(tensor));
+    }
+    auto take = [&](const char* name, bool required) {
+        const at::Tensor tensor = on_device(tensors.get(name, required));
+        inputs.extra.erase(name);
+        return tensor;
+    };
+    inputs.hidden_states = take("hidden_states", true);
+    inputs.encoder_hidden_states = take("encoder_hidden_states", true);
+    inputs.timestep = take("timestep", true);
+    inputs.ofs = take("ofs", false);
+    inputs.encoder_hidden_states_image = take("encoder_hidden_states_image", false);
     check_input_shape(inputs_path, prefix + "hidden_states", inputs.hidden_states,
-                      {"batch", "frames", "channels", "height", "width"});
+                      model->hidden_states_layout());
     check_input_shape(inputs_path, prefix + "encoder_hidden_states", inputs.encoder_hidden_states,
                       {"batch", "tokens", "width"});
-    const at::Tensor cos = tensors.get("image_rotary_emb_cos", false);
-    const at::Tensor sin = tensors.get("image_rotary_emb_sin", false);
-    if (cos.defined() != sin.defined()) {
+    if (inputs.extra.count("image_rotary_emb_cos") != inputs.extra.count("image_rotary_emb_sin")) {
         throw core::Error(core::ErrorCode::BadInput,
                           "'" + inputs_path + "' holds only one of image_rotary_emb_cos/sin.",
                           "Give both tables, or neither to have them computed.");
-    }
-    if (cos.defined()) {
-        inputs.image_rotary_emb = cogvideox::RotaryEmbedding{on_device(cos), on_device(sin)};
     }
 
     at::Tensor sample;

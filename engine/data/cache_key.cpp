@@ -25,6 +25,9 @@ nlohmann::json latent_inputs(CacheEntryKind kind, const LatentKeyInputs& in) {
     if (kind == CacheEntryKind::Image && in.condition_frame) {
         inputs["condition_frame"] = *in.condition_frame;
     }
+    if (kind == CacheEntryKind::Image && !in.condition_padding.empty()) {
+        inputs["condition_padding"] = in.condition_padding;
+    }
     return inputs;
 }
 

@@ -54,6 +54,10 @@ struct LatentKeyInputs {
     // The image latent's frame when the user chose one (the clip's first used frame otherwise);
     // part of image keys only, so video keys and unchosen images keep their keys.
     std::optional<std::int64_t> condition_frame;
+    // What follows the image in the video the family encodes as its condition ("zeros": Wan
+    // 2.1's first frame then zero frames); empty for the image alone, so those keys stay as
+    // they were.
+    std::string condition_padding;
 };
 
 struct PromptKeyInputs {

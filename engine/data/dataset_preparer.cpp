@@ -12,9 +12,7 @@
 #include "engine/data/file_identity.h"
 #include "engine/data/latent_cache.h"
 #include "engine/data/prepared_index.h"
-#include "engine/diffusion/pipeline_folder.h"
-#include "engine/diffusion/prompt_encoder.h"
-#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
+#include "engine/models/model_family.h"
 
 #include <torch/torch.h>
 
@@ -96,7 +94,7 @@ struct Inputs {
     fs::path run_folder;
     fs::path manifest_file;
     fs::path cache_dir;
-    diffusion::PipelineFolder folder;
+    std::unique_ptr<models::ModelFolder> model;
     models::WeightsPlacement placement;
     std::string dtype;
     ResizeMode resize_mode = ResizeMode::Invalid;
@@ -124,16 +122,16 @@ Inputs open_inputs(const fs::path& job_file) {
     in.resize_mode = parse_resize_mode(dataset.resize_mode);
     in.buckets = bucket_config(dataset, job_path);
 
-    in.folder = diffusion::PipelineFolder::open(beside(in.run_folder, in.job.model));
+    in.model = models::open_model_folder(beside(in.run_folder, in.job.model));
     in.image_to_video = in.job.task == "i2v";
-    if (in.image_to_video != in.folder.image_to_video()) {
-        throw core::Error(
-            core::ErrorCode::BadInput,
-            job_path.string() + ": the task is " + in.job.task + " but '" +
-                in.folder.root.string() + "' is " +
-                (in.folder.image_to_video() ? "an image-to-video" : "a text-to-video") + " model.",
-            "Set \"task\" to " + std::string(in.folder.image_to_video() ? "i2v" : "t2v") +
-                ", or choose a model made for " + in.job.task + ".");
+    if (!in.model->supports(in.job.task)) {
+        const bool image_model = in.model->supports("i2v");
+        throw core::Error(core::ErrorCode::BadInput,
+                          job_path.string() + ": the task is " + in.job.task + " but '" +
+                              in.model->root().string() + "' is " +
+                              (image_model ? "an image-to-video" : "a text-to-video") + " model.",
+                          "Set \"task\" to " + std::string(image_model ? "i2v" : "t2v") +
+                              ", or choose a model made for " + in.job.task + ".");
     }
     try {
         in.placement.device = models::parse_device(
@@ -147,8 +145,8 @@ Inputs open_inputs(const fs::path& job_file) {
                           error.hint());
     }
     in.dtype = dtype_name(in.placement.dtype);
-    in.vae_identity = component_identity(in.folder.vae, true);
-    in.text_length = in.folder.transformer_config.max_text_seq_length;
+    in.vae_identity = component_identity(in.model->vae_folder(), true);
+    in.text_length = in.model->text_length();
     return in;
 }
 
@@ -185,7 +183,7 @@ private:
     std::vector<PlannedSample> planned_;
     PreparedIndex index_;
     PrepareSummary summary_;
-    models::AutoencoderKLCogVideoX vae_{nullptr};
+    std::unique_ptr<models::VideoAutoencoder> vae_;
 };
 
 void PrepareRun::skip(std::int64_t line, const std::string& path, const std::string& reason,
@@ -220,11 +218,8 @@ bool PrepareRun::encode_clip(ClipPreprocessor& clip, const common::BucketAssignm
     const at::Tensor pixels =
         clip.decode(bucket.frame_indices, placement).to(in_.placement.device, in_.placement.dtype);
     if (!vae_) {
-        vae_ = models::load_autoencoder_kl_cogvideox(in_.folder.vae, in_.placement);
-        if (in_.job.dataset.vae_tiling) {
-            vae_->enable_tiling();
-        }
-        vae_->enable_slicing(in_.job.dataset.vae_slicing);
+        vae_ =
+            in_.model->vae(in_.placement, in_.job.dataset.vae_tiling, in_.job.dataset.vae_slicing);
     }
     torch::NoGradGuard no_grad;
     const std::map<std::string, std::string> details = {
@@ -232,19 +227,22 @@ bool PrepareRun::encode_clip(ClipPreprocessor& clip, const common::BucketAssignm
         {"bucket", std::to_string(bucket.frames) + "x" + std::to_string(bucket.height) + "x" +
                        std::to_string(bucket.width)}};
     if (need_video) {
-        const models::DiagonalGaussianDistribution posterior = vae_->encode(pixels);
+        const models::LatentMoments posterior = vae_->encode(pixels);
         cache_.write_moments(video, {posterior.mean[0], posterior.logvar[0]}, details);
         ++summary_.latents_encoded;
     }
     if (need_image) {
-        // The clean first frame (or the frame the user chose), encoded alone as the factory's
-        // precompute does; the trainer adds the image noise augmentation itself.
+        // The clean first frame (or the frame the user chose), encoded as the family's
+        // pipeline conditions on it; the trainer adds any noise augmentation itself.
         using torch::indexing::Slice;
-        const at::Tensor picture = condition_frame
-                                       ? clip.decode({*condition_frame}, placement)
-                                             .to(in_.placement.device, in_.placement.dtype)
-                                       : pixels.index({Slice(), Slice(), Slice(0, 1)});
-        const models::DiagonalGaussianDistribution posterior = vae_->encode(picture);
+        at::Tensor picture = condition_frame ? clip.decode({*condition_frame}, placement)
+                                                   .to(in_.placement.device, in_.placement.dtype)
+                                             : pixels.index({Slice(), Slice(), Slice(0, 1)});
+        if (in_.model->image_condition() == models::ImageCondition::FirstFrameThenZeros) {
+            picture = torch::cat(
+                {picture, torch::zeros_like(pixels).narrow(2, 1, pixels.size(2) - 1)}, 2);
+        }
+        const models::LatentMoments posterior = vae_->encode(picture);
         cache_.write_moments(*image, {posterior.mean[0], posterior.logvar[0]}, details);
         ++summary_.latents_encoded;
     }
@@ -301,6 +299,9 @@ void PrepareRun::prepare_clip(const common::ManifestEntry& entry, std::int64_t l
         key.dtype = in_.dtype;
         const CacheKey video = CacheKey::video(key);
         key.condition_frame = entry.condition_frame;
+        if (in_.model->image_condition() == models::ImageCondition::FirstFrameThenZeros) {
+            key.condition_padding = "zeros";
+        }
         const std::optional<CacheKey> image =
             in_.image_to_video ? std::optional<CacheKey>(CacheKey::image(key)) : std::nullopt;
 
@@ -338,15 +339,15 @@ void PrepareRun::clip_phase(const common::ManifestReadResult& manifest) {
         events_.progress(++done, total, "clip");
     }
     if (vae_) {
-        vae_ = models::AutoencoderKLCogVideoX{nullptr};
+        vae_.reset();
         core::release_cached_device_memory();
     }
 }
 
 void PrepareRun::caption_phase() {
     PromptKeyInputs key;
-    key.tokenizer = component_identity(in_.folder.tokenizer, false);
-    key.text_encoder = component_identity(in_.folder.text_encoder, true);
+    key.tokenizer = component_identity(in_.model->tokenizer_folder(), false);
+    key.text_encoder = component_identity(in_.model->text_encoder_folder(), true);
     key.text_length = in_.text_length;
     key.dtype = in_.dtype;
     // One entry per distinct caption, however many clips share it.
@@ -366,17 +367,17 @@ void PrepareRun::caption_phase() {
     if (to_encode.empty()) {
         return;
     }
-    diffusion::PromptEncoder encoder(in_.folder.tokenizer, in_.folder.text_encoder, in_.placement);
+    const std::unique_ptr<models::TextEncoder> encoder = in_.model->text_encoder(in_.placement);
     const auto total = static_cast<std::int64_t>(to_encode.size());
     events_.log("info", "prepare: encoding " + std::to_string(total) + " caption" +
                             (total == 1 ? "" : "s"));
     for (std::int64_t i = 0; i < total; ++i) {
         const std::string& caption = to_encode[i];
-        const at::Tensor embeds = encoder.encode(caption, static_cast<int>(in_.text_length));
+        const at::Tensor embeds = encoder->encode(caption, static_cast<int>(in_.text_length));
         cache_.write_prompt(*captions.at(caption), embeds[0], {{"caption", caption}});
         events_.progress(i + 1, total, "caption");
     }
-    encoder.release();
+    encoder->release();
     summary_.captions_encoded = total;
     const std::set<std::string> encoded(to_encode.begin(), to_encode.end());
     for (PlannedSample& planned : planned_) {
@@ -399,7 +400,7 @@ PrepareSummary PrepareRun::run() {
 
     index_.dataset.manifest = in_.manifest_file.string();
     index_.dataset.cache_dir = fs::absolute(in_.cache_dir).lexically_normal().string();
-    index_.dataset.model = fs::absolute(in_.folder.root).lexically_normal().string();
+    index_.dataset.model = fs::absolute(in_.model->root()).lexically_normal().string();
     index_.dataset.task = in_.job.task;
     index_.dataset.dtype = in_.dtype;
     index_.dataset.text_length = in_.text_length;

@@ -123,6 +123,18 @@ void CogVideoXPipeline::use_transformer(cogvideox::CogVideoXTransformer3DModel t
     borrowed_ = std::move(transformer);
 }
 
+void CogVideoXPipeline::use_transformers(std::vector<models::DiffusionTransformer> transformers) {
+    auto cogvideox = transformers.size() == 1
+                         ? std::dynamic_pointer_cast<cogvideox::CogVideoXTransformer3DModelImpl>(
+                               transformers.front())
+                         : nullptr;
+    if (!cogvideox) {
+        throw core::Error(core::ErrorCode::Internal,
+                          "the CogVideoX pipeline samples with one CogVideoX transformer");
+    }
+    borrowed_ = cogvideox::CogVideoXTransformer3DModel(std::move(cogvideox));
+}
+
 CogVideoXPipeline::Geometry CogVideoXPipeline::geometry(const SampleRequest& request) const {
     const auto& config = folder_.transformer_config;
     const std::int64_t spatial = folder_.spatial_scale();
@@ -257,6 +269,7 @@ struct CogVideoXPipeline::Pending {
     at::Tensor negative_embeds;
     at::Tensor condition; // image-to-video: the first frame's latents
     at::Tensor latents;
+    SamplerKind sampler = SamplerKind::Ddim;
     bool guided() const { return request.guidance > 1.0; }
 };
 
@@ -359,7 +372,8 @@ CogVideoXPipeline::Pending CogVideoXPipeline::prepare_request(const SampleReques
                     image_to_video ? "Pass --image with the first frame."
                                    : "Leave out --image, or use an image-to-video model.");
     }
-    p.result.sampler = request.sampler.value_or(folder_.default_sampler);
+    p.sampler = request.sampler.empty() ? folder_.default_sampler : parse_sampler(request.sampler);
+    p.result.sampler = sampler_name(p.sampler);
     p.noise = std::make_unique<SeededNoise>(request.seed);
     return p;
 }
@@ -395,7 +409,7 @@ void CogVideoXPipeline::denoise(Pending& p, cogvideox::CogVideoXTransformer3DMod
     SampleResult& result = p.result;
     SeededNoise& noise = *p.noise;
 
-    Sampler sampler(result.sampler, folder_.scheduler_config);
+    Sampler sampler(p.sampler, folder_.scheduler_config);
     const std::vector<std::int64_t> timesteps = sampler.set_timesteps(request.steps);
     record(result, keep, "timesteps", torch::tensor(timesteps, torch::kLong));
     const std::vector<std::int64_t> latent_shape = {

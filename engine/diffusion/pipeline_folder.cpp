@@ -73,6 +73,8 @@ PipelineFolder PipelineFolder::open(const fs::path& root) {
     const fs::path vae_file = folder.vae / "config.json";
     folder.vae_config = models::AutoencoderKLCogVideoXConfig::from_json(
         core::read_json_file(vae_file), vae_file.string());
+    const nlohmann::json text_config = core::read_json_file(folder.text_encoder / "config.json");
+    folder.text_encoder_width = text_config.value("d_model", folder.text_encoder_width);
     const fs::path scheduler_file = scheduler / "scheduler_config.json";
     const nlohmann::json scheduler_json = core::read_json_file(scheduler_file);
     folder.scheduler_config =

@@ -28,6 +28,7 @@ struct PipelineFolder {
     models::AutoencoderKLCogVideoXConfig vae_config;
     CogVideoXSchedulerConfig scheduler_config;
     SamplerKind default_sampler = SamplerKind::Ddim; // the scheduler folder's class
+    std::int64_t text_encoder_width = 4096;          // T5's d_model
 
     static PipelineFolder open(const std::filesystem::path& root);
     // This pipeline with another diffusers transformer folder of the same architecture in place

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/lora/lora_key_scheme.h"
+
 #include <string>
 
 // The LoRA layout ComfyUI loads for CogVideoX, in one place (STYLE.md 8). Facts read from
@@ -43,5 +45,7 @@ inline constexpr const char* kComfyUIAlpha = ".alpha";
 std::string comfyui_module_stem(std::string module);
 // "transformer_blocks.0.attn1.to_q" -> "lora_unet_transformer_blocks_0_attn1_to_q".
 std::string comfyui_lora_key(const std::string& module);
+// The layout as a key scheme: what the CogVideoX family exports as "comfyui".
+LoRAKeyScheme comfyui_key_scheme();
 
 } // namespace tuneframe::lora

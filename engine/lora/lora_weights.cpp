@@ -22,11 +22,6 @@ using core::ErrorCode;
 
 constexpr const char* kA = ".lora_A.weight";
 constexpr const char* kB = ".lora_B.weight";
-// kohya's layout as ComfyUI's CogVideoX wrapper loads it: comfyui_lora_keys.h.
-constexpr const char* kKohyaPrefix = kComfyUIPrefix;
-constexpr const char* kDown = kComfyUIDown;
-constexpr const char* kUp = kComfyUIUp;
-constexpr const char* kAlpha = kComfyUIAlpha;
 
 bool key_ends_with(const std::string& text, const std::string& suffix) {
     return text.size() > suffix.size() &&
@@ -98,36 +93,44 @@ struct FileAdapter {
     const core::TensorInfo* alpha = nullptr; // kohya files carry alpha per module
 };
 
-// Groups the file's keys by module; anything that is not `[prefix.]MODULE.lora_{A,B}.weight` or
-// kohya's `lora_unet_MODULE.{lora_down.weight,lora_up.weight,alpha}` is reported. Kohya names
-// replace the dots by underscores, which `kohya_modules` (underscored -> real name) undoes.
-std::map<std::string, FileAdapter>
-group_keys(const core::SafetensorsFile& file, const std::string& prefix,
-           const std::map<std::string, std::string>& kohya_modules,
-           std::vector<std::string>& unknown) {
+// A kohya-style scheme with the stem of every Linear layer of the model, to find the module a
+// key names.
+struct SchemeStems {
+    const LoRAKeyScheme* scheme;
+    std::map<std::string, std::string> modules; // stem -> module
+};
+
+// Groups the file's keys by module; anything that is neither `[prefix.]MODULE.lora_{A,B}.weight`
+// nor a scheme's `STEM{down,up,alpha}` for a stem of the model's layers is reported.
+std::map<std::string, FileAdapter> group_keys(const core::SafetensorsFile& file,
+                                              const std::string& prefix,
+                                              const std::vector<SchemeStems>& schemes,
+                                              std::vector<std::string>& unknown) {
     std::map<std::string, FileAdapter> adapters;
-    auto kohya = [&](const std::string& name, const char* suffix) -> FileAdapter* {
-        if (name.rfind(kKohyaPrefix, 0) != 0 || !key_ends_with(name, suffix)) {
-            return nullptr;
+    // Where a scheme's key goes: the slot of its module's adapter for the tensor it names.
+    auto kohya = [&](const std::string& name) -> const core::TensorInfo** {
+        for (const SchemeStems& stems : schemes) {
+            const LoRAKeyScheme& scheme = *stems.scheme;
+            for (const std::string* suffix : {&scheme.down, &scheme.up, &scheme.alpha}) {
+                if (!key_ends_with(name, *suffix)) {
+                    continue;
+                }
+                auto module = stems.modules.find(name.substr(0, name.size() - suffix->size()));
+                if (module == stems.modules.end()) {
+                    continue;
+                }
+                FileAdapter& adapter = adapters[module->second];
+                return suffix == &scheme.down ? &adapter.a
+                       : suffix == &scheme.up ? &adapter.b
+                                              : &adapter.alpha;
+            }
         }
-        const std::string key =
-            name.substr(std::strlen(kKohyaPrefix),
-                        name.size() - std::strlen(kKohyaPrefix) - std::strlen(suffix));
-        auto module = kohya_modules.find(key);
-        return module == kohya_modules.end() ? nullptr : &adapters[module->second];
+        return nullptr;
     };
     for (const core::TensorInfo& tensor : file.tensors()) {
         std::string name = tensor.name;
-        if (FileAdapter* adapter = kohya(name, kDown)) {
-            adapter->a = &tensor;
-            continue;
-        }
-        if (FileAdapter* adapter = kohya(name, kUp)) {
-            adapter->b = &tensor;
-            continue;
-        }
-        if (FileAdapter* adapter = kohya(name, kAlpha)) {
-            adapter->alpha = &tensor;
+        if (const core::TensorInfo** slot = kohya(name)) {
+            *slot = &tensor;
             continue;
         }
         if (name.rfind(prefix + ".", 0) == 0) {
@@ -170,25 +173,33 @@ T most_common(const std::vector<T>& values) {
     return best;
 }
 
-// "transformer_blocks.3.attn1.to_q" -> "attn1.to_q": a PEFT target naming every block's layer.
+// "transformer_blocks.3.attn1.to_q" -> "attn1.to_q", "blocks.3.ffn.net.2" -> "ffn.net.2": a
+// PEFT target naming every block's layer.
 std::string target_name(const std::string& module) {
-    static const std::regex block(R"(^transformer_blocks\.\d+\.)");
+    static const std::regex block(R"(^[A-Za-z_]+\.\d+\.)");
     return std::regex_replace(module, block, "");
 }
 
-// kohya keeps A and B as trained and alpha beside them (a 0-d float32): the wrapper scales by
+// kohya keeps A and B as trained and alpha beside them (a 0-d float32): its loaders scale by
 // alpha / rank (comfyui_lora_keys.h).
 void save_kohya(const std::vector<NamedLoRALinear>& layers, const std::filesystem::path& file,
-                const LoRASaveOptions& options) {
+                const LoRAKeyScheme& scheme, const LoRASaveOptions& options) {
     core::NamedTensors tensors;
     std::vector<double> alphas;
     for (const auto& [name, layer] : layers) {
-        const std::string key = comfyui_lora_key(name);
-        tensors.emplace_back(key + kDown,
+        const std::string key = scheme.stem(name);
+        if (key.empty()) {
+            throw Error(ErrorCode::BadInput,
+                        "The " + scheme.name + " LoRA layout has no name for the adapted layer '" +
+                            name + "'.",
+                        "Export it in the diffusers layout, or train adapters only on the layers "
+                        "that layout names.");
+        }
+        tensors.emplace_back(key + scheme.down,
                              layer->lora_A->weight.detach().to(torch::kCPU, options.dtype));
-        tensors.emplace_back(key + kUp,
+        tensors.emplace_back(key + scheme.up,
                              layer->lora_B->weight.detach().to(torch::kCPU, options.dtype));
-        tensors.emplace_back(key + kAlpha,
+        tensors.emplace_back(key + scheme.alpha,
                              torch::tensor(static_cast<float>(layer->alpha()), torch::kFloat));
         alphas.push_back(layer->alpha());
     }
@@ -211,8 +222,8 @@ void save_lora_weights(torch::nn::Module& model, const std::filesystem::path& fi
     std::vector<std::int64_t> ranks;
     std::vector<double> alphas;
     std::vector<std::string> targets;
-    if (options.layout == LoRAFileLayout::Kohya) {
-        save_kohya(layers, file, options);
+    if (options.scheme) {
+        save_kohya(layers, file, *options.scheme, options);
         return;
     }
     for (const auto& [name, layer] : layers) {
@@ -270,13 +281,21 @@ LoadedLoRA load_lora_weights(torch::nn::Module& model, const std::filesystem::pa
     const core::SafetensorsFile weights(file);
     const AlphaSettings alpha_settings = read_alpha(weights, options.prefix);
     std::map<std::string, LoRALinear> layers;
-    std::map<std::string, std::string> kohya_modules;
+    std::vector<SchemeStems> schemes;
+    for (const LoRAKeyScheme& scheme : options.schemes) {
+        schemes.push_back({&scheme, {}});
+    }
     for (auto& [name, layer] : linear_layers(model)) {
         layers.emplace(name, layer);
-        kohya_modules.emplace(comfyui_module_stem(name), name);
+        for (SchemeStems& stems : schemes) {
+            const std::string stem = stems.scheme->stem(name);
+            if (!stem.empty()) {
+                stems.modules.emplace(stem, name);
+            }
+        }
     }
     std::vector<std::string> problems;
-    const auto adapters = group_keys(weights, options.prefix, kohya_modules, problems);
+    const auto adapters = group_keys(weights, options.prefix, schemes, problems);
     for (std::string& key : problems) {
         key += " (not a LoRA weight)";
     }

@@ -1,26 +1,28 @@
 #pragma once
 
+#include "engine/lora/comfyui_lora_keys.h"
+#include "engine/lora/lora_key_scheme.h"
+
 #include <torch/nn/module.h>
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 // LoRA files in the diffusers/PEFT layout: `transformer.<module>.lora_A.weight` [r, in] and
-// `.lora_B.weight` [out, r], as `CogVideoXPipeline.save_lora_weights` writes them.
+// `.lora_B.weight` [out, r], as the pipelines' `save_lora_weights` write them, and in the
+// kohya-style layouts other tools read (lora_key_scheme.h).
 namespace tuneframe::lora {
 
-enum class LoRAFileLayout {
-    Diffusers, // PEFT keys under `prefix.`, what diffusers' load_lora_weights reads
-    Kohya,     // lora_unet_*.lora_down/lora_up/alpha: ComfyUI's CogVideoX wrapper, see
-               // comfyui_lora_keys.h
-};
-
 struct LoRASaveOptions {
-    LoRAFileLayout layout = LoRAFileLayout::Diffusers;
+    // Unset: diffusers/PEFT keys under `prefix.`, what diffusers' load_lora_weights reads.
+    // Otherwise a kohya-style layout (lora_key_scheme.h): A and B as trained (never folded) with
+    // alpha beside them.
+    std::optional<LoRAKeyScheme> scheme;
     std::string prefix = "transformer";
     // Fold alpha / rank into lora_B, so loaders that assume alpha = rank (diffusers without
     // metadata, ComfyUI) reproduce the trained strength at weight 1; the metadata then says
@@ -38,6 +40,8 @@ void save_lora_weights(torch::nn::Module& model, const std::filesystem::path& fi
 struct LoRALoadOptions {
     std::string prefix = "transformer";
     double weight = 1.0; // diffusers' set_adapters weight: scaling = weight * alpha / rank
+    // The kohya-style layouts a file may use besides diffusers/PEFT's: the model family's.
+    std::vector<LoRAKeyScheme> schemes = {comfyui_key_scheme()};
 };
 
 struct LoadedLoRA {
@@ -47,11 +51,11 @@ struct LoadedLoRA {
     std::vector<std::string> modules;
 };
 
-// Loads adapters into `model` from either layout: layers without one get one of the file's
-// rank. alpha comes from
-// `lora_config` (or diffusers' `lora_adapter_metadata`); a file without it loads at
-// alpha = rank, as diffusers does. Keys that are not LoRA tensors, name no Linear layer of the
-// model, or do not fit it are an error listing them; so is a model adapter the file lacks.
+// Loads adapters into `model` from the diffusers/PEFT layout or one of `schemes`: layers without
+// one get one of the file's rank. alpha comes from `lora_config` (or diffusers'
+// `lora_adapter_metadata`); a file without it loads at alpha = rank, as diffusers does. Keys that
+// are not LoRA tensors, name no Linear layer of the model, or do not fit it are an error listing
+// them; so is a model adapter the file lacks.
 LoadedLoRA load_lora_weights(torch::nn::Module& model, const std::filesystem::path& file,
                              const LoRALoadOptions& options = {});
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/lora/quantized_weight.h"
 #include "engine/models/tensor_parallel.h"
 #include "engine/models/token_exchange.h"
 
@@ -8,11 +9,19 @@
 #include <torch/nn/module.h>
 
 #include <cstdint>
+#include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace tuneframe::models {
+
+struct TransformerLoadOptions {
+    std::optional<torch::Dtype> dtype; // unset: the dtype the checkpoint stores
+    torch::Device device = torch::kCPU;
+};
 
 // What a denoising transformer is given. Each family reads the members it knows and refuses
 // inputs its variant needs but lacks; the tensors keep the family's own layout.
@@ -25,6 +34,9 @@ struct TransformerInputs {
     at::Tensor timestep;
     at::Tensor encoder_hidden_states_image; // Wan 2.1 I2V: CLIP tokens [B, tokens, image_dim]
     at::Tensor ofs;                         // CogVideoX 1.5 I2V: [1] or [B]
+    // What else a family reads, by the golden sets' names (CogVideoX: the pipeline's rotary
+    // tables image_rotary_emb_cos/sin).
+    std::map<std::string, at::Tensor> extra;
 };
 
 // What one pipeline stage hands the next (the tokens of this rank's run under sequence
@@ -55,6 +67,10 @@ public:
     virtual std::string class_name() const = 0;
     // config.json as diffusers writes it for this model.
     virtual nlohmann::json config_json() const = 0;
+
+    // The dimensions of hidden_states, by name: {"batch", "frames", "channels", "height",
+    // "width"} in the family's order.
+    virtual std::vector<std::string> hidden_states_layout() const = 0;
 
     // -> the prediction in the layout of `inputs.hidden_states` (out_channels in place of the
     // input channels), in the model's dtype.
@@ -91,6 +107,9 @@ public:
     // int8 or fp8: the blocks' layers, which hold nearly all the weights. The embeddings and
     // output layers, where an error is least diluted, stay in the compute dtype.
     virtual bool is_quantized_base_layer(const std::string& module_name) const = 0;
+    // Stores those layers quantized, one at a time, so the peak is the full-precision model plus
+    // one layer; returns how many were quantized. LoRA adapters may come before or after.
+    std::int64_t quantize_base(lora::BaseQuantization quantization);
 
     // Recompute the first `count` blocks (clamped to the depth) in backward instead of keeping
     // their activations (training only). The first ones, because backward reaches them last,
@@ -122,5 +141,15 @@ private:
 };
 
 using DiffusionTransformer = std::shared_ptr<DiffusionTransformerImpl>;
+
+// Writes config.json (config_json()) and the weights, LoRA adapters excluded, into `folder` in
+// diffusers' layout, sharded past `max_shard_bytes`. Returns the weight file or index.
+std::filesystem::path save_transformer_folder(const DiffusionTransformerImpl& transformer,
+                                              const std::filesystem::path& folder,
+                                              std::uint64_t max_shard_bytes = 5'000'000'000);
+
+// Gives a module's weights' memory back and takes them out of training (what a pipeline stage
+// does with the blocks it does not run).
+void release_module(torch::nn::Module& module);
 
 } // namespace tuneframe::models

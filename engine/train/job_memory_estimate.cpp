@@ -2,9 +2,6 @@
 
 #include "engine/core/error.h"
 #include "engine/dist/parallel_mesh.h"
-#include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
-#include "engine/models/cogvideox/memory_estimate.h"
-#include "engine/models/cogvideox/quantized_base.h"
 
 #include <algorithm>
 #include <map>
@@ -12,18 +9,12 @@
 namespace tuneframe::train {
 namespace {
 
-namespace cogvideox = models::cogvideox;
-
-// Widths of the VAE's first level (block_out_channels[0] channels at full resolution) alive
-// while a window of frames goes through it: the input, the norm and SiLU outputs, a conv
-// output and the causal padding of its caches.
+// Widths of the VAE's first level (its channels at full resolution) alive while a window of
+// frames goes through it: the input, the norm and SiLU outputs, a conv output and the causal
+// padding of its caches.
 constexpr std::int64_t kVaeEncodeWidths = 6;
 constexpr std::int64_t kVaeDecodeWidths = 8;
-// Pixel frames one window holds: diffusers encodes 8 frames (the first window 9) and decodes
-// 2 latent frames (8 pixel frames) at a time, plus the causal convolutions' two cached frames.
-constexpr std::int64_t kVaeEncodeWindowFrames = 11;
-constexpr std::int64_t kVaeDecodeWindowFrames = 10;
-// T5 v1.1 keeps about this many [L, d_model] tensors during one layer.
+// A T5 (v1.1 or UMT5) layer keeps about this many [L, d_model] tensors.
 constexpr std::int64_t kTextEncoderWidths = 12;
 constexpr std::uint64_t kCudaContextBytes = 600ull * 1000 * 1000;
 
@@ -44,8 +35,8 @@ require_component(const std::vector<core::ComponentInventory>& components, const
     if (!component || component->weights.empty()) {
         throw core::Error(core::ErrorCode::BadInput,
                           "The model folder " + model + " has no " + name + " weights.",
-                          "Choose a diffusers CogVideoX pipeline folder (transformer, vae, "
-                          "text_encoder, tokenizer, scheduler).");
+                          "Choose a diffusers pipeline folder (transformer, vae, text_encoder, "
+                          "tokenizer, scheduler).");
     }
     return *component;
 }
@@ -63,25 +54,16 @@ std::int64_t optimizer_state_bytes(const std::string& optimizer) {
     return found == bytes.end() ? 8 : found->second;
 }
 
-std::int64_t json_int(const nlohmann::json& config, const char* key, std::int64_t fallback) {
-    return config.is_object() ? config.value(key, fallback) : fallback;
-}
-
 // The first VAE level's window at the given frame size, with tiling when the job asks for it.
-std::uint64_t vae_window_bytes(const core::ComponentInventory& vae, std::int64_t dtype_bytes,
+std::uint64_t vae_window_bytes(const models::EncoderMemory& encoders, std::int64_t dtype_bytes,
                                std::int64_t height, std::int64_t width, bool tiling,
                                std::int64_t frames, std::int64_t widths) {
-    std::int64_t channels = 128;
-    if (vae.config.is_object() && vae.config.contains("block_out_channels") &&
-        !vae.config["block_out_channels"].empty()) {
-        channels = vae.config["block_out_channels"][0].get<std::int64_t>();
-    }
     if (tiling) {
-        // Tiles are half the VAE's sample size, each with a sixth of overlap.
-        height = std::min(height, json_int(vae.config, "sample_height", 480) / 2 * 7 / 6);
-        width = std::min(width, json_int(vae.config, "sample_width", 720) / 2 * 7 / 6);
+        height = std::min(height, encoders.vae_tile_height);
+        width = std::min(width, encoders.vae_tile_width);
     }
-    return static_cast<std::uint64_t>(widths * channels * frames * height * width * dtype_bytes);
+    return static_cast<std::uint64_t>(widths * encoders.vae_channels * frames * height * width *
+                                      dtype_bytes);
 }
 
 std::uint64_t weight_bytes(const core::ComponentInventory& component, std::int64_t dtype_bytes) {
@@ -138,6 +120,7 @@ nlohmann::json JobMemoryEstimate::to_json() const {
 }
 
 JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
+                                      const models::ModelFolder& model,
                                       const std::vector<core::ComponentInventory>& components,
                                       int processes) {
     const core::ComponentInventory& transformer =
@@ -145,8 +128,9 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     const core::ComponentInventory& vae = require_component(components, "vae", job.model);
     const core::ComponentInventory& text_encoder =
         require_component(components, "text_encoder", job.model);
-    const auto config = cogvideox::CogVideoXTransformer3DConfig::from_json(
-        transformer.config, job.model + "/transformer/config.json");
+    const std::unique_ptr<models::TransformerMemory> memory = model.transformer_memory();
+    const models::EncoderMemory encoders = model.encoder_memory();
+    const std::int64_t blocks = memory->num_blocks();
 
     JobMemoryEstimate estimate;
     estimate.processes = std::max(processes, 1);
@@ -156,8 +140,8 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     estimate.tensor_parallel =
         hybrid ? static_cast<int>(std::max<std::int64_t>(job.parallel.tp_size, 1)) : 1;
     estimate.pipeline_parallel =
-        hybrid ? static_cast<int>(std::clamp<std::int64_t>(
-                     job.parallel.pp_size, 1, std::max<std::int64_t>(config.num_layers, 1)))
+        hybrid ? static_cast<int>(std::clamp<std::int64_t>(job.parallel.pp_size, 1,
+                                                           std::max<std::int64_t>(blocks, 1)))
                : 1;
     estimate.data_parallel =
         std::max(estimate.processes / (estimate.sequence_parallel * estimate.tensor_parallel *
@@ -174,9 +158,8 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
         }
     }
     const std::uint64_t context = job.device == "cpu" ? 0 : kCudaContextBytes;
-    const std::int64_t text_width = json_int(text_encoder.config, "d_model", 4096);
     const std::uint64_t text_activations = static_cast<std::uint64_t>(
-        config.max_text_seq_length * text_width * bytes * kTextEncoderWidths);
+        model.text_length() * encoders.text_width * bytes * kTextEncoderWidths);
     auto runtime = [&](PhaseMemory& phase) {
         if (context > 0) {
             phase.parts.push_back({"CUDA context", "", context});
@@ -191,8 +174,9 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     prepare.parts.push_back({"VAE weights", "vae", weight_bytes(vae, bytes)});
     prepare.parts.push_back(
         {"VAE encode activations", "vae",
-         vae_window_bytes(vae, bytes, estimate.height, estimate.width, job.dataset.vae_tiling,
-                          std::min(estimate.frames, kVaeEncodeWindowFrames), kVaeEncodeWidths)});
+         vae_window_bytes(encoders, bytes, estimate.height, estimate.width, job.dataset.vae_tiling,
+                          std::min(estimate.frames, encoders.vae_encode_frames),
+                          kVaeEncodeWidths)});
 
     // train: what every process holds during a step.
     PhaseMemory train{"train", {}, false};
@@ -201,12 +185,12 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
                                  estimate.tensor_parallel * estimate.pipeline_parallel >
                              1;
     // The largest stage's share of the blocks (the embeddings and output layers, about 1% of
-    // a CogVideoX, count with them).
+    // a model, count with them).
     const int pp = estimate.pipeline_parallel;
     const double stage_share =
-        static_cast<double>(dist::pipeline_stage_blocks(config.num_layers, pp, pp - 1).second -
-                            dist::pipeline_stage_blocks(config.num_layers, pp, pp - 1).first) /
-        static_cast<double>(std::max<std::int64_t>(config.num_layers, 1));
+        static_cast<double>(dist::pipeline_stage_blocks(blocks, pp, pp - 1).second -
+                            dist::pipeline_stage_blocks(blocks, pp, pp - 1).first) /
+        static_cast<double>(std::max<std::int64_t>(blocks, 1));
     const auto of_stage = [stage_share](std::uint64_t whole) {
         return static_cast<std::uint64_t>(static_cast<double>(whole) * stage_share);
     };
@@ -231,25 +215,21 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
     const auto quantization = job.lora.base_quantization == "none"
                                   ? lora::BaseQuantization::None
                                   : lora::BaseQuantization::Int8; // fp8 takes as many bytes
-    // Tensor parallelism keeps 1/tp of each block's four attention projections and two
-    // feed-forward layers (12 D x D weights), and of one of each adapter's two matrices.
+    // Tensor parallelism keeps 1/tp of each block's attention projections and feed-forward
+    // layers, and of one of each adapter's two matrices.
     const double tp = estimate.tensor_parallel;
-    const std::int64_t split_weights =
-        config.num_layers * 12 * config.inner_dim() * config.inner_dim();
+    const std::int64_t split_weights = memory->tensor_parallel_weights();
     const auto not_held = static_cast<std::int64_t>(
         static_cast<double>(split_weights) * (1.0 - 1.0 / tp) *
         (quantization == lora::BaseQuantization::None ? static_cast<double>(bytes) : 1.0));
     const std::uint64_t whole_weights =
         weight_bytes(transformer, bytes) -
-        static_cast<std::uint64_t>(
-            cogvideox::quantized_base_saving_bytes(config, bytes, quantization));
+        static_cast<std::uint64_t>(memory->quantized_base_saving_bytes(bytes, quantization));
     train.parts.push_back({"transformer weights", "",
                            of_stage(whole_weights - static_cast<std::uint64_t>(not_held))});
     if (job.mode == "lora") {
         const auto adapter = static_cast<std::int64_t>(
-            static_cast<double>(
-                config.num_layers * static_cast<std::int64_t>(job.lora.targets.size()) *
-                std::min(job.lora.rank, config.inner_dim()) * 2 * config.inner_dim()) *
+            static_cast<double>(memory->adapter_parameters(job.lora.targets, job.lora.rank)) *
             (0.5 + 0.5 / tp));
         train.parts.push_back(
             {"adapter weights", "", of_stage(static_cast<std::uint64_t>(adapter * 4))});
@@ -269,23 +249,24 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
             {"optimizer state", "",
              of_stage(static_cast<std::uint64_t>(parameters * (state_bytes + master) / shards))});
     }
-    const cogvideox::VideoShape train_shape{estimate.frames, estimate.height, estimate.width,
-                                            job.batch_size};
-    const std::int64_t tokens = cogvideox::token_count(config, train_shape).total;
+    const models::VideoShape train_shape{estimate.frames, estimate.height, estimate.width,
+                                         job.batch_size};
+    const std::int64_t tokens = memory->tokens(train_shape);
     const std::int64_t local_tokens =
         (tokens + estimate.sequence_parallel - 1) / estimate.sequence_parallel;
-    train.parts.push_back({"activations", "",
-                           cogvideox::training_activation_bytes(
-                               config, bytes, job.batch_size, local_tokens,
-                               {cogvideox::checkpointed_block_count(
-                                    config, job.gradient_checkpointing, job.checkpointed_blocks),
-                                job.checkpoint_keeps_attention},
-                               estimate.sequence_parallel)});
+    train.parts.push_back(
+        {"activations", "",
+         memory->training_activation_bytes(
+             bytes, job.batch_size, local_tokens,
+             {memory->checkpointed_blocks(job.gradient_checkpointing, job.checkpointed_blocks),
+              job.checkpoint_keeps_attention},
+             estimate.sequence_parallel)});
 
     // validation: rank 0 samples with the training state resident and the whole sequence.
     PhaseMemory validation{"validation", {}, job.validation.prompts.empty()};
-    // On a GPU the trainer's pipeline moves the transformer to the host while T5 and the VAE
-    // run (CogVideoXPipeline's offload_idle), so its weights count in the denoising stage only.
+    // On a GPU the trainer's pipeline moves the transformer to the host while the text encoder
+    // and the VAE run (the sampler's offload_idle), so its weights count in the denoising stage
+    // only.
     const bool offloads_transformer = job.device != "cpu";
     for (MemoryPart part : train.parts) {
         if (part.name == "activations") {
@@ -296,29 +277,22 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
         }
         validation.parts.push_back(part);
     }
-    // Each VAE level but the last halves the frame, as the pipeline's spatial scale says.
-    std::int64_t spatial = 8;
-    if (vae.config.is_object() && vae.config.contains("block_out_channels")) {
-        spatial = std::int64_t{1} << (vae.config["block_out_channels"].size() - 1);
-    }
-    cogvideox::VideoShape shape{
-        job.validation.frames > 0 ? job.validation.frames : config.sample_frames,
-        job.validation.height > 0 ? job.validation.height : config.sample_height * spatial,
-        job.validation.width > 0 ? job.validation.width : config.sample_width * spatial, 1};
+    const models::VideoShape own = model.sample_shape();
+    models::VideoShape shape{job.validation.frames > 0 ? job.validation.frames : own.frames,
+                             job.validation.height > 0 ? job.validation.height : own.height,
+                             job.validation.width > 0 ? job.validation.width : own.width, 1};
     if (pp > 1) {
         validation.parts.push_back({"whole transformer for sampling", "denoise", whole_weights});
     }
     validation.parts.push_back({"text encoder weights", "text", weight_bytes(text_encoder, bytes)});
     validation.parts.push_back({"text encoder activations", "text", text_activations});
-    validation.parts.push_back(
-        {"denoising activations (CFG)", "denoise",
-         cogvideox::forward_activation_bytes(config, bytes, 2,
-                                             cogvideox::token_count(config, shape).total)});
+    validation.parts.push_back({"denoising activations (CFG)", "denoise",
+                                memory->forward_activation_bytes(bytes, 2, memory->tokens(shape))});
     validation.parts.push_back({"VAE weights", "vae", weight_bytes(vae, bytes)});
     validation.parts.push_back(
         {"VAE decode activations", "vae",
-         vae_window_bytes(vae, bytes, shape.height, shape.width, job.dataset.vae_tiling,
-                          std::min(shape.frames, kVaeDecodeWindowFrames), kVaeDecodeWidths)});
+         vae_window_bytes(encoders, bytes, shape.height, shape.width, job.dataset.vae_tiling,
+                          std::min(shape.frames, encoders.vae_decode_frames), kVaeDecodeWidths)});
 
     estimate.phases = {prepare, train, validation};
     return estimate;

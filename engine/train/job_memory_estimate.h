@@ -2,6 +2,7 @@
 
 #include "common/training_job.h"
 #include "engine/core/safetensors/checkpoint_inventory.h"
+#include "engine/models/model_folder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,7 +45,8 @@ struct JobMemoryEstimate {
     nlohmann::json to_json() const;
 };
 
-// components: the inventory of the job's pipeline folder. processes: the workers that train
+// model: the job's model folder, opened; components: its inventory (weights per component).
+// processes: the workers that train
 // (`launch`'s ranks), which the job's parallel plan splits into data, sequence and tensor groups.
 // Under tensor parallelism the blocks' split weights, adapters, their gradients and optimizer
 // state count 1/tp_size; activations count whole (an upper bound, not yet measured on GPUs).
@@ -53,6 +55,7 @@ struct JobMemoryEstimate {
 // micro-batches of its 1/pp_size of the blocks in flight under 1F1B. Rank 0 validates with a
 // whole model of its own beside its stage.
 JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
+                                      const models::ModelFolder& model,
                                       const std::vector<core::ComponentInventory>& components,
                                       int processes);
 

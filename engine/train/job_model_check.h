@@ -7,7 +7,7 @@
 // refusal names the job field at fault (core::Error::field) and the fix.
 
 #include "common/training_job.h"
-#include "engine/diffusion/pipeline_folder.h"
+#include "engine/models/model_folder.h"
 
 #include <string>
 
@@ -16,8 +16,9 @@ namespace tuneframe::train {
 // Throws a BadInput core::Error, naming `origin` (the job file) and the field, when:
 // - the task does not match the model (an I2V job on a text-to-video transformer, or back);
 // - the LoRA rank is wider than a layer it targets;
-// - validation asks for a frame count or a size the sampler cannot make.
-void check_job_against_model(const common::TrainingJob& job, const diffusion::PipelineFolder& model,
+// - a training bucket or the validation asks for a frame count or a size the model cannot take,
+//   or validation names a sampler the family has not.
+void check_job_against_model(const common::TrainingJob& job, const models::ModelFolder& model,
                              const std::string& origin);
 
 } // namespace tuneframe::train

@@ -4,10 +4,9 @@
 #include "common/training_job.h"
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
-#include "engine/diffusion/pipeline_folder.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/lora/lora_weights.h"
-#include "engine/models/cogvideox/transformer_checkpoint.h"
+#include "engine/models/model_family.h"
 #include "engine/train/training_checkpoint.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -20,7 +19,6 @@ namespace tuneframe::train {
 namespace {
 
 namespace fs = std::filesystem;
-namespace cogvideox = models::cogvideox;
 
 struct RunModel {
     common::TrainingJob job;
@@ -66,11 +64,11 @@ RunModel open_run(const ExportRequest& request) {
     return run;
 }
 
-cogvideox::CogVideoXTransformer3DModel base_transformer(const diffusion::PipelineFolder& folder,
-                                                        c10::ScalarType dtype) {
-    cogvideox::TransformerLoadOptions load;
+models::DiffusionTransformer base_transformer(const models::ModelFolder& folder,
+                                              c10::ScalarType dtype) {
+    models::TransformerLoadOptions load;
     load.dtype = dtype;
-    auto model = cogvideox::load_cogvideox_transformer(folder.transformer, load);
+    models::DiffusionTransformer model = folder.load_transformer(load);
     model->eval();
     return model;
 }
@@ -103,27 +101,22 @@ void copy_parameters(torch::nn::Module& model, const std::map<std::string, at::T
     }
 }
 
-// A fixed input at a size every architecture accepts (the learned position table of 5b-I2V
-// only fits its own sample size).
-at::Tensor probe_output(cogvideox::CogVideoXTransformer3DModel& model) {
-    const auto& config = model->config();
-    const std::int64_t patch_t = config.patch_size_t.value_or(1);
-    const bool learned = config.use_learned_positional_embeddings;
-    const std::int64_t height = learned ? config.sample_height : 2 * config.patch_size;
-    const std::int64_t width = learned ? config.sample_width : 2 * config.patch_size;
-    const std::int64_t frames = learned ? config.sample_latent_frames() : 2 * patch_t;
-    at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(1234);
-    cogvideox::CogVideoXTransformerInputs inputs;
-    inputs.hidden_states =
-        at::randn({1, frames, config.in_channels, height, width}, generator, torch::kFloat);
-    inputs.encoder_hidden_states =
-        at::randn({1, 8, config.text_embed_dim}, generator, torch::kFloat);
-    inputs.timestep = torch::tensor({500}, torch::kLong);
-    if (config.ofs_embed_dim) {
-        inputs.ofs = torch::full({1}, 2.0);
-    }
+// The model's output for the family's fixed probe input.
+at::Tensor probe_output(const models::ModelFolder& folder,
+                        models::DiffusionTransformerImpl& model) {
     torch::NoGradGuard no_grad;
-    return model->forward(inputs).to(torch::kFloat);
+    return model.forward(folder.probe_inputs()).to(torch::kFloat);
+}
+
+// The kohya-style layout `format` names, if it is one of the family's.
+std::optional<lora::LoRAKeyScheme> key_scheme(const models::ModelFolder& folder,
+                                              const std::string& format) {
+    for (lora::LoRAKeyScheme& scheme : folder.lora_key_schemes()) {
+        if (scheme.name == format) {
+            return std::move(scheme);
+        }
+    }
+    return std::nullopt;
 }
 
 fs::path adapter_file(const fs::path& out, const char* default_name) {
@@ -137,19 +130,17 @@ fs::path adapter_file(const fs::path& out, const char* default_name) {
     return out / default_name;
 }
 
-// The pipeline parts an export takes from its base model; the transformer is the run's.
-constexpr std::array<const char*, 4> kBaseComponents = {"scheduler", "text_encoder", "tokenizer",
-                                                        "vae"};
-
 // What a folder export writes. A transformer: config.json and the weights, single or sharded. A
-// pipeline: model_index.json and the component folders.
-bool is_export_entry(const fs::directory_entry& entry, ExportFormat format) {
+// pipeline: model_index.json and the component folders (`parts`, the base's, and the
+// transformer).
+bool is_export_entry(const fs::directory_entry& entry, bool pipeline,
+                     const std::vector<std::string>& parts) {
     const std::string name = entry.path().filename().string();
-    if (format == ExportFormat::Pipeline) {
+    if (pipeline) {
         return (entry.is_regular_file() && name == "model_index.json") ||
                (entry.is_directory() &&
-                (name == "transformer" || std::find(kBaseComponents.begin(), kBaseComponents.end(),
-                                                    name) != kBaseComponents.end()));
+                (name == "transformer" ||
+                 std::find(parts.begin(), parts.end(), name) != parts.end()));
     }
     const auto ends_with = [&](const std::string& tail) {
         return name.size() >= tail.size() &&
@@ -165,7 +156,8 @@ bool is_export_entry(const fs::directory_entry& entry, ExportFormat format) {
 // earlier export of the same kind (which the new one replaces whole): writing into a folder of
 // other files would mix with them, and a failed export could not be told apart from them to
 // remove it.
-fs::path folder_destination(const fs::path& requested, ExportFormat format) {
+fs::path folder_destination(const fs::path& requested, bool pipeline,
+                            const std::vector<std::string>& parts) {
     fs::path out = requested.lexically_normal();
     if (out.filename().empty()) {
         out = out.parent_path(); // "folder/"
@@ -173,7 +165,7 @@ fs::path folder_destination(const fs::path& requested, ExportFormat format) {
     if (!fs::exists(out)) {
         return out;
     }
-    const std::string what = format == ExportFormat::Pipeline ? "pipeline" : "transformer";
+    const std::string what = pipeline ? "pipeline" : "transformer";
     if (!fs::is_directory(out)) {
         throw core::Error(core::ErrorCode::BadInput,
                           "'" + out.string() + "' is a file; a " + what +
@@ -181,7 +173,7 @@ fs::path folder_destination(const fs::path& requested, ExportFormat format) {
                           "Choose a new or empty folder.");
     }
     for (const fs::directory_entry& entry : fs::directory_iterator(out)) {
-        if (!is_export_entry(entry, format)) {
+        if (!is_export_entry(entry, pipeline, parts)) {
             throw core::Error(core::ErrorCode::BadInput,
                               "'" + out.string() + "' already holds other files (" +
                                   entry.path().filename().string() + "); the " + what +
@@ -208,11 +200,12 @@ void link_or_copy(const fs::path& from, const fs::path& to) {
 
 // The base model's other parts beside the exported transformer, so that the folder is a whole
 // pipeline that diffusers and Tuneframe load as it is.
-void add_base_components(const fs::path& base, const fs::path& folder) {
+void add_base_components(const fs::path& base, const fs::path& folder,
+                         const std::vector<std::string>& parts) {
     if (fs::is_regular_file(base / "model_index.json")) {
         fs::copy_file(fs::canonical(base / "model_index.json"), folder / "model_index.json");
     }
-    for (const char* component : kBaseComponents) {
+    for (const std::string& component : parts) {
         const fs::path root = base / component;
         fs::create_directories(folder / component);
         for (auto it = fs::recursive_directory_iterator(
@@ -237,16 +230,17 @@ fs::path sibling(const fs::path& out, const char* suffix) {
 
 // Writes the transformer (inside a pipeline's folder, or as the folder) beside `destination`;
 // returns where.
-fs::path write_staged_folder(const cogvideox::CogVideoXTransformer3DModel& model,
-                             const fs::path& base, const fs::path& destination, bool pipeline) {
+fs::path write_staged_folder(const models::ModelFolder& folder,
+                             const models::DiffusionTransformerImpl& model,
+                             const fs::path& destination, bool pipeline) {
     const fs::path staged = sibling(destination, ".partial");
     std::error_code ignored;
     remove_tree(staged, ignored); // a killed export's
     if (pipeline) {
-        cogvideox::save_cogvideox_transformer(model, staged / "transformer");
-        add_base_components(base, staged);
+        folder.save_transformer(model, staged / "transformer");
+        add_base_components(folder.root(), staged, folder.pipeline_parts());
     } else {
-        cogvideox::save_cogvideox_transformer(model, staged);
+        folder.save_transformer(model, staged);
     }
     return staged;
 }
@@ -268,35 +262,17 @@ void move_into_place(const fs::path& staged, const fs::path& out) {
 
 } // namespace
 
-ExportFormat parse_export_format(const std::string& name) {
-    if (name == "diffusers") {
-        return ExportFormat::Diffusers;
+std::vector<std::string> export_formats(const models::ModelFolder& model, bool full) {
+    if (full) {
+        return {"merged", "pipeline"};
     }
-    if (name == "comfyui") {
-        return ExportFormat::ComfyUI;
+    std::vector<std::string> formats = {"diffusers"};
+    for (const lora::LoRAKeyScheme& scheme : model.lora_key_schemes()) {
+        formats.push_back(scheme.name);
     }
-    if (name == "merged") {
-        return ExportFormat::Merged;
-    }
-    if (name == "pipeline") {
-        return ExportFormat::Pipeline;
-    }
-    throw core::Error(core::ErrorCode::BadInput, "Unknown export format '" + name + "'.",
-                      "Use diffusers, comfyui, merged or pipeline.");
-}
-
-const char* export_format_name(ExportFormat format) {
-    switch (format) {
-    case ExportFormat::Diffusers:
-        return "diffusers";
-    case ExportFormat::ComfyUI:
-        return "comfyui";
-    case ExportFormat::Merged:
-        return "merged";
-    case ExportFormat::Pipeline:
-        return "pipeline";
-    }
-    return "?";
+    formats.push_back("merged");
+    formats.push_back("pipeline");
+    return formats;
 }
 
 ExportResult export_run(const ExportRequest& request,
@@ -308,29 +284,35 @@ ExportResult export_run(const ExportRequest& request,
     };
     report("load");
     const RunModel run = open_run(request);
-    const diffusion::PipelineFolder folder = diffusion::PipelineFolder::open(run.base_model);
+    const std::unique_ptr<models::ModelFolder> folder = models::open_model_folder(run.base_model);
     const bool full = run.job.mode == "full";
-    if (full && request.format == ExportFormat::ComfyUI) {
-        throw core::Error(
-            core::ErrorCode::BadInput,
-            "A full fine-tune has no adapter to export in the ComfyUI LoRA layout.",
-            "Export it as merged (a diffusers transformer folder) or as a whole pipeline.");
+    const std::vector<std::string> formats = export_formats(*folder, full);
+    if (std::find(formats.begin(), formats.end(), request.format) == formats.end()) {
+        std::string choices;
+        for (const std::string& format : formats) {
+            choices += (choices.empty() ? "" : ", ") + format;
+        }
+        throw core::Error(core::ErrorCode::BadInput,
+                          "A " + std::string(full ? "full fine-tune" : "LoRA run") + " of " +
+                              folder->description() + " cannot be exported as '" + request.format +
+                              "'.",
+                          "Use one of: " + choices + ".");
     }
+    const std::optional<lora::LoRAKeyScheme> scheme = key_scheme(*folder, request.format);
     // Checked before the model loads, which takes long for a large one.
-    const bool pipeline_export = request.format == ExportFormat::Pipeline;
-    const bool folder_export = full || request.format == ExportFormat::Merged || pipeline_export;
+    const bool pipeline_export = request.format == "pipeline";
+    const bool folder_export = request.format == "merged" || pipeline_export;
     const fs::path destination =
-        folder_export ? folder_destination(request.out, pipeline_export ? ExportFormat::Pipeline
-                                                                        : ExportFormat::Merged)
+        folder_export ? folder_destination(request.out, pipeline_export, folder->pipeline_parts())
                       : fs::path();
     // fp32 verifies tightly; bf16 runs are compared in bf16 with the bf16 tolerance.
     const c10::ScalarType dtype = run.job.precision == "fp32" ? c10::kFloat : c10::kBFloat16;
-    auto model = base_transformer(folder, dtype);
+    models::DiffusionTransformer model = base_transformer(*folder, dtype);
     if (!full) {
         lora::inject_lora(*model, lora_config(run.job));
     }
     copy_parameters(*model, run.checkpoint.trainable, run.checkpoint.folder);
-    const at::Tensor expected = probe_output(model);
+    const at::Tensor expected = probe_output(*folder, *model);
 
     report("write");
     ExportResult result;
@@ -347,34 +329,33 @@ ExportResult export_run(const ExportRequest& request,
         if (!full) {
             lora::merge_lora(*model);
         }
-        result.path = write_staged_folder(model, run.base_model, destination, pipeline_export);
+        result.path = write_staged_folder(*folder, *model, destination, pipeline_export);
     } else {
         lora::LoRASaveOptions options;
-        options.layout = request.format == ExportFormat::ComfyUI ? lora::LoRAFileLayout::Kohya
-                                                                 : lora::LoRAFileLayout::Diffusers;
+        options.scheme = scheme;
         options.tuneframe = summary;
-        result.path = adapter_file(request.out, request.format == ExportFormat::ComfyUI
-                                                    ? "tuneframe_lora_comfyui.safetensors"
-                                                    : "pytorch_lora_weights.safetensors");
+        result.path = adapter_file(request.out, scheme ? scheme->file_name.c_str()
+                                                       : "pytorch_lora_weights.safetensors");
         lora::save_lora_weights(*model, result.path, options);
     }
 
     report("verify");
-    cogvideox::CogVideoXTransformer3DModel reloaded{nullptr};
+    models::DiffusionTransformer reloaded;
     if (folder_export) {
-        cogvideox::TransformerLoadOptions load;
-        load.dtype = dtype;
         // A pipeline is verified as a whole: every part the sampler needs opens.
-        const fs::path transformer = pipeline_export
-                                         ? diffusion::PipelineFolder::open(result.path).transformer
-                                         : result.path;
-        reloaded = cogvideox::load_cogvideox_transformer(transformer, load);
+        if (pipeline_export) {
+            reloaded = base_transformer(*models::open_model_folder(result.path), dtype);
+        } else {
+            reloaded = base_transformer(*folder->with_transformer(result.path), dtype);
+        }
     } else {
-        reloaded = base_transformer(folder, dtype);
-        lora::load_lora_weights(*reloaded, result.path);
+        reloaded = base_transformer(*folder, dtype);
+        lora::LoRALoadOptions options;
+        options.schemes = folder->lora_key_schemes();
+        lora::load_lora_weights(*reloaded, result.path, options);
     }
     reloaded->eval();
-    const at::Tensor actual = probe_output(reloaded);
+    const at::Tensor actual = probe_output(*folder, *reloaded);
     result.max_abs_diff = (actual - expected).abs().max().item<double>();
     const double scale = expected.abs().max().item<double>();
     result.tolerance = dtype == c10::kFloat ? 1e-4 * (1 + scale) : 2e-2 * (1 + scale);
@@ -382,8 +363,8 @@ ExportResult export_run(const ExportRequest& request,
         std::error_code ignored;
         remove_tree(result.path, ignored);
         throw core::Error(core::ErrorCode::Internal,
-                          "The " + std::string(export_format_name(request.format)) +
-                              " export of step " + std::to_string(result.step) +
+                          "The " + request.format + " export of step " +
+                              std::to_string(result.step) +
                               " does not reproduce the run's model (max difference " +
                               std::to_string(result.max_abs_diff) + "); it was removed.",
                           "Please report this with the run's job.json.");

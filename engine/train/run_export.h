@@ -1,26 +1,26 @@
 #pragma once
 
+#include "engine/models/model_folder.h"
+
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tuneframe::train {
 
-enum class ExportFormat {
-    Diffusers, // pytorch_lora_weights.safetensors, PEFT keys, alpha folded into lora_B
-    ComfyUI,   // kohya keys (lora_unet_*, lora_down/lora_up, alpha)
-    Merged,    // the transformer with the adapter merged, diffusers layout, sharded
-    Pipeline,  // a whole diffusers pipeline: the merged transformer and the base's other parts
-};
-
-ExportFormat parse_export_format(const std::string& name); // BadInput names the choices
-const char* export_format_name(ExportFormat format);
+// What an export writes: "diffusers" (pytorch_lora_weights.safetensors, PEFT keys, alpha folded
+// into lora_B), one of the model family's kohya-style LoRA layouts ("comfyui"; for Wan also
+// "wan" and "musubi"), "merged" (the transformer with the adapter merged, diffusers layout,
+// sharded) or "pipeline" (a whole diffusers pipeline: the merged transformer and the base's
+// other parts). A full fine-tune has only the last two.
+std::vector<std::string> export_formats(const models::ModelFolder& model, bool full);
 
 struct ExportRequest {
     std::filesystem::path run;
-    ExportFormat format = ExportFormat::Diffusers;
+    std::string format = "diffusers";
     std::optional<std::int64_t> step; // unset: the newest checkpoint
     // A .safetensors file (adapter formats) or a folder (the adapter file is written inside it;
     // a transformer or pipeline is the folder itself).

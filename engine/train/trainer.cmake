@@ -4,7 +4,6 @@
 target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/checkpoint_recovery.cpp
     ${CMAKE_CURRENT_LIST_DIR}/command_channel.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/diffusion_loss.cpp
     ${CMAKE_CURRENT_LIST_DIR}/job_memory_estimate.cpp
     ${CMAKE_CURRENT_LIST_DIR}/job_model_check.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline_schedule.cpp

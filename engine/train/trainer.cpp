@@ -4,14 +4,11 @@
 #include "engine/core/device/memory_stats.h"
 #include "engine/core/device/runtime_info.h"
 #include "engine/core/error.h"
-#include "engine/diffusion/prompt_encoder.h"
 #include "engine/dist/distributed_context.h"
 #include "engine/lora/lora_injection.h"
-#include "engine/models/cogvideox/memory_estimate.h"
-#include "engine/models/cogvideox/quantized_base.h"
-#include "engine/models/cogvideox/transformer_checkpoint.h"
+#include "engine/models/keyed_generator.h"
+#include "engine/models/model_family.h"
 #include "engine/train/checkpoint_recovery.h"
-#include "engine/train/diffusion_loss.h"
 #include "engine/train/optim/clip_grad_norm.h"
 #include "engine/train/optim/lr_schedule.h"
 #include "engine/train/optim/optimizer_factory.h"
@@ -19,7 +16,6 @@
 #include "engine/train/plan_exchange.h"
 #include "engine/train/run_command_handler.h"
 #include "engine/train/sampling/distributed_bucket_sampler.h"
-#include "engine/train/sampling/keyed_generator.h"
 #include "engine/train/sampling/training_batch_maker.h"
 #include "engine/train/training_checkpoint.h"
 #include "engine/train/validation_pass.h"
@@ -37,7 +33,6 @@ namespace tuneframe::train {
 namespace {
 
 namespace fs = std::filesystem;
-namespace cogvideox = models::cogvideox;
 using Clock = std::chrono::steady_clock;
 
 std::string fnv1a_hex(const std::string& text) {
@@ -127,13 +122,13 @@ struct Trainer::Impl {
     NamedParameters trainable; // every trainable parameter (the optimizer may own a shard)
     dist::CollectiveCounts reported_counts;
 
-    diffusion::PipelineFolder pipeline;
+    std::unique_ptr<models::ModelFolder> model;
     c10::Device device = c10::kCPU;
     c10::ScalarType dtype = c10::kFloat;
-    cogvideox::CogVideoXTransformer3DModel transformer{nullptr};
+    models::DiffusionTransformer transformer;
     std::unique_ptr<Optimizer> optimizer;
     std::unique_ptr<LRSchedule> schedule;
-    std::unique_ptr<diffusion::CogVideoXNoiseSchedule> noise_schedule;
+    std::unique_ptr<models::TrainingObjective> objective;
     std::unique_ptr<DistributedBucketSampler> sampler;
     CheckpointStore store;
     TrainerState state;
@@ -157,7 +152,7 @@ struct Trainer::Impl {
         , events(events_)
         , commands(commands_)
         , dist(dist_)
-        , pipeline(diffusion::PipelineFolder::open(model_folder))
+        , model(models::open_model_folder(model_folder))
         , store(run_folder) {}
 
     bool main_rank() const { return !dist || dist->is_main(); }
@@ -259,21 +254,20 @@ struct Trainer::Impl {
     // The transformer as the job trains it, whole: loaded in the job's dtype on `where`,
     // checkpointing set, the base quantized, the adapters injected, and only what trains
     // trainable.
-    cogvideox::CogVideoXTransformer3DModel load_model(c10::Device where) {
+    models::DiffusionTransformer load_model(c10::Device where) {
         // Before loading: an fp8 base on a LibTorch without fp8 fails at once.
         const lora::BaseQuantization quantization =
             lora::parse_base_quantization(job.lora.base_quantization);
-        cogvideox::TransformerLoadOptions load;
+        models::TransformerLoadOptions load;
         load.dtype = dtype;
         load.device = where;
-        cogvideox::CogVideoXTransformer3DModel transformer =
-            cogvideox::load_cogvideox_transformer(pipeline.transformer, load);
-        transformer->set_checkpointed_blocks(cogvideox::checkpointed_block_count(
-            transformer->config(), job.gradient_checkpointing, job.checkpointed_blocks));
+        models::DiffusionTransformer transformer = model->load_transformer(load);
+        transformer->set_checkpointed_blocks(model->transformer_memory()->checkpointed_blocks(
+            job.gradient_checkpointing, job.checkpointed_blocks));
         transformer->set_keep_attention(job.checkpoint_keeps_attention);
         // After loading, so the checkpoint's keys and dtypes load as they are; validation
         // samples with this quantized base too, and exports load the base afresh.
-        cogvideox::quantize_transformer_base(*transformer, quantization);
+        transformer->quantize_base(quantization);
         if (job.mode == "lora") {
             lora::LoRAConfig config;
             config.rank = job.lora.rank;
@@ -283,7 +277,7 @@ struct Trainer::Impl {
                 job.lora.init == "gaussian" ? lora::LoRAInit::Gaussian : lora::LoRAInit::Kaiming;
             // The adapters' initial values come from the global generator: seed it from the
             // job so the same job starts from the same adapter.
-            torch::manual_seed(keyed_seed(job.seed, 0, 0, DrawPurpose::Noise));
+            torch::manual_seed(models::keyed_seed(job.seed, 0, 0, models::DrawPurpose::Noise));
             lora::inject_lora(*transformer, config);
             transformer->to(where);
             lora::freeze_all_but_lora(*transformer);
@@ -299,13 +293,13 @@ struct Trainer::Impl {
         device = job_device(job.device, dist);
         dtype = precision_dtype(job.precision);
         models::check_placement({dtype, device});
-        if (job.task == "i2v" && !pipeline.image_to_video()) {
+        if (job.task == "i2v" && !model->supports("i2v")) {
             throw core::Error(core::ErrorCode::BadInput,
                               "The job trains image-to-video but '" + model_folder.string() +
                                   "' is a text-to-video model.",
                               "Set task to t2v, or choose an image-to-video model.");
         }
-        if (job.task == "t2v" && pipeline.image_to_video()) {
+        if (job.task == "t2v" && !model->supports("t2v")) {
             throw core::Error(core::ErrorCode::BadInput,
                               "'" + model_folder.string() +
                                   "' is an image-to-video model but the job's task is t2v.",
@@ -333,8 +327,7 @@ struct Trainer::Impl {
         optimizer = make_optimizer(job.optimizer.name,
                                    exchange ? exchange->join(trainable, *transformer) : trainable,
                                    optimizer_options(job.optimizer));
-        noise_schedule =
-            std::make_unique<diffusion::CogVideoXNoiseSchedule>(pipeline.scheduler_config);
+        objective = model->objective(job, {dtype, device});
     }
 
     // Under 1F1B a stage idles (P - 1) / (M + P - 1) of each step: most of it when the step
@@ -372,14 +365,13 @@ struct Trainer::Impl {
         schedule = std::make_unique<LRSchedule>(options, job.optimizer.lr);
         at::Tensor empty_prompt;
         if (job.dataset.caption_dropout > 0) {
-            diffusion::PromptEncoder encoder(pipeline.tokenizer, pipeline.text_encoder,
-                                             {dtype, device});
-            empty_prompt = encoder.encode(
-                "", static_cast<int>(pipeline.transformer_config.max_text_seq_length))[0];
-            encoder.release();
+            const std::unique_ptr<models::TextEncoder> encoder =
+                model->text_encoder({dtype, device});
+            empty_prompt = encoder->encode("", static_cast<int>(model->text_length()))[0];
+            encoder->release();
         }
-        batch_maker = std::make_unique<TrainingBatchMaker>(*dataset, pipeline, job,
-                                                           std::move(empty_prompt), device, dtype);
+        batch_maker = std::make_unique<TrainingBatchMaker>(*dataset, *objective, job,
+                                                           std::move(empty_prompt));
     }
 
     void resume() {
@@ -567,8 +559,8 @@ struct Trainer::Impl {
     void run_micro_batches(MicroBatchTotals& micro_totals) {
         for (std::int64_t micro = 0; micro < job.gradient_accumulation; ++micro) {
             const std::vector<std::int64_t> indices = next_batch();
-            const DiffusionBatch batch = batch_maker->make(indices, draw_of(micro));
-            const DiffusionLoss loss = diffusion_loss(transformer, *noise_schedule, batch);
+            const models::TrainingBatch batch = batch_maker->make(indices, draw_of(micro));
+            const models::TrainingLoss loss = objective->forward(*transformer, batch);
             micro_totals.losses.push_back(loss.loss.detach().reshape({1}));
             micro_totals.shapes.push_back(shape_text(batch.latents));
             if (exchange) {
@@ -587,9 +579,9 @@ struct Trainer::Impl {
     // draws are keyed by sample and step), so only tokens and their gradients travel.
     struct StageBatch {
         std::vector<std::int64_t> indices;
-        DiffusionBatch batch;
+        models::TrainingBatch batch;
         at::Tensor noisy_input;
-        models::cogvideox::CogVideoXTransformerInputs inputs;
+        models::TransformerInputs inputs;
     };
 
     // The step's batches as micro-batches through this rank's pipeline stage (1F1B). The last
@@ -606,7 +598,7 @@ struct Trainer::Impl {
                 StageBatch made;
                 made.indices = next_batch();
                 made.batch = batch_maker->make(made.indices, draw_of(micro));
-                made.inputs = diffusion_inputs(*noise_schedule, made.batch, made.noisy_input);
+                made.inputs = objective->inputs(made.batch, made.noisy_input);
                 found = batches.emplace(micro, std::move(made)).first;
             }
             return found->second;
@@ -618,15 +610,14 @@ struct Trainer::Impl {
         work.forward = [&](std::int64_t micro, const models::StageTokens* received) {
             const StageBatch made = std::move(batch_of(micro));
             batches.erase(micro);
-            models::StageOutput out =
-                transformer->forward_stage(made.inputs, begin, end, received);
+            models::StageOutput out = transformer->forward_stage(made.inputs, begin, end, received);
             micro_totals.shapes.push_back(shape_text(made.batch.latents));
             if (!last_stage) {
                 micro_totals.losses.push_back(at::zeros({1}, at::TensorOptions(device)));
                 return StageResult{std::move(out.tokens), {}};
             }
-            const DiffusionLoss loss =
-                diffusion_loss_of(*noise_schedule, made.batch, made.noisy_input, out.prediction);
+            const models::TrainingLoss loss =
+                objective->loss(made.batch, made.noisy_input, out.prediction);
             micro_totals.losses.push_back(loss.loss.detach().reshape({1}));
             micro_totals.samples += static_cast<std::int64_t>(made.indices.size());
             micro_totals.tokens += batch_maker->tokens(made.batch);
@@ -773,8 +764,7 @@ struct Trainer::Impl {
         const bool in_rank_0s_group =
             dist && dist->tensor_group() && dist->dp_rank() == 0 && dist->sp_rank() == 0;
         if (main_rank() || in_rank_0s_group) {
-            const std::shared_ptr<models::TokenExchange> exchange =
-                transformer->token_exchange();
+            const std::shared_ptr<models::TokenExchange> exchange = transformer->token_exchange();
             transformer->set_token_exchange(nullptr);
             if (main_rank()) {
                 sample_validation_videos(transformer);
@@ -794,7 +784,7 @@ struct Trainer::Impl {
         if (!main_rank()) {
             return;
         }
-        cogvideox::CogVideoXTransformer3DModel whole = load_model(device);
+        models::DiffusionTransformer whole = load_model(device);
         {
             torch::NoGradGuard no_grad;
             const auto parameters = whole->named_parameters();
@@ -809,7 +799,7 @@ struct Trainer::Impl {
     // A tensor-parallel peer of rank 0 runs the same passes for its part of every block; its
     // videos go to a scratch folder, removed at once.
     void help_sample_validation_videos() {
-        const ValidationPass pass(pipeline, job, {dtype, device});
+        const ValidationPass pass(*model, job, {dtype, device});
         const fs::path scratch =
             run_folder / "validation" /
             (".rank-" + std::to_string(dist->rank()) + "-step-" + std::to_string(state.step));
@@ -820,7 +810,7 @@ struct Trainer::Impl {
 
     // Rank 0's part of a validation: each stage's memory (T5, image, denoise, decode) becomes
     // its own phase of the memory table.
-    void sample_validation_videos(cogvideox::CogVideoXTransformer3DModel& model) {
+    void sample_validation_videos(const models::DiffusionTransformer& sampled) {
         events.phase("validate");
         std::string open_stage;
         auto stage_boundary = [&](const std::string& stage) {
@@ -831,9 +821,9 @@ struct Trainer::Impl {
             core::reset_peak_memory(device);
             open_stage = stage;
         };
-        const ValidationPass pass(pipeline, job, {dtype, device});
+        const ValidationPass pass(*model, job, {dtype, device});
         const fs::path folder = run_folder / "validation" / ("step-" + std::to_string(state.step));
-        for (const ValidationVideo& video : pass.run(model, folder, stage_boundary)) {
+        for (const ValidationVideo& video : pass.run(sampled, folder, stage_boundary)) {
             events.emit(protocol::EventType::Validation,
                         {{"step", state.step},
                          {"prompt_index", video.prompt_index},

@@ -24,33 +24,32 @@ void write_index(const std::filesystem::path& folder, const std::vector<Validati
 
 } // namespace
 
-ValidationPass::ValidationPass(const diffusion::PipelineFolder& pipeline,
-                               const common::TrainingJob& job, models::WeightsPlacement placement)
-    : pipeline_(pipeline)
+ValidationPass::ValidationPass(const models::ModelFolder& model, const common::TrainingJob& job,
+                               models::WeightsPlacement placement)
+    : model_(model)
     , job_(job)
     , placement_(placement) {}
 
-std::vector<diffusion::SampleResult>
-ValidationPass::sample(models::cogvideox::CogVideoXTransformer3DModel transformer,
+std::vector<models::SampleResult>
+ValidationPass::sample(const models::DiffusionTransformer& transformer,
                        const StageBoundary& stage_boundary, double* seconds) const {
-    diffusion::PipelineOptions options;
+    models::SamplerOptions options;
     options.placement = placement_;
     options.vae_tiling = job_.dataset.vae_tiling;
     options.vae_slicing = job_.dataset.vae_slicing;
-    // On a GPU the transformer waits on the host while T5 and the VAE work.
+    // On a GPU the transformer waits on the host while the text encoder and the VAE work.
     options.offload_idle = placement_.device.is_cuda();
-    diffusion::CogVideoXPipeline sampler(pipeline_, options);
-    sampler.use_transformer(transformer);
-    std::vector<diffusion::SampleRequest> requests;
+    const std::unique_ptr<models::VideoSampler> sampler = model_.sampler(options);
+    sampler->use_transformers({transformer});
+    std::vector<models::SampleRequest> requests;
     for (std::size_t i = 0; i < job_.validation.prompts.size(); ++i) {
         requests.push_back(request(i));
     }
     transformer->eval();
     const auto started = std::chrono::steady_clock::now();
-    std::vector<diffusion::SampleResult> results =
-        sampler.generate_all(requests, {}, [&](const char* stage, const std::vector<std::string>&) {
-            stage_boundary(stage);
-        });
+    std::vector<models::SampleResult> results = sampler->generate_all(
+        requests, {},
+        [&](const char* stage, const std::vector<std::string>&) { stage_boundary(stage); });
     transformer->train();
     if (seconds != nullptr) {
         *seconds =
@@ -59,24 +58,23 @@ ValidationPass::sample(models::cogvideox::CogVideoXTransformer3DModel transforme
     return results;
 }
 
-std::vector<ValidationVideo>
-ValidationPass::run(models::cogvideox::CogVideoXTransformer3DModel transformer,
-                    const std::filesystem::path& folder,
-                    const StageBoundary& stage_boundary) const {
+std::vector<ValidationVideo> ValidationPass::run(const models::DiffusionTransformer& transformer,
+                                                 const std::filesystem::path& folder,
+                                                 const StageBoundary& stage_boundary) const {
     std::filesystem::create_directories(folder);
     // A pass again at the same step (a `validate` command) is incomplete until it ends too.
     std::error_code ignored;
     std::filesystem::remove(folder / kIndexFile, ignored);
 
     double total_seconds = 0;
-    const std::vector<diffusion::SampleResult> results =
+    const std::vector<models::SampleResult> results =
         sample(transformer, stage_boundary, &total_seconds);
     const double seconds = total_seconds / static_cast<double>(results.size());
 
     std::vector<ValidationVideo> videos;
     for (std::size_t i = 0; i < results.size(); ++i) {
         ValidationVideo video{i, folder / (std::to_string(i) + ".mp4"), seconds};
-        core::write_video_file(results[i].video[0], video.file, pipeline_.default_fps());
+        core::write_video_file(results[i].video[0], video.file, model_.default_fps());
         videos.push_back(std::move(video));
     }
     write_index(folder, videos, job_.validation.prompts);
@@ -87,9 +85,10 @@ bool ValidationPass::is_complete(const std::filesystem::path& folder) {
     return std::filesystem::is_regular_file(folder / kIndexFile);
 }
 
-diffusion::SampleRequest ValidationPass::request(std::size_t prompt_index) const {
+models::SampleRequest ValidationPass::request(std::size_t prompt_index) const {
     const common::ValidationSettings& v = job_.validation;
-    diffusion::SampleRequest request;
+    const models::SamplingDefaults defaults = model_.sampling_defaults();
+    models::SampleRequest request;
     request.prompt = v.prompts[prompt_index];
     request.frames = v.frames;
     request.height = v.height;
@@ -97,14 +96,14 @@ diffusion::SampleRequest ValidationPass::request(std::size_t prompt_index) const
     request.steps = static_cast<int>(v.steps);
     request.guidance = v.guidance;
     request.dynamic_cfg = v.dynamic_cfg;
-    request.sampler = diffusion::parse_sampler(v.sampler);
+    request.sampler = v.sampler.empty() ? defaults.sampler : v.sampler;
+    request.negative_prompt = defaults.negative_prompt;
     request.seed = v.seed;
     if (job_.task == "i2v") {
-        const std::int64_t spatial = pipeline_.spatial_scale();
-        request.image = core::read_image_file(
-            v.images[prompt_index],
-            v.height > 0 ? v.height : pipeline_.transformer_config.sample_height * spatial,
-            v.width > 0 ? v.width : pipeline_.transformer_config.sample_width * spatial);
+        const models::VideoShape own = model_.sample_shape();
+        request.image =
+            core::read_image_file(v.images[prompt_index], v.height > 0 ? v.height : own.height,
+                                  v.width > 0 ? v.width : own.width);
     }
     return request;
 }

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "common/training_job.h"
-#include "engine/diffusion/cogvideox_pipeline.h"
+#include "engine/models/model_folder.h"
 
 #include <cstddef>
 #include <filesystem>
@@ -19,7 +19,7 @@ struct ValidationVideo {
 
 // One validation pass during training: every prompt of the job sampled with the model being
 // trained, T5 and the VAE loaded once for all of them, and on a GPU the transformer waiting on
-// the host while they run (CogVideoXPipeline::generate_all). The transformer is left in
+// the host while they run (the family's VideoSampler::generate_all). The transformer is left in
 // training mode on its device.
 class ValidationPass {
 public:
@@ -27,18 +27,18 @@ public:
     // "", when the last one has ended.
     using StageBoundary = std::function<void(const std::string& stage)>;
 
-    ValidationPass(const diffusion::PipelineFolder& pipeline, const common::TrainingJob& job,
+    ValidationPass(const models::ModelFolder& model, const common::TrainingJob& job,
                    models::WeightsPlacement placement);
 
     // Samples every prompt and returns the videos in prompt order, without writing them
     // (`bench --validation` measures this part alone); `seconds` is the whole sampling time.
-    std::vector<diffusion::SampleResult>
-    sample(models::cogvideox::CogVideoXTransformer3DModel transformer,
-           const StageBoundary& stage_boundary, double* seconds = nullptr) const;
+    std::vector<models::SampleResult> sample(const models::DiffusionTransformer& transformer,
+                                             const StageBoundary& stage_boundary,
+                                             double* seconds = nullptr) const;
 
     // Writes FOLDER/<prompt index>.mp4 for every prompt, then FOLDER/validation.json (the
     // videos and their prompts), whose presence marks the pass complete.
-    std::vector<ValidationVideo> run(models::cogvideox::CogVideoXTransformer3DModel transformer,
+    std::vector<ValidationVideo> run(const models::DiffusionTransformer& transformer,
                                      const std::filesystem::path& folder,
                                      const StageBoundary& stage_boundary) const;
 
@@ -46,9 +46,9 @@ public:
     static bool is_complete(const std::filesystem::path& folder);
 
 private:
-    diffusion::SampleRequest request(std::size_t prompt_index) const;
+    models::SampleRequest request(std::size_t prompt_index) const;
 
-    const diffusion::PipelineFolder& pipeline_;
+    const models::ModelFolder& model_;
     const common::TrainingJob& job_;
     models::WeightsPlacement placement_;
 };

@@ -6,8 +6,8 @@
 #include "engine/core/kernels/fused_adam.h"
 #include "engine/diffusion/pipeline_folder.h"
 #include "engine/lora/lora_injection.h"
+#include "engine/models/cogvideox/diffusion_loss.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
-#include "engine/train/diffusion_loss.h"
 #include "engine/train/optim/adam_optimizer.h"
 #include "engine/train/optim/adamw_cpu_offload_optimizer.h"
 #include "engine/train/optim/clip_grad_norm.h"
@@ -26,6 +26,9 @@ namespace tuneframe::train {
 namespace {
 
 namespace cogvideox = models::cogvideox;
+using cogvideox::diffusion_loss;
+using cogvideox::DiffusionBatch;
+using cogvideox::DiffusionLoss;
 
 struct Placement {
     c10::Device device;

@@ -275,7 +275,13 @@ at::Tensor CogVideoXTransformer3DModelImpl::unpatchify(const at::Tensor& tokens,
 }
 
 at::Tensor CogVideoXTransformer3DModelImpl::forward(const models::TransformerInputs& inputs) {
-    return run_stage(inputs, std::nullopt, 0, config_.num_layers, nullptr).prediction;
+    std::optional<RotaryEmbedding> given;
+    const auto cos = inputs.extra.find("image_rotary_emb_cos");
+    const auto sin = inputs.extra.find("image_rotary_emb_sin");
+    if (cos != inputs.extra.end() && sin != inputs.extra.end()) {
+        given = RotaryEmbedding{cos->second, sin->second};
+    }
+    return run_stage(inputs, given, 0, config_.num_layers, nullptr).prediction;
 }
 
 at::Tensor CogVideoXTransformer3DModelImpl::forward(const CogVideoXTransformerInputs& inputs) {
@@ -402,42 +408,26 @@ StageOutput CogVideoXTransformer3DModelImpl::run_stage(
     return {{}, unpatchify(hidden, shape)};
 }
 
-namespace {
-
-// Gives a module's weights' memory back and takes them out of training.
-void release(torch::nn::Module& module) {
-    torch::NoGradGuard no_grad;
-    for (auto& parameter : module.parameters()) {
-        parameter.set_requires_grad(false);
-        parameter.set_data(at::empty({0}, parameter.options()));
-    }
-    for (auto& buffer : module.buffers()) {
-        buffer.set_data(at::empty({0}, buffer.options()));
-    }
-}
-
-} // namespace
-
 void CogVideoXTransformer3DModelImpl::keep_stage(std::int64_t begin, std::int64_t end) {
     if (begin < 0 || end > config_.num_layers || begin >= end) {
         throw Error(ErrorCode::Internal, "a pipeline stage's blocks are wrong");
     }
     for (std::int64_t i = 0; i < config_.num_layers; ++i) {
         if (i < begin || i >= end) {
-            release(*blocks_[static_cast<std::size_t>(i)]);
+            release_module(*blocks_[static_cast<std::size_t>(i)]);
         }
     }
     if (begin > 0) {
-        release(*patch_embed);
-        release(*time_embedding);
+        release_module(*patch_embed);
+        release_module(*time_embedding);
         if (!ofs_embedding.is_empty()) {
-            release(*ofs_embedding);
+            release_module(*ofs_embedding);
         }
     }
     if (end < config_.num_layers) {
-        release(*norm_final);
-        release(*norm_out);
-        release(*proj_out);
+        release_module(*norm_final);
+        release_module(*norm_out);
+        release_module(*proj_out);
     }
 }
 

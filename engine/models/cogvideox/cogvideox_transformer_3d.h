@@ -59,6 +59,9 @@ public:
 
     std::string class_name() const override { return "CogVideoXTransformer3DModel"; }
     nlohmann::json config_json() const override { return config_.to_json(); }
+    std::vector<std::string> hidden_states_layout() const override {
+        return {"batch", "frames", "channels", "height", "width"};
+    }
 
     // -> the v-prediction [B, F, out_channels, H, W], in the model's dtype.
     at::Tensor forward(const models::TransformerInputs& inputs) override;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/models/model_family.h"
+
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
 
@@ -37,17 +39,7 @@ private:
     std::vector<std::string> components_;
 };
 
-struct InitModelOptions {
-    std::string arch;
-    std::filesystem::path out;
-    std::optional<torch::Dtype> dtype; // unset: the official checkpoints' dtype (tiny: fp32)
-    std::uint64_t seed = 0;
-    std::uint64_t max_shard_bytes = 5'000'000'000;
-    // For the real architectures: also a random VAE and T5-XXL encoder of the released sizes,
-    // a small tokenizer and the scheduler, so a whole pipeline (validation, sampling, memory
-    // at real size) runs offline. The tiny architectures are always complete.
-    bool complete = false;
-};
+using models::InitModelOptions;
 
 // Random weights (PyTorch's default initialisation) in `folder`: config.json and the weights.
 void write_random_transformer(const CogVideoXTransformer3DConfig& config,

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/models/transformer_memory.h"
+
 #include "engine/lora/quantized_weight.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
 
@@ -11,12 +13,7 @@
 // tensors alive in one block; bench/ measures the real numbers.
 namespace tuneframe::models::cogvideox {
 
-struct VideoShape {
-    std::int64_t frames = 49; // pixel frames
-    std::int64_t height = 480;
-    std::int64_t width = 720;
-    std::int64_t batch = 1;
-};
+using models::VideoShape;
 
 struct TokenCount {
     std::int64_t latent_frames = 0; // after the 1.5 pipelines' padding to the temporal patch
@@ -44,14 +41,7 @@ std::int64_t checkpointed_block_count(const CogVideoXTransformer3DConfig& config
                                       bool gradient_checkpointing,
                                       std::optional<std::int64_t> limit = std::nullopt);
 
-// What a training step recomputes in backward: the first `blocks` blocks (clamped as
-// checkpointed_block_count clamps), and whether they keep their attention outputs
-// (core::KeptAttention) so the recomputation skips attention. A struct, so a stray `true`
-// cannot mean one block.
-struct RecomputePlan {
-    std::int64_t blocks = 0;
-    bool keeps_attention = false;
-};
+using models::RecomputePlan;
 
 // Activations a training step keeps for backward: a checkpointed block keeps only its inputs
 // (and, keeping attention, its attention output and log-sum-exp) and is recomputed when

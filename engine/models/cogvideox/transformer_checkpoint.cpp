@@ -45,12 +45,7 @@ CogVideoXTransformer3DModel load_cogvideox_transformer(const std::filesystem::pa
 std::filesystem::path save_cogvideox_transformer(const CogVideoXTransformer3DModel& model,
                                                  const std::filesystem::path& folder,
                                                  std::uint64_t max_shard_bytes) {
-    std::filesystem::create_directories(folder);
-    core::write_json_file(folder / "config.json", model->config().to_json());
-    SaveWeightsOptions save;
-    save.max_shard_bytes = max_shard_bytes;
-    save.ignore = lora::is_adapter_tensor;
-    return save_weights_sharded(*model, folder, save);
+    return save_transformer_folder(*model, folder, max_shard_bytes);
 }
 
 } // namespace tuneframe::models::cogvideox

@@ -7,10 +7,7 @@
 
 namespace tuneframe::models::cogvideox {
 
-struct TransformerLoadOptions {
-    std::optional<torch::Dtype> dtype; // unset: the dtype the checkpoint stores
-    torch::Device device = torch::kCPU;
-};
+using models::TransformerLoadOptions;
 
 // Loads a diffusers `transformer/` folder: config.json plus one .safetensors file or shards
 // with a `*.safetensors.index.json`. The model is built directly in the target dtype and the

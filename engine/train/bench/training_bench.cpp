@@ -9,13 +9,14 @@
 #include "engine/diffusion/cogvideox_scheduler_config.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/architectures.h"
+#include "engine/models/cogvideox/cogvideox_model_folder.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
+#include "engine/models/cogvideox/diffusion_loss.h"
 #include "engine/models/cogvideox/memory_estimate.h"
 #include "engine/models/cogvideox/quantized_base.h"
 #include "engine/models/module_weights.h"
 #include "engine/train/bench/kineto_trace.h"
 #include "engine/train/bench/step_phase_clock.h"
-#include "engine/train/diffusion_loss.h"
 #include "engine/train/optim/clip_grad_norm.h"
 #include "engine/train/optim/optimizer_factory.h"
 #include "engine/train/validation_pass.h"
@@ -125,8 +126,8 @@ diffusion::PipelineFolder open_validation_pipeline(const BenchSpec& spec) {
 
 // One validation pass after the steps, with the peak of live tensor bytes read at each stage's
 // end (a host sync per stage, outside the timed steps).
-nlohmann::json bench_validation(const BenchSpec& spec, const diffusion::PipelineFolder& pipeline,
-                                cogvideox::CogVideoXTransformer3DModel model,
+nlohmann::json bench_validation(const BenchSpec& spec, const models::ModelFolder& pipeline,
+                                const models::DiffusionTransformer& model,
                                 const models::WeightsPlacement& placement,
                                 const std::function<std::int64_t()>& tensor_peak,
                                 const std::function<void()>& reset_tensor_peak) {
@@ -156,7 +157,7 @@ nlohmann::json bench_validation(const BenchSpec& spec, const diffusion::Pipeline
         stage_now = stage;
     };
     double seconds = 0;
-    pass.sample(std::move(model), boundary, &seconds);
+    pass.sample(model, boundary, &seconds);
     return {{"steps", spec.validation_steps},
             {"prompts", spec.validation_prompts},
             {"seconds", seconds},
@@ -207,9 +208,9 @@ nlohmann::json run_bench(const BenchSpec& spec) {
     }
     core::select_attention_backend(spec.attention);
     const lora::BaseQuantization quantization = lora::parse_base_quantization(spec.quantize);
-    std::optional<diffusion::PipelineFolder> validation_pipeline;
+    std::optional<cogvideox::CogVideoXModelFolder> validation_pipeline;
     if (!spec.validation_pipeline.empty()) {
-        validation_pipeline = open_validation_pipeline(spec);
+        validation_pipeline.emplace(open_validation_pipeline(spec));
     }
     // On the CPU the peak of live tensor bytes, the figure the memory estimate predicts (the
     // resident set also holds the program and the allocator's slack).
@@ -263,7 +264,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
     const std::int64_t h = spec.height / 8;
     const std::int64_t w = spec.width / 8;
     const auto options_on = torch::TensorOptions(dtype).device(device);
-    DiffusionBatch batch;
+    cogvideox::DiffusionBatch batch;
     batch.latents =
         torch::randn({1, latent_frames, spec.transformer.out_channels, h, w}, options_on);
     batch.noise = torch::randn_like(batch.latents);
@@ -294,7 +295,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
             }
         };
         clock.start();
-        const DiffusionLoss loss = diffusion_loss(model, schedule, batch);
+        const cogvideox::DiffusionLoss loss = cogvideox::diffusion_loss(model, schedule, batch);
         phase_end("forward");
         loss.loss.backward();
         phase_end("backward");
@@ -328,7 +329,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
     }
     nlohmann::json validation;
     if (validation_pipeline) {
-        validation = bench_validation(spec, *validation_pipeline, model, {dtype, device},
+        validation = bench_validation(spec, *validation_pipeline, model.ptr(), {dtype, device},
                                       tensor_peak, reset_tensor_peak);
     }
     nlohmann::json phases_s = nlohmann::json::object();

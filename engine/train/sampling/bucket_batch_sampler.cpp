@@ -1,7 +1,7 @@
 #include "engine/train/sampling/bucket_batch_sampler.h"
 
 #include "engine/core/error.h"
-#include "engine/train/sampling/keyed_generator.h"
+#include "engine/models/keyed_generator.h"
 
 #include <algorithm>
 #include <map>
@@ -36,8 +36,8 @@ std::vector<std::vector<std::int64_t>> BucketBatchSampler::epoch(std::int64_t ep
     std::iota(order.begin(), order.end(), 0);
     // std::mt19937_64 and a hand-written Fisher-Yates: the same order on every platform
     // (std::shuffle's algorithm is unspecified).
-    std::mt19937_64 engine(
-        keyed_seed(seed_, 0, static_cast<std::uint64_t>(epoch), DrawPurpose::Shuffle));
+    std::mt19937_64 engine(models::keyed_seed(seed_, 0, static_cast<std::uint64_t>(epoch),
+                                              models::DrawPurpose::Shuffle));
     for (std::size_t i = order.size(); i > 1; --i) {
         const std::size_t j = static_cast<std::size_t>(engine() % i);
         std::swap(order[i - 1], order[j]);

@@ -3,7 +3,6 @@
 target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/bucket_batch_sampler.cpp
     ${CMAKE_CURRENT_LIST_DIR}/distributed_bucket_sampler.cpp
-    ${CMAKE_CURRENT_LIST_DIR}/keyed_generator.cpp
     ${CMAKE_CURRENT_LIST_DIR}/prepared_training_dataset.cpp
     ${CMAKE_CURRENT_LIST_DIR}/training_batch_maker.cpp
 )

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/models/training_objective.h"
+
 #include <ATen/Tensor.h>
 
 #include <cstdint>
@@ -7,15 +9,7 @@
 
 namespace tuneframe::train {
 
-// One prepared sample: the VAE posterior's moments (unscaled, unsampled: the trainer samples
-// them every step, as cogvideox-factory does with --load_tensors) and the prompt embeddings.
-struct TrainingExample {
-    at::Tensor latent_mean;   // [C, F, h, w]
-    at::Tensor latent_logvar; // [C, F, h, w]
-    at::Tensor prompt_embeds; // [L, D]
-    at::Tensor image_mean;    // image-to-video: the clean first frame's moments [C, 1, h, w]
-    at::Tensor image_logvar;
-};
+using models::TrainingExample;
 
 // What the trainer reads: samples by index, each in a bucket; the prepared cache in practice,
 // tensors in memory in tests.

@@ -148,7 +148,7 @@ protected:
         make_models(config, targets);
         const auto file = folder_ / "comfy.safetensors";
         LoRASaveOptions options;
-        options.layout = LoRAFileLayout::Kohya;
+        options.scheme = comfyui_key_scheme();
         save_lora_weights(*trained_, file, options);
         return read_export(file);
     }
@@ -277,7 +277,7 @@ TEST_F(ComfyUIExport, OurLoaderReadsItBack) {
         make_models(variant.config, variant.target_sets.back());
         const auto file = folder_ / "comfy.safetensors";
         LoRASaveOptions options;
-        options.layout = LoRAFileLayout::Kohya;
+        options.scheme = comfyui_key_scheme();
         save_lora_weights(*trained_, file, options);
         const LoadedLoRA loaded = load_lora_weights(*base_, file);
         EXPECT_EQ(loaded.rank, kRank);

@@ -5,8 +5,8 @@
 #include "engine/diffusion/cogvideox_scheduler_config.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/lora/lora_weights.h"
+#include "engine/models/cogvideox/diffusion_loss.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
-#include "engine/train/diffusion_loss.h"
 #include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
@@ -14,6 +14,10 @@
 
 namespace tuneframe::train {
 namespace {
+
+using models::cogvideox::diffusion_loss;
+using models::cogvideox::DiffusionBatch;
+using models::cogvideox::DiffusionLoss;
 
 void expect_close(const at::Tensor& actual, const at::Tensor& expected, const std::string& what) {
     ASSERT_EQ(actual.sizes(), expected.sizes()) << what;

@@ -1,6 +1,7 @@
 // The pre-flight memory estimate of a job, on CogVideoX-2b's configuration without weights:
 // plans and options move the parts they should, and a phase's stages do not add up.
 #include "engine/core/error.h"
+#include "engine/models/cogvideox/cogvideox_model_folder.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
 #include "engine/models/cogvideox/quantized_base.h"
 #include "engine/train/job_memory_estimate.h"
@@ -34,6 +35,14 @@ std::vector<core::ComponentInventory> pipeline_2b() {
     return {transformer, vae, text};
 }
 
+// CogVideoX-2b as its configs describe it (the class defaults), with no files behind it.
+std::unique_ptr<models::ModelFolder> model_2b() {
+    diffusion::PipelineFolder folder;
+    folder.root = "/models/CogVideoX-2b";
+    folder.text_encoder_width = 4096;
+    return std::make_unique<models::cogvideox::CogVideoXModelFolder>(folder);
+}
+
 common::TrainingJob lora_job() {
     common::TrainingJob job;
     job.model = "/models/CogVideoX-2b";
@@ -64,7 +73,8 @@ const PhaseMemory& phase(const JobMemoryEstimate& estimate, const std::string& n
 }
 
 TEST(JobMemoryEstimate, PrepareHoldsOneModelAtATime) {
-    const JobMemoryEstimate estimate = estimate_job_memory(lora_job(), pipeline_2b(), 1);
+    const JobMemoryEstimate estimate =
+        estimate_job_memory(lora_job(), *model_2b(), pipeline_2b(), 1);
     const PhaseMemory& prepare = phase(estimate, "prepare");
     const std::uint64_t text = part(estimate, "prepare", "text encoder weights") +
                                part(estimate, "prepare", "text encoder activations");
@@ -75,20 +85,20 @@ TEST(JobMemoryEstimate, PrepareHoldsOneModelAtATime) {
 
     common::TrainingJob tiled = lora_job();
     tiled.dataset.vae_tiling = true;
-    EXPECT_LT(
-        part(estimate_job_memory(tiled, pipeline_2b(), 1), "prepare", "VAE encode activations"),
-        part(estimate, "prepare", "VAE encode activations") / 2);
+    EXPECT_LT(part(estimate_job_memory(tiled, *model_2b(), pipeline_2b(), 1), "prepare",
+                   "VAE encode activations"),
+              part(estimate, "prepare", "VAE encode activations") / 2);
 }
 
 TEST(JobMemoryEstimate, PlansShardStateAndTokens) {
-    const JobMemoryEstimate alone = estimate_job_memory(lora_job(), pipeline_2b(), 1);
+    const JobMemoryEstimate alone = estimate_job_memory(lora_job(), *model_2b(), pipeline_2b(), 1);
     EXPECT_EQ(part(alone, "train", "transformer weights"), 1'690'000'000ull * 2);
     // 30 blocks x 4 projections x (A and B of 128 x 1920), AdamW: two float32 moments.
     EXPECT_EQ(part(alone, "train", "optimizer state"), 30ull * 4 * 128 * 2 * 1920 * 8);
 
     common::TrainingJob zero2 = lora_job();
     zero2.parallel.plan = "zero2";
-    const JobMemoryEstimate sharded = estimate_job_memory(zero2, pipeline_2b(), 4);
+    const JobMemoryEstimate sharded = estimate_job_memory(zero2, *model_2b(), pipeline_2b(), 4);
     EXPECT_EQ(sharded.data_parallel, 4);
     EXPECT_EQ(part(sharded, "train", "optimizer state") * 4,
               part(alone, "train", "optimizer state"));
@@ -98,10 +108,11 @@ TEST(JobMemoryEstimate, PlansShardStateAndTokens) {
     common::TrainingJob ddp = lora_job();
     const std::uint64_t adapter = 30ull * 4 * 128 * 2 * 1920 * 4;
     EXPECT_EQ(part(alone, "train", "gradients"), adapter);
-    EXPECT_EQ(part(estimate_job_memory(ddp, pipeline_2b(), 4), "train", "gradients"), 2 * adapter);
+    EXPECT_EQ(part(estimate_job_memory(ddp, *model_2b(), pipeline_2b(), 4), "train", "gradients"),
+              2 * adapter);
     common::TrainingJob zero1 = lora_job();
     zero1.parallel.plan = "zero1";
-    const JobMemoryEstimate state_only = estimate_job_memory(zero1, pipeline_2b(), 4);
+    const JobMemoryEstimate state_only = estimate_job_memory(zero1, *model_2b(), pipeline_2b(), 4);
     EXPECT_EQ(part(state_only, "train", "gradients"), 2 * adapter);
     EXPECT_EQ(part(state_only, "train", "optimizer state"),
               part(sharded, "train", "optimizer state"));
@@ -110,7 +121,7 @@ TEST(JobMemoryEstimate, PlansShardStateAndTokens) {
     common::TrainingJob hybrid = lora_job();
     hybrid.parallel.plan = "hybrid";
     hybrid.parallel.sp_size = 2;
-    const JobMemoryEstimate split = estimate_job_memory(hybrid, pipeline_2b(), 2);
+    const JobMemoryEstimate split = estimate_job_memory(hybrid, *model_2b(), pipeline_2b(), 2);
     EXPECT_EQ(split.sequence_parallel, 2);
     EXPECT_EQ(split.data_parallel, 1);
     EXPECT_NEAR(static_cast<double>(part(split, "train", "activations")) /
@@ -125,11 +136,11 @@ TEST(JobMemoryEstimate, PlansShardStateAndTokens) {
 // weights, adapter and state; activations stay whole (1F1B keeps 4 micro-batches of the first
 // stage's share in flight); rank 0 samples with a whole transformer of its own.
 TEST(JobMemoryEstimate, PipelineStagesHoldTheirShareOfTheBlocks) {
-    const JobMemoryEstimate alone = estimate_job_memory(lora_job(), pipeline_2b(), 1);
+    const JobMemoryEstimate alone = estimate_job_memory(lora_job(), *model_2b(), pipeline_2b(), 1);
     common::TrainingJob staged = lora_job();
     staged.parallel.plan = "hybrid";
     staged.parallel.pp_size = 4;
-    const JobMemoryEstimate split = estimate_job_memory(staged, pipeline_2b(), 8);
+    const JobMemoryEstimate split = estimate_job_memory(staged, *model_2b(), pipeline_2b(), 8);
     EXPECT_EQ(split.pipeline_parallel, 4);
     EXPECT_EQ(split.data_parallel, 2);
     for (const char* name : {"transformer weights", "adapter weights", "optimizer state"}) {
@@ -147,22 +158,25 @@ TEST(JobMemoryEstimate, PipelineStagesHoldTheirShareOfTheBlocks) {
 TEST(JobMemoryEstimate, FullFineTuneAndOffloading) {
     common::TrainingJob full = lora_job();
     full.mode = "full";
-    const JobMemoryEstimate estimate = estimate_job_memory(full, pipeline_2b(), 1);
+    const JobMemoryEstimate estimate = estimate_job_memory(full, *model_2b(), pipeline_2b(), 1);
     // bf16 weights and gradients, float32 master weights and two moments: 16 bytes a parameter.
     EXPECT_EQ(part(estimate, "train", "gradients"), 1'690'000'000ull * 2);
     EXPECT_EQ(part(estimate, "train", "optimizer state"), 1'690'000'000ull * 12);
-    EXPECT_GT(phase(estimate, "train").total(),
-              phase(estimate_job_memory(lora_job(), pipeline_2b(), 1), "train").total());
+    EXPECT_GT(
+        phase(estimate, "train").total(),
+        phase(estimate_job_memory(lora_job(), *model_2b(), pipeline_2b(), 1), "train").total());
     full.optimizer.name = "adamw-cpu-offload";
-    EXPECT_EQ(part(estimate_job_memory(full, pipeline_2b(), 1), "train", "optimizer state"), 0u);
+    EXPECT_EQ(
+        part(estimate_job_memory(full, *model_2b(), pipeline_2b(), 1), "train", "optimizer state"),
+        0u);
 }
 
 TEST(JobMemoryEstimate, AQuantizedBaseHoldsOneBytePerBlockWeight) {
-    const JobMemoryEstimate bf16 = estimate_job_memory(lora_job(), pipeline_2b(), 1);
+    const JobMemoryEstimate bf16 = estimate_job_memory(lora_job(), *model_2b(), pipeline_2b(), 1);
     for (const char* base : {"int8", "fp8"}) {
         common::TrainingJob job = lora_job();
         job.lora.base_quantization = base;
-        const JobMemoryEstimate quantized = estimate_job_memory(job, pipeline_2b(), 1);
+        const JobMemoryEstimate quantized = estimate_job_memory(job, *model_2b(), pipeline_2b(), 1);
         const auto count = models::cogvideox::quantized_base_count(
             models::cogvideox::CogVideoXTransformer3DConfig{});
         // Each block weight drops from two bytes to one and gains a float32 scale per row.
@@ -181,7 +195,8 @@ TEST(JobMemoryEstimate, AQuantizedBaseHoldsOneBytePerBlockWeight) {
 TEST(JobMemoryEstimate, OnAGpuValidationHoldsTheTransformerOnlyWhileItDenoises) {
     common::TrainingJob job = lora_job();
     job.device = "cuda";
-    const PhaseMemory validation = phase(estimate_job_memory(job, pipeline_2b(), 1), "validation");
+    const PhaseMemory validation =
+        phase(estimate_job_memory(job, *model_2b(), pipeline_2b(), 1), "validation");
     std::uint64_t resident = 0;
     std::map<std::string, std::uint64_t> stages;
     for (const MemoryPart& p : validation.parts) {
@@ -193,7 +208,8 @@ TEST(JobMemoryEstimate, OnAGpuValidationHoldsTheTransformerOnlyWhileItDenoises) 
     EXPECT_EQ(validation.total(),
               resident + std::max({stages["text"], stages["denoise"], stages["vae"]}));
     job.device = "cpu";
-    const PhaseMemory on_cpu = phase(estimate_job_memory(job, pipeline_2b(), 1), "validation");
+    const PhaseMemory on_cpu =
+        phase(estimate_job_memory(job, *model_2b(), pipeline_2b(), 1), "validation");
     for (const MemoryPart& p : on_cpu.parts) {
         if (p.name == "transformer weights") {
             EXPECT_EQ(p.stage, ""); // nothing moves off the CPU: resident throughout
@@ -205,7 +221,7 @@ TEST(JobMemoryEstimate, ValidationAndTheCpu) {
     common::TrainingJob job = lora_job();
     job.validation.prompts.clear();
     job.device = "cpu";
-    const JobMemoryEstimate estimate = estimate_job_memory(job, pipeline_2b(), 1);
+    const JobMemoryEstimate estimate = estimate_job_memory(job, *model_2b(), pipeline_2b(), 1);
     EXPECT_TRUE(phase(estimate, "validation").skipped);
     EXPECT_EQ(estimate.peak(),
               std::max(phase(estimate, "prepare").total(), phase(estimate, "train").total()));
@@ -219,7 +235,7 @@ TEST(JobMemoryEstimate, MissingComponentNamesTheFolder) {
     std::vector<core::ComponentInventory> components = pipeline_2b();
     components.erase(components.begin() + 1);
     try {
-        estimate_job_memory(lora_job(), components, 1);
+        estimate_job_memory(lora_job(), *model_2b(), components, 1);
         FAIL() << "a pipeline without a VAE was estimated";
     } catch (const core::Error& error) {
         EXPECT_NE(std::string(error.what()).find("/models/CogVideoX-2b"), std::string::npos);

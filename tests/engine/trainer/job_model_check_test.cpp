@@ -3,6 +3,7 @@
 // CogVideoX 1.5's configs for its temporal patches.
 #include "engine/core/error.h"
 #include "engine/models/cogvideox/architectures.h"
+#include "engine/models/cogvideox/cogvideox_model_folder.h"
 #include "engine/train/job_model_check.h"
 #include "tests/support/test_paths.h"
 
@@ -20,7 +21,7 @@ struct Refusal {
 
 Refusal refusal(const common::TrainingJob& job, const diffusion::PipelineFolder& model) {
     try {
-        check_job_against_model(job, model, "job.json");
+        check_job_against_model(job, models::cogvideox::CogVideoXModelFolder(model), "job.json");
     } catch (const core::Error& error) {
         EXPECT_EQ(error.code(), core::ErrorCode::BadInput);
         EXPECT_NE(std::string(error.what()).find("job.json"), std::string::npos) << error.what();

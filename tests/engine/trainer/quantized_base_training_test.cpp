@@ -87,7 +87,7 @@ TEST(QuantizedBaseTraining, ExportsOfAnInt8RunApplyToTheUnquantizedBase) {
         test_support::run_trainer(quantized_job(2, 1e-3, "int8"), dir / "run");
     ExportRequest request;
     request.run = dir / "run";
-    request.format = ExportFormat::Diffusers;
+    request.format = "diffusers";
     request.out = dir / "diffusers";
     const ExportResult diffusers = export_run(request);
     EXPECT_LE(diffusers.max_abs_diff, diffusers.tolerance);
@@ -100,7 +100,7 @@ TEST(QuantizedBaseTraining, ExportsOfAnInt8RunApplyToTheUnquantizedBase) {
     load_adapter(expected, result.last_checkpoint);
     EXPECT_NEAR(fixed_batch_loss(reloaded), fixed_batch_loss(expected), 1e-5);
 
-    request.format = ExportFormat::Merged;
+    request.format = "merged";
     request.out = dir / "merged";
     const ExportResult merged = export_run(request);
     EXPECT_LE(merged.max_abs_diff, merged.tolerance);

@@ -3,8 +3,9 @@
 // CogVideo fine-tuning does; before, the job check refused such buckets.
 #include "engine/core/event_emitter.h"
 #include "engine/models/cogvideox/architectures.h"
+#include "engine/models/cogvideox/cogvideox_model_folder.h"
+#include "engine/models/cogvideox/diffusion_loss.h"
 #include "engine/models/cogvideox/init_model.h"
-#include "engine/train/diffusion_loss.h"
 #include "engine/train/job_model_check.h"
 #include "engine/train/trainer.h"
 #include "tests/support/test_paths.h"
@@ -19,6 +20,7 @@ namespace tuneframe::train {
 namespace {
 
 namespace fs = std::filesystem;
+using models::cogvideox::pad_to_temporal_patches;
 
 TEST(TemporalPadding, RepeatsTheFirstLatentFrameInFrontUntilThePatchesFit) {
     const at::Tensor latents = torch::randn({2, 3, 4, 2, 2}); // [B, F, C, h, w]
@@ -89,8 +91,9 @@ TEST(TemporalPadding, CogVideoX15TrainsOnAnOddLatentFrameCount) {
                            {"seed", 5}};
     const common::TrainingJob job = common::TrainingJob::from_json(json, "job.json");
     // 9 frames give 3 latent frames: no longer refused.
-    EXPECT_NO_THROW(
-        check_job_against_model(job, diffusion::PipelineFolder::open(model), "job.json"));
+    EXPECT_NO_THROW(check_job_against_model(
+        job, models::cogvideox::CogVideoXModelFolder(diffusion::PipelineFolder::open(model)),
+        "job.json"));
 
     const fs::path run = directory / "run";
     fs::create_directories(run);

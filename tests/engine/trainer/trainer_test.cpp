@@ -304,7 +304,7 @@ TEST(RunExport, EveryFormatIsWrittenReloadedAndVerified) {
     ExportRequest request;
     request.run = dir / "run";
 
-    request.format = ExportFormat::Diffusers;
+    request.format = "diffusers";
     request.out = dir / "diffusers";
     const ExportResult diffusers = export_run(request);
     EXPECT_EQ(diffusers.path, dir / "diffusers" / "pytorch_lora_weights.safetensors");
@@ -317,7 +317,7 @@ TEST(RunExport, EveryFormatIsWrittenReloadedAndVerified) {
     const auto tuneframe = nlohmann::json::parse(peft.metadata().at("tuneframe"));
     EXPECT_EQ(tuneframe["step"], 4);
 
-    request.format = ExportFormat::ComfyUI;
+    request.format = "comfyui";
     request.out = dir / "comfy.safetensors";
     const ExportResult comfy = export_run(request);
     EXPECT_LE(comfy.max_abs_diff, comfy.tolerance);
@@ -325,7 +325,7 @@ TEST(RunExport, EveryFormatIsWrittenReloadedAndVerified) {
     EXPECT_NE(kohya.find("lora_unet_transformer_blocks_1_attn1_to_out_0.lora_up.weight"), nullptr);
     EXPECT_NE(kohya.find("lora_unet_transformer_blocks_1_attn1_to_out_0.alpha"), nullptr);
 
-    request.format = ExportFormat::Merged;
+    request.format = "merged";
     request.out = dir / "merged";
     request.step = 2;
     const ExportResult merged = export_run(request);
@@ -351,7 +351,7 @@ TEST(RunExport, AMergedExportNeverWritesAmongOtherFilesAndReplacesAnEarlierOne) 
     train(dir / "run", 2);
     ExportRequest request;
     request.run = dir / "run";
-    request.format = ExportFormat::Merged;
+    request.format = "merged";
 
     const fs::path shared = dir / "my-models";
     fs::create_directories(shared);
@@ -412,10 +412,10 @@ TEST(RunExport, APipelineExportIsTheBaseModelWithTheTrainedTransformer) {
     test_support::run_trainer(job, dir / "run");
     ExportRequest request;
     request.run = dir / "run";
-    request.format = ExportFormat::Merged;
+    request.format = "merged";
     request.out = dir / "merged";
     export_run(request);
-    request.format = ExportFormat::Pipeline;
+    request.format = "pipeline";
     request.out = dir / "pipeline";
     const ExportResult exported = export_run(request);
     EXPECT_EQ(exported.path, dir / "pipeline");

@@ -5,7 +5,7 @@
 #include "engine/core/event_emitter.h"
 #include "engine/diffusion/cogvideox_noise_schedule.h"
 #include "engine/diffusion/pipeline_folder.h"
-#include "engine/train/diffusion_loss.h"
+#include "engine/models/cogvideox/diffusion_loss.h"
 
 #include <torch/torch.h>
 
@@ -75,7 +75,7 @@ double fixed_batch_loss(models::cogvideox::CogVideoXTransformer3DModel& transfor
     const auto pipeline = diffusion::PipelineFolder::open(test::tiny_pipeline());
     const diffusion::CogVideoXNoiseSchedule schedule(pipeline.scheduler_config);
     const TrainingExample example = MemoryDataset().load(0);
-    DiffusionBatch batch;
+    models::cogvideox::DiffusionBatch batch;
     batch.latents = (example.latent_mean * pipeline.vae_config.scaling_factor)
                         .permute({1, 0, 2, 3})
                         .unsqueeze(0)
@@ -85,7 +85,7 @@ double fixed_batch_loss(models::cogvideox::CogVideoXTransformer3DModel& transfor
     batch.noise = torch::randn(batch.latents.sizes());
     batch.timesteps = torch::tensor({100, 400, 700, 950}, torch::kLong);
     torch::NoGradGuard no_grad;
-    return diffusion_loss(transformer, schedule, batch).loss.item<double>();
+    return models::cogvideox::diffusion_loss(transformer, schedule, batch).loss.item<double>();
 }
 
 } // namespace tuneframe::train::test_support

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-namespace tuneframe::train {
+namespace tuneframe::models {
 
 // What a draw is for; part of the key so the draws of one sample and step are independent.
 enum class DrawPurpose : std::uint64_t {
@@ -29,4 +29,4 @@ at::Generator keyed_generator(std::uint64_t seed, std::uint64_t sample, std::uin
 std::uint64_t keyed_seed(std::uint64_t seed, std::uint64_t sample, std::uint64_t step,
                          DrawPurpose purpose);
 
-} // namespace tuneframe::train
+} // namespace tuneframe::models

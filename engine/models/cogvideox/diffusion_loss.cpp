@@ -1,8 +1,8 @@
-#include "engine/train/diffusion_loss.h"
+#include "engine/models/cogvideox/diffusion_loss.h"
 
 #include <torch/torch.h>
 
-namespace tuneframe::train {
+namespace tuneframe::models::cogvideox {
 
 at::Tensor pad_to_temporal_patches(const at::Tensor& latents, std::int64_t patch_t) {
     const std::int64_t frames = latents.size(1);
@@ -14,11 +14,11 @@ at::Tensor pad_to_temporal_patches(const at::Tensor& latents, std::int64_t patch
     return torch::cat({first.expand({-1, missing, -1, -1, -1}), latents}, 1);
 }
 
-models::cogvideox::CogVideoXTransformerInputs
+CogVideoXTransformerInputs
 diffusion_inputs(const diffusion::CogVideoXNoiseSchedule& schedule, const DiffusionBatch& batch,
                  at::Tensor& noisy_input) {
     noisy_input = schedule.add_noise(batch.latents, batch.noise, batch.timesteps);
-    models::cogvideox::CogVideoXTransformerInputs inputs;
+    CogVideoXTransformerInputs inputs;
     inputs.hidden_states = batch.image_latents.defined()
                                ? torch::cat({noisy_input, batch.image_latents}, 2)
                                : noisy_input;
@@ -47,13 +47,13 @@ DiffusionLoss diffusion_loss_of(const diffusion::CogVideoXNoiseSchedule& schedul
     return out;
 }
 
-DiffusionLoss diffusion_loss(models::cogvideox::CogVideoXTransformer3DModel& transformer,
+DiffusionLoss diffusion_loss(CogVideoXTransformer3DModel& transformer,
                              const diffusion::CogVideoXNoiseSchedule& schedule,
                              const DiffusionBatch& batch) {
     at::Tensor noisy_input;
-    const models::cogvideox::CogVideoXTransformerInputs inputs =
+    const CogVideoXTransformerInputs inputs =
         diffusion_inputs(schedule, batch, noisy_input);
     return diffusion_loss_of(schedule, batch, noisy_input, transformer->forward(inputs));
 }
 
-} // namespace tuneframe::train
+} // namespace tuneframe::models::cogvideox

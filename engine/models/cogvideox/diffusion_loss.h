@@ -5,7 +5,7 @@
 
 #include <ATen/Tensor.h>
 
-namespace tuneframe::train {
+namespace tuneframe::models::cogvideox {
 
 // One batch of a CogVideoX training step, already on the device.
 struct DiffusionBatch {
@@ -37,14 +37,14 @@ struct DiffusionLoss {
 // v-prediction is turned into an x0 prediction and compared with z0 under the weight
 // 1 / (1 - a_t), which is the plain v-MSE algebraically but not in rounding, so the formula is
 // kept as written.
-DiffusionLoss diffusion_loss(models::cogvideox::CogVideoXTransformer3DModel& transformer,
+DiffusionLoss diffusion_loss(CogVideoXTransformer3DModel& transformer,
                              const diffusion::CogVideoXNoiseSchedule& schedule,
                              const DiffusionBatch& batch);
 
 // The two halves of diffusion_loss, for pipeline stages, which run the transformer in parts.
 // The transformer's inputs for `batch`: its latents noised at its timesteps (beside the image
 // latents for image-to-video), which `noisy_input` receives.
-models::cogvideox::CogVideoXTransformerInputs
+CogVideoXTransformerInputs
 diffusion_inputs(const diffusion::CogVideoXNoiseSchedule& schedule, const DiffusionBatch& batch,
                  at::Tensor& noisy_input);
 // The loss of the transformer's v-prediction `prediction` for `batch`.
@@ -52,4 +52,4 @@ DiffusionLoss diffusion_loss_of(const diffusion::CogVideoXNoiseSchedule& schedul
                                 const DiffusionBatch& batch, const at::Tensor& noisy_input,
                                 const at::Tensor& prediction);
 
-} // namespace tuneframe::train
+} // namespace tuneframe::models::cogvideox

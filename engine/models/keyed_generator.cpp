@@ -1,8 +1,8 @@
-#include "engine/train/sampling/keyed_generator.h"
+#include "engine/models/keyed_generator.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 
-namespace tuneframe::train {
+namespace tuneframe::models {
 namespace {
 
 // SplitMix64's finaliser: consecutive keys give unrelated seeds.
@@ -28,4 +28,4 @@ at::Generator keyed_generator(std::uint64_t seed, std::uint64_t sample, std::uin
     return at::make_generator<at::CPUGeneratorImpl>(keyed_seed(seed, sample, step, purpose));
 }
 
-} // namespace tuneframe::train
+} // namespace tuneframe::models

@@ -1,0 +1,21 @@
+#pragma once
+
+#include "engine/models/model_family.h"
+
+namespace tuneframe::models::cogvideox {
+
+// CogVideoX 1.0 and 1.5 (2b, 5b, 5b-I2V, 1.5-5B, 1.5-5B-I2V) and their tiny test models.
+class CogVideoXFamily : public ModelFamily {
+public:
+    std::string name() const override { return "cogvideox"; }
+    std::string display_name() const override { return "CogVideoX"; }
+    bool reads(const nlohmann::json& model_index) const override;
+    std::unique_ptr<ModelFolder> open(const std::filesystem::path& root) const override;
+    bool reads_transformer(const std::filesystem::path& path) const override;
+    DiffusionTransformer load_transformer(const std::filesystem::path& path,
+                                          const TransformerLoadOptions& options) const override;
+    std::vector<models::Architecture> architectures() const override;
+    InitModelResult init_model(const InitModelOptions& options) const override;
+};
+
+} // namespace tuneframe::models::cogvideox
