@@ -12,6 +12,8 @@ namespace tuneframe::models {
 // google/t5-v1_1's structure at toy size: 2 blocks, 4 heads of 8. `vocab_size` must cover the
 // tokenizer (its SentencePiece pieces plus 100 <extra_id_N>).
 T5Config tiny_t5_config(std::int64_t d_model, std::int64_t vocab_size);
+// google/umt5's structure at the same toy size: a relative position table in every block.
+T5Config tiny_umt5_config(std::int64_t d_model, std::int64_t vocab_size);
 
 // transformers' T5 initialisation, seeded: normal weights scaled by fan-in, norms one.
 void initialise_t5_encoder(T5EncoderModelImpl& model, std::uint64_t seed);
@@ -38,5 +40,11 @@ TokenizerFolder write_tiny_text_components(const std::filesystem::path& text_enc
                                            const std::filesystem::path& tokenizer_folder,
                                            std::int64_t d_model, int model_max_length,
                                            std::uint64_t seed);
+
+// The same for a Wan pipeline: the tokenizer, then a UMT5 encoder (UMT5EncoderModel) over it.
+TokenizerFolder write_tiny_umt5_text_components(const std::filesystem::path& text_encoder_folder,
+                                                const std::filesystem::path& tokenizer_folder,
+                                                std::int64_t d_model, int model_max_length,
+                                                std::uint64_t seed);
 
 } // namespace tuneframe::models
