@@ -205,9 +205,7 @@ CLIPVisionOutput CLIPVisionModelWithProjectionImpl::forward(const at::Tensor& pi
 }
 
 at::Tensor CLIPVisionModelWithProjectionImpl::encode_image(const at::Tensor& pixel_values) {
-    if (config_.num_hidden_layers < 1) {
-        return vision_model->hidden_states(checked_pixels(pixel_values), 0).back();
-    }
+    // The config guarantees at least one layer.
     return vision_model->hidden_states(checked_pixels(pixel_values), config_.num_hidden_layers - 1)
         .back();
 }
