@@ -11,6 +11,7 @@
 
 #include <torch/torch.h>
 
+#include <cctype>
 #include <cstdio>
 
 namespace tuneframe::models::wan {

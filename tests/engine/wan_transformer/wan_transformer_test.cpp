@@ -266,6 +266,27 @@ INSTANTIATE_TEST_SUITE_P(Inputs, WanTransformerStages,
                          ::testing::Values(StageCase{false, false}, StageCase{true, false},
                                            StageCase{false, true}));
 
+// FLF2V: two images' CLIP tokens per sample, joined and given learned positions.
+TEST(WanTransformer, FirstLastFrameModelJoinsBothImages) {
+    auto config = test::tiny_wan_config(true);
+    config.pos_embed_seq_len = 10;
+    auto model = test::seeded_wan_model(config);
+    EXPECT_EQ(model->condition_embedder->image_embedder->pos_embed.sizes(),
+              (c10::IntArrayRef{1, 10, 20}));
+    TransformerInputs inputs = test::seeded_wan_inputs(config);
+    inputs.encoder_hidden_states_image = torch::randn({4, 5, 20}); // first, last of 2 samples
+    torch::NoGradGuard no_grad;
+    EXPECT_EQ(model->forward(inputs).sizes(), (c10::IntArrayRef{2, 16, 3, 6, 10}));
+    const StageOutput first = model->forward_stage(inputs, 0, 1);
+    const auto shapes = model->stage_token_shapes(inputs);
+    EXPECT_EQ(shapes[2], (std::vector<std::int64_t>{2, 10 + 512, 64}));
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        EXPECT_EQ(first.tokens.parts[i].sizes().vec(), shapes[i]) << "part " << i;
+    }
+    inputs.encoder_hidden_states_image = torch::randn({2, 5, 20});
+    EXPECT_TRUE(mentions(bad_input_of([&] { model->forward(inputs); }), "[4, 5, 20]"));
+}
+
 TEST(WanTransformer, KeepStageDropsWhatTheStageDoesNotRun) {
     const auto config = test::tiny_wan_config();
     auto whole = test::seeded_wan_model(config);
