@@ -111,7 +111,16 @@ void write_random_t5_encoder(const T5Config& config, const std::filesystem::path
     // would need 19 GB where bf16 needs 9.5.
     T5EncoderModel model(config, WeightsPlacement{dtype, c10::kCPU});
     initialise_t5_encoder(*model, seed);
-    const core::NamedTensors tensors = module_tensors(*model);
+    core::NamedTensors tensors = module_tensors(*model);
+    if (config.position_bias_per_layer) {
+        // transformers 5 reads UMT5's encoder.embed_tokens apart from shared when the embeddings
+        // are untied, as Wan's are, so the file holds both, as save_pretrained writes them.
+        for (const auto& [name, tensor] : core::NamedTensors(tensors)) {
+            if (name == "shared.weight") {
+                tensors.emplace_back("encoder.embed_tokens.weight", tensor);
+            }
+        }
+    }
     std::filesystem::create_directories(folder);
     core::write_tensors(folder / "model.safetensors", tensors, {{"format", "pt"}});
     nlohmann::json json = config.to_json();

@@ -19,7 +19,8 @@ T5Config tiny_umt5_config(std::int64_t d_model, std::int64_t vocab_size);
 void initialise_t5_encoder(T5EncoderModelImpl& model, std::uint64_t seed);
 
 // `folder`/config.json and `folder`/model.safetensors, as transformers' save_pretrained writes
-// a T5EncoderModel (shared.weight only; encoder.embed_tokens is tied to it).
+// a T5EncoderModel (shared.weight only; encoder.embed_tokens is tied to it) or a UMT5EncoderModel
+// (shared.weight and encoder.embed_tokens.weight, equal).
 void write_random_t5_encoder(const T5Config& config, const std::filesystem::path& folder,
                              std::uint64_t seed, c10::ScalarType dtype = c10::kFloat);
 

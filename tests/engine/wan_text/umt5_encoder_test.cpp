@@ -138,6 +138,8 @@ TEST(UMT5Init, TinyTextComponentsAreDeterministicAndLoad) {
     const auto tensors = core::read_tensors(dir / "a" / "text_encoder" / "model.safetensors");
     EXPECT_TRUE(
         tensors.count("encoder.block.1.layer.0.SelfAttention.relative_attention_bias.weight"));
+    EXPECT_TRUE(
+        torch::equal(tensors.at("shared.weight"), tensors.at("encoder.embed_tokens.weight")));
     auto model = load_t5_encoder(dir / "a" / "text_encoder");
     EXPECT_TRUE(model->config().position_bias_per_layer);
     torch::NoGradGuard no_grad;
