@@ -12,7 +12,7 @@ struct DTypeEntry {
     std::size_t size;
 };
 
-constexpr std::array<DTypeEntry, 10> kDTypes{{
+constexpr std::array<DTypeEntry, 12> kDTypes{{
     {DType::Bool, "BOOL", 1},
     {DType::U8, "U8", 1},
     {DType::I8, "I8", 1},
@@ -23,6 +23,8 @@ constexpr std::array<DTypeEntry, 10> kDTypes{{
     {DType::BF16, "BF16", 2},
     {DType::F32, "F32", 4},
     {DType::F64, "F64", 8},
+    {DType::F8_E4M3, "F8_E4M3", 1},
+    {DType::F8_E5M2, "F8_E5M2", 1},
 }};
 
 const DTypeEntry* find(DType dtype) {
@@ -57,7 +59,11 @@ std::size_t dtype_size(DType dtype) {
 
 bool dtype_is_floating(DType dtype) {
     return dtype == DType::F16 || dtype == DType::BF16 || dtype == DType::F32 ||
-           dtype == DType::F64;
+           dtype == DType::F64 || dtype_is_float8(dtype);
+}
+
+bool dtype_is_float8(DType dtype) {
+    return dtype == DType::F8_E4M3 || dtype == DType::F8_E5M2;
 }
 
 } // namespace tuneframe::core

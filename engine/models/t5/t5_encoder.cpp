@@ -2,11 +2,13 @@
 
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
+#include "engine/core/tensor_io.h"
 
 #include <torch/torch.h>
 
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 namespace tuneframe::models {
 namespace {
@@ -25,13 +27,34 @@ at::Tensor clamp_fp16(const at::Tensor& hidden) {
     return at::clamp(hidden, -limit, limit);
 }
 
+// "t5" or "umt5" from model_type, or from architectures where a hand-written config has no
+// model_type. mT5 is T5 v1.1 with another vocabulary, so it reads as "t5".
+std::string encoder_model_type(const core::JsonFields& fields, const nlohmann::json& json) {
+    if (auto type = fields.maybe<std::string>("model_type")) {
+        return *type == "mt5" ? "t5" : *type;
+    }
+    if (auto architectures = json.find("architectures");
+        architectures != json.end() && architectures->is_array()) {
+        for (const auto& name : *architectures) {
+            if (name.is_string() && name.get<std::string>().rfind("UMT5", 0) == 0) {
+                return "umt5";
+            }
+        }
+    }
+    return "t5";
+}
+
 } // namespace
 
 T5Config T5Config::from_json(const nlohmann::json& json, const std::string& origin) {
     core::JsonFields fields(json, origin);
-    if (auto type = fields.maybe<std::string>("model_type"); type && *type != "t5") {
-        throw Error(ErrorCode::Unsupported, origin + ": model_type is \"" + *type + "\", not t5.",
-                    "Point at the text_encoder/ folder of a CogVideoX pipeline.");
+    const std::string type = encoder_model_type(fields, json);
+    if (type != "t5" && type != "umt5") {
+        throw Error(ErrorCode::BadInput,
+                    origin + ": model_type is \"" + type +
+                        "\"; a text encoder here is T5 (\"t5\", CogVideoX) or UMT5 (\"umt5\", "
+                        "Wan).",
+                    "Point at the text_encoder/ folder of a CogVideoX or Wan pipeline.");
     }
     T5Config config;
     config.vocab_size = fields.required<std::int64_t>("vocab_size");
@@ -45,15 +68,19 @@ T5Config T5Config::from_json(const nlohmann::json& json, const std::string& orig
     config.relative_attention_max_distance =
         fields.optional<std::int64_t>("relative_attention_max_distance", 128);
     config.layer_norm_epsilon = fields.optional<double>("layer_norm_epsilon", 1e-6);
-    config.feed_forward_proj = fields.optional<std::string>("feed_forward_proj", "relu");
+    config.position_bias_per_layer = type == "umt5";
+    // UMT5Config defaults to gated-gelu, T5Config to relu.
+    config.feed_forward_proj =
+        fields.optional<std::string>("feed_forward_proj", type == "umt5" ? "gated-gelu" : "relu");
     config.tie_word_embeddings = fields.optional<bool>("tie_word_embeddings", true);
     config.pad_token_id = fields.optional<std::int64_t>("pad_token_id", 0);
     config.eos_token_id = fields.optional<std::int64_t>("eos_token_id", 1);
     if (config.feed_forward_proj != "gated-gelu") {
         throw Error(ErrorCode::Unsupported,
                     origin + ": feed_forward_proj \"" + config.feed_forward_proj +
-                        "\" is not supported; only T5 v1.1's \"gated-gelu\" is.",
-                    "CogVideoX uses google/t5-v1_1-xxl; point at its text_encoder/ folder.");
+                        "\" is not supported; only T5 v1.1's and UMT5's \"gated-gelu\" is.",
+                    "CogVideoX uses google/t5-v1_1-xxl and Wan google/umt5-xxl; point at the "
+                    "pipeline's text_encoder/ folder.");
     }
     using Field = std::pair<std::int64_t, const char*>;
     for (const auto& [value, name] : std::initializer_list<Field>{
@@ -75,29 +102,37 @@ T5Config T5Config::from_json(const nlohmann::json& json, const std::string& orig
 }
 
 nlohmann::json T5Config::to_json() const {
-    return {{"architectures", {"T5EncoderModel"}},
-            {"model_type", "t5"},
-            {"vocab_size", vocab_size},
-            {"d_model", d_model},
-            {"d_kv", d_kv},
-            {"d_ff", d_ff},
-            {"num_layers", num_layers},
-            {"num_decoder_layers", num_layers},
-            {"num_heads", num_heads},
-            {"relative_attention_num_buckets", relative_attention_num_buckets},
-            {"relative_attention_max_distance", relative_attention_max_distance},
-            {"layer_norm_epsilon", layer_norm_epsilon},
-            {"feed_forward_proj", feed_forward_proj},
-            {"dense_act_fn", "gelu_new"},
-            {"is_gated_act", true},
-            {"dropout_rate", 0.1},
-            {"initializer_factor", 1.0},
-            {"is_encoder_decoder", true},
-            {"tie_word_embeddings", tie_word_embeddings},
-            {"pad_token_id", pad_token_id},
-            {"eos_token_id", eos_token_id},
-            {"torch_dtype", "float32"},
-            {"use_cache", true}};
+    nlohmann::json json = {
+        {"architectures", {position_bias_per_layer ? "UMT5EncoderModel" : "T5EncoderModel"}},
+        {"model_type", model_type()},
+        {"vocab_size", vocab_size},
+        {"d_model", d_model},
+        {"d_kv", d_kv},
+        {"d_ff", d_ff},
+        {"num_layers", num_layers},
+        {"num_decoder_layers", num_layers},
+        {"num_heads", num_heads},
+        {"relative_attention_num_buckets", relative_attention_num_buckets},
+        {"relative_attention_max_distance", relative_attention_max_distance},
+        {"layer_norm_epsilon", layer_norm_epsilon},
+        {"feed_forward_proj", feed_forward_proj},
+        {"dense_act_fn", "gelu_new"},
+        {"is_gated_act", true},
+        {"dropout_rate", 0.1},
+        {"initializer_factor", 1.0},
+        {"is_encoder_decoder", true},
+        {"tie_word_embeddings", tie_word_embeddings},
+        {"pad_token_id", pad_token_id},
+        {"eos_token_id", eos_token_id},
+        {"torch_dtype", "float32"},
+        {"use_cache", true}};
+    if (position_bias_per_layer) {
+        // UMT5Config's own fields, as save_pretrained writes them.
+        json["classifier_dropout"] = 0.0;
+        json["decoder_start_token_id"] = 0;
+        json["tokenizer_class"] = "T5Tokenizer";
+    }
+    return json;
 }
 
 T5LinearImpl::T5LinearImpl(std::int64_t in_features, std::int64_t out_features,
@@ -253,10 +288,11 @@ at::Tensor T5BlockImpl::forward(const at::Tensor& hidden, const at::Tensor& posi
 }
 
 T5StackImpl::T5StackImpl(const T5Config& config, const c10::TensorOptions& options,
-                         const c10::TensorOptions& wo_options) {
+                         const c10::TensorOptions& wo_options)
+    : position_bias_per_layer_(config.position_bias_per_layer) {
     for (std::int64_t i = 0; i < config.num_layers; ++i) {
-        // Only block 0 owns the relative position table; the others reuse its bias.
-        blocks_.emplace_back(config, i == 0, options, wo_options);
+        // T5: only block 0 owns the relative position table and the others reuse its bias.
+        blocks_.emplace_back(config, i == 0 || position_bias_per_layer_, options, wo_options);
         block_->push_back(blocks_.back());
     }
     register_module("block", block_);
@@ -264,21 +300,34 @@ T5StackImpl::T5StackImpl(const T5Config& config, const c10::TensorOptions& optio
         "final_layer_norm", T5LayerNorm(config.d_model, config.layer_norm_epsilon, options));
 }
 
+at::Tensor T5StackImpl::with_mask(const at::Tensor& bias, const at::Tensor& additive_mask) {
+    return additive_mask.defined() ? bias + additive_mask : bias;
+}
+
 at::Tensor T5StackImpl::forward(const at::Tensor& embeds, const at::Tensor& attention_mask) const {
     const std::int64_t length = embeds.size(1);
-    at::Tensor position_bias = blocks_.front()->attention()->compute_bias(length, length);
+    at::Tensor additive_mask;
     if (attention_mask.defined()) {
-        // (1 - mask) * finfo.min in the embedding dtype, added to the bias: [B, 1, 1, L].
+        // (1 - mask) * finfo.min in the embedding dtype: [B, 1, 1, L].
         const at::Tensor mask = attention_mask.unsqueeze(1).unsqueeze(1).to(embeds.scalar_type());
         const double lowest =
             embeds.scalar_type() == c10::kFloat ? std::numeric_limits<float>::lowest()
             : embeds.scalar_type() == c10::kBFloat16
                 ? static_cast<double>(std::numeric_limits<c10::BFloat16>::lowest())
                 : static_cast<double>(std::numeric_limits<c10::Half>::lowest());
-        position_bias = position_bias + (1.0 - mask) * lowest;
+        additive_mask = (1.0 - mask) * lowest;
+    }
+    at::Tensor shared_bias;
+    if (!position_bias_per_layer_) {
+        shared_bias =
+            with_mask(blocks_.front()->attention()->compute_bias(length, length), additive_mask);
     }
     at::Tensor hidden = embeds;
     for (const T5Block& block : blocks_) {
+        const at::Tensor position_bias =
+            position_bias_per_layer_
+                ? with_mask(block->attention()->compute_bias(length, length), additive_mask)
+                : shared_bias;
         hidden = block->forward(hidden, position_bias);
     }
     return final_layer_norm_->forward(hidden);
@@ -334,6 +383,14 @@ T5EncoderModel load_t5_encoder(const std::filesystem::path& folder,
     // A full T5 checkpoint also holds the decoder and LM head, which the encoder ignores.
     rules.ignored_prefixes = {"decoder.", "lm_head."};
     load_module_weights(*model, checkpoint, rules);
+    // transformers 5 unties encoder.embed_tokens from shared when tie_word_embeddings is false,
+    // and the encoder reads encoder.embed_tokens; older files hold the same tensor twice.
+    constexpr std::string_view kEmbedTokens = "encoder.embed_tokens.weight";
+    if (checkpoint.find("shared.weight") && checkpoint.find(kEmbedTokens)) {
+        torch::NoGradGuard no_grad;
+        model->named_parameters()["shared.weight"].copy_(
+            core::read_tensor(checkpoint.shard_of(kEmbedTokens), checkpoint.at(kEmbedTokens)));
+    }
     return model;
 }
 

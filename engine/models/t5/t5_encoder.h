@@ -4,6 +4,11 @@
 // gated tanh-GELU feed-forward, relative position buckets in block 0, unscaled attention
 // scores, no biases. Parameter names equal the checkpoint keys (encoder.block.0.layer.0.
 // SelfAttention.q.weight, ...). Inference only: dropout is left out.
+//
+// The same class is transformers' UMT5EncoderModel (models/umt5/modeling_umt5.py, Wan's text
+// encoder): UMT5 differs only in giving every block its own relative position table, which
+// T5Config::position_bias_per_layer says. Scaling, gelu_new, the RMS norms and their eps, the
+// fp16 clamp, the fp32 `wo` under fp16 and the additive mask are the same code upstream.
 
 #include "engine/models/module_weights.h"
 
@@ -32,11 +37,16 @@ struct T5Config {
     bool tie_word_embeddings = false; // affects T5's LM head only; the encoder is the same
     std::int64_t pad_token_id = 0;
     std::int64_t eos_token_id = 1;
+    // UMT5 (model_type "umt5"): each block has its own relative_attention_bias and computes its
+    // own position bias; T5 shares block 0's.
+    bool position_bias_per_layer = false;
 
     // `origin` names the file in errors (".../text_encoder/config.json").
     static T5Config from_json(const nlohmann::json& json, const std::string& origin);
-    // The config.json transformers writes for a T5EncoderModel.
+    // The config.json transformers writes for a T5EncoderModel (a UMT5EncoderModel when
+    // position_bias_per_layer).
     nlohmann::json to_json() const;
+    std::string model_type() const { return position_bias_per_layer ? "umt5" : "t5"; }
 };
 
 // nn.Linear without bias, allocated but not initialised: weights come from a checkpoint.
@@ -154,9 +164,13 @@ public:
     at::Tensor forward(const at::Tensor& embeds, const at::Tensor& attention_mask) const;
 
 private:
+    // `bias` [1, H, L, L] plus the mask as T5 adds it: (1 - mask) * finfo.min.
+    static at::Tensor with_mask(const at::Tensor& bias, const at::Tensor& additive_mask);
+
     torch::nn::ModuleList block_;
     std::vector<T5Block> blocks_;
     T5LayerNorm final_layer_norm_{nullptr};
+    bool position_bias_per_layer_ = false;
 };
 TORCH_MODULE(T5Stack);
 
@@ -165,7 +179,8 @@ public:
     T5EncoderModelImpl(const T5Config& config, const WeightsPlacement& placement);
 
     // input_ids: [B, L] int64. attention_mask: [B, L] or undefined; CogVideoX pipelines pass
-    // none, so pad positions take part in attention. Returns last_hidden_state [B, L, d_model].
+    // none, so pad positions take part in attention; Wan's pass the tokenizer's mask. Returns
+    // last_hidden_state [B, L, d_model].
     at::Tensor forward(const at::Tensor& input_ids, const at::Tensor& attention_mask = {}) const;
 
     const T5Config& config() const { return config_; }
@@ -179,8 +194,10 @@ private:
 };
 TORCH_MODULE(T5EncoderModel);
 
-// Reads a `text_encoder/` folder: config.json and model.safetensors or a sharded index. The
-// token embedding may be stored as shared.weight, encoder.embed_tokens.weight or both.
+// Reads a `text_encoder/` folder of a T5 or UMT5 encoder: config.json and model.safetensors or
+// a sharded index. The token embedding may be stored as shared.weight,
+// encoder.embed_tokens.weight or both; where both differ (transformers 5 with untied
+// embeddings), encoder.embed_tokens is the one the encoder uses.
 T5EncoderModel load_t5_encoder(const std::filesystem::path& folder,
                                const WeightsPlacement& placement = {});
 

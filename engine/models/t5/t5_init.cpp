@@ -84,6 +84,12 @@ T5Config tiny_t5_config(std::int64_t d_model, std::int64_t vocab_size) {
     return config;
 }
 
+T5Config tiny_umt5_config(std::int64_t d_model, std::int64_t vocab_size) {
+    T5Config config = tiny_t5_config(d_model, vocab_size);
+    config.position_bias_per_layer = true;
+    return config;
+}
+
 void initialise_t5_encoder(T5EncoderModelImpl& model, std::uint64_t seed) {
     torch::NoGradGuard no_grad;
     at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(seed);
@@ -105,7 +111,16 @@ void write_random_t5_encoder(const T5Config& config, const std::filesystem::path
     // would need 19 GB where bf16 needs 9.5.
     T5EncoderModel model(config, WeightsPlacement{dtype, c10::kCPU});
     initialise_t5_encoder(*model, seed);
-    const core::NamedTensors tensors = module_tensors(*model);
+    core::NamedTensors tensors = module_tensors(*model);
+    if (config.position_bias_per_layer) {
+        // transformers 5 reads UMT5's encoder.embed_tokens apart from shared when the embeddings
+        // are untied, as Wan's are, so the file holds both, as save_pretrained writes them.
+        for (const auto& [name, tensor] : core::NamedTensors(tensors)) {
+            if (name == "shared.weight") {
+                tensors.emplace_back("encoder.embed_tokens.weight", tensor);
+            }
+        }
+    }
     std::filesystem::create_directories(folder);
     core::write_tensors(folder / "model.safetensors", tensors, {{"format", "pt"}});
     nlohmann::json json = config.to_json();
@@ -171,6 +186,16 @@ TokenizerFolder write_tiny_text_components(const std::filesystem::path& text_enc
     // Rounded up to a multiple of 128, as T5's 32128 is.
     const std::int64_t vocab_size = (tokenizer.size + 127) / 128 * 128;
     write_random_t5_encoder(tiny_t5_config(d_model, vocab_size), text_encoder_folder, seed);
+    return tokenizer;
+}
+
+TokenizerFolder write_tiny_umt5_text_components(const std::filesystem::path& text_encoder_folder,
+                                                const std::filesystem::path& tokenizer_folder,
+                                                std::int64_t d_model, int model_max_length,
+                                                std::uint64_t seed) {
+    const TokenizerFolder tokenizer = write_tiny_t5_tokenizer(tokenizer_folder, model_max_length);
+    const std::int64_t vocab_size = (tokenizer.size + 127) / 128 * 128;
+    write_random_t5_encoder(tiny_umt5_config(d_model, vocab_size), text_encoder_folder, seed);
     return tokenizer;
 }
 

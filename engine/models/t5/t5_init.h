@@ -12,12 +12,15 @@ namespace tuneframe::models {
 // google/t5-v1_1's structure at toy size: 2 blocks, 4 heads of 8. `vocab_size` must cover the
 // tokenizer (its SentencePiece pieces plus 100 <extra_id_N>).
 T5Config tiny_t5_config(std::int64_t d_model, std::int64_t vocab_size);
+// google/umt5's structure at the same toy size: a relative position table in every block.
+T5Config tiny_umt5_config(std::int64_t d_model, std::int64_t vocab_size);
 
 // transformers' T5 initialisation, seeded: normal weights scaled by fan-in, norms one.
 void initialise_t5_encoder(T5EncoderModelImpl& model, std::uint64_t seed);
 
 // `folder`/config.json and `folder`/model.safetensors, as transformers' save_pretrained writes
-// a T5EncoderModel (shared.weight only; encoder.embed_tokens is tied to it).
+// a T5EncoderModel (shared.weight only; encoder.embed_tokens is tied to it) or a UMT5EncoderModel
+// (shared.weight and encoder.embed_tokens.weight, equal).
 void write_random_t5_encoder(const T5Config& config, const std::filesystem::path& folder,
                              std::uint64_t seed, c10::ScalarType dtype = c10::kFloat);
 
@@ -38,5 +41,11 @@ TokenizerFolder write_tiny_text_components(const std::filesystem::path& text_enc
                                            const std::filesystem::path& tokenizer_folder,
                                            std::int64_t d_model, int model_max_length,
                                            std::uint64_t seed);
+
+// The same for a Wan pipeline: the tokenizer, then a UMT5 encoder (UMT5EncoderModel) over it.
+TokenizerFolder write_tiny_umt5_text_components(const std::filesystem::path& text_encoder_folder,
+                                                const std::filesystem::path& tokenizer_folder,
+                                                std::int64_t d_model, int model_max_length,
+                                                std::uint64_t seed);
 
 } // namespace tuneframe::models
