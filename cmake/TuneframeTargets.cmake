@@ -2,6 +2,8 @@
 
 set(TUNEFRAME_GOLDEN_DIR "${PROJECT_SOURCE_DIR}/../shared/golden" CACHE PATH
     "Golden reference tensors (../shared/golden)")
+set(TUNEFRAME_GOLDEN_WAN_DIR "${PROJECT_SOURCE_DIR}/../shared/golden-wan" CACHE PATH
+    "Golden reference tensors of the Wan family (../shared/golden-wan)")
 
 # A precompiled header is parsed once per build and reused by every target of its family. GCC
 # only accepts a PCH built with the same flags, and executables compile with -fPIE where static
@@ -69,6 +71,7 @@ endfunction()
 function(_tuneframe_test_environment test)
     set(env
         "TUNEFRAME_GOLDEN_DIR=${TUNEFRAME_GOLDEN_DIR}"
+        "TUNEFRAME_GOLDEN_WAN_DIR=${TUNEFRAME_GOLDEN_WAN_DIR}"
         "TUNEFRAME_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
         "QT_QPA_PLATFORM=offscreen"
         # ctest runs two tests at once (the preset's jobs) on CI's two cores: with two OpenMP

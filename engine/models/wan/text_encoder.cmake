@@ -1,8 +1,5 @@
 # Wan's prompt path: common::wan_prompt_clean, the T5 tokenizer front and the UMT5 encoder
-# (models/t5). Included from engine/CMakeLists.txt; a library of its own until it is merged.
-add_library(tuneframe_wan_text_dev STATIC
+# (models/t5). Included from engine/CMakeLists.txt; sources join the engine library.
+target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/wan_prompt_encoder.cpp
 )
-target_link_libraries(tuneframe_wan_text_dev PUBLIC tuneframe_engine)
-tuneframe_warnings(tuneframe_wan_text_dev)
-tuneframe_use_torch_pch(tuneframe_wan_text_dev)

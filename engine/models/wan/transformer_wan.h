@@ -61,6 +61,9 @@ public:
 
     std::string class_name() const override { return "WanTransformer3DModel"; }
     nlohmann::json config_json() const override { return config_.to_json(); }
+    std::vector<std::string> hidden_states_layout() const override {
+        return {"batch", "channels", "frames", "height", "width"};
+    }
     at::Tensor forward(const TransformerInputs& inputs) override;
     StageOutput forward_stage(const TransformerInputs& inputs, std::int64_t begin, std::int64_t end,
                               const StageTokens* carried = nullptr) override;
