@@ -217,14 +217,16 @@ void read_dataset(Fields f, DatasetSettings& d) {
             f.fail(f.name("resolution_buckets"),
                    "holds " + std::to_string(height) + "x" + std::to_string(width) +
                        ", which is not a multiple of 16 on both sides",
-                   "CogVideoX needs multiples of 16 (8x VAE and 2x2 patches), e.g. [480, 720].");
+                   "The video VAEs (8x, or 16x for Wan 2.2 5B) and 2x2 patches need multiples of "
+                   "16, e.g. [480, 720] or [480, 832].");
         }
         // A bucket of a million pixels a side would ask prepare for terabytes.
         if (height > kMaxBucketSide || width > kMaxBucketSide) {
             f.fail(f.name("resolution_buckets"),
                    "holds " + std::to_string(height) + "x" + std::to_string(width) + ", beyond " +
                        std::to_string(kMaxBucketSide) + " pixels a side",
-                   "CogVideoX trains at 480x720 (1.5: 768x1360); keep each side at most " +
+                   "CogVideoX trains at 480x720, Wan at 480x832 or 720x1280; keep each side at "
+                   "most " +
                        std::to_string(kMaxBucketSide) + ".");
         }
     }
@@ -237,13 +239,13 @@ void read_dataset(Fields f, DatasetSettings& d) {
             f.fail(f.name("frame_buckets"),
                    "holds " + std::to_string(frames) + ", more than " +
                        std::to_string(kMaxBucketFrames) + " frames",
-                   "CogVideoX trains on 49 frames (1.5: 81); use at most " +
+                   "CogVideoX trains on 49 frames, CogVideoX 1.5 and Wan on 81; use at most " +
                        std::to_string(kMaxBucketFrames) + ".");
         }
         if (frames < 1 || (frames - 1) % 4 != 0) {
             f.fail(f.name("frame_buckets"),
                    "holds " + std::to_string(frames) + ", which is not 4k+1",
-                   "CogVideoX's VAE compresses 4 frames into one after the first: use 49, 25, "
+                   "The video VAEs compress 4 frames into one after the first: use 81, 49, 25, "
                    "17 or 9.");
         }
     }
@@ -312,6 +314,11 @@ void read_validation(Fields f, ValidationSettings& v) {
     f.choose("sampler", v.sampler, {"", "ddim", "dpm", "unipc", "euler"});
     f.read("steps", v.steps, 1);
     f.read("guidance", v.guidance, 0.0, 50.0);
+    f.read("guidance_2", v.guidance_2);
+    if (v.guidance_2 && !(*v.guidance_2 >= 0 && *v.guidance_2 <= 50)) {
+        f.fail(f.name("guidance_2"), "must be between 0 and 50",
+               "Wan 2.2 A14B's low-noise expert samples at 3 to 4; leave it out for guidance's.");
+    }
     f.read("dynamic_cfg", v.dynamic_cfg);
     f.read("frames", v.frames, 0);
     f.read("height", v.height, 0);
@@ -321,6 +328,22 @@ void read_validation(Fields f, ValidationSettings& v) {
         f.fail(f.name("prompts"), "is empty while validation is on",
                "Add a prompt, or set every_steps to 0 and at_start to false.");
     }
+    f.finish();
+}
+
+void read_flow_matching(Fields f, FlowMatchingSettings& m) {
+    f.choose("sigma_source", m.sigma_source, {"finetrainers", "diffusers", "direct"});
+    f.choose("density", m.density, {"uniform", "logit_normal", "mode"});
+    f.read("shift", m.shift);
+    if (m.shift && !(*m.shift > 0 && *m.shift <= 100)) {
+        f.fail(f.name("shift"), "must be above 0 and at most 100",
+               "Wan's pipelines use 3.0 at 480p and 5.0 at 720p; leave it out for the model's.");
+    }
+    f.read("logit_mean", m.logit_mean, -10.0, 10.0);
+    f.read("logit_std", m.logit_std, 0.0, 10.0, false);
+    f.read("mode_scale", m.mode_scale, 0.0, 10.0);
+    f.choose("loss_weighting", m.loss_weighting, {"none", "sigma_sqrt", "cosmap"});
+    f.choose("expert", m.expert, {"both", "high_noise", "low_noise"});
     f.finish();
 }
 
@@ -408,6 +431,7 @@ TrainingJob TrainingJob::from_json(const json& object, const std::string& origin
     f.read("trigger_word", job.trigger_word);
     read_checkpoints(f.object("checkpoints"), job.checkpoints);
     read_validation(f.object("validation"), job.validation);
+    read_flow_matching(f.object("flow_matching"), job.flow_matching);
     read_parallel(f.object("parallel"), job.parallel);
     f.read("device", job.device);
     const std::string& d = job.device;
@@ -445,7 +469,7 @@ TrainingJob TrainingJob::from_json(const json& object, const std::string& origin
 json TrainingJob::to_json() const {
     const DatasetSettings& d = dataset;
     const ValidationSettings& v = validation;
-    return {
+    json job = {
         {"v", version},
         {"model", model},
         {"mode", mode},
@@ -518,6 +542,32 @@ json TrainingJob::to_json() const {
           {"timeout_s", parallel.timeout_s}}},
         {"device", device},
     };
+    // Written only when set, so the jobs (and the fingerprints) of runs that never use them
+    // stay as they were.
+    if (v.guidance_2) {
+        job["validation"]["guidance_2"] = *v.guidance_2;
+    }
+    if (!(flow_matching == FlowMatchingSettings{})) {
+        const FlowMatchingSettings& m = flow_matching;
+        job["flow_matching"] = {{"sigma_source", m.sigma_source},
+                                {"density", m.density},
+                                {"shift", m.shift ? json(*m.shift) : json(nullptr)},
+                                {"logit_mean", m.logit_mean},
+                                {"logit_std", m.logit_std},
+                                {"mode_scale", m.mode_scale},
+                                {"loss_weighting", m.loss_weighting},
+                                {"expert", m.expert}};
+        if (!m.shift) {
+            job["flow_matching"].erase("shift");
+        }
+    }
+    return job;
+}
+
+bool FlowMatchingSettings::operator==(const FlowMatchingSettings& o) const {
+    return sigma_source == o.sigma_source && density == o.density && shift == o.shift &&
+           logit_mean == o.logit_mean && logit_std == o.logit_std && mode_scale == o.mode_scale &&
+           loss_weighting == o.loss_weighting && expert == o.expert;
 }
 
 json merge_job_json(json base, const json& overrides) {

@@ -93,11 +93,32 @@ struct ValidationSettings {
     std::string sampler;
     std::int64_t steps = 50;
     double guidance = 6.0;
+    // Two-expert models (Wan 2.2 A14B): the low-noise expert's guidance; unset: `guidance`.
+    std::optional<double> guidance_2;
     bool dynamic_cfg = false;
     std::int64_t frames = 0; // 0: the model's sample size
     std::int64_t height = 0;
     std::int64_t width = 0;
     std::uint64_t seed = 42;
+};
+
+// Flow-matching families (Wan): how each sample's noise level is drawn and its loss weighted,
+// and which of a two-expert model's transformers train. CogVideoX ignores it.
+struct FlowMatchingSettings {
+    // How a uniform draw becomes a sigma: finetrainers (the shifted table's row, integer
+    // timesteps) | diffusers (the same row, float timesteps) | direct (the shift formula).
+    std::string sigma_source = "finetrainers";
+    std::string density = "uniform"; // uniform | logit_normal | mode
+    std::optional<double> shift;     // unset: the model's own (its scheduler's flow_shift)
+    double logit_mean = 0.0;
+    double logit_std = 1.0;
+    double mode_scale = 1.29;
+    std::string loss_weighting = "none"; // none | sigma_sqrt | cosmap
+    // Wan 2.2 A14B: both (each step trains the expert its drawn noise level belongs to) |
+    // high_noise | low_noise (one expert on its window of noise levels).
+    std::string expert = "both";
+
+    bool operator==(const FlowMatchingSettings& other) const;
 };
 
 struct ParallelSettings {
@@ -144,6 +165,7 @@ struct TrainingJob {
     std::string trigger_word; // prepended to every caption ("id token") and recorded on export
     CheckpointSettings checkpoints;
     ValidationSettings validation;
+    FlowMatchingSettings flow_matching;
     ParallelSettings parallel;
     std::string device = "auto"; // auto | cpu | cuda | cuda:N
 

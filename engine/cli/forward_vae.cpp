@@ -1,9 +1,10 @@
-// `forward vae-encode` and `forward vae-decode`: AutoencoderKLCogVideoX on tensors from a file.
+// `forward vae-encode` and `forward vae-decode`: a family's VAE (AutoencoderKLCogVideoX,
+// AutoencoderKLWan) on tensors from a file.
 #include "engine/cli/commands.h"
 #include "engine/cli/forward_components.h"
 #include "engine/core/error.h"
 #include "engine/core/tensor_io.h"
-#include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
+#include "engine/models/model_family.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/torch.h>
@@ -21,8 +22,7 @@ struct VaeRun {
     std::string out;
     std::string prefix;
     models::WeightsPlacement placement;
-    std::optional<models::VaeTilingOptions> tiling;
-    bool slicing = false;
+    models::VaeOptions vae;
 };
 
 std::int64_t positive_integer(Arguments& arguments, std::string_view name) {
@@ -42,30 +42,24 @@ VaeRun read_vae_options(Arguments& arguments) {
     run.placement.dtype = models::parse_dtype(arguments.option("--dtype").value_or("fp32"));
     run.placement.device = models::parse_device(
         arguments.option("--device").value_or(torch::cuda::is_available() ? "cuda" : "cpu"));
-    models::VaeTilingOptions tile;
-    tile.tile_sample_min_height = positive_integer(arguments, "--tile-sample-min-height");
-    tile.tile_sample_min_width = positive_integer(arguments, "--tile-sample-min-width");
-    tile.tile_overlap_factor_height = arguments.number_option("--tile-overlap-factor-height", 0);
-    tile.tile_overlap_factor_width = arguments.number_option("--tile-overlap-factor-width", 0);
-    const bool tile_options = tile.tile_sample_min_height || tile.tile_sample_min_width ||
-                              tile.tile_overlap_factor_height || tile.tile_overlap_factor_width;
-    if (arguments.flag("--tiling")) {
-        run.tiling = tile;
-    } else if (tile_options) {
+    models::VaeOptions& vae = run.vae;
+    vae.tile_height = positive_integer(arguments, "--tile-sample-min-height");
+    vae.tile_width = positive_integer(arguments, "--tile-sample-min-width");
+    vae.tile_overlap_height = arguments.number_option("--tile-overlap-factor-height", 0);
+    vae.tile_overlap_width = arguments.number_option("--tile-overlap-factor-width", 0);
+    const bool tile_options = vae.tile_height || vae.tile_width || vae.tile_overlap_height ||
+                              vae.tile_overlap_width;
+    vae.tiling = arguments.flag("--tiling");
+    if (!vae.tiling && tile_options) {
         arguments.fail("the --tile-* options need --tiling.");
     }
-    run.slicing = arguments.flag("--slicing");
+    vae.slicing = arguments.flag("--slicing");
     return run;
 }
 
-models::AutoencoderKLCogVideoX load_vae(const VaeRun& run) {
+std::unique_ptr<models::VideoAutoencoder> load_vae(const VaeRun& run) {
     models::check_placement(run.placement);
-    auto vae = models::load_autoencoder_kl_cogvideox(run.model, run.placement);
-    if (run.tiling) {
-        vae->enable_tiling(*run.tiling);
-    }
-    vae->enable_slicing(run.slicing);
-    return vae;
+    return models::load_vae_at(run.model, run.placement, run.vae);
 }
 
 at::Tensor input_tensor(const std::map<std::string, at::Tensor>& tensors, const VaeRun& run,

@@ -41,6 +41,8 @@ std::string_view to_string(CacheEntryKind kind) {
         return "image";
     case CacheEntryKind::Prompt:
         return "prompt";
+    case CacheEntryKind::ImageEmbeds:
+        return "image_embeds";
     case CacheEntryKind::Invalid:
         break;
     }
@@ -58,6 +60,19 @@ CacheKey CacheKey::video(const LatentKeyInputs& inputs) {
 
 CacheKey CacheKey::image(const LatentKeyInputs& inputs) {
     return CacheKey(CacheEntryKind::Image, latent_inputs(CacheEntryKind::Image, inputs));
+}
+
+CacheKey CacheKey::image_embeds(const LatentKeyInputs& inputs, const std::string& image_encoder) {
+    LatentKeyInputs picture = inputs;
+    picture.condition_padding.clear();
+    nlohmann::json key = latent_inputs(CacheEntryKind::ImageEmbeds, picture);
+    if (picture.condition_frame) {
+        key["condition_frame"] = *picture.condition_frame;
+    }
+    key.erase("vae");
+    key.erase("vae_tiling");
+    key["image_encoder"] = image_encoder;
+    return CacheKey(CacheEntryKind::ImageEmbeds, std::move(key));
 }
 
 CacheKey CacheKey::prompt(const PromptKeyInputs& in) {

@@ -17,6 +17,8 @@
 //                  assign_bucket chose), "frames", "height", "width" (the bucket),
 //                  "resize_mode", "crop_x", "crop_y" (random_crop's offset, else -1),
 //                  "vae" (component identity of vae/), "vae_tiling", "dtype"}
+//   image_embeds  {as image, less "vae", "vae_tiling", "condition_padding"; "image_encoder"
+//                  (component identity of image_encoder/ and image_processor/)}
 //   prompt        {"kind", "key_version", "caption" (the text T5 sees, trigger word included),
 //                  "tokenizer", "text_encoder" (component identities), "text_length", "dtype"}
 //
@@ -33,9 +35,10 @@ enum class CacheEntryKind {
     Video,  // the clip's posterior moments
     Image,  // image-to-video: the first processed frame's moments
     Prompt, // T5 embeddings of a caption
+    ImageEmbeds, // image-to-video: the image encoder's tokens of the condition frame (Wan 2.1)
 };
 
-std::string_view to_string(CacheEntryKind kind); // "video", "image", "prompt"
+std::string_view to_string(CacheEntryKind kind); // "video", "image", "prompt", "image_embeds"
 
 struct LatentKeyInputs {
     nlohmann::json source; // clip_source_identity()
@@ -72,6 +75,9 @@ class CacheKey {
 public:
     static CacheKey video(const LatentKeyInputs& inputs);
     static CacheKey image(const LatentKeyInputs& inputs);
+    // The image encoder's tokens of the frame `inputs` names: the image key's inputs with the
+    // image encoder's component identity in place of the VAE's.
+    static CacheKey image_embeds(const LatentKeyInputs& inputs, const std::string& image_encoder);
     static CacheKey prompt(const PromptKeyInputs& inputs);
 
     CacheEntryKind kind() const { return kind_; }

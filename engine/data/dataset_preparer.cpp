@@ -101,6 +101,8 @@ struct Inputs {
     common::BucketConfig buckets;
     bool image_to_video = false;
     std::string vae_identity;
+    // The image encoder's (Wan 2.1 I2V's CLIP) when image-to-video conditions on one.
+    std::optional<std::string> image_encoder_identity;
     std::int64_t text_length = 0;
 };
 
@@ -146,6 +148,14 @@ Inputs open_inputs(const fs::path& job_file) {
     }
     in.dtype = dtype_name(in.placement.dtype);
     in.vae_identity = component_identity(in.model->vae_folder(), true);
+    const std::vector<fs::path> image_encoder = in.model->image_encoder_folders();
+    if (in.image_to_video && !image_encoder.empty()) {
+        std::string identity;
+        for (const fs::path& folder : image_encoder) {
+            identity += component_identity(folder, false) + ";";
+        }
+        in.image_encoder_identity = identity;
+    }
     in.text_length = in.model->text_length();
     return in;
 }
@@ -171,6 +181,7 @@ private:
     bool encode_clip(ClipPreprocessor& clip, const common::BucketAssignment& bucket,
                      const FramePlacement& placement, const CacheKey& video,
                      const std::optional<CacheKey>& image,
+                     const std::optional<CacheKey>& image_embeds,
                      std::optional<std::int64_t> condition_frame, const fs::path& file);
     bool missing(const CacheKey& key);
     void caption_phase();
@@ -184,6 +195,7 @@ private:
     PreparedIndex index_;
     PrepareSummary summary_;
     std::unique_ptr<models::VideoAutoencoder> vae_;
+    std::unique_ptr<models::ImageEncoder> image_encoder_;
 };
 
 void PrepareRun::skip(std::int64_t line, const std::string& path, const std::string& reason,
@@ -208,10 +220,12 @@ bool PrepareRun::missing(const CacheKey& key) {
 bool PrepareRun::encode_clip(ClipPreprocessor& clip, const common::BucketAssignment& bucket,
                              const FramePlacement& placement, const CacheKey& video,
                              const std::optional<CacheKey>& image,
+                             const std::optional<CacheKey>& image_embeds,
                              std::optional<std::int64_t> condition_frame, const fs::path& file) {
     const bool need_video = missing(video);
     const bool need_image = image && missing(*image);
-    if (!need_video && !need_image) {
+    const bool need_embeds = image_embeds && missing(*image_embeds);
+    if (!need_video && !need_image && !need_embeds) {
         return false;
     }
     // [1, 3, F, H, W] in [-1, 1]; a damaged frame throws ClipError before anything is loaded.
@@ -227,22 +241,34 @@ bool PrepareRun::encode_clip(ClipPreprocessor& clip, const common::BucketAssignm
         {"bucket", std::to_string(bucket.frames) + "x" + std::to_string(bucket.height) + "x" +
                        std::to_string(bucket.width)}};
     if (need_video) {
-        const models::LatentMoments posterior = vae_->encode(pixels);
+        const models::DiagonalGaussianDistribution posterior = vae_->encode(pixels);
         cache_.write_moments(video, {posterior.mean[0], posterior.logvar[0]}, details);
         ++summary_.latents_encoded;
     }
+    // The clean first frame (or the frame the user chose).
+    using torch::indexing::Slice;
+    const at::Tensor first = !need_image && !need_embeds ? at::Tensor()
+                             : condition_frame
+                                 ? clip.decode({*condition_frame}, placement)
+                                       .to(in_.placement.device, in_.placement.dtype)
+                                 : pixels.index({Slice(), Slice(), Slice(0, 1)});
+    if (need_embeds) {
+        if (!image_encoder_) {
+            image_encoder_ = in_.model->image_encoder(in_.placement);
+        }
+        const at::Tensor picture = (first[0].select(1, 0).to(torch::kFloat32) + 1) / 2;
+        cache_.write_image_embeds(*image_embeds, image_encoder_->encode(picture)[0], details);
+        ++summary_.latents_encoded;
+    }
     if (need_image) {
-        // The clean first frame (or the frame the user chose), encoded as the family's
-        // pipeline conditions on it; the trainer adds any noise augmentation itself.
-        using torch::indexing::Slice;
-        at::Tensor picture = condition_frame ? clip.decode({*condition_frame}, placement)
-                                                   .to(in_.placement.device, in_.placement.dtype)
-                                             : pixels.index({Slice(), Slice(), Slice(0, 1)});
+        // Encoded as the family's pipeline conditions on it; the trainer adds any noise
+        // augmentation itself.
+        at::Tensor picture = first;
         if (in_.model->image_condition() == models::ImageCondition::FirstFrameThenZeros) {
             picture = torch::cat(
                 {picture, torch::zeros_like(pixels).narrow(2, 1, pixels.size(2) - 1)}, 2);
         }
-        const models::LatentMoments posterior = vae_->encode(picture);
+        const models::DiagonalGaussianDistribution posterior = vae_->encode(picture);
         cache_.write_moments(*image, {posterior.mean[0], posterior.logvar[0]}, details);
         ++summary_.latents_encoded;
     }
@@ -316,8 +342,14 @@ void PrepareRun::prepare_clip(const common::ManifestEntry& entry, std::int64_t l
         if (image) {
             planned.sample.image_latent = LatentCache::relative_path(*image).generic_string();
         }
-        planned.encoded =
-            encode_clip(clip, bucket, placement, video, image, entry.condition_frame, file);
+        std::optional<CacheKey> image_embeds;
+        if (in_.image_encoder_identity) {
+            image_embeds = CacheKey::image_embeds(key, *in_.image_encoder_identity);
+            planned.sample.image_embeds =
+                LatentCache::relative_path(*image_embeds).generic_string();
+        }
+        planned.encoded = encode_clip(clip, bucket, placement, video, image, image_embeds,
+                                      entry.condition_frame, file);
         planned_.push_back(std::move(planned));
     } catch (const ClipError& error) {
         skip(line, file.string(), error.reason(), error.what());
@@ -338,8 +370,9 @@ void PrepareRun::clip_phase(const common::ManifestReadResult& manifest) {
         prepare_clip(manifest.entries[i], manifest.entry_lines[i]);
         events_.progress(++done, total, "clip");
     }
-    if (vae_) {
+    if (vae_ || image_encoder_) {
         vae_.reset();
+        image_encoder_.reset();
         core::release_cached_device_memory();
     }
 }

@@ -10,7 +10,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kFormat = "tuneframe-latent-cache";
-constexpr const char* kKindFolders[] = {"video_latents", "image_latents", "prompt_embeds"};
+constexpr const char* kKindFolders[] = {"video_latents", "image_latents", "prompt_embeds",
+                                        "image_embeds"};
 
 const char* kind_folder(CacheEntryKind kind) {
     switch (kind) {
@@ -20,6 +21,8 @@ const char* kind_folder(CacheEntryKind kind) {
         return kKindFolders[1];
     case CacheEntryKind::Prompt:
         return kKindFolders[2];
+    case CacheEntryKind::ImageEmbeds:
+        return kKindFolders[3];
     case CacheEntryKind::Invalid:
         break;
     }
@@ -29,6 +32,9 @@ const char* kind_folder(CacheEntryKind kind) {
 std::vector<const char*> tensor_names(CacheEntryKind kind) {
     if (kind == CacheEntryKind::Prompt) {
         return {"prompt_embeds"};
+    }
+    if (kind == CacheEntryKind::ImageEmbeds) {
+        return {"image_embeds"};
     }
     return {"mean", "logvar"};
 }
@@ -115,8 +121,8 @@ void LatentCache::write(const CacheKey& key,
 
 void LatentCache::write_moments(const CacheKey& key, const Moments& moments,
                                 const std::map<std::string, std::string>& details) const {
-    if (key.kind() == CacheEntryKind::Prompt) {
-        throw core::Error(core::ErrorCode::Internal, "moments written under a prompt key");
+    if (key.kind() == CacheEntryKind::Prompt || key.kind() == CacheEntryKind::ImageEmbeds) {
+        throw core::Error(core::ErrorCode::Internal, "moments written under an embeddings key");
     }
     write(key, {{"mean", moments.mean}, {"logvar", moments.logvar}}, details);
 }
@@ -128,6 +134,14 @@ void LatentCache::write_prompt(const CacheKey& key, const at::Tensor& prompt_emb
                           "prompt embeddings written under a latent key");
     }
     write(key, {{"prompt_embeds", prompt_embeds}}, details);
+}
+
+void LatentCache::write_image_embeds(const CacheKey& key, const at::Tensor& image_embeds,
+                                     const std::map<std::string, std::string>& details) const {
+    if (key.kind() != CacheEntryKind::ImageEmbeds) {
+        throw core::Error(core::ErrorCode::Internal, "image embeddings written under another key");
+    }
+    write(key, {{"image_embeds", image_embeds}}, details);
 }
 
 Moments LatentCache::read_moments(const fs::path& relative) const {

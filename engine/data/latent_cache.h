@@ -30,6 +30,7 @@ enum class CacheEntryState {
 //   <root>/video_latents/<k0k1>/<key>.safetensors   "mean", "logvar"  [C, F, h, w]
 //   <root>/image_latents/<k0k1>/<key>.safetensors   "mean", "logvar"  [C, 1, h, w]
 //   <root>/prompt_embeds/<k0k1>/<key>.safetensors   "prompt_embeds"   [L, D]
+//   <root>/image_embeds/<k0k1>/<key>.safetensors    "image_embeds"    [tokens, D] (Wan 2.1 I2V)
 // (<k0k1>: the key's first two hex digits, so no folder grows past a few thousand files).
 // Metadata: format "tuneframe-latent-cache", cache_version, kind, key, key_inputs (the hashed
 // JSON), and what the writer adds (source, bucket, caption). Every write is atomic (temporary
@@ -55,6 +56,8 @@ public:
                        const std::map<std::string, std::string>& details = {}) const;
     void write_prompt(const CacheKey& key, const at::Tensor& prompt_embeds,
                       const std::map<std::string, std::string>& details = {}) const;
+    void write_image_embeds(const CacheKey& key, const at::Tensor& image_embeds,
+                            const std::map<std::string, std::string>& details = {}) const;
 
     // `relative`: as relative_path() gives it. Throws core::Error (BadInput) naming the file
     // when it is missing or lacks the tensors.

@@ -118,6 +118,7 @@ PreparedIndex PreparedIndex::parse(std::string_view text, const std::string& ori
             s.latent = fields.text("latent");
             s.prompt = fields.text("prompt");
             s.image_latent = fields.text("image_latent", false);
+            s.image_embeds = fields.text("image_embeds", false);
             index.samples.push_back(std::move(s));
         } else if (kind == "skipped") {
             SkippedClip s;
@@ -177,6 +178,9 @@ std::string PreparedIndex::to_jsonl() const {
         line["bucket"] = s.bucket();
         line["latent"] = s.latent;
         line["prompt"] = s.prompt;
+        if (!s.image_embeds.empty()) {
+            line["image_embeds"] = s.image_embeds;
+        }
         if (!s.image_latent.empty()) {
             line["image_latent"] = s.image_latent;
         }
@@ -202,7 +206,9 @@ void PreparedIndex::write(const std::filesystem::path& file) const {
 std::string PreparedIndex::fingerprint() const {
     Sha256 hash;
     for (const PreparedSample& s : samples) {
-        hash.update(s.bucket() + " " + s.latent + " " + s.prompt + " " + s.image_latent + "\n");
+        // Image embeddings only where there are some, so the fingerprints of other runs stay.
+        hash.update(s.bucket() + " " + s.latent + " " + s.prompt + " " + s.image_latent +
+                    (s.image_embeds.empty() ? "" : " " + s.image_embeds) + "\n");
     }
     return hash.hex();
 }

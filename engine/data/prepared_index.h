@@ -13,7 +13,7 @@
 //    "text_length":226,"samples":5,"skipped":2}
 //   {"v":1,"kind":"sample","line":1,"path":…,"caption":…,"frames":49,"height":480,"width":720,
 //    "bucket":"49x480x720","latent":"video_latents/ab/ab….safetensors","prompt":…,
-//    "image_latent":…}
+//    "image_latent":…, "image_embeds":…}
 //   {"v":1,"kind":"skipped","line":7,"path":…,"reason":"corrupt","message":…}
 namespace tuneframe::data {
 
@@ -37,7 +37,8 @@ struct PreparedSample {
     int width = 0;
     std::string latent;       // video moments, relative to cache_dir
     std::string prompt;       // prompt embeddings, relative to cache_dir
-    std::string image_latent; // image-to-video: first-frame moments; empty for t2v
+    std::string image_latent; // image-to-video: the condition's moments; empty for t2v
+    std::string image_embeds; // image-to-video with an image encoder (Wan 2.1): its tokens
 
     // "FxHxW", what batches group by.
     std::string bucket() const;

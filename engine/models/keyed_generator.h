@@ -16,6 +16,7 @@ enum class DrawPurpose : std::uint64_t {
     ImageDropout = 6,
     Flip = 7,
     Shuffle = 8,
+    Expert = 9, // which of a two-expert model's transformers a micro-batch trains
 };
 
 // A CPU generator seeded from (job seed, global sample index, step, purpose). Every random

@@ -1,6 +1,10 @@
 #pragma once
 
+#include "engine/models/diagonal_gaussian_distribution.h"
+
 #include <ATen/core/Tensor.h>
+
+#include <cstdint>
 
 #include <string>
 
@@ -20,18 +24,25 @@ public:
     virtual void release() = 0;
 };
 
-// A VAE posterior's moments, [B, C, F, h, w].
-struct LatentMoments {
-    at::Tensor mean;
-    at::Tensor logvar;
-};
-
-// The video autoencoder: pixels to the posterior's moments and latents back to pixels.
+// The video autoencoder: pixels to the posterior and latents back to pixels.
 class VideoAutoencoder {
 public:
     virtual ~VideoAutoencoder() = default;
-    // video [B, 3, F, H, W] in [-1, 1] -> the posterior's moments, unscaled.
-    virtual LatentMoments encode(const at::Tensor& video) = 0;
+    // video [B, 3, F, H, W] in [-1, 1] -> the posterior over latents [B, C, F', h, w], unscaled.
+    virtual DiagonalGaussianDistribution encode(const at::Tensor& video) = 0;
+    // Unscaled latents [B, C, F', h, w] -> video [B, 3, F, H, W] in [-1, 1].
+    virtual at::Tensor decode(const at::Tensor& latents) = 0;
+};
+
+// How a VAE is run: tiling (tiles of the sizes given, 0 for the family's own, overlapping by
+// the fractions given) and slicing (one sample of a batch at a time).
+struct VaeOptions {
+    bool tiling = false;
+    std::int64_t tile_height = 0; // pixels
+    std::int64_t tile_width = 0;
+    double tile_overlap_height = 0; // fraction of a tile
+    double tile_overlap_width = 0;
+    bool slicing = false;
 };
 
 // An image encoder whose features condition the transformer (Wan 2.1 I2V's CLIP): an RGB

@@ -3,6 +3,7 @@
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
 #include "engine/models/cogvideox/cogvideox_family.h"
+#include "engine/models/wan/wan_family.h"
 
 namespace tuneframe::models {
 namespace {
@@ -40,6 +41,7 @@ nlohmann::json model_index(const fs::path& root) {
 std::vector<std::unique_ptr<ModelFamily>> model_families() {
     std::vector<std::unique_ptr<ModelFamily>> families;
     families.push_back(std::make_unique<cogvideox::CogVideoXFamily>());
+    families.push_back(std::make_unique<wan::WanFamily>());
     return families;
 }
 
@@ -80,6 +82,21 @@ DiffusionTransformer load_transformer_at(const fs::path& path,
     throw core::Error(core::ErrorCode::BadInput,
                       "'" + path.string() + "' is not a transformer this engine reads.",
                       "Give a diffusers transformer folder (config.json and its weights) of one of "
+                      "these families: " +
+                          family_names() + ".");
+}
+
+std::unique_ptr<VideoAutoencoder> load_vae_at(const fs::path& folder,
+                                              const WeightsPlacement& placement,
+                                              const VaeOptions& options) {
+    for (const auto& family : model_families()) {
+        if (auto vae = family->load_vae(folder, placement, options)) {
+            return vae;
+        }
+    }
+    throw core::Error(core::ErrorCode::BadInput,
+                      "'" + folder.string() + "' is not a VAE this engine reads.",
+                      "Give a pipeline's vae/ folder (config.json and its weights) of one of "
                       "these families: " +
                           family_names() + ".");
 }

@@ -59,6 +59,12 @@ public:
     virtual DiffusionTransformer load_transformer(const std::filesystem::path& path,
                                                   const TransformerLoadOptions& options) const = 0;
 
+    // The family's VAE in `folder` (a pipeline's vae/), or null when its config names another
+    // family's class.
+    virtual std::unique_ptr<VideoAutoencoder> load_vae(const std::filesystem::path& folder,
+                                                       const WeightsPlacement& placement,
+                                                       const VaeOptions& options) const = 0;
+
     virtual std::vector<Architecture> architectures() const = 0;
     // Writes a random model of `options.arch` (one of architectures()) in diffusers' layout.
     virtual InitModelResult init_model(const InitModelOptions& options) const = 0;
@@ -76,6 +82,12 @@ std::unique_ptr<ModelFolder> open_model_folder(const std::filesystem::path& root
 // file), loaded by the family that reads it; a BadInput error names the path otherwise.
 DiffusionTransformer load_transformer_at(const std::filesystem::path& path,
                                          const TransformerLoadOptions& options);
+
+// The VAE in `folder` (a pipeline's vae/), loaded by the family whose class its config names; a
+// BadInput error names the folder otherwise.
+std::unique_ptr<VideoAutoencoder> load_vae_at(const std::filesystem::path& folder,
+                                              const WeightsPlacement& placement,
+                                              const VaeOptions& options);
 
 // The family that writes architecture `name`; a Usage error lists every architecture.
 std::unique_ptr<ModelFamily> family_of_architecture(const std::string& name);

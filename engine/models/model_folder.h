@@ -139,6 +139,8 @@ public:
     virtual ImageCondition image_condition() const = 0;
     // The image encoder image-to-video also conditions on (Wan 2.1 I2V's CLIP); null when none.
     virtual std::unique_ptr<ImageEncoder> image_encoder(const WeightsPlacement& placement) const;
+    // Its folder (with the processor's beside it), for cache keys; empty when none.
+    virtual std::vector<std::filesystem::path> image_encoder_folders() const { return {}; }
 
     // The training objective for `job` (its task, timestep sampling, expert window...), making
     // batches on `placement`.

@@ -3,12 +3,14 @@
 # model side of sequence and tensor parallelism, and diffusers' shared layers.
 # Included from engine/CMakeLists.txt; sources join the engine library.
 target_sources(tuneframe_engine PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/diagonal_gaussian_distribution.cpp
     ${CMAKE_CURRENT_LIST_DIR}/diffusion_transformer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gradient_checkpointing.cpp
     ${CMAKE_CURRENT_LIST_DIR}/keyed_generator.cpp
     ${CMAKE_CURRENT_LIST_DIR}/model_family.cpp
     ${CMAKE_CURRENT_LIST_DIR}/model_folder.cpp
     ${CMAKE_CURRENT_LIST_DIR}/module_weights.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/pipeline_folder_writer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/streaming_weights.cpp
     ${CMAKE_CURRENT_LIST_DIR}/token_exchange.cpp
     ${CMAKE_CURRENT_LIST_DIR}/training_objective.cpp

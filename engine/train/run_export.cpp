@@ -112,7 +112,7 @@ at::Tensor probe_output(const models::ModelFolder& folder,
 std::optional<lora::LoRAKeyScheme> key_scheme(const models::ModelFolder& folder,
                                               const std::string& format) {
     for (lora::LoRAKeyScheme& scheme : folder.lora_key_schemes()) {
-        if (scheme.name == format) {
+        if (scheme.exportable && scheme.name == format) {
             return std::move(scheme);
         }
     }
@@ -268,7 +268,9 @@ std::vector<std::string> export_formats(const models::ModelFolder& model, bool f
     }
     std::vector<std::string> formats = {"diffusers"};
     for (const lora::LoRAKeyScheme& scheme : model.lora_key_schemes()) {
-        formats.push_back(scheme.name);
+        if (scheme.exportable) {
+            formats.push_back(scheme.name);
+        }
     }
     formats.push_back("merged");
     formats.push_back("pipeline");

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <numeric>
 #include <set>
 
 namespace tuneframe::train {
@@ -88,6 +89,23 @@ OptimizerOptions optimizer_options(const common::OptimizerSettings& o) {
     return options;
 }
 
+// The experts a job trains: the only one of a single-transformer model; of Wan 2.2 A14B's two,
+// both or the one flow_matching.expert names.
+std::vector<int> trained_experts(const common::TrainingJob& job, int experts) {
+    if (experts < 2 || job.flow_matching.expert == "both") {
+        std::vector<int> all(static_cast<std::size_t>(experts));
+        std::iota(all.begin(), all.end(), 0);
+        return all;
+    }
+    return {job.flow_matching.expert == "high_noise" ? 0 : 1};
+}
+
+// How a trained expert's parameters are named in checkpoints: the first transformer's as they
+// are, the second's under its folder's name, so both live in one checkpoint.
+std::string expert_prefix(int expert) {
+    return expert == 0 ? std::string() : "transformer_" + std::to_string(expert + 1) + ".";
+}
+
 // Bucket key "FxHxW" of a sample's latents, for messages.
 std::string shape_text(const at::Tensor& tensor) {
     return c10::str(tensor.sizes());
@@ -125,6 +143,9 @@ struct Trainer::Impl {
     std::unique_ptr<models::ModelFolder> model;
     c10::Device device = c10::kCPU;
     c10::ScalarType dtype = c10::kFloat;
+    // The trained experts by index (the one transformer of most models), and the first of them,
+    // which the parallel plans split.
+    std::map<int, models::DiffusionTransformer> experts;
     models::DiffusionTransformer transformer;
     std::unique_ptr<Optimizer> optimizer;
     std::unique_ptr<LRSchedule> schedule;
@@ -254,14 +275,14 @@ struct Trainer::Impl {
     // The transformer as the job trains it, whole: loaded in the job's dtype on `where`,
     // checkpointing set, the base quantized, the adapters injected, and only what trains
     // trainable.
-    models::DiffusionTransformer load_model(c10::Device where) {
+    models::DiffusionTransformer load_model(c10::Device where, int expert) {
         // Before loading: an fp8 base on a LibTorch without fp8 fails at once.
         const lora::BaseQuantization quantization =
             lora::parse_base_quantization(job.lora.base_quantization);
         models::TransformerLoadOptions load;
         load.dtype = dtype;
         load.device = where;
-        models::DiffusionTransformer transformer = model->load_transformer(load);
+        models::DiffusionTransformer transformer = model->load_transformer(load, expert);
         transformer->set_checkpointed_blocks(model->transformer_memory()->checkpointed_blocks(
             job.gradient_checkpointing, job.checkpointed_blocks));
         transformer->set_keep_attention(job.checkpoint_keeps_attention);
@@ -308,8 +329,20 @@ struct Trainer::Impl {
         // A plan that splits the model (pipeline stages, tensor-parallel shards) loads it on the
         // host and moves only this rank's share to the device: a model too large for one GPU,
         // the reason to split it, never exists whole there.
+        const std::vector<int> trained = trained_experts(job, model->experts());
+        if (dist && trained.size() > 1) {
+            throw core::Error(core::ErrorCode::BadInput,
+                              "Training both experts of '" + model_folder.string() +
+                                  "' in one run works on a single process, and this run has " +
+                                  std::to_string(dist->world_size()) + ".",
+                              "Train one expert per run (flow_matching.expert high_noise, then "
+                              "low_noise), or train both on one GPU.");
+        }
         const bool splits = dist && (dist->pp_size() > 1 || dist->tp_size() > 1);
-        transformer = load_model(splits ? c10::Device(c10::kCPU) : device);
+        for (const int expert : trained) {
+            experts[expert] = load_model(splits ? c10::Device(c10::kCPU) : device, expert);
+        }
+        transformer = experts.at(trained.front());
         if (dist) {
             exchange = std::make_unique<PlanExchange>(*dist, job);
             exchange->split(*transformer);
@@ -318,12 +351,14 @@ struct Trainer::Impl {
         if (splits) {
             transformer->to(device);
         }
-        for (const auto& item : transformer->named_parameters()) {
-            if (item.value().requires_grad()) {
-                trainable.emplace_back(item.key(), item.value());
+        for (const auto& [expert, trained_transformer] : experts) {
+            for (const auto& item : trained_transformer->named_parameters()) {
+                if (item.value().requires_grad()) {
+                    trainable.emplace_back(expert_prefix(expert) + item.key(), item.value());
+                }
             }
+            trained_transformer->train();
         }
-        transformer->train();
         optimizer = make_optimizer(job.optimizer.name,
                                    exchange ? exchange->join(trainable, *transformer) : trainable,
                                    optimizer_options(job.optimizer));
@@ -560,7 +595,7 @@ struct Trainer::Impl {
         for (std::int64_t micro = 0; micro < job.gradient_accumulation; ++micro) {
             const std::vector<std::int64_t> indices = next_batch();
             const models::TrainingBatch batch = batch_maker->make(indices, draw_of(micro));
-            const models::TrainingLoss loss = objective->forward(*transformer, batch);
+            const models::TrainingLoss loss = objective->forward(*experts.at(batch.expert), batch);
             micro_totals.losses.push_back(loss.loss.detach().reshape({1}));
             micro_totals.shapes.push_back(shape_text(batch.latents));
             if (exchange) {
@@ -767,7 +802,7 @@ struct Trainer::Impl {
             const std::shared_ptr<models::TokenExchange> exchange = transformer->token_exchange();
             transformer->set_token_exchange(nullptr);
             if (main_rank()) {
-                sample_validation_videos(transformer);
+                sample_validation_videos(sampling_experts(transformer));
             } else {
                 help_sample_validation_videos();
             }
@@ -784,16 +819,18 @@ struct Trainer::Impl {
         if (!main_rank()) {
             return;
         }
-        models::DiffusionTransformer whole = load_model(device);
+        const int expert = experts.begin()->first;
+        models::DiffusionTransformer whole = load_model(device, expert);
         {
             torch::NoGradGuard no_grad;
             const auto parameters = whole->named_parameters();
+            const std::string prefix = expert_prefix(expert);
             for (const auto& [name, value] : values) {
-                parameters[name].copy_(value);
+                parameters[name.substr(prefix.size())].copy_(value);
             }
         }
         whole->eval();
-        sample_validation_videos(whole);
+        sample_validation_videos(sampling_experts(whole));
     }
 
     // A tensor-parallel peer of rank 0 runs the same passes for its part of every block; its
@@ -803,14 +840,34 @@ struct Trainer::Impl {
         const fs::path scratch =
             run_folder / "validation" /
             (".rank-" + std::to_string(dist->rank()) + "-step-" + std::to_string(state.step));
-        pass.run(transformer, scratch, [](const std::string&) {});
+        pass.run(sampling_experts(transformer), scratch, [](const std::string&) {});
         std::error_code ignored;
         remove_tree(scratch, ignored);
     }
 
     // Rank 0's part of a validation: each stage's memory (T5, image, denoise, decode) becomes
     // its own phase of the memory table.
-    void sample_validation_videos(const models::DiffusionTransformer& sampled) {
+    // Every expert the pipeline samples with: the trained ones (`primary` standing for the first,
+    // which may be a whole copy of it), the others loaded from the base for this pass.
+    std::vector<models::DiffusionTransformer>
+    sampling_experts(const models::DiffusionTransformer& primary) {
+        std::vector<models::DiffusionTransformer> all;
+        for (int expert = 0; expert < model->experts(); ++expert) {
+            const auto trained = experts.find(expert);
+            if (trained == experts.end()) {
+                models::TransformerLoadOptions load;
+                load.dtype = dtype;
+                load.device = device;
+                all.push_back(model->load_transformer(load, expert));
+            } else {
+                all.push_back(trained->first == experts.begin()->first ? primary
+                                                                       : trained->second);
+            }
+        }
+        return all;
+    }
+
+    void sample_validation_videos(const std::vector<models::DiffusionTransformer>& sampled) {
         events.phase("validate");
         std::string open_stage;
         auto stage_boundary = [&](const std::string& stage) {

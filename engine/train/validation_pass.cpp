@@ -31,7 +31,7 @@ ValidationPass::ValidationPass(const models::ModelFolder& model, const common::T
     , placement_(placement) {}
 
 std::vector<models::SampleResult>
-ValidationPass::sample(const models::DiffusionTransformer& transformer,
+ValidationPass::sample(const std::vector<models::DiffusionTransformer>& transformers,
                        const StageBoundary& stage_boundary, double* seconds) const {
     models::SamplerOptions options;
     options.placement = placement_;
@@ -40,17 +40,21 @@ ValidationPass::sample(const models::DiffusionTransformer& transformer,
     // On a GPU the transformer waits on the host while the text encoder and the VAE work.
     options.offload_idle = placement_.device.is_cuda();
     const std::unique_ptr<models::VideoSampler> sampler = model_.sampler(options);
-    sampler->use_transformers({transformer});
+    sampler->use_transformers(transformers);
     std::vector<models::SampleRequest> requests;
     for (std::size_t i = 0; i < job_.validation.prompts.size(); ++i) {
         requests.push_back(request(i));
     }
-    transformer->eval();
+    for (const models::DiffusionTransformer& transformer : transformers) {
+        transformer->eval();
+    }
     const auto started = std::chrono::steady_clock::now();
     std::vector<models::SampleResult> results = sampler->generate_all(
         requests, {},
         [&](const char* stage, const std::vector<std::string>&) { stage_boundary(stage); });
-    transformer->train();
+    for (const models::DiffusionTransformer& transformer : transformers) {
+        transformer->train();
+    }
     if (seconds != nullptr) {
         *seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -58,7 +62,7 @@ ValidationPass::sample(const models::DiffusionTransformer& transformer,
     return results;
 }
 
-std::vector<ValidationVideo> ValidationPass::run(const models::DiffusionTransformer& transformer,
+std::vector<ValidationVideo> ValidationPass::run(const std::vector<models::DiffusionTransformer>& transformers,
                                                  const std::filesystem::path& folder,
                                                  const StageBoundary& stage_boundary) const {
     std::filesystem::create_directories(folder);
@@ -68,7 +72,7 @@ std::vector<ValidationVideo> ValidationPass::run(const models::DiffusionTransfor
 
     double total_seconds = 0;
     const std::vector<models::SampleResult> results =
-        sample(transformer, stage_boundary, &total_seconds);
+        sample(transformers, stage_boundary, &total_seconds);
     const double seconds = total_seconds / static_cast<double>(results.size());
 
     std::vector<ValidationVideo> videos;
@@ -95,6 +99,7 @@ models::SampleRequest ValidationPass::request(std::size_t prompt_index) const {
     request.width = v.width;
     request.steps = static_cast<int>(v.steps);
     request.guidance = v.guidance;
+    request.guidance_2 = v.guidance_2;
     request.dynamic_cfg = v.dynamic_cfg;
     request.sampler = v.sampler.empty() ? defaults.sampler : v.sampler;
     request.negative_prompt = defaults.negative_prompt;

@@ -32,13 +32,14 @@ public:
 
     // Samples every prompt and returns the videos in prompt order, without writing them
     // (`bench --validation` measures this part alone); `seconds` is the whole sampling time.
-    std::vector<models::SampleResult> sample(const models::DiffusionTransformer& transformer,
-                                             const StageBoundary& stage_boundary,
-                                             double* seconds = nullptr) const;
+    // `transformers`: one per expert of the model (the one most models have).
+    std::vector<models::SampleResult>
+    sample(const std::vector<models::DiffusionTransformer>& transformers,
+           const StageBoundary& stage_boundary, double* seconds = nullptr) const;
 
     // Writes FOLDER/<prompt index>.mp4 for every prompt, then FOLDER/validation.json (the
     // videos and their prompts), whose presence marks the pass complete.
-    std::vector<ValidationVideo> run(const models::DiffusionTransformer& transformer,
+    std::vector<ValidationVideo> run(const std::vector<models::DiffusionTransformer>& transformers,
                                      const std::filesystem::path& folder,
                                      const StageBoundary& stage_boundary) const;
 

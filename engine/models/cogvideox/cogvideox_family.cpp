@@ -1,6 +1,7 @@
 #include "engine/models/cogvideox/cogvideox_family.h"
 
 #include "engine/core/json_file.h"
+#include "engine/models/cogvideox/cogvideox_video_autoencoder.h"
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/cogvideox_model_folder.h"
 #include "engine/models/cogvideox/init_model.h"
@@ -45,6 +46,17 @@ DiffusionTransformer
 CogVideoXFamily::load_transformer(const std::filesystem::path& path,
                                   const TransformerLoadOptions& options) const {
     return load_cogvideox_transformer(path, options).ptr();
+}
+
+std::unique_ptr<VideoAutoencoder> CogVideoXFamily::load_vae(const std::filesystem::path& folder,
+                                                  const WeightsPlacement& placement,
+                                                  const VaeOptions& options) const {
+    const std::filesystem::path config = folder / "config.json";
+    if (!std::filesystem::is_regular_file(config) ||
+        core::read_json_file(config).value("_class_name", std::string("AutoencoderKLCogVideoX")) != "AutoencoderKLCogVideoX") {
+        return nullptr;
+    }
+    return std::make_unique<CogVideoXVideoAutoencoder>(folder, placement, options);
 }
 
 std::vector<models::Architecture> CogVideoXFamily::architectures() const {

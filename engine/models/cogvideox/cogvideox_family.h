@@ -14,6 +14,9 @@ public:
     bool reads_transformer(const std::filesystem::path& path) const override;
     DiffusionTransformer load_transformer(const std::filesystem::path& path,
                                           const TransformerLoadOptions& options) const override;
+    std::unique_ptr<VideoAutoencoder> load_vae(const std::filesystem::path& folder,
+                                               const WeightsPlacement& placement,
+                                               const VaeOptions& options) const override;
     std::vector<models::Architecture> architectures() const override;
     InitModelResult init_model(const InitModelOptions& options) const override;
 };

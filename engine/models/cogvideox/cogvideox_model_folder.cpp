@@ -8,6 +8,7 @@
 #include "engine/models/cogvideox/cogvideox_family.h"
 #include "engine/models/cogvideox/cogvideox_training_objective.h"
 #include "engine/models/cogvideox/cogvideox_transformer_memory.h"
+#include "engine/models/cogvideox/cogvideox_video_autoencoder.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
 #include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
 
@@ -18,25 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class CogVideoXVideoAutoencoder : public VideoAutoencoder {
-public:
-    CogVideoXVideoAutoencoder(const fs::path& folder, const WeightsPlacement& placement,
-                              bool tiling, bool slicing)
-        : vae_(load_autoencoder_kl_cogvideox(folder, placement)) {
-        if (tiling) {
-            vae_->enable_tiling();
-        }
-        vae_->enable_slicing(slicing);
-    }
-
-    LatentMoments encode(const at::Tensor& video) override {
-        const DiagonalGaussianDistribution posterior = vae_->encode(video);
-        return {posterior.mean, posterior.logvar};
-    }
-
-private:
-    AutoencoderKLCogVideoX vae_;
-};
 
 const CogVideoXTransformer3DModelImpl& as_cogvideox(const DiffusionTransformerImpl& transformer) {
     const auto* model = dynamic_cast<const CogVideoXTransformer3DModelImpl*>(&transformer);
@@ -167,7 +149,7 @@ CogVideoXModelFolder::text_encoder(const WeightsPlacement& placement) const {
 
 std::unique_ptr<VideoAutoencoder> CogVideoXModelFolder::vae(const WeightsPlacement& placement,
                                                             bool tiling, bool slicing) const {
-    return std::make_unique<CogVideoXVideoAutoencoder>(folder_.vae, placement, tiling, slicing);
+    return std::make_unique<CogVideoXVideoAutoencoder>(folder_.vae, placement, VaeOptions{tiling, 0, 0, 0, 0, slicing});
 }
 
 ImageCondition CogVideoXModelFolder::image_condition() const {

@@ -15,24 +15,6 @@ namespace tuneframe::models::cogvideox {
 using core::Error;
 using core::ErrorCode;
 
-PipelineFolderWriter::PipelineFolderWriter(std::filesystem::path root, std::string pipeline_class)
-    : root_(std::move(root))
-    , index_({{"_class_name", std::move(pipeline_class)}, {"_diffusers_version", "0.32.2"}}) {
-    std::filesystem::create_directories(root_);
-}
-
-void PipelineFolderWriter::add_component(const std::string& component, const std::string& library,
-                                         const std::string& class_name) {
-    index_[component] = {library, class_name};
-    components_.push_back(component);
-}
-
-std::filesystem::path PipelineFolderWriter::finish() const {
-    const auto path = root_ / "model_index.json";
-    core::write_json_file(path, index_);
-    return path;
-}
-
 void write_random_transformer(const CogVideoXTransformer3DConfig& config,
                               const std::filesystem::path& folder, torch::Dtype dtype,
                               std::uint64_t seed, std::uint64_t max_shard_bytes) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "engine/models/model_family.h"
+#include "engine/models/pipeline_folder_writer.h"
 
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
@@ -17,27 +18,7 @@
 
 namespace tuneframe::models::cogvideox {
 
-// A pipeline folder under construction: each component writes its own folder, then is added
-// here; finish() writes model_index.json naming them, as diffusers lays pipelines out.
-class PipelineFolderWriter {
-public:
-    PipelineFolderWriter(std::filesystem::path root, std::string pipeline_class);
-
-    const std::filesystem::path& root() const { return root_; }
-    std::filesystem::path component_folder(const std::string& component) const {
-        return root_ / component;
-    }
-    void add_component(const std::string& component, const std::string& library,
-                       const std::string& class_name);
-    std::filesystem::path finish() const; // model_index.json
-
-    const std::vector<std::string>& components() const { return components_; }
-
-private:
-    std::filesystem::path root_;
-    nlohmann::json index_;
-    std::vector<std::string> components_;
-};
+using models::PipelineFolderWriter;
 
 using models::InitModelOptions;
 

@@ -9,6 +9,7 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/cogvideox_transformer_3d.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cogvideox_transformer_3d_config.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cogvideox_transformer_memory.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/cogvideox_video_autoencoder.cpp
     ${CMAKE_CURRENT_LIST_DIR}/diffusion_loss.cpp
     ${CMAKE_CURRENT_LIST_DIR}/embeddings.cpp
     ${CMAKE_CURRENT_LIST_DIR}/init_model.cpp

@@ -232,4 +232,28 @@ const WanTransformerPreset* recognise_wan_transformer(const WanTransformer3DConf
     return nullptr;
 }
 
+std::int64_t WanTransformer3DConfig::parameter_count() const {
+    const std::int64_t d = inner_dim();
+    auto linear = [](std::int64_t in, std::int64_t out) { return in * out + out; };
+    std::int64_t count = in_channels * patch_volume() * d + d; // patch_embedding
+    // condition_embedder: time_embedder, time_proj, text_embedder
+    count += linear(freq_dim, d) + linear(d, d) + linear(d, 6 * d);
+    count += linear(text_dim, d) + linear(d, d);
+    if (image_dim) {
+        const std::int64_t i = *image_dim;
+        // image_embedder: norm1, ff (i -> i -> d), norm2, and FLF2V's position table
+        count += 2 * i + linear(i, i) + linear(i, d) + 2 * d + pos_embed_seq_len.value_or(0) * i;
+    }
+    std::int64_t block = 2 * (4 * linear(d, d) + 2 * d); // attn1, attn2 with their q/k norms
+    if (added_kv_proj_dim) {
+        block += 2 * linear(*added_kv_proj_dim, d) + d; // add_k_proj, add_v_proj, norm_added_k
+    }
+    block += cross_attn_norm ? 2 * d : 0;           // norm2
+    block += linear(d, ffn_dim) + linear(ffn_dim, d); // ffn
+    block += 6 * d;                                   // scale_shift_table
+    count += num_layers * block;
+    count += linear(d, out_channels * patch_volume()) + 2 * d; // proj_out, scale_shift_table
+    return count;
+}
+
 } // namespace tuneframe::models::wan

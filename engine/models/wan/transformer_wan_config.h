@@ -41,6 +41,8 @@ struct WanTransformer3DConfig {
     std::int64_t patch_volume() const { return patch_size[0] * patch_size[1] * patch_size[2]; }
     // Whether cross-attention also attends to CLIP image tokens (Wan 2.1 I2V / FLF2V).
     bool has_image_attention() const { return added_kv_proj_dim.has_value(); }
+    // The model's parameters, counted from the config (a 14B model is never built to count).
+    std::int64_t parameter_count() const;
 };
 
 // The released Wan transformers by name, as their diffusers config.json files describe them.

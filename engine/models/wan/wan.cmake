@@ -3,5 +3,12 @@
 # arithmetic, the LoRA layouts and the architectures init-model writes. Included from
 # engine/CMakeLists.txt; sources join the engine library.
 target_sources(tuneframe_engine PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/wan_architectures.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/wan_family.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/wan_init_model.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/wan_model_folder.cpp
     ${CMAKE_CURRENT_LIST_DIR}/wan_pipeline_folder.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/wan_training_objective.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/wan_transformer_memory.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/wan_video_autoencoder.cpp
 )

@@ -8,6 +8,7 @@
 // umt5-xxl) occupies the device only while it is needed.
 
 #include "common/t5_tokenizer.h"
+#include "engine/models/model_components.h"
 #include "engine/models/t5/t5_encoder.h"
 
 #include <ATen/Tensor.h>
@@ -26,7 +27,7 @@ struct PromptTokens {
     at::Tensor attention_mask; // [N, max_length] int64, 1 for the prompt's tokens and </s>
 };
 
-class WanPromptEncoder {
+class WanPromptEncoder : public TextEncoder {
 public:
     // Throws BadInput when `tokenizer_folder` has no spiece.model; the text encoder folder is
     // read (and checked) on the first encode().
@@ -34,13 +35,13 @@ public:
                      std::filesystem::path text_encoder_folder, WeightsPlacement placement);
 
     // One prompt -> [1, max_length, d_model] in the placement's dtype, on its device.
-    at::Tensor encode(const std::string& prompt, int max_length = kMaxSequenceLength);
+    at::Tensor encode(const std::string& prompt, int max_length = kMaxSequenceLength) override;
     // Several prompts in one encoder call, as the pipelines batch a prompt list:
     // [N, max_length, d_model]. The mask keeps the rows independent of each other.
     at::Tensor encode(const std::vector<std::string>& prompts, int max_length = kMaxSequenceLength);
     // The cleaned prompts' ids and mask, on the CPU.
     PromptTokens tokens(const std::vector<std::string>& prompts, int max_length) const;
-    void release();
+    void release() override;
 
     const common::T5Tokenizer& tokenizer() const { return tokenizer_; }
 

@@ -157,7 +157,7 @@ nlohmann::json bench_validation(const BenchSpec& spec, const models::ModelFolder
         stage_now = stage;
     };
     double seconds = 0;
-    pass.sample(model, boundary, &seconds);
+    pass.sample({model}, boundary, &seconds);
     return {{"steps", spec.validation_steps},
             {"prompts", spec.validation_prompts},
             {"seconds", seconds},

@@ -60,6 +60,11 @@ TrainingExample PreparedTrainingDataset::load(std::int64_t index) const {
         example.image_mean = tensor_in(image, image_file, "mean");
         example.image_logvar = tensor_in(image, image_file, "logvar");
     }
+    if (!sample.image_embeds.empty()) {
+        const auto embeds_file = index_.file_in_cache(sample.image_embeds);
+        example.image_embeds =
+            tensor_in(core::read_tensors(embeds_file), embeds_file, "image_embeds");
+    }
     return example;
 }
 

@@ -206,30 +206,6 @@ std::int64_t AutoencoderKLCogVideoXConfig::spatial_compression_ratio() const {
     return std::int64_t{1} << (block_out_channels.size() - 1);
 }
 
-DiagonalGaussianDistribution::DiagonalGaussianDistribution(const at::Tensor& parameters) {
-    const std::vector<at::Tensor> halves = parameters.chunk(2, 1);
-    mean = halves[0];
-    logvar = at::clamp(halves[1], -30.0, 20.0);
-    std = at::exp(0.5 * logvar);
-}
-
-at::Tensor DiagonalGaussianDistribution::sample(std::optional<at::Generator> generator) const {
-    if (generator && generator->device().is_cpu() && !mean.is_cpu()) {
-        const at::Tensor noise =
-            at::randn(mean.sizes(), *generator, mean.options().device(c10::kCPU));
-        return sample_with_noise(noise.to(mean.device()));
-    }
-    c10::optional<at::Generator> draw;
-    if (generator) {
-        draw = *generator;
-    }
-    return sample_with_noise(at::randn(mean.sizes(), draw, mean.options()));
-}
-
-at::Tensor DiagonalGaussianDistribution::sample_with_noise(const at::Tensor& noise) const {
-    return mean + std * noise.to(mean.options());
-}
-
 std::vector<std::pair<std::int64_t, std::int64_t>> vae_frame_batches(std::int64_t frames,
                                                                      std::int64_t batch_size) {
     std::vector<std::pair<std::int64_t, std::int64_t>> batches;

@@ -8,6 +8,7 @@
 // F' = (F - 1) / 4 + 1 for F = 4k + 1.
 
 #include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox_blocks.h"
+#include "engine/models/diagonal_gaussian_distribution.h"
 #include "engine/models/module_weights.h"
 
 #include <ATen/core/Generator.h>
@@ -48,20 +49,6 @@ struct AutoencoderKLCogVideoXConfig {
     std::int64_t spatial_compression_ratio() const;
 };
 
-// The posterior diffusers' encode returns: log-variance clamped to [-30, 20].
-struct DiagonalGaussianDistribution {
-    at::Tensor mean;   // [B, latent, F', h, w]
-    at::Tensor logvar; // clamped
-    at::Tensor std;
-
-    explicit DiagonalGaussianDistribution(const at::Tensor& parameters);
-    const at::Tensor& mode() const { return mean; }
-    // mean + std * eps with eps ~ N(0, 1) in the latents' dtype, drawn as diffusers'
-    // randn_tensor does: on the generator's device (a CPU generator for CUDA latents draws on
-    // the CPU and moves the noise), so a seeded CPU generator reproduces diffusers.
-    at::Tensor sample(std::optional<at::Generator> generator = std::nullopt) const;
-    at::Tensor sample_with_noise(const at::Tensor& noise) const;
-};
 
 // enable_tiling's arguments; a zero falls back to diffusers' default (tile = half the
 // config's sample size, overlap factors 1/6 for height and 1/5 for width).
