@@ -19,6 +19,10 @@ struct LoRAKeyScheme {
     std::string down = ".lora_down.weight";
     std::string up = ".lora_up.weight";
     std::string alpha = ".alpha";
+    // False for read-only variants: a loader must accept them because people share files in
+    // them, but no tool needs us to write them (Wan's `diffusion_model.` keys with PEFT's
+    // lora_A / lora_B), so `export` does not offer them.
+    bool exportable = true;
 };
 
 } // namespace tuneframe::lora

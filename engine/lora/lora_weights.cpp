@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <regex>
@@ -145,6 +146,70 @@ std::map<std::string, FileAdapter> group_keys(const core::SafetensorsFile& file,
         }
     }
     return adapters;
+}
+
+// Whether `key` is one of the tensors kohya-style files may carry beside their LoRA pairs that
+// an adapter here cannot hold: a weight difference (ComfyUI's `.diff`), a bias difference
+// (`.diff_b`, PEFT's lora_bias) or a DoRA magnitude (`.dora_scale`).
+bool is_weight_difference(const std::string& key) {
+    return key_ends_with(key, ".diff") || key_ends_with(key, ".diff_b") ||
+           key_ends_with(key, ".dora_scale");
+}
+
+std::vector<std::string> first_keys(const core::SafetensorsFile& file, std::size_t count) {
+    std::vector<std::string> keys;
+    for (const core::TensorInfo& tensor : file.tensors()) {
+        keys.push_back(tensor.name);
+    }
+    std::sort(keys.begin(), keys.end());
+    keys.resize(std::min(keys.size(), count));
+    return keys;
+}
+
+// A file none of whose keys names a layer of the model is for another model (another family,
+// or a layout this family does not read): said as such rather than as a list of every key.
+void refuse_foreign_file(const core::SafetensorsFile& file,
+                         const std::map<std::string, FileAdapter>& adapters,
+                         const std::map<std::string, LoRALinear>& layers,
+                         const std::vector<LoRAKeyScheme>& schemes) {
+    const bool any_layer = std::any_of(adapters.begin(), adapters.end(), [&](const auto& adapter) {
+        return layers.count(adapter.first) > 0;
+    });
+    if (any_layer || file.tensors().empty()) {
+        return;
+    }
+    std::string layouts = "the diffusers layout";
+    for (const LoRAKeyScheme& scheme : schemes) {
+        layouts += ", " + scheme.name;
+    }
+    std::string examples;
+    for (const std::string& key : first_keys(file, 3)) {
+        examples += (examples.empty() ? "'" : ", '") + key + "'";
+    }
+    throw Error(ErrorCode::BadInput,
+                "'" + file.path().string() + "' holds no LoRA layer of this model: none of its " +
+                    std::to_string(file.tensors().size()) + " tensors (such as " + examples +
+                    ") names one of its layers in the layouts it reads (" + layouts +
+                    "). It was made for another model.",
+                "Use a LoRA trained for this base model's family and size.");
+}
+
+void refuse_weight_differences(const core::SafetensorsFile& file,
+                               const std::vector<std::string>& unknown) {
+    std::vector<std::string> differences;
+    std::copy_if(unknown.begin(), unknown.end(), std::back_inserter(differences),
+                 is_weight_difference);
+    if (differences.empty()) {
+        return;
+    }
+    throw Error(ErrorCode::BadInput,
+                "'" + file.path().string() + "' holds " + std::to_string(differences.size()) +
+                    " tensor(s) besides its low-rank layers that a LoRA adapter here cannot "
+                    "apply: weight or bias differences ('.diff', '.diff_b') or DoRA magnitudes "
+                    "('.dora_scale'): " +
+                    joined_list(differences) + ".",
+                "Use a version of the LoRA without them, or merge it into the base model with "
+                "the tool it was made for and load that checkpoint instead.");
 }
 
 double alpha_for(const std::string& module, std::int64_t rank, const AlphaSettings& settings) {
@@ -296,6 +361,8 @@ LoadedLoRA load_lora_weights(torch::nn::Module& model, const std::filesystem::pa
     }
     std::vector<std::string> problems;
     const auto adapters = group_keys(weights, options.prefix, schemes, problems);
+    refuse_foreign_file(weights, adapters, layers, options.schemes);
+    refuse_weight_differences(weights, problems);
     for (std::string& key : problems) {
         key += " (not a LoRA weight)";
     }

@@ -55,7 +55,9 @@ struct LoadedLoRA {
 // one get one of the file's rank. alpha comes from `lora_config` (or diffusers'
 // `lora_adapter_metadata`); a file without it loads at alpha = rank, as diffusers does. Keys that
 // are not LoRA tensors, name no Linear layer of the model, or do not fit it are an error listing
-// them; so is a model adapter the file lacks.
+// them; so is a model adapter the file lacks. A file none of whose keys names a layer of the
+// model (one made for another family), and weight or bias differences or DoRA magnitudes beside
+// the pairs (`.diff`, `.diff_b`, `.dora_scale`), are errors of their own.
 LoadedLoRA load_lora_weights(torch::nn::Module& model, const std::filesystem::path& file,
                              const LoRALoadOptions& options = {});
 
