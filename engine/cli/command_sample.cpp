@@ -135,8 +135,10 @@ int run_sample(CommandContext& context) {
     }
     if (image) {
         const models::VideoShape own = folder->sample_shape();
-        request.image = load_image(*image, request.height > 0 ? request.height : own.height,
-                                   request.width > 0 ? request.width : own.width);
+        request.image = defaults.image_at_own_size
+                            ? load_image(*image, 0, 0)
+                            : load_image(*image, request.height > 0 ? request.height : own.height,
+                                         request.width > 0 ? request.width : own.width);
     }
     request.record_tensors = save_tensors.has_value();
 

@@ -53,6 +53,9 @@ struct SamplingDefaults {
     int steps = 50;
     double guidance = 5.0;
     std::string negative_prompt;
+    // Whether the pipeline takes an image-to-video picture at its own size and resizes it
+    // itself (Wan: its CLIP sees the picture as given), or at the video's size.
+    bool image_at_own_size = false;
 };
 
 // What the memory estimate needs of the VAE and the text encoder, from their configs.

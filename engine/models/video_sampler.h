@@ -35,8 +35,9 @@ struct SampleRequest {
     int max_sequence_length = 0; // 0: the family's text length
     // Optional, as diffusers' `latents=`: the initial noise in the family's latent layout.
     at::Tensor initial_latents;
-    // Image-to-video: [1, 3, height, width] in [0, 1]. Optionally the posterior's
-    // standard-normal draw for the image latents to use instead of the generator's.
+    // Image-to-video: [1, 3, H, W] in [0, 1], at the video's size or, where the family's
+    // SamplingDefaults::image_at_own_size says so, at the picture's own. Optionally the
+    // posterior's standard-normal draw for the image latents to use instead of the generator's.
     at::Tensor image;
     at::Tensor image_latent_noise;
     // Keep the intermediate tensors under the names the golden sets use, on the CPU.

@@ -62,9 +62,10 @@ ValidationPass::sample(const std::vector<models::DiffusionTransformer>& transfor
     return results;
 }
 
-std::vector<ValidationVideo> ValidationPass::run(const std::vector<models::DiffusionTransformer>& transformers,
-                                                 const std::filesystem::path& folder,
-                                                 const StageBoundary& stage_boundary) const {
+std::vector<ValidationVideo>
+ValidationPass::run(const std::vector<models::DiffusionTransformer>& transformers,
+                    const std::filesystem::path& folder,
+                    const StageBoundary& stage_boundary) const {
     std::filesystem::create_directories(folder);
     // A pass again at the same step (a `validate` command) is incomplete until it ends too.
     std::error_code ignored;
@@ -106,9 +107,11 @@ models::SampleRequest ValidationPass::request(std::size_t prompt_index) const {
     request.seed = v.seed;
     if (job_.task == "i2v") {
         const models::VideoShape own = model_.sample_shape();
-        request.image =
-            core::read_image_file(v.images[prompt_index], v.height > 0 ? v.height : own.height,
-                                  v.width > 0 ? v.width : own.width);
+        request.image = defaults.image_at_own_size
+                            ? core::read_image_file(v.images[prompt_index])
+                            : core::read_image_file(v.images[prompt_index],
+                                                    v.height > 0 ? v.height : own.height,
+                                                    v.width > 0 ? v.width : own.width);
     }
     return request;
 }

@@ -68,18 +68,22 @@ std::string read_bytes(const std::filesystem::path& path) {
 
 namespace {
 
-std::filesystem::path pipeline_from(const char* variable) {
+// The pipeline in the folder `variable` names (or in its `arch` subfolder).
+std::filesystem::path pipeline_from(const char* variable, const std::string& arch = {}) {
     const char* value = std::getenv(variable);
     if (!value || !*value) {
         throw std::runtime_error(std::string(variable) +
                                  " is not set: register the test with "
-                                 "tuneframe_requires_tiny_pipeline() and run it through ctest");
+                                 "tuneframe_requires_tiny_pipeline() (or _wan_pipelines()) and "
+                                 "run it through ctest");
     }
-    if (!std::filesystem::is_regular_file(std::filesystem::path(value) / "model_index.json")) {
-        throw std::runtime_error(std::string(variable) + "=" + value +
+    const std::filesystem::path folder =
+        arch.empty() ? std::filesystem::path(value) : std::filesystem::path(value) / arch;
+    if (!std::filesystem::is_regular_file(folder / "model_index.json")) {
+        throw std::runtime_error(folder.string() +
                                  " holds no pipeline: the init fixture did not run or failed");
     }
-    return value;
+    return folder;
 }
 
 } // namespace
@@ -90,6 +94,11 @@ std::filesystem::path tiny_pipeline() {
 
 std::filesystem::path tiny_i2v_pipeline() {
     return pipeline_from("TUNEFRAME_TINY_I2V_PIPELINE");
+}
+
+std::filesystem::path tiny_wan_pipeline(const std::string& arch) {
+    const std::filesystem::path folder = pipeline_from("TUNEFRAME_TINY_MODELS_DIR", arch);
+    return folder;
 }
 
 } // namespace tuneframe::test

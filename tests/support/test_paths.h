@@ -17,6 +17,9 @@ bool running_in_ci();
 // in tests/CMakeLists.txt). Throws std::runtime_error when the test was not registered for them.
 std::filesystem::path tiny_pipeline();
 std::filesystem::path tiny_i2v_pipeline();
+// The tiny Wan pipeline `arch` ("wan2.1-tiny", "wan2.1-tiny-i2v", "wan2.2-tiny-ti2v",
+// "wan2.2-tiny-a14b") the fixtures write (tuneframe_requires_tiny_wan_pipelines).
+std::filesystem::path tiny_wan_pipeline(const std::string& arch);
 
 // A fresh folder under the system temp folder, removed with everything in it when destroyed.
 class TemporaryDirectory {

@@ -19,7 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-
 const CogVideoXTransformer3DModelImpl& as_cogvideox(const DiffusionTransformerImpl& transformer) {
     const auto* model = dynamic_cast<const CogVideoXTransformer3DModelImpl*>(&transformer);
     if (!model) {
@@ -114,7 +113,7 @@ std::optional<VideoShapeProblem> CogVideoXModelFolder::video_shape_problem(std::
 
 SamplingDefaults CogVideoXModelFolder::sampling_defaults() const {
     // cogvideox-factory validates with the training DPM scheduler, 50 steps, guidance 6.
-    return {"dpm", 50, 6.0, ""};
+    return {"dpm", 50, 6.0, "", false};
 }
 
 fs::path CogVideoXModelFolder::transformer_folder(int) const {
@@ -149,7 +148,8 @@ CogVideoXModelFolder::text_encoder(const WeightsPlacement& placement) const {
 
 std::unique_ptr<VideoAutoencoder> CogVideoXModelFolder::vae(const WeightsPlacement& placement,
                                                             bool tiling, bool slicing) const {
-    return std::make_unique<CogVideoXVideoAutoencoder>(folder_.vae, placement, VaeOptions{tiling, 0, 0, 0, 0, slicing});
+    return std::make_unique<CogVideoXVideoAutoencoder>(folder_.vae, placement,
+                                                       VaeOptions{tiling, 0, 0, 0, 0, slicing});
 }
 
 ImageCondition CogVideoXModelFolder::image_condition() const {

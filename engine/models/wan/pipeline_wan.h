@@ -47,11 +47,6 @@ public:
     // (lora_keys.h: original Wan / ComfyUI, musubi-tuner, PEFT-keyed original names).
     static std::vector<lora::LoRAKeyScheme> lora_key_schemes();
 
-    // diffusers' __call__ defaults, taken where a request leaves the size at 0.
-    static constexpr std::int64_t kDefaultFrames = 81;
-    static constexpr std::int64_t kDefaultHeight = 480;
-    static constexpr std::int64_t kDefaultWidth = 832;
-
 private:
     struct Geometry; // sizes derived from a request
     struct Pending;  // a request between stages

@@ -61,9 +61,10 @@ WanPipeline::Geometry WanPipeline::geometry(const SampleRequest& request) const 
     const std::int64_t temporal = folder_.temporal_scale();
     const auto& patch = folder_.transformer_config().patch_size;
     Geometry g;
-    g.frames = request.frames > 0 ? request.frames : kDefaultFrames;
-    g.height = request.height > 0 ? request.height : kDefaultHeight;
-    g.width = request.width > 0 ? request.width : kDefaultWidth;
+    const VideoShape own = folder_.sample_shape();
+    g.frames = request.frames > 0 ? request.frames : own.frames;
+    g.height = request.height > 0 ? request.height : own.height;
+    g.width = request.width > 0 ? request.width : own.width;
     if ((g.frames - 1) % temporal != 0) {
         refuse_request("Wan makes " + std::to_string(temporal) + "k+1 frames, not " +
                            std::to_string(g.frames) + ".",

@@ -20,7 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-
 // Wan 2.1 I2V's CLIP: the picture through CLIPImageProcessor (PIL's bicubic resize on 8-bit
 // pixels, as the pipeline's PIL input) and the penultimate hidden state.
 class WanImageEncoder : public ImageEncoder {
@@ -38,8 +37,8 @@ public:
                                       .permute({1, 2, 0})
                                       .contiguous();
         torch::NoGradGuard no_grad;
-        return model_->encode_image(processor_.preprocess(pixels).to(placement_.device,
-                                                                     placement_.dtype));
+        return model_->encode_image(
+            processor_.preprocess(pixels).to(placement_.device, placement_.dtype));
     }
 
 private:
@@ -47,10 +46,6 @@ private:
     clip::CLIPVisionModelWithProjection model_;
     WeightsPlacement placement_;
 };
-
-bool released_wan22_vae(const AutoencoderKLWanConfig& vae) {
-    return vae.z_dim == 48;
-}
 
 } // namespace
 
@@ -130,11 +125,7 @@ LatentGeometry WanModelFolder::geometry() const {
 }
 
 VideoShape WanModelFolder::sample_shape() const {
-    // The sizes the releases make: TI2V-5B 121 x 704 x 1280, the others 81 x 480 x 832.
-    if (released_wan22_vae(folder_.vae_config)) {
-        return {121, 704, 1280, 1};
-    }
-    return {81, 480, 832, 1};
+    return folder_.sample_shape();
 }
 
 std::optional<VideoShapeProblem> WanModelFolder::video_shape_problem(std::int64_t frames,
@@ -170,7 +161,7 @@ std::optional<VideoShapeProblem> WanModelFolder::video_shape_problem(std::int64_
 
 SamplingDefaults WanModelFolder::sampling_defaults() const {
     // diffusers' Wan pipelines: their UniPC scheduler, 50 steps, guidance 5, no negative prompt.
-    return {"unipc", 50, 5.0, ""};
+    return {"unipc", 50, 5.0, "", true};
 }
 
 fs::path WanModelFolder::transformer_folder(int expert) const {
@@ -214,7 +205,8 @@ std::unique_ptr<TextEncoder> WanModelFolder::text_encoder(const WeightsPlacement
 
 std::unique_ptr<VideoAutoencoder> WanModelFolder::vae(const WeightsPlacement& placement,
                                                       bool tiling, bool slicing) const {
-    return std::make_unique<WanVideoAutoencoder>(folder_.vae, placement, VaeOptions{tiling, 0, 0, 0, 0, slicing});
+    return std::make_unique<WanVideoAutoencoder>(folder_.vae, placement,
+                                                 VaeOptions{tiling, 0, 0, 0, 0, slicing});
 }
 
 ImageCondition WanModelFolder::image_condition() const {
@@ -230,7 +222,8 @@ ImageCondition WanModelFolder::image_condition() const {
     return ImageCondition::None;
 }
 
-std::unique_ptr<ImageEncoder> WanModelFolder::image_encoder(const WeightsPlacement& placement) const {
+std::unique_ptr<ImageEncoder>
+WanModelFolder::image_encoder(const WeightsPlacement& placement) const {
     if (!folder_.image_encoder) {
         return nullptr;
     }
@@ -245,8 +238,8 @@ std::vector<fs::path> WanModelFolder::image_encoder_folders() const {
     return {*folder_.image_encoder, *folder_.image_processor};
 }
 
-std::unique_ptr<TrainingObjective> WanModelFolder::objective(const common::TrainingJob& job,
-                                                             const WeightsPlacement& placement) const {
+std::unique_ptr<TrainingObjective>
+WanModelFolder::objective(const common::TrainingJob& job, const WeightsPlacement& placement) const {
     return std::make_unique<WanTrainingObjective>(folder_, job, placement, flow_shift());
 }
 

@@ -170,6 +170,13 @@ WanPipelineFolder WanPipelineFolder::with_transformer(const fs::path& folder, in
     return replaced;
 }
 
+VideoShape WanPipelineFolder::sample_shape() const {
+    if (spatial_scale() == 16) {
+        return {121, 704, 1280, 1};
+    }
+    return {81, 480, 832, 1};
+}
+
 WanVariant WanPipelineFolder::variant() const {
     if (expand_timesteps) {
         return WanVariant::TextImageToVideo;

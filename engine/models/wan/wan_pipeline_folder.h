@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/models/transformer_memory.h"
 #include "engine/models/wan/transformer_wan_config.h"
 #include "engine/models/wan/vae/autoencoder_kl_wan.h"
 
@@ -57,6 +58,9 @@ struct WanPipelineFolder {
     std::int64_t latent_channels() const { return vae_config.z_dim; }
     std::int64_t spatial_scale() const { return vae_config.spatial_compression_ratio(); }
     std::int64_t temporal_scale() const { return vae_config.temporal_compression_ratio(); }
+    // The size the release makes, in pixels: Wan 2.2 TI2V-5B (the 16x VAE) 121 x 704 x 1280,
+    // the others 81 x 480 x 832.
+    VideoShape sample_shape() const;
 };
 
 } // namespace tuneframe::models::wan
