@@ -12,8 +12,10 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/module_weights.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline_folder_writer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/streaming_weights.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/tensor_parallel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/token_exchange.cpp
     ${CMAKE_CURRENT_LIST_DIR}/training_objective.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/vae_tiles.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformer_memory.cpp
     ${CMAKE_CURRENT_LIST_DIR}/layers/feed_forward.cpp
     ${CMAKE_CURRENT_LIST_DIR}/layers/timestep_embedding.cpp

@@ -6,6 +6,11 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
+
+namespace torch::nn {
+class Module;
+}
 
 namespace tuneframe::models {
 
@@ -42,5 +47,24 @@ struct TensorParallelLayout {
 
     bool empty() const { return split_dim.empty() && partial_gradients.empty(); }
 };
+
+// Which of a transformer's block layers tensor parallelism splits, by module path within a block
+// (".attn1.to_q."), and how its per-head norms are held.
+struct BlockSplit {
+    std::string blocks_prefix;       // "transformer_blocks.", "blocks."
+    std::vector<std::string> column; // output features split: weight, bias, lora_B by rows
+    std::vector<std::string> row;    // input features split: weight, lora_A by columns
+    std::vector<std::string> head_norms;
+    // Norms over each head alone are replicated with partial gradients (CogVideoX); norms across
+    // all heads keep each rank's heads' share of their weight (Wan).
+    bool head_norms_split = false;
+};
+
+// The layout of a transformer whose blocks were split as `split` says (named as the checkpoint
+// names its parameters, so it also holds for the model's LoRA adapters): column layers' lora_A
+// and row layers' lora_B are replicated with partial gradients, a row layer's bias is added once
+// after the sum.
+TensorParallelLayout block_split_layout(const torch::nn::Module& transformer,
+                                        const BlockSplit& split);
 
 } // namespace tuneframe::models

@@ -3,6 +3,7 @@
 #include "engine/core/error.h"
 #include "engine/models/cogvideox/quantized_base.h"
 #include "engine/models/cogvideox/tensor_parallel.h"
+#include "engine/models/default_dtype_guard.h"
 #include "engine/models/gradient_checkpointing.h"
 
 #include <torch/torch.h>
@@ -27,24 +28,6 @@ std::string input_shape(const at::Tensor& tensor) {
 [[noreturn]] void bad_input(const std::string& message, const std::string& hint) {
     throw Error(ErrorCode::BadInput, message, hint);
 }
-
-// LibTorch layers allocate their parameters in the default dtype. Building a 5b model in
-// float32 and casting it would need 1.5x its bf16 size and leave the heap fragmented, so the
-// default is switched for the construction only. Models are built before any worker thread
-// creates tensors, so no other thread sees the temporary default.
-class DefaultDtypeGuard {
-public:
-    explicit DefaultDtypeGuard(torch::Dtype dtype)
-        : previous_(c10::get_default_dtype()) {
-        c10::set_default_dtype(c10::scalarTypeToTypeMeta(dtype));
-    }
-    ~DefaultDtypeGuard() { c10::set_default_dtype(previous_); }
-    DefaultDtypeGuard(const DefaultDtypeGuard&) = delete;
-    DefaultDtypeGuard& operator=(const DefaultDtypeGuard&) = delete;
-
-private:
-    caffe2::TypeMeta previous_;
-};
 
 } // namespace
 

@@ -2,6 +2,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/safetensors/safetensors_file.h"
+#include "engine/models/default_dtype_guard.h"
 #include "engine/models/gradient_checkpointing.h"
 #include "engine/models/wan/tensor_parallel.h"
 
@@ -22,23 +23,6 @@ std::string shape_of(const at::Tensor& tensor) {
 [[noreturn]] void bad_input(const std::string& message, const std::string& hint) {
     throw Error(ErrorCode::BadInput, message, hint);
 }
-
-// LibTorch layers allocate their parameters in the default dtype; switching it for the
-// construction builds a bf16 model without a float32 copy first. Models are built before any
-// worker thread creates tensors, so no other thread sees the temporary default.
-class DefaultDtypeGuard {
-public:
-    explicit DefaultDtypeGuard(torch::Dtype dtype)
-        : previous_(c10::get_default_dtype()) {
-        c10::set_default_dtype(c10::scalarTypeToTypeMeta(dtype));
-    }
-    ~DefaultDtypeGuard() { c10::set_default_dtype(previous_); }
-    DefaultDtypeGuard(const DefaultDtypeGuard&) = delete;
-    DefaultDtypeGuard& operator=(const DefaultDtypeGuard&) = delete;
-
-private:
-    caffe2::TypeMeta previous_;
-};
 
 // The six (blocks) or two (output) modulation vectors: the table plus the projected time
 // embedding, in float32. [B, k, D] gives k of [B, 1, D]; per token [B, N, k, D] gives k of

@@ -1,5 +1,7 @@
 #include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox.h"
 
+#include "engine/models/vae_tiles.h"
+
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
 
@@ -12,7 +14,7 @@ namespace {
 
 using core::Error;
 using core::ErrorCode;
-using TileGrid = std::vector<std::vector<at::Tensor>>;
+using models::TileGrid;
 
 [[noreturn]] void bad_config(const std::string& origin, const std::string& what) {
     throw Error(ErrorCode::BadInput, origin + ": " + what,
@@ -35,61 +37,6 @@ void check_block_types(const std::vector<std::string>& types, const char* expect
                         "Point at the vae/ folder of a CogVideoX pipeline.");
         }
     }
-}
-
-// `tile` blends into the tile above it over `extent` rows, in place, as diffusers' blend_v.
-void blend_vertical(const at::Tensor& above, at::Tensor& tile, std::int64_t extent) {
-    extent = std::min({above.size(3), tile.size(3), extent});
-    for (std::int64_t y = 0; y < extent; ++y) {
-        const double weight = static_cast<double>(y) / static_cast<double>(extent);
-        tile.select(3, y).copy_(above.select(3, above.size(3) - extent + y) * (1 - weight) +
-                                tile.select(3, y) * weight);
-    }
-}
-
-void blend_horizontal(const at::Tensor& left, at::Tensor& tile, std::int64_t extent) {
-    extent = std::min({left.size(4), tile.size(4), extent});
-    for (std::int64_t x = 0; x < extent; ++x) {
-        const double weight = static_cast<double>(x) / static_cast<double>(extent);
-        tile.select(4, x).copy_(left.select(4, left.size(4) - extent + x) * (1 - weight) +
-                                tile.select(4, x) * weight);
-    }
-}
-
-// Blends each tile with the (already blended) tiles above and to the left, keeps its first
-// `keep_height` x `keep_width`, and joins the grid.
-at::Tensor join_tiles(TileGrid& rows, std::int64_t blend_height, std::int64_t blend_width,
-                      std::int64_t keep_height, std::int64_t keep_width) {
-    std::vector<at::Tensor> joined_rows;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        std::vector<at::Tensor> joined_row;
-        for (std::size_t j = 0; j < rows[i].size(); ++j) {
-            at::Tensor& tile = rows[i][j];
-            if (i > 0) {
-                blend_vertical(rows[i - 1][j], tile, blend_height);
-            }
-            if (j > 0) {
-                blend_horizontal(rows[i][j - 1], tile, blend_width);
-            }
-            joined_row.push_back(tile.slice(3, 0, keep_height).slice(4, 0, keep_width));
-        }
-        joined_rows.push_back(at::cat(joined_row, 4));
-    }
-    return at::cat(joined_rows, 3);
-}
-
-// Runs `code` on every tile of `input` starting every `stride` rows and columns.
-template <typename Code>
-TileGrid code_tiles(const at::Tensor& input, std::int64_t tile_height, std::int64_t tile_width,
-                    std::int64_t stride_height, std::int64_t stride_width, const Code& code) {
-    TileGrid rows;
-    for (std::int64_t i = 0; i < input.size(3); i += stride_height) {
-        std::vector<at::Tensor>& row = rows.emplace_back();
-        for (std::int64_t j = 0; j < input.size(4); j += stride_width) {
-            row.push_back(code(input.slice(3, i, i + tile_height).slice(4, j, j + tile_width)));
-        }
-    }
-    return rows;
 }
 
 void check_video_like(const at::Tensor& tensor, std::int64_t channels, const char* what) {

@@ -1,5 +1,7 @@
 #include "engine/models/wan/vae/autoencoder_kl_wan.h"
 
+#include "engine/models/vae_tiles.h"
+
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
 #include "engine/core/tensor_io.h"
@@ -86,63 +88,7 @@ void check_tiling(const WanVaeTiling& tiling, std::int64_t ratio) {
     }
 }
 
-using TileGrid = std::vector<std::vector<at::Tensor>>;
-
-// `tile` takes in the tile above over `extent` rows, in place, as diffusers' blend_v does.
-void blend_vertical(const at::Tensor& above, at::Tensor& tile, std::int64_t extent) {
-    extent = std::min({above.size(3), tile.size(3), extent});
-    for (std::int64_t y = 0; y < extent; ++y) {
-        const double weight = static_cast<double>(y) / static_cast<double>(extent);
-        tile.select(3, y).copy_(above.select(3, above.size(3) - extent + y) * (1 - weight) +
-                                tile.select(3, y) * weight);
-    }
-}
-
-void blend_horizontal(const at::Tensor& left, at::Tensor& tile, std::int64_t extent) {
-    extent = std::min({left.size(4), tile.size(4), extent});
-    for (std::int64_t x = 0; x < extent; ++x) {
-        const double weight = static_cast<double>(x) / static_cast<double>(extent);
-        tile.select(4, x).copy_(left.select(4, left.size(4) - extent + x) * (1 - weight) +
-                                tile.select(4, x) * weight);
-    }
-}
-
-// Runs `code` on the tiles of `input` that start every `stride` rows and columns.
-template <typename Code>
-TileGrid code_tiles(const at::Tensor& input, std::int64_t tile_height, std::int64_t tile_width,
-                    std::int64_t stride_height, std::int64_t stride_width, const Code& code) {
-    TileGrid rows;
-    for (std::int64_t i = 0; i < input.size(3); i += stride_height) {
-        std::vector<at::Tensor>& row = rows.emplace_back();
-        for (std::int64_t j = 0; j < input.size(4); j += stride_width) {
-            row.push_back(code(input.slice(3, i, i + tile_height).slice(4, j, j + tile_width)));
-        }
-    }
-    return rows;
-}
-
-// Blends each tile with the (already blended) tiles above and to its left, keeps its first
-// `keep_height` x `keep_width`, joins the grid and crops it to `height` x `width`.
-at::Tensor join_tiles(TileGrid& rows, std::int64_t blend_height, std::int64_t blend_width,
-                      std::int64_t keep_height, std::int64_t keep_width, std::int64_t height,
-                      std::int64_t width) {
-    std::vector<at::Tensor> joined_rows;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        std::vector<at::Tensor> joined_row;
-        for (std::size_t j = 0; j < rows[i].size(); ++j) {
-            at::Tensor& tile = rows[i][j];
-            if (i > 0) {
-                blend_vertical(rows[i - 1][j], tile, blend_height);
-            }
-            if (j > 0) {
-                blend_horizontal(rows[i][j - 1], tile, blend_width);
-            }
-            joined_row.push_back(tile.slice(3, 0, keep_height).slice(4, 0, keep_width));
-        }
-        joined_rows.push_back(at::cat(joined_row, 4));
-    }
-    return at::cat(joined_rows, 3).slice(3, 0, height).slice(4, 0, width);
-}
+using models::TileGrid;
 
 at::Tensor statistics(const std::vector<double>& values, const at::Tensor& like) {
     std::vector<float> floats(values.begin(), values.end());
@@ -280,7 +226,9 @@ at::Tensor AutoencoderKLWanImpl::tiled_encode(const at::Tensor& patches) const {
         [this](const at::Tensor& tile) { return quant_conv_->forward(encode_chunks(tile)); });
     return join_tiles(rows, latent_tile_height - latent_stride_height,
                       latent_tile_width - latent_stride_width, latent_stride_height,
-                      latent_stride_width, patches.size(3) / ratio, patches.size(4) / ratio);
+                      latent_stride_width)
+        .slice(3, 0, patches.size(3) / ratio)
+        .slice(4, 0, patches.size(4) / ratio);
 }
 
 at::Tensor AutoencoderKLWanImpl::tiled_decode(const at::Tensor& latent) const {
@@ -296,8 +244,9 @@ at::Tensor AutoencoderKLWanImpl::tiled_decode(const at::Tensor& latent) const {
         [this](const at::Tensor& tile) { return decode_frames(post_quant_conv_->forward(tile)); });
     const at::Tensor joined =
         join_tiles(rows, tiling.tile_sample_min_height / patch - stride_height,
-                   tiling.tile_sample_min_width / patch - stride_width, stride_height, stride_width,
-                   latent.size(3) * ratio / patch, latent.size(4) * ratio / patch);
+                   tiling.tile_sample_min_width / patch - stride_width, stride_height, stride_width)
+            .slice(3, 0, latent.size(3) * ratio / patch)
+            .slice(4, 0, latent.size(4) * ratio / patch);
     return finish_decoded(joined);
 }
 
