@@ -92,6 +92,8 @@ int run_forward_transformer(CommandContext& context) {
     if (lora) {
         lora::LoRALoadOptions options;
         options.weight = std::isnan(lora_scale) ? 1.0 : lora_scale;
+        // The transformer's family is not at hand: a LoRA in any family's layout is read.
+        options.schemes = models::all_lora_key_schemes();
         lora::load_lora_weights(*model, *lora, options);
         model->to(load.device);
     }

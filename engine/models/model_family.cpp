@@ -86,9 +86,8 @@ DiffusionTransformer load_transformer_at(const fs::path& path,
                           family_names() + ".");
 }
 
-std::unique_ptr<VideoAutoencoder> load_vae_at(const fs::path& folder,
-                                              const WeightsPlacement& placement,
-                                              const VaeOptions& options) {
+std::unique_ptr<VideoAutoencoder>
+load_vae_at(const fs::path& folder, const WeightsPlacement& placement, const VaeOptions& options) {
     for (const auto& family : model_families()) {
         if (auto vae = family->load_vae(folder, placement, options)) {
             return vae;
@@ -99,6 +98,16 @@ std::unique_ptr<VideoAutoencoder> load_vae_at(const fs::path& folder,
                       "Give a pipeline's vae/ folder (config.json and its weights) of one of "
                       "these families: " +
                           family_names() + ".");
+}
+
+std::vector<lora::LoRAKeyScheme> all_lora_key_schemes() {
+    std::vector<lora::LoRAKeyScheme> schemes;
+    for (const auto& family : model_families()) {
+        for (lora::LoRAKeyScheme& scheme : family->lora_key_schemes()) {
+            schemes.push_back(std::move(scheme));
+        }
+    }
+    return schemes;
 }
 
 std::unique_ptr<ModelFamily> family_of_architecture(const std::string& name) {

@@ -65,6 +65,10 @@ public:
                                                        const WeightsPlacement& placement,
                                                        const VaeOptions& options) const = 0;
 
+    // The kohya-style LoRA layouts the family's tools read (ModelFolder::lora_key_schemes gives
+    // the same for an opened folder).
+    virtual std::vector<lora::LoRAKeyScheme> lora_key_schemes() const = 0;
+
     virtual std::vector<Architecture> architectures() const = 0;
     // Writes a random model of `options.arch` (one of architectures()) in diffusers' layout.
     virtual InitModelResult init_model(const InitModelOptions& options) const = 0;
@@ -88,6 +92,9 @@ DiffusionTransformer load_transformer_at(const std::filesystem::path& path,
 std::unique_ptr<VideoAutoencoder> load_vae_at(const std::filesystem::path& folder,
                                               const WeightsPlacement& placement,
                                               const VaeOptions& options);
+
+// Every family's LoRA layouts, for a transformer whose family is not at hand.
+std::vector<lora::LoRAKeyScheme> all_lora_key_schemes();
 
 // The family that writes architecture `name`; a Usage error lists every architecture.
 std::unique_ptr<ModelFamily> family_of_architecture(const std::string& name);

@@ -1,9 +1,10 @@
 #include "engine/models/cogvideox/cogvideox_family.h"
 
 #include "engine/core/json_file.h"
-#include "engine/models/cogvideox/cogvideox_video_autoencoder.h"
+#include "engine/lora/comfyui_lora_keys.h"
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/cogvideox_model_folder.h"
+#include "engine/models/cogvideox/cogvideox_video_autoencoder.h"
 #include "engine/models/cogvideox/init_model.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
 
@@ -49,14 +50,19 @@ CogVideoXFamily::load_transformer(const std::filesystem::path& path,
 }
 
 std::unique_ptr<VideoAutoencoder> CogVideoXFamily::load_vae(const std::filesystem::path& folder,
-                                                  const WeightsPlacement& placement,
-                                                  const VaeOptions& options) const {
+                                                            const WeightsPlacement& placement,
+                                                            const VaeOptions& options) const {
     const std::filesystem::path config = folder / "config.json";
     if (!std::filesystem::is_regular_file(config) ||
-        core::read_json_file(config).value("_class_name", std::string("AutoencoderKLCogVideoX")) != "AutoencoderKLCogVideoX") {
+        core::read_json_file(config).value("_class_name", std::string("AutoencoderKLCogVideoX")) !=
+            "AutoencoderKLCogVideoX") {
         return nullptr;
     }
     return std::make_unique<CogVideoXVideoAutoencoder>(folder, placement, options);
+}
+
+std::vector<lora::LoRAKeyScheme> CogVideoXFamily::lora_key_schemes() const {
+    return {lora::comfyui_key_scheme()};
 }
 
 std::vector<models::Architecture> CogVideoXFamily::architectures() const {

@@ -17,6 +17,7 @@ public:
     std::unique_ptr<VideoAutoencoder> load_vae(const std::filesystem::path& folder,
                                                const WeightsPlacement& placement,
                                                const VaeOptions& options) const override;
+    std::vector<lora::LoRAKeyScheme> lora_key_schemes() const override;
     std::vector<models::Architecture> architectures() const override;
     InitModelResult init_model(const InitModelOptions& options) const override;
 };

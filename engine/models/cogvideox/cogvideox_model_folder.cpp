@@ -214,14 +214,7 @@ std::vector<std::string> CogVideoXModelFolder::default_lora_targets() const {
 }
 
 std::vector<lora::LoRAKeyScheme> CogVideoXModelFolder::lora_key_schemes() const {
-    lora::LoRAKeyScheme comfyui;
-    comfyui.name = "comfyui";
-    comfyui.description = "ComfyUI (kijai's CogVideoXWrapper, \"CogVideo LoraSelect\")";
-    comfyui.file_name = "tuneframe_lora_comfyui.safetensors";
-    comfyui.stem = [](const std::string& module) {
-        return lora::comfyui_lora_key(module);
-    };
-    return {comfyui};
+    return CogVideoXFamily().lora_key_schemes();
 }
 
 } // namespace tuneframe::models::cogvideox

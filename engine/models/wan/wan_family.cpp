@@ -2,13 +2,14 @@
 
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
-#include "engine/models/wan/wan_video_autoencoder.h"
 #include "engine/core/safetensors/safetensors_checkpoint.h"
+#include "engine/models/wan/lora_keys.h"
 #include "engine/models/wan/original_keys.h"
 #include "engine/models/wan/transformer_checkpoint.h"
 #include "engine/models/wan/wan_architectures.h"
 #include "engine/models/wan/wan_init_model.h"
 #include "engine/models/wan/wan_model_folder.h"
+#include "engine/models/wan/wan_video_autoencoder.h"
 
 namespace tuneframe::models::wan {
 namespace {
@@ -67,8 +68,9 @@ bool WanFamily::reads_transformer(const fs::path& path) const {
     return looks_like_wan_transformer(names);
 }
 
-DiffusionTransformer WanFamily::load_transformer(const fs::path& path,
-                                                 const models::TransformerLoadOptions& options) const {
+DiffusionTransformer
+WanFamily::load_transformer(const fs::path& path,
+                            const models::TransformerLoadOptions& options) const {
     wan::TransformerLoadOptions load;
     load.dtype = options.dtype;
     load.device = options.device;
@@ -76,14 +78,19 @@ DiffusionTransformer WanFamily::load_transformer(const fs::path& path,
 }
 
 std::unique_ptr<VideoAutoencoder> WanFamily::load_vae(const std::filesystem::path& folder,
-                                                  const WeightsPlacement& placement,
-                                                  const VaeOptions& options) const {
+                                                      const WeightsPlacement& placement,
+                                                      const VaeOptions& options) const {
     const std::filesystem::path config = folder / "config.json";
     if (!std::filesystem::is_regular_file(config) ||
-        core::read_json_file(config).value("_class_name", std::string(std::string())) != "AutoencoderKLWan") {
+        core::read_json_file(config).value("_class_name", std::string(std::string())) !=
+            "AutoencoderKLWan") {
         return nullptr;
     }
     return std::make_unique<WanVideoAutoencoder>(folder, placement, options);
+}
+
+std::vector<lora::LoRAKeyScheme> WanFamily::lora_key_schemes() const {
+    return wan_lora_key_schemes();
 }
 
 std::vector<models::Architecture> WanFamily::architectures() const {

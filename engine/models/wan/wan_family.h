@@ -14,11 +14,13 @@ public:
     bool reads(const nlohmann::json& model_index) const override;
     std::unique_ptr<ModelFolder> open(const std::filesystem::path& root) const override;
     bool reads_transformer(const std::filesystem::path& path) const override;
-    DiffusionTransformer load_transformer(const std::filesystem::path& path,
-                                          const models::TransformerLoadOptions& options) const override;
+    DiffusionTransformer
+    load_transformer(const std::filesystem::path& path,
+                     const models::TransformerLoadOptions& options) const override;
     std::unique_ptr<VideoAutoencoder> load_vae(const std::filesystem::path& folder,
                                                const WeightsPlacement& placement,
                                                const VaeOptions& options) const override;
+    std::vector<lora::LoRAKeyScheme> lora_key_schemes() const override;
     std::vector<models::Architecture> architectures() const override;
     InitModelResult init_model(const InitModelOptions& options) const override;
 };

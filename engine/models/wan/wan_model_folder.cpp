@@ -4,7 +4,7 @@
 #include "engine/core/json_file.h"
 #include "engine/models/clip/clip_image_processor.h"
 #include "engine/models/clip/clip_vision_model.h"
-#include "engine/models/wan/lora_keys.h"
+#include "engine/models/wan/wan_family.h"
 #include "engine/models/wan/pipeline_wan.h"
 #include "engine/models/wan/transformer_checkpoint.h"
 #include "engine/models/wan/wan_prompt_encoder.h"
@@ -292,7 +292,7 @@ std::vector<std::string> WanModelFolder::default_lora_targets() const {
 }
 
 std::vector<lora::LoRAKeyScheme> WanModelFolder::lora_key_schemes() const {
-    return wan_lora_key_schemes();
+    return WanFamily().lora_key_schemes();
 }
 
 double WanModelFolder::flow_shift() const {
