@@ -114,8 +114,8 @@ std::unique_ptr<models::ModelFolder> open_validation_model(const BenchSpec& spec
         throw core::Error(core::ErrorCode::Usage,
                           "bench --validation samples text-to-video, which the pipeline in '" +
                               spec.validation_pipeline + "' does not make.",
-                          "Use a text-to-video (or Wan 2.2 TI2V) shape and pipeline folder "
-                          "(init-model --complete writes one).");
+                          "Bench an architecture that makes text-to-video, with its pipeline "
+                          "folder (init-model --complete writes one).");
     }
     if (auto problem = folder->video_shape_problem(spec.frames, spec.height, spec.width, true)) {
         throw core::Error(core::ErrorCode::Usage,
