@@ -170,11 +170,6 @@ void print_architecture(const nlohmann::json& a) {
         }
         std::cout << ", activations " << gb(estimate, "activations") << ")\n";
     };
-    if (a.contains("error")) {
-        std::cout << "  architecture: unknown (" << a["error"].get<std::string>() << " "
-                  << a["hint"].get<std::string>() << ")\n";
-        return;
-    }
     const nlohmann::json& memory = a["memory"];
     std::cout << "  architecture: " << a["name"].get<std::string>() << " - "
               << a["description"].get<std::string>()
@@ -274,16 +269,10 @@ int run_inspect(CommandContext& context) {
     std::vector<nlohmann::json> architectures;
     for (const auto& component : components) {
         total += component.parameters;
-        // A transformer whose shape its family cannot read (a width that hides its heads) is
-        // still listed, with the reason.
-        try {
-            const std::optional<TransformerFacts> facts =
-                transformer_facts(component, pipeline.get());
-            architectures.push_back(facts ? architecture_json(component, *facts, request)
-                                          : nullptr);
-        } catch (const core::Error& error) {
-            architectures.push_back({{"error", error.what()}, {"hint", error.hint()}});
-        }
+        // A transformer config its family refuses is an error naming the file, as loading it
+        // would be.
+        const std::optional<TransformerFacts> facts = transformer_facts(component, pipeline.get());
+        architectures.push_back(facts ? architecture_json(component, *facts, request) : nullptr);
     }
     if (json) {
         nlohmann::json result = {{"path", path}, {"parameters", total}};

@@ -182,7 +182,8 @@ std::unique_ptr<BenchModel> describe_cogvideox_transformer(const fs::path& path)
     // Only a config that names the class: other components' configs would parse as a default
     // transformer's.
     const nlohmann::json json = core::read_json_file(file);
-    if (json.value("_class_name", std::string()) != "CogVideoXTransformer3DModel") {
+    const auto name = json.is_object() ? json.find("_class_name") : json.end();
+    if (name == json.end() || *name != "CogVideoXTransformer3DModel") {
         return nullptr;
     }
     const auto config = CogVideoXTransformer3DConfig::from_json(json, file.string());

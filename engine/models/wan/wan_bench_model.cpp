@@ -101,7 +101,9 @@ std::optional<WanTransformer3DConfig> transformer_config_at(const fs::path& path
         return std::nullopt;
     }
     const nlohmann::json json = core::read_json_file(file);
-    const std::string name = json.value("_class_name", std::string());
+    const auto found = json.is_object() ? json.find("_class_name") : json.end();
+    const std::string name =
+        found != json.end() && found->is_string() ? found->get<std::string>() : "";
     if (name == "WanTransformer3DModel") {
         return WanTransformer3DConfig::from_json(json, file.string());
     }
