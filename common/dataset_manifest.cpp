@@ -424,15 +424,22 @@ std::filesystem::path resolve_manifest_path(const ManifestEntry& entry,
     return (folder / path).lexically_normal();
 }
 
+namespace {
+
+// Whether path, clean and absolute, is folder or lies under it.
+bool leads_inside(const std::filesystem::path& path, const std::filesystem::path& folder) {
+    const std::filesystem::path inside = path.lexically_relative(folder);
+    return !inside.empty() && *inside.begin() != "..";
+}
+
+} // namespace
+
 std::string manifest_path_outside_problem(const ManifestEntry& entry,
                                           const std::filesystem::path& manifest_file) {
     namespace fs = std::filesystem;
     const fs::path path = fs::u8path(entry.path);
-    if (path.is_absolute()) {
-        return "is an absolute path, outside the manifest's folder";
-    }
     const fs::path relative = path.lexically_normal();
-    if (!relative.empty() && *relative.begin() == "..") {
+    if (!path.is_absolute() && !relative.empty() && *relative.begin() == "..") {
         return "leads out of the manifest's folder through \"..\"";
     }
     // weakly_canonical resolves the links of the part that exists; a missing clip is reported
@@ -447,8 +454,14 @@ std::string manifest_path_outside_problem(const ManifestEntry& entry,
         return "cannot be examined (" + (folder_error ? folder_error : target_error).message() +
                ")";
     }
-    const fs::path inside = target.lexically_relative(folder);
-    if (inside.empty() || *inside.begin() == "..") {
+    if (!leads_inside(target, folder)) {
+        // An absolute path is judged by where it leads, as a relative one is; the message says
+        // whether it names another place outright or gets there through a link.
+        const fs::path lexical_folder =
+            fs::absolute(manifest_file).parent_path().lexically_normal();
+        if (path.is_absolute() && !leads_inside(relative, lexical_folder)) {
+            return "is an absolute path, outside the manifest's folder";
+        }
         return "is reached through a symbolic link that leads out of the manifest's folder";
     }
     return {};

@@ -76,11 +76,11 @@ bool write_manifest(const std::filesystem::path& file, const std::vector<Manifes
 std::filesystem::path resolve_manifest_path(const ManifestEntry& entry,
                                             const std::filesystem::path& manifest_file);
 
-// Why entry.path leaves the folder of manifest_file: an absolute path, a ".." that climbs out,
-// or a symbolic link (of the part that exists) that leads elsewhere. Empty when it stays
-// inside. A manifest from elsewhere may only name files inside its folder unless the job
-// allows otherwise (dataset.allow_paths_outside), so a downloaded dataset cannot make prepare
-// read other files of the machine.
+// Why entry.path leaves the folder of manifest_file: an absolute path elsewhere, a ".." that
+// climbs out, or a symbolic link (of the part that exists) that leads elsewhere. Empty when it
+// stays inside, absolute paths to files inside the folder included. A manifest from elsewhere may
+// only name files inside its folder unless the job allows otherwise (dataset.allow_paths_outside),
+// so a downloaded dataset cannot make prepare read other files of the machine.
 std::string manifest_path_outside_problem(const ManifestEntry& entry,
                                           const std::filesystem::path& manifest_file);
 

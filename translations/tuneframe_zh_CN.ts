@@ -243,6 +243,14 @@
         <source>This caption&apos;s bytes are not text in any encoding Tuneframe knows, so they were kept as they are: each byte outside plain ASCII is shown as \xNN. Retype the caption, then mark it as checked.</source>
         <translation>此描述的字节不是 Tuneframe 所知任何编码的文本，因此按原样保留：每个非 ASCII 字节显示为 \xNN。请重新输入描述，然后将其标记为已检查。</translation>
     </message>
+    <message>
+        <source>Parts of this caption were not valid text and are marked with �. Retype them, then mark the caption as checked.</source>
+        <translation>此描述中有部分内容不是有效文本，已用 � 标出。请重新输入这些部分，然后将描述标记为已检查。</translation>
+    </message>
+    <message>
+        <source>This caption was flagged when it was imported: characters in it that are not text (NUL) were replaced with spaces, or it was too long to edit. Check that it reads correctly, then mark it as checked.</source>
+        <translation>此描述在导入时被标记：其中不是文本的字符（NUL）已替换为空格，或者它太长而无法编辑。请检查描述是否显示正确，然后将其标记为已检查。</translation>
+    </message>
 </context>
 <context>
     <name>CaptionHistory</name>
@@ -345,6 +353,17 @@
     <message>
         <source>Clip Removal (%1 clips)</source>
         <translation>移除片段（%1 个片段）</translation>
+    </message>
+</context>
+<context>
+    <name>CaptionLength</name>
+    <message>
+        <source>This caption is %1 characters long, too long to edit here: only its first %2 are shown, and no text encoder reads that far. Shorten it to edit it.</source>
+        <translation>此描述长 %1 个字符，太长而无法在此编辑：仅显示前 %2 个字符，而且没有文本编码器会读取这么长的内容。请先缩短它再编辑。</translation>
+    </message>
+    <message>
+        <source>The caption of “%1” (from “%2”) is %3 characters long, more than the %4 the caption editor shows. It was imported and flagged: check that the right file was read, then shorten it in the clip&apos;s caption editor.</source>
+        <translation>“%1”的描述（来自“%2”）长 %3 个字符，超过描述编辑器显示的 %4 个字符。它已导入并被标记：请检查读取的文件是否正确，然后在片段的描述编辑器中将其缩短。</translation>
     </message>
 </context>
 <context>
@@ -477,8 +496,8 @@
         <translation>待检查的描述</translation>
     </message>
     <message>
-        <source>Captions whose text encoding was guessed during import</source>
-        <translation>导入时猜测了文本编码的描述</translation>
+        <source>Captions flagged during import: the text encoding was guessed, characters that were not text were replaced, or the caption is too long to edit</source>
+        <translation>导入时被标记的描述：猜测了文本编码、替换了不是文本的字符，或描述太长而无法编辑</translation>
     </message>
     <message>
         <source>Problems only</source>
@@ -672,6 +691,14 @@ Arrow keys move through the clips; A accepts, R rejects, U marks for review, 1�
     <message>
         <source>Condition on the first frame used again.</source>
         <translation>重新以所用的第一帧作为条件。</translation>
+    </message>
+    <message>
+        <source>Keep the First %1 Characters</source>
+        <translation>保留前 %1 个字符</translation>
+    </message>
+    <message>
+        <source>Cuts the caption after the part shown, so it can be edited here. Undo brings the whole caption back.</source>
+        <translation>在显示的部分之后截断描述，以便在此编辑。撤销可恢复完整描述。</translation>
     </message>
 </context>
 <context>
@@ -2080,8 +2107,8 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>标记为有问题：%1</translation>
     </message>
     <message>
-        <source>captions re-encoded, to check: %1</source>
-        <translation>描述已转换编码、待检查：%1</translation>
+        <source>captions to check: %1</source>
+        <translation>待检查的描述：%1</translation>
     </message>
     <message>
         <source>updated: %1</source>

@@ -8,6 +8,7 @@
 #include <uchardet/uchardet.h>
 #include <unicode/ucsdet.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace {
@@ -189,11 +190,8 @@ CaptionDecoder::Result CaptionDecoder::decode(const QByteArray& bytes) {
         result = decodeUtf8(bytes);
     if (!result)
         result = decodeDetected(bytes);
-    // A NUL is no part of a caption: it goes, and the user is asked to look.
-    if (result->text.contains(QChar::Null)) {
-        result->text.remove(QChar::Null);
+    if (repairText(&result->text))
         result->guessed = true;
-    }
     return *result;
 }
 
@@ -220,6 +218,41 @@ QString CaptionDecoder::tidied(const QString& text) {
     result.replace(QLatin1String("\r\n"), QLatin1String("\n"));
     result.replace(QLatin1Char('\r'), QLatin1Char('\n'));
     return result.trimmed();
+}
+
+bool CaptionDecoder::repairText(QString* text) {
+    const auto needsRepair = [](QChar c) {
+        return c.isNull() || c.isSurrogate();
+    };
+    if (std::none_of(text->cbegin(), text->cend(), needsRepair))
+        return false;
+    QString repaired;
+    repaired.reserve(text->size());
+    bool changed = false;
+    const qsizetype size = text->size();
+    for (qsizetype at = 0; at < size; ++at) {
+        const QChar c = text->at(at);
+        if (c.isNull()) {
+            qsizetype end = at;
+            while (end < size && text->at(end).isNull())
+                ++end;
+            if (!repaired.isEmpty() && !repaired.back().isSpace() && end < size &&
+                !text->at(end).isSpace())
+                repaired.append(QLatin1Char(' '));
+            at = end - 1;
+            changed = true;
+        } else if (c.isHighSurrogate() && at + 1 < size && text->at(at + 1).isLowSurrogate()) {
+            repaired.append(c).append(text->at(at + 1));
+            ++at;
+        } else if (c.isSurrogate()) {
+            repaired.append(QChar::ReplacementCharacter);
+            changed = true;
+        } else {
+            repaired.append(c);
+        }
+    }
+    *text = repaired;
+    return changed;
 }
 
 QString CaptionDecoder::escapedBytes(const QByteArray& bytes) {
@@ -281,4 +314,20 @@ QString CaptionDecoder::reencodedNote(Encoding encoding) {
     return tr("Re-encoded from %1. Check that the caption reads correctly, then mark it as "
               "checked.")
         .arg(encodingName(encoding));
+}
+
+QString CaptionDecoder::checkNote(Encoding encoding, const QString& caption) {
+    if (encoding == Encoding::Undecoded)
+        return reencodedNote(encoding);
+    if (caption.contains(QChar::ReplacementCharacter)) {
+        return tr("Parts of this caption were not valid text and are marked with �. Retype "
+                  "them, then mark the caption as checked.");
+    }
+    // Declared UTF-8 is flagged only for what the import changed or found.
+    if (encoding == Encoding::Utf8 || encoding == Encoding::Utf8WithBom) {
+        return tr("This caption was flagged when it was imported: characters in it that are "
+                  "not text (NUL) were replaced with spaces, or it was too long to edit. Check "
+                  "that it reads correctly, then mark it as checked.");
+    }
+    return reencodedNote(encoding);
 }

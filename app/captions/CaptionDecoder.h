@@ -11,9 +11,12 @@
 // Turns the bytes of a caption file (a .txt next to a clip, prompt.txt, a CSV or JSONL file)
 // into text, with libraries rather than guesses of our own: a byte order mark decides when
 // there is one (Qt); ICU's detector recognises UTF-16 saved without one; valid UTF-8 is UTF-8
-// (a stray NUL byte is dropped and the caption flagged, never read as UTF-16); anything else is
-// named by uchardet and decoded by Qt's ICU codecs. Text no decoder reads cleanly is not
-// replaced with U+FFFD: it is kept as its bytes (escapedBytes) and flagged.
+// (stray NUL bytes do not make it UTF-16); anything else is named by uchardet and decoded by
+// Qt's ICU codecs. Text no decoder reads cleanly is not replaced with U+FFFD: it is kept as its
+// bytes (escapedBytes) and flagged. Text that decodes but is no valid caption is repaired and
+// flagged (repairText): a NUL becomes a space, never gluing two words together, and an
+// unpaired UTF-16 surrogate becomes U+FFFD, so what the project stores is valid UTF-8 that any
+// SQLite reader takes.
 class CaptionDecoder {
     Q_DECLARE_TR_FUNCTIONS(CaptionDecoder)
 
@@ -41,8 +44,8 @@ public:
     struct Result {
         QString text;
         Encoding encoding = Encoding::Invalid;
-        // The encoding was inferred from the bytes rather than declared, NUL bytes were
-        // dropped, or nothing decoded them: the user should look at the text.
+        // The encoding was inferred from the bytes rather than declared, the text was
+        // repaired (repairText), or nothing decoded the bytes: the user should look at it.
         bool guessed = false;
     };
 
@@ -57,6 +60,12 @@ public:
     static QStringList lines(const QString& text);
     // A caption as stored: line breaks as \n, no surrounding white space.
     static QString tidied(const QString& text);
+    // Makes text a caption can hold; true when it changed anything. NUL is no text, but where
+    // one stands between two words it separated them (C strings joined, fixed-width fields), so
+    // each run of NULs becomes one space, or nothing next to white space or at either end.
+    // Each unpaired surrogate (from broken UTF-16, or a JSON "\ud800") becomes U+FFFD, marking
+    // where something was lost.
+    static bool repairText(QString* text);
 
     // Bytes no decoder reads, as text that keeps every one of them: printable ASCII as itself
     // (line breaks and tabs too), every other byte and the backslash as \xNN. Lossless:
@@ -71,6 +80,9 @@ public:
     static QString encodingName(Encoding encoding);
     // The note shown on a caption whose encoding was guessed or that could not be decoded.
     static QString reencodedNote(Encoding encoding);
+    // The note shown on a flagged caption (its file read as encoding; caption as it reads
+    // now): what the text still shows (undecoded bytes, U+FFFD), else why it was flagged.
+    static QString checkNote(Encoding encoding, const QString& caption);
 
 private:
     static std::optional<Result> decodeMarked(const QByteArray& bytes);

@@ -57,7 +57,7 @@ public:
     QString caption;
     QString captionSource; // the file (and line) the caption was imported from
     CaptionDecoder::Encoding captionEncoding = CaptionDecoder::Encoding::Invalid;
-    bool captionNeedsCheck = false; // the encoding was guessed
+    bool captionNeedsCheck = false; // flagged at import (CaptionDecoder::checkNote says why)
     QStringList tags;               // sorted, case-insensitively
     QDateTime importedUtc;
 

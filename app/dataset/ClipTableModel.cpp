@@ -1,6 +1,7 @@
 #include "app/dataset/ClipTableModel.h"
 
 #include "app/captions/CaptionHistory.h"
+#include "app/captions/CaptionLength.h"
 #include "app/dataset/ClipStore.h"
 #include "app/project/Project.h"
 
@@ -12,9 +13,13 @@ namespace {
 
 constexpr QChar kStar(0x2605);
 
+// Bounded, so a caption of megabytes costs a view no more than a short one.
 QString firstLine(const QString& text) {
-    const qsizetype end = text.indexOf(QLatin1Char('\n'));
-    return end < 0 ? text : text.left(end) + QStringLiteral(" …");
+    const QString start = CaptionLength::head(text, CaptionLength::kPreviewLength + 1);
+    const qsizetype end = start.indexOf(QLatin1Char('\n'));
+    if (end >= 0)
+        return start.left(end) + QStringLiteral(" …");
+    return CaptionLength::preview(text);
 }
 
 } // namespace
@@ -223,7 +228,7 @@ QVariant ClipTableModel::sortData(const ClipRecord& clip, int row, int column) c
                (static_cast<qint64>(bucket.height) << 16) + bucket.width;
     }
     case CaptionColumn:
-        return clip.caption.toLower();
+        return CaptionLength::head(clip.caption, CaptionLength::kPreviewLength).toLower();
     case TagsColumn:
         return clip.tags.join(QLatin1Char(',')).toLower();
     case ProblemColumn:
@@ -237,11 +242,15 @@ QString ClipTableModel::toolTip(const ClipRecord& clip, int row, int column) con
     switch (column) {
     case NameColumn:
         return QDir::toNativeSeparators(clip.path);
-    case CaptionColumn:
+    case CaptionColumn: {
+        QString tip = CaptionLength::preview(clip.caption);
+        if (CaptionLength::isLong(clip.caption))
+            tip += QStringLiteral("\n\n") + CaptionLength::editorNote(clip.caption.size());
         if (clip.captionNeedsCheck)
-            return clip.caption + QStringLiteral("\n\n") +
-                   CaptionDecoder::reencodedNote(clip.captionEncoding);
-        return clip.caption;
+            tip += QStringLiteral("\n\n") +
+                   CaptionDecoder::checkNote(clip.captionEncoding, clip.caption);
+        return tip;
+    }
     case BucketColumn:
         return BucketPreview::dropMessage(clip, m_placements.at(row));
     case ProblemColumn:
@@ -288,8 +297,10 @@ Qt::ItemFlags ClipTableModel::flags(const QModelIndex& index) const {
     // Another studio's project is shown, not edited.
     if (!index.isValid() || m_project.isReadOnly())
         return result;
-    if (index.column() == StatusColumn || index.column() == RatingColumn ||
-        index.column() == CaptionColumn)
+    // A caption too long to lay out is shortened in the inspector, not typed over in a cell.
+    const bool editableCaption =
+        index.column() == CaptionColumn && !CaptionLength::isLong(m_clips.at(index.row()).caption);
+    if (index.column() == StatusColumn || index.column() == RatingColumn || editableCaption)
         result |= Qt::ItemIsEditable;
     return result;
 }

@@ -38,7 +38,11 @@ std::optional<QString> DatasetPathResolver::resolve(const QString& listed, int l
     const QString path = QDir::cleanPath(QDir(m_folder).absoluteFilePath(listed));
     if (m_allowOutside)
         return path;
-    if (QDir::isAbsolutePath(listed)) {
+    // An absolute path is fine where it names a file inside the folder (other tools write
+    // them so); the symbolic-link check below still applies to it.
+    const bool lexicallyInside = path.startsWith(
+        m_folder.endsWith(QLatin1Char('/')) ? m_folder : m_folder + QLatin1Char('/'));
+    if (QDir::isAbsolutePath(listed) && !lexicallyInside && !isInside(canonicalPrefix(path))) {
         *refusal = tr("Line %1 of “%2” names the absolute path “%3”, outside the dataset's folder, "
                       "so it was not imported. Move the file into the folder and name it "
                       "relative to it, or tick “Allow files outside the dataset's folder” when "

@@ -6,8 +6,9 @@
 #include <optional>
 
 // Resolves the paths a dataset file names (videos.txt, a CSV or JSON Lines file, a manifest)
-// against the file's folder, and keeps them inside it: an absolute path, a ".." that climbs out
-// or a symbolic link that leads elsewhere is refused with the file and line, so a downloaded
+// against the file's folder, and keeps them inside it: an absolute path elsewhere, a ".." that
+// climbs out or a symbolic link that leads elsewhere is refused with the file and line (an
+// absolute path to a file inside the folder is fine), so a downloaded
 // dataset cannot make the import read /etc/passwd or another user's files. The user may allow
 // such paths for one import (ImportOptions).
 class DatasetPathResolver {

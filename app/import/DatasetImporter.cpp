@@ -1,5 +1,6 @@
 #include "app/import/DatasetImporter.h"
 
+#include "app/captions/CaptionLength.h"
 #include "app/dataset/ClipInspector.h"
 #include "app/dataset/ClipStore.h"
 #include "app/import/FactoryLayoutSource.h"
@@ -101,6 +102,9 @@ ImportReport DatasetImporter::run(const ImportPlan& planned,
         clip->captionSource = item.captionSource;
         clip->captionEncoding = item.captionEncoding;
         clip->captionNeedsCheck = item.hasCaption && item.captionNeedsCheck;
+        if (CaptionLength::isLong(item.caption))
+            report.notes.append(
+                CaptionLength::importNote(item.path, item.captionSource, item.caption.size()));
         if (item.trimIn != 0 || item.trimOut) {
             const qint64 trimOut = item.trimOut.value_or(clip->frameCount);
             if (ClipRecord::trimFits(item.trimIn, item.trimOut, clip->frameCount)) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/captions/CaptionDecoder.h"
+#include "app/captions/CaptionLength.h"
 
 #include <QString>
 #include <QStringList>
@@ -20,14 +21,18 @@ struct ImportItem {
     std::optional<qint64> trimOut;
 
     // The caption `text`, found at `source` (a file, or "file:line") in a file the decoder read
-    // as `decoded`: tidied, and flagged for a look when its encoding was guessed.
+    // as `decoded`: repaired (a JSON string may hold NUL or half a surrogate pair) and tidied,
+    // and flagged for a look when its encoding was guessed, it was repaired, or it is longer
+    // than the editor edits.
     void setCaption(const QString& text, const QString& source,
                     const CaptionDecoder::Result& decoded) {
+        QString repaired = text;
+        const bool wasRepaired = CaptionDecoder::repairText(&repaired);
         hasCaption = true;
-        caption = CaptionDecoder::tidied(text);
+        caption = CaptionDecoder::tidied(repaired);
         captionSource = source;
         captionEncoding = decoded.encoding;
-        captionNeedsCheck = decoded.guessed;
+        captionNeedsCheck = decoded.guessed || wasRepaired || CaptionLength::isLong(caption);
     }
 };
 

@@ -6,7 +6,7 @@ QString ImportReport::summary() const {
     if (flagged > 0)
         parts.append(tr("flagged with a problem: %1").arg(flagged));
     if (captionsToCheck > 0)
-        parts.append(tr("captions re-encoded, to check: %1").arg(captionsToCheck));
+        parts.append(tr("captions to check: %1").arg(captionsToCheck));
     if (refreshed > 0)
         parts.append(tr("updated: %1").arg(refreshed));
     if (unchanged > 0)

@@ -18,7 +18,7 @@ public:
     int unchanged = 0; // already in the project as they are
     int duplicates = 0;
     int flagged = 0;         // added or refreshed with a problem
-    int captionsToCheck = 0; // added with a guessed caption encoding
+    int captionsToCheck = 0; // added with a caption flagged for a look (CaptionDecoder)
     bool cancelled = false;
     QStringList errors; // sources refused as a whole, database failures
     QStringList notes;  // files left out and why

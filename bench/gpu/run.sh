@@ -14,7 +14,9 @@ usage: bench/gpu/run.sh [options]
   --build-dir DIR    headless build folder (default: build-headless, the preset's)
   --out DIR          where the logs, the per-run JSON and gpu-proof.json go
                      (default: BUILD_DIR/gpu-proof)
-  --models "2b 5b"   which models to time (default: both)
+  --models "2b 5b"   which models to time (default: 2b 5b), each as ref_lora_step.py
+                     names it: 2b, 5b (CogVideoX, 49 x 480 x 720), wan2.1-1.3b,
+                     wan2.1-14b (81 x 480 x 832), wan2.2-5b (121 x 704 x 1280)
   --steps N          timed steps per run, after one warm-up (default: 5)
   --jobs N           build parallelism (default: all cores)
   --golden DIR       the golden reference tensors (default: $TUNEFRAME_GOLDEN_DIR,
@@ -60,6 +62,26 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 
+# The bench shape that times each reference model (its name ends in its size in pixels).
+bench_shape() {
+    case "$1" in
+    2b | 5b) echo "$1-49x480x720" ;;
+    wan2.1-1.3b | wan2.1-14b) echo "$1-81x480x832" ;;
+    wan2.2-5b) echo "$1-121x704x1280" ;;
+    *) return 1 ;;
+    esac
+}
+# FRAMESxHEIGHTxWIDTH of a model's run, the dry run's tiny ones included (the Wan VAE's 8x and
+# the transformer's 2 x 2 patches want sides of 16k).
+run_size() {
+    case "$1" in
+    tiny) echo 9x48x64 ;;
+    wan-tiny) echo 9x64x64 ;;
+    *) local shape
+        shape=$(bench_shape "$1") && echo "${shape#"$1-"}" ;;
+    esac
+}
+
 # Every refusal names the missing piece and the fix, then stops before anything is built.
 missing() {
     printf '\nGPU proof stopped: missing %s.\n  fix: %s\n' "$1" "$2" >&2
@@ -69,9 +91,12 @@ step() { printf '\n== %s ==\n' "$*"; }
 absolute() { (mkdir -p "$1" && cd "$1" && pwd); }
 
 [[ $steps =~ ^[1-9][0-9]*$ ]] || missing "a whole number for --steps" "e.g. --steps 5"
+read -r -a model_list <<<"$models"
+models="${model_list[*]}"
+[[ -n $models ]] || missing "a model in --models" "e.g. --models \"2b wan2.1-1.3b\""
 for model in $models; do
-    [[ $model == 2b || $model == 5b ]] || missing "a known model in --models ('$model')" \
-        "use 2b, 5b or \"2b 5b\""
+    bench_shape "$model" >/dev/null || missing "a known model in --models ('$model')" \
+        "use some of 2b, 5b, wan2.1-1.3b, wan2.1-14b, wan2.2-5b, e.g. \"wan2.1-1.3b wan2.2-5b\""
 done
 kit=$(absolute "$kit")
 build=$(absolute "$build")
@@ -283,12 +308,26 @@ fi
 # 6. Timing: ours, then the reference, on the same shape ---------------------------------------
 step "6/6 timing"
 run_models=$models
+rank=64 dtype=bf16
 if [[ $dry_run == 1 ]]; then
-    run_models=tiny
-    frames=9 height=48 width=64 rank=4 dtype=fp32
-else
-    frames=49 height=480 width=720 rank=64 dtype=bf16
+    # Each family's tiny model instead: tiny (CogVideoX), wan-tiny (Wan 2.1).
+    run_models=""
+    for model in $models; do
+        case "$model" in wan*) tiny=wan-tiny ;; *) tiny=tiny ;; esac
+        [[ " $run_models " == *" $tiny "* ]] || run_models="${run_models:+$run_models }$tiny"
+    done
+    rank=4 dtype=fp32
 fi
+# Each model's own size; the table's header quotes the first one's.
+shapes="{}"
+for model in $run_models; do
+    shapes=$("$python" -c 'import json, sys
+shapes = json.loads(sys.argv[1])
+frames, height, width = map(int, sys.argv[3].split("x"))
+shapes[sys.argv[2]] = {"frames": frames, "height": height, "width": width}
+print(json.dumps(shapes))' "$shapes" "$model" "$(run_size "$model")")
+done
+IFS=x read -r frames height width <<<"$(run_size "${run_models%% *}")"
 "$python" - "$out/run.json" <<EOF
 import json, sys
 json.dump({
@@ -297,6 +336,7 @@ json.dump({
     "steps": $steps,
     "shape": {"frames": $frames, "height": $height, "width": $width, "rank": $rank,
               "checkpointing": True, "dtype": "$dtype"},
+    "shapes": json.loads('$shapes'),
     "tests": "skipped" if $skip_tests else "run",
     "allow_skipped_tests": bool($allow_skips),
     "commit": "$(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)",
@@ -310,10 +350,13 @@ EOF
 last_json_line() { grep -E '^\{' "$1" | tail -n 1 || true; }
 for model in $run_models; do
     if [[ $dry_run == 1 ]]; then
-        ours=(bench --arch cogvideox-tiny --frames "$frames" --height "$height" --width "$width"
+        IFS=x read -r f h w <<<"$(run_size "$model")"
+        arch=cogvideox-tiny
+        [[ $model == wan-tiny ]] && arch=wan2.1-tiny
+        ours=(bench --arch "$arch" --frames "$f" --height "$h" --width "$w"
             --rank "$rank" --checkpointing --steps $((steps + 1)) --device cpu --dtype "$dtype")
     else
-        ours=(bench --shape "$model-49x480x720" --rank "$rank" --checkpointing
+        ours=(bench --shape "$(bench_shape "$model")" --rank "$rank" --checkpointing
             --steps $((steps + 1)) --device cuda --dtype "$dtype")
     fi
     echo "ours $model: tuneframe-engine ${ours[*]}"
@@ -336,4 +379,7 @@ for model in $run_models; do
     fi
 done
 
+[[ $dry_run == 1 ]] || for model in $run_models; do
+    echo "$model: $(bench_shape "$model") (ours), ref_lora_step.py --model $model"
+done
 "$python" "$here/report.py" "$out"

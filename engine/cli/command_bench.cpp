@@ -1,6 +1,5 @@
 // `bench`: one JSON line with the median training-step time, tokens/s and peak memory.
 #include "engine/cli/commands.h"
-#include "engine/models/cogvideox/architectures.h"
 #include "engine/train/bench/training_bench.h"
 
 #include <cmath>
@@ -16,11 +15,7 @@ int run_bench(CommandContext& context) {
     if (shape.has_value() == arch.has_value()) {
         arguments.fail("Give either --shape NAME or --arch NAME.");
     }
-    train::BenchSpec spec = shape ? train::bench_shape(*shape) : train::BenchSpec{};
-    if (arch) {
-        spec.name = *arch;
-        spec.transformer = models::cogvideox::find_architecture(*arch).transformer;
-    }
+    train::BenchSpec spec = shape ? train::bench_shape(*shape) : train::bench_architecture(*arch);
     auto whole = [&](const char* name, std::int64_t fallback) {
         const double value = arguments.number_option(name, static_cast<double>(fallback));
         if (value < 1 || value != std::floor(value)) {
@@ -33,6 +28,18 @@ int run_bench(CommandContext& context) {
     spec.width = whole("--width", spec.width);
     spec.rank = whole("--rank", spec.rank);
     spec.steps = whole("--steps", spec.steps);
+    // Absent (NaN): the architecture's own depth.
+    if (const double layers = arguments.number_option("--layers", std::nan(""));
+        !std::isnan(layers)) {
+        if (layers < 1 || layers != std::floor(layers)) {
+            arguments.fail("--layers must be a positive whole number.");
+        }
+        spec.layers = static_cast<std::int64_t>(layers);
+    }
+    spec.task = arguments.option("--task").value_or(spec.task);
+    if (!spec.task.empty() && spec.task != "t2v" && spec.task != "i2v") {
+        arguments.fail("--task must be t2v or i2v.");
+    }
     spec.optimizer = arguments.option("--optimizer").value_or(spec.optimizer);
     spec.device = arguments.option("--device").value_or(spec.device);
     spec.precision = arguments.option("--dtype").value_or(spec.precision);

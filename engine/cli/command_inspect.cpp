@@ -2,8 +2,9 @@
 
 #include "engine/core/error.h"
 #include "engine/core/safetensors/checkpoint_inventory.h"
-#include "engine/models/cogvideox/architectures.h"
-#include "engine/models/cogvideox/memory_estimate.h"
+#include "engine/models/bench_model.h"
+#include "engine/models/model_family.h"
+#include "engine/models/transformer_memory_estimate.h"
 
 #include <cstdio>
 #include <iostream>
@@ -13,34 +14,35 @@
 namespace tuneframe::cli {
 namespace {
 
-namespace cogvideox = models::cogvideox;
+namespace fs = std::filesystem;
 
 // What the memory estimate is for: --shape FRAMESxHEIGHTxWIDTH (pixels), --batch, --rank.
 struct EstimateRequest {
-    std::optional<cogvideox::VideoShape> shape; // unset: the architecture's default resolution
+    std::optional<models::VideoShape> shape; // unset: the architecture's own size
     std::int64_t batch = 1;
     std::int64_t rank = 64;
 };
 
-cogvideox::VideoShape parse_shape(Arguments& arguments, const std::string& text) {
+// What inspect knows of one transformer, through its family: the architecture's facts, its
+// memory arithmetic, its own size, its parameters and the layers a LoRA adapts.
+struct TransformerFacts {
+    nlohmann::json summary;
+    std::unique_ptr<models::TransformerMemory> memory;
+    models::VideoShape shape;
+    std::int64_t parameters = 0;
+    std::vector<std::string> targets;
+};
+
+models::VideoShape parse_shape(Arguments& arguments, const std::string& text) {
     std::smatch match;
     if (!std::regex_match(text, match, std::regex(R"((\d+)x(\d+)x(\d+))"))) {
         arguments.fail("--shape must be FRAMESxHEIGHTxWIDTH in pixels, e.g. 49x480x720.");
     }
-    cogvideox::VideoShape shape;
+    models::VideoShape shape;
     shape.frames = std::stoll(match[1]);
     shape.height = std::stoll(match[2]);
     shape.width = std::stoll(match[3]);
     return shape;
-}
-
-std::optional<cogvideox::CogVideoXTransformer3DConfig>
-transformer_config(const core::ComponentInventory& component) {
-    if (component.class_name != "CogVideoXTransformer3DModel" || !component.config.is_object()) {
-        return std::nullopt;
-    }
-    return cogvideox::CogVideoXTransformer3DConfig::from_json(component.config,
-                                                              component.config_file.string());
 }
 
 core::DType main_dtype(const core::ComponentInventory& component) {
@@ -55,54 +57,105 @@ core::DType main_dtype(const core::ComponentInventory& component) {
     return dtype;
 }
 
-// The default resolution of each generation: 49 x 480 x 720, and 81 x 768 x 1360 for 1.5.
-cogvideox::VideoShape default_shape(const cogvideox::CogVideoXTransformer3DConfig& config) {
-    cogvideox::VideoShape shape;
-    if (config.patch_size_t) {
-        shape = {81, 768, 1360, 1};
+// The model folder at `path` when it is a pipeline a family opens; inspect still lists the
+// components of one that does not open (a part missing, a hand-made folder).
+std::unique_ptr<models::ModelFolder> open_pipeline(const fs::path& path) {
+    std::error_code error;
+    if (!fs::is_directory(path, error) ||
+        (!fs::exists(path / "model_index.json", error) &&
+         !fs::exists(path / "transformer" / "config.json", error))) {
+        return nullptr;
     }
-    return shape;
+    try {
+        return models::open_model_folder(path);
+    } catch (const core::Error&) {
+        return nullptr;
+    }
+}
+
+fs::path component_path(const core::ComponentInventory& component) {
+    return component.config_file.empty() ? component.weights : component.config_file.parent_path();
+}
+
+// The component's transformer as its family describes it, with the pipeline's own facts (its
+// variant, experts, conditioning tokens) when `pipeline` holds it.
+std::optional<TransformerFacts> transformer_facts(const core::ComponentInventory& component,
+                                                  const models::ModelFolder* pipeline) {
+    if (component.weights.empty()) {
+        return std::nullopt;
+    }
+    std::unique_ptr<models::BenchModel> described =
+        models::describe_transformer_at(component_path(component));
+    const bool in_pipeline =
+        pipeline && (component.name == "transformer" || component.name == "transformer_2");
+    if (!described && !in_pipeline) {
+        return std::nullopt;
+    }
+    TransformerFacts facts;
+    if (in_pipeline) {
+        facts.summary = pipeline->summary();
+        facts.memory = pipeline->transformer_memory();
+        facts.targets = pipeline->default_lora_targets();
+    } else {
+        facts.summary = described->summary();
+        facts.memory = described->memory(described->text_length());
+        facts.targets = described->lora_targets();
+    }
+    if (described) {
+        facts.shape = described->sample_shape();
+        facts.parameters = described->parameters();
+    } else {
+        facts.shape = pipeline->sample_shape();
+        facts.parameters = facts.summary["parameters_from_config"].get<std::int64_t>() /
+                           std::max(facts.summary["experts"].get<std::int64_t>(), std::int64_t{1});
+    }
+    return facts;
+}
+
+nlohmann::json estimate_json(const models::TransformerMemoryEstimate& estimate) {
+    return {{"weights", estimate.weights},
+            {"trainable", estimate.trainable},
+            {"activations", estimate.activations},
+            {"total", estimate.total()}};
 }
 
 nlohmann::json architecture_json(const core::ComponentInventory& component,
-                                 const cogvideox::CogVideoXTransformer3DConfig& config,
-                                 const EstimateRequest& request) {
-    const cogvideox::Architecture* known = cogvideox::recognise_architecture(config);
-    cogvideox::VideoShape shape = request.shape.value_or(default_shape(config));
+                                 const TransformerFacts& facts, const EstimateRequest& request) {
+    models::VideoShape shape = request.shape.value_or(facts.shape);
     shape.batch = request.batch;
-    const auto bytes = static_cast<std::int64_t>(core::dtype_size(main_dtype(component)));
-    const auto tokens = cogvideox::token_count(config, shape);
+    // fp8 files are computed in bf16, as the loaders load them.
+    const auto bytes = std::max<std::int64_t>(
+        static_cast<std::int64_t>(core::dtype_size(main_dtype(component))), 2);
+    const models::TransformerMemory& memory = *facts.memory;
+    const std::int64_t tokens = memory.tokens(shape);
+    // An empty video leaves the text (and image) tokens alone.
+    const std::int64_t context = memory.tokens({1, 0, 0, 1});
     // A rank cannot exceed the layer width (the tiny models are 32 wide).
-    const std::int64_t rank = std::min(request.rank, config.inner_dim());
-    auto estimate_json = [](const cogvideox::MemoryEstimate& estimate) {
-        return nlohmann::json{{"weights", estimate.weights},
-                              {"trainable", estimate.trainable},
-                              {"activations", estimate.activations},
-                              {"total", estimate.total()}};
+    const std::int64_t rank = std::min(request.rank, facts.summary["width"].get<std::int64_t>());
+    auto training = [&](std::int64_t recomputed) {
+        return estimate_json(models::estimate_lora_training(memory, facts.parameters, bytes, shape,
+                                                            facts.targets, rank, {recomputed}));
     };
-    return {
-        {"name", known ? known->name : "custom"},
-        {"description", known ? known->description : "CogVideoX transformer of a custom shape"},
-        {"layers", config.num_layers},
-        {"heads", config.num_attention_heads},
-        {"head_dim", config.attention_head_dim},
-        {"width", config.inner_dim()},
-        {"positions", cogvideox::positional_scheme(config)},
-        {"parameters_from_config", config.parameter_count()},
-        {"dtype", std::string(core::dtype_name(main_dtype(component)))},
-        {"memory",
-         {{"shape", {shape.frames, shape.height, shape.width}},
-          {"batch", shape.batch},
-          {"video_tokens", tokens.video},
-          {"tokens", tokens.total},
-          {"rank", rank},
-          {"inference_cfg",
-           estimate_json(cogvideox::estimate_inference_memory(config, bytes, shape))},
-          {"lora_training_checkpointed", estimate_json(cogvideox::estimate_lora_training_memory(
-                                             config, bytes, shape, rank, {config.num_layers}))},
-          {"lora_training", estimate_json(cogvideox::estimate_lora_training_memory(
-                                config, bytes, shape, rank, {/*blocks=*/0}))}}},
-    };
+    nlohmann::json architecture = facts.summary;
+    architecture["dtype"] = std::string(core::dtype_name(main_dtype(component)));
+    architecture["memory"] = {{"shape", {shape.frames, shape.height, shape.width}},
+                              {"batch", shape.batch},
+                              {"video_tokens", tokens - context},
+                              {"tokens", tokens},
+                              {"rank", rank},
+                              {"inference_cfg", estimate_json(models::estimate_inference(
+                                                    memory, facts.parameters, bytes, shape))},
+                              {"lora_training_checkpointed", training(memory.num_blocks())},
+                              {"lora_training", training(0)}};
+    return architecture;
+}
+
+std::string joined(const nlohmann::json& items) {
+    std::string text;
+    for (const auto& item : items) {
+        text += (text.empty() ? "" : ", ") + item.get<std::string>();
+    }
+    return text;
 }
 
 void print_architecture(const nlohmann::json& a) {
@@ -119,9 +172,22 @@ void print_architecture(const nlohmann::json& a) {
     };
     const nlohmann::json& memory = a["memory"];
     std::cout << "  architecture: " << a["name"].get<std::string>() << " - "
-              << a["description"].get<std::string>() << "\n  layers:       " << a["layers"]
-              << "\n  heads:        " << a["heads"] << " x " << a["head_dim"] << " (width "
-              << a["width"] << ")\n  positions:    " << a["positions"].get<std::string>()
+              << a["description"].get<std::string>()
+              << "\n  variant:      " << a["variant"].get<std::string>() << " ("
+              << a["family"].get<std::string>() << "; tasks " << joined(a["tasks"])
+              << ")\n  layers:       " << a["layers"] << "\n  heads:        " << a["heads"] << " x "
+              << a["head_dim"] << " (width " << a["width"]
+              << ")\n  channels:     " << a["in_channels"] << " in, " << a["out_channels"]
+              << " out (latents " << a["latent_channels"] << ")\n";
+    if (a["experts"].get<std::int64_t>() > 1) {
+        std::cout << "  experts:      " << a["experts"];
+        if (a.contains("boundary_ratio") && a["boundary_ratio"].is_number()) {
+            std::cout << " (transformer from t = " << a["boundary_ratio"].get<double>() * 1000
+                      << " up, transformer_2 below)";
+        }
+        std::cout << "\n";
+    }
+    std::cout << "  positions:    " << a["positions"].get<std::string>()
               << "\n  dtype:        " << a["dtype"].get<std::string>() << "\n  memory estimate at "
               << memory["shape"][0] << "x" << memory["shape"][1] << "x" << memory["shape"][2]
               << ", batch " << memory["batch"] << " (" << memory["tokens"]
@@ -198,26 +264,30 @@ int run_inspect(CommandContext& context) {
     arguments.finish();
 
     const auto components = core::inventory(path);
+    const std::unique_ptr<models::ModelFolder> pipeline = open_pipeline(path);
     std::int64_t total = 0;
+    std::vector<nlohmann::json> architectures;
     for (const auto& component : components) {
         total += component.parameters;
+        // A transformer config its family refuses is an error naming the file, as loading it
+        // would be.
+        const std::optional<TransformerFacts> facts = transformer_facts(component, pipeline.get());
+        architectures.push_back(facts ? architecture_json(component, *facts, request) : nullptr);
     }
     if (json) {
         nlohmann::json result = {{"path", path}, {"parameters", total}};
-        for (const auto& component : components) {
-            nlohmann::json entry = core::to_json(component, !summary);
-            if (auto config = transformer_config(component)) {
-                entry["architecture"] = architecture_json(component, *config, request);
+        for (std::size_t i = 0; i < components.size(); ++i) {
+            nlohmann::json entry = core::to_json(components[i], !summary);
+            if (!architectures[i].is_null()) {
+                entry["architecture"] = architectures[i];
             }
             result["components"].push_back(std::move(entry));
         }
         std::cout << result.dump(2) << std::endl;
         return 0;
     }
-    for (const auto& component : components) {
-        auto config = transformer_config(component);
-        print_component(component, !summary,
-                        config ? architecture_json(component, *config, request) : nullptr);
+    for (std::size_t i = 0; i < components.size(); ++i) {
+        print_component(components[i], !summary, architectures[i]);
     }
     if (components.size() > 1) {
         std::cout << "total parameters: " << core::format_count(total) << " (" << total << ")\n";

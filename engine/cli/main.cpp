@@ -24,8 +24,9 @@ constexpr Command kCommands[] = {
      "tuneframe-engine inspect PATH [--summary] [--json] [--shape FRAMESxHEIGHTxWIDTH] [--batch N] "
      "[--rank R]",
      "list the tensors, dtypes, shapes and parameter count of a .safetensors file, a shard "
-     "index, or a diffusers model folder; for a CogVideoX transformer also its architecture and "
-     "a memory estimate for inference and LoRA training at --shape (pixels) and --rank",
+     "index, a diffusers model folder or an original/ComfyUI Wan file; for a transformer of "
+     "any family also its architecture (variant, tasks, experts, stored dtype) and a memory "
+     "estimate for inference and LoRA training at --shape (pixels) and --rank",
      false, tuneframe::cli::run_inspect},
     {"devices", "tuneframe-engine devices",
      "print the hello event: engine, LibTorch and CUDA versions and the devices seen", true,
@@ -91,8 +92,10 @@ constexpr Command kCommands[] = {
      "a second runner of the same queue leaves at once",
      true, tuneframe::cli::run_queue},
     {"bench",
-     "tuneframe-engine bench (--shape bench-cpu|2b-49x480x720|5b-49x480x720 | --arch NAME) "
-     "[--frames F --height H --width W] [--rank R] [--optimizer O] [--checkpointing | "
+     "tuneframe-engine bench (--shape bench-cpu|2b-49x480x720|5b-49x480x720|wan-bench-cpu|"
+     "wan2.1-1.3b-81x480x832|wan2.1-14b-81x480x832|wan2.2-5b-121x704x1280 | --arch NAME) "
+     "[--frames F --height H --width W] [--layers N] [--task t2v|i2v] [--rank R] [--optimizer O] "
+     "[--checkpointing | "
      "--no-checkpointing] [--checkpointed-blocks N] [--keep-attention] [--steps N] [--device "
      "cpu|cuda] [--dtype "
      "fp32|bf16] "

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "engine/models/bench_model.h"
 #include "engine/models/model_folder.h"
 
 #include <c10/core/ScalarType.h>
@@ -72,6 +73,17 @@ public:
     virtual std::vector<Architecture> architectures() const = 0;
     // Writes a random model of `options.arch` (one of architectures()) in diffusers' layout.
     virtual InitModelResult init_model(const InitModelOptions& options) const = 0;
+
+    // `bench` and `inspect`, which name no family. The architecture `name` (one of
+    // architectures(), or an architecture a bench shape names) as a benchmark builds it; null
+    // when the name is not this family's.
+    virtual std::unique_ptr<BenchModel> bench_model(const std::string& name) const = 0;
+    // The benchmark shapes this family names (`bench --shape`).
+    virtual std::vector<BenchShape> bench_shapes() const = 0;
+    // The architecture of the transformer at `path` (what reads_transformer() accepts), from its
+    // config or its tensors' shapes alone, nothing loaded; null when `path` is not this family's.
+    virtual std::unique_ptr<BenchModel>
+    describe_transformer(const std::filesystem::path& path) const = 0;
 };
 
 // Every family the engine has, in the order a folder is offered to them.

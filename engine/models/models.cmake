@@ -3,6 +3,7 @@
 # model side of sequence and tensor parallelism, and diffusers' shared layers.
 # Included from engine/CMakeLists.txt; sources join the engine library.
 target_sources(tuneframe_engine PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/bench_model.cpp
     ${CMAKE_CURRENT_LIST_DIR}/diagonal_gaussian_distribution.cpp
     ${CMAKE_CURRENT_LIST_DIR}/diffusion_transformer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gradient_checkpointing.cpp
@@ -17,6 +18,7 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/training_objective.cpp
     ${CMAKE_CURRENT_LIST_DIR}/vae_tiles.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformer_memory.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/transformer_memory_estimate.cpp
     ${CMAKE_CURRENT_LIST_DIR}/layers/feed_forward.cpp
     ${CMAKE_CURRENT_LIST_DIR}/layers/timestep_embedding.cpp
 )

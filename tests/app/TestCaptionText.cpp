@@ -2,7 +2,10 @@
 #include "app/captions/CaptionDecoder.h"
 #include "app/import/CsvTable.h"
 
+#include <QStringDecoder>
 #include <QTest>
+
+#include <string_view>
 
 using Encoding = CaptionDecoder::Encoding;
 
@@ -12,6 +15,10 @@ class TestCaptionText : public QObject {
 private slots:
     void decode_data();
     void decode();
+    void brokenUtf16IsRepairedAndFlagged_data();
+    void brokenUtf16IsRepairedAndFlagged();
+    void repairText_data();
+    void repairText();
     void undecodableBytesAreKeptAndFlagged_data();
     void undecodableBytesAreKeptAndFlagged();
     void keysRoundTrip();
@@ -87,18 +94,24 @@ void TestCaptionText::decode_data() {
                                                 "e")
                                   << QStringLiteral("A café scene — “naïve” façade, crème brûlée")
                                   << int(Encoding::Windows1252) << true;
-    // A stray NUL in UTF-8 is dropped and flagged; the text stays UTF-8, never UTF-16.
+    // A stray NUL in UTF-8 is flagged and never glues two words together: it becomes a space
+    // between them, or nothing next to white space; the text stays UTF-8, never UTF-16.
     QTest::newRow("utf-8 with a stray nul")
         << QByteArray("a cat\0 runs across the lawn", 27) << english << int(Encoding::Utf8) << true;
     QTest::newRow("utf-8 of even length with stray nuls")
         << QByteArray("a cat\0\0 runs across the lawn", 28) << english << int(Encoding::Utf8)
         << true;
     QTest::newRow("utf-8 with stray nuls at even offsets")
-        << QByteArray("a\0cat\0runs\0", 11) << QStringLiteral("acatruns") << int(Encoding::Utf8)
+        << QByteArray("a\0cat\0runs\0", 11) << QStringLiteral("a cat runs") << int(Encoding::Utf8)
         << true;
-    QTest::newRow("chinese utf-8 with a stray nul")
-        << (chinese.left(4).toUtf8() + QByteArray(1, '\0') + chinese.mid(4).toUtf8()) << chinese
+    QTest::newRow("nul between two words")
+        << QByteArray("A panda\0plays guitar", 20) << QStringLiteral("A panda plays guitar")
         << int(Encoding::Utf8) << true;
+    QTest::newRow("nuls at both ends")
+        << QByteArray("\0\0a cat\0", 9) << QStringLiteral("a cat") << int(Encoding::Utf8) << true;
+    QTest::newRow("chinese utf-8 with a stray nul")
+        << (chinese.left(4).toUtf8() + QByteArray(1, '\0') + chinese.mid(4).toUtf8())
+        << chinese.left(4) + QLatin1Char(' ') + chinese.mid(4) << int(Encoding::Utf8) << true;
     QTest::newRow("mixed line endings")
         << QByteArray("one\r\ntwo\nthree\rfour") << QStringLiteral("one\r\ntwo\nthree\rfour")
         << int(Encoding::Utf8) << false;
@@ -115,6 +128,97 @@ void TestCaptionText::decode() {
     QCOMPARE(int(result.encoding), encoding);
     QCOMPARE(result.guessed, guessed);
     QVERIFY2(!result.text.contains(QChar::ReplacementCharacter), qPrintable(result.text));
+}
+
+namespace {
+
+QByteArray utf16(std::u16string_view units, bool littleEndian, bool mark = true) {
+    QByteArray bytes = mark ? (littleEndian ? QByteArray("\xFF\xFE", 2) : QByteArray("\xFE\xFF", 2))
+                            : QByteArray();
+    for (const char16_t unit : units) {
+        const char low = static_cast<char>(unit & 0xff);
+        const char high = static_cast<char>(unit >> 8);
+        bytes.append(littleEndian ? low : high).append(littleEndian ? high : low);
+    }
+    return bytes;
+}
+
+} // namespace
+
+// An unpaired surrogate is no character: it becomes U+FFFD, the caption is flagged, and the
+// text is valid UTF-16, so it is stored as valid UTF-8 (not CESU's ED A0 80).
+void TestCaptionText::brokenUtf16IsRepairedAndFlagged_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("encoding");
+    QTest::addColumn<bool>("guessed");
+    const QString english = QStringLiteral("a cat runs across the lawn in the morning light");
+    QTest::newRow("le, a lone high surrogate")
+        << utf16(u"a cat \xD800 sleeps", true) << QStringLiteral("a cat \uFFFD sleeps")
+        << int(Encoding::Utf16LittleEndian) << true;
+    QTest::newRow("be, a lone low surrogate")
+        << utf16(u"a\xDC00" u"b", false) << QStringLiteral("a\uFFFDb") << int(Encoding::Utf16BigEndian)
+        << true;
+    QTest::newRow("le, a pair the wrong way round")
+        << utf16(u"x\xDE00\xD83Dy", true) << QStringLiteral("x\uFFFD\uFFFDy")
+        << int(Encoding::Utf16LittleEndian) << true;
+    QTest::newRow("le, ends in a high surrogate")
+        << utf16(u"ab\xD83D", true) << QStringLiteral("ab\uFFFD")
+        << int(Encoding::Utf16LittleEndian) << true;
+    QTest::newRow("le without a mark, a lone surrogate")
+        << utf16(english.toStdU16String() + u"\xD800", true, false)
+        << english + QChar::ReplacementCharacter << int(Encoding::Utf16LittleEndian) << true;
+    QTest::newRow("le, a whole pair stays")
+        << utf16(u"smile \xD83D\xDE00", true) << QStringLiteral("smile \U0001F600")
+        << int(Encoding::Utf16LittleEndian) << false;
+}
+
+void TestCaptionText::brokenUtf16IsRepairedAndFlagged() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, text);
+    QFETCH(int, encoding);
+    QFETCH(bool, guessed);
+    const CaptionDecoder::Result result = CaptionDecoder::decode(bytes);
+    QCOMPARE(result.text, text);
+    QCOMPARE(int(result.encoding), encoding);
+    QCOMPARE(result.guessed, guessed);
+    QVERIFY(QStringView(result.text).isValidUtf16());
+    QStringDecoder strict(QStringDecoder::Utf8);
+    QCOMPARE(strict.decode(result.text.toUtf8()), text);
+    QVERIFY(!strict.hasError());
+    if (guessed)
+        QVERIFY(CaptionDecoder::checkNote(result.encoding, result.text)
+                    .contains(QChar::ReplacementCharacter));
+}
+
+void TestCaptionText::repairText_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("repaired");
+    QTest::addColumn<bool>("changed");
+    QTest::newRow("clean") << QStringLiteral("a cat \U0001F600")
+                           << QStringLiteral("a cat \U0001F600") << false;
+    QTest::newRow("empty") << QString() << QString() << false;
+    QTest::newRow("nul between words")
+        << QStringLiteral("panda") + QChar::Null + QStringLiteral("plays")
+        << QStringLiteral("panda plays") << true;
+    QTest::newRow("a run of nuls")
+        << QStringLiteral("a") + QString(3, QChar::Null) + QStringLiteral("b")
+        << QStringLiteral("a b") << true;
+    QTest::newRow("nul beside a line break")
+        << QStringLiteral("one\n") + QChar::Null + QStringLiteral("two")
+        << QStringLiteral("one\ntwo") << true;
+    QTest::newRow("only nuls") << QString(4, QChar::Null) << QString() << true;
+    QTest::newRow("nul beside a lone surrogate")
+        << QString(QChar(0xD800)) + QChar::Null + QStringLiteral("x") << QStringLiteral("\uFFFD x")
+        << true;
+}
+
+void TestCaptionText::repairText() {
+    QFETCH(QString, text);
+    QFETCH(QString, repaired);
+    QFETCH(bool, changed);
+    QCOMPARE(CaptionDecoder::repairText(&text), changed);
+    QCOMPARE(text, repaired);
 }
 
 void TestCaptionText::undecodableBytesAreKeptAndFlagged_data() {

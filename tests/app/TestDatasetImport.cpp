@@ -12,6 +12,9 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QLocale>
+#include <QSqlQuery>
+#include <QStringDecoder>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -23,6 +26,8 @@ private slots:
     void init();
     void folderWithCaptionsInEveryEncoding();
     void undecodableCaptionIsKeptAsBytesAndFlagged();
+    void damagedCaptionIsRepairedFlaggedAndStoredAsValidUtf8();
+    void longCaptionIsFlaggedWithItsLength();
     void badFilesAreFlaggedWithTheirReason();
     void leftOverFilesAreNamedInTheNotes();
     void importingTwiceChangesNothing();
@@ -181,6 +186,81 @@ void TestDatasetImport::folderWithCaptionsInEveryEncoding() {
     QVERIFY(uncaptioned.id != 0);
     QVERIFY(!uncaptioned.hasCaption());
     QVERIFY(uncaptioned.captionSource.isEmpty());
+}
+
+// Broken UTF-16 (an unpaired surrogate) and a NUL between two words, from a caption file and
+// from JSON escapes: the text is repaired (U+FFFD, a space), flagged, and stored in
+// project.sqlite as valid UTF-8 that any SQLite reader takes.
+void TestDatasetImport::damagedCaptionIsRepairedFlaggedAndStoredAsValidUtf8() {
+    video(QStringLiteral("damaged/surrogate.mp4"), 5, ++m_seed);
+    video(QStringLiteral("damaged/nul.mp4"), 5, ++m_seed);
+    video(QStringLiteral("json/json.mp4"), 5, ++m_seed);
+    QByteArray utf16("\xFF\xFE", 2);
+    for (const char16_t unit : u"A cat \xD800 sleeps") {
+        if (unit == 0)
+            break;
+        utf16.append(static_cast<char>(unit & 0xff)).append(static_cast<char>(unit >> 8));
+    }
+    QVERIFY(DatasetFixture::writeBytes(path(QStringLiteral("damaged/surrogate.txt")), utf16));
+    QVERIFY(DatasetFixture::writeBytes(path(QStringLiteral("damaged/nul.txt")),
+                                       QByteArray("A panda\0plays guitar", 20)));
+    QVERIFY(DatasetFixture::writeBytes(
+        path(QStringLiteral("json/meta.jsonl")),
+        "{\"file\": \"json.mp4\", \"text\": \"two\\u0000words \\ud800 end\"}\n"));
+    const ImportReport folder = import({path(QStringLiteral("damaged"))});
+    QCOMPARE(folder.added, 2);
+    const ImportReport json = import({path(QStringLiteral("json/meta.jsonl"))});
+    QVERIFY2(json.errors.isEmpty(), qPrintable(json.errors.join(QLatin1Char('\n'))));
+
+    const ClipRecord surrogate = clipNamed(QStringLiteral("surrogate.mp4"));
+    QCOMPARE(surrogate.caption, QStringLiteral("A cat \uFFFD sleeps"));
+    QCOMPARE(surrogate.captionEncoding, CaptionDecoder::Encoding::Utf16LittleEndian);
+    QVERIFY(surrogate.captionNeedsCheck);
+    QVERIFY(CaptionDecoder::checkNote(surrogate.captionEncoding, surrogate.caption)
+                .contains(QChar::ReplacementCharacter));
+    const ClipRecord nul = clipNamed(QStringLiteral("nul.mp4"));
+    QCOMPARE(nul.caption, QStringLiteral("A panda plays guitar"));
+    QVERIFY(nul.captionNeedsCheck);
+    QVERIFY(CaptionDecoder::checkNote(nul.captionEncoding, nul.caption).contains(u"NUL"));
+    const ClipRecord fromJson = clipNamed(QStringLiteral("json.mp4"));
+    QCOMPARE(fromJson.caption, QStringLiteral("two words \uFFFD end"));
+    QVERIFY(fromJson.captionNeedsCheck);
+
+    // The bytes SQLite holds, as another reader gets them.
+    QSqlQuery query(m_project->database());
+    QVERIFY(query.exec(QStringLiteral("SELECT CAST(text AS BLOB) FROM captions")));
+    int rows = 0;
+    while (query.next()) {
+        const QByteArray stored = query.value(0).toByteArray();
+        QStringDecoder strict(QStringDecoder::Utf8);
+        const QString text = strict.decode(stored);
+        QVERIFY2(!strict.hasError() && !stored.contains("\xED\xA0\x80"), stored.toHex(' '));
+        QVERIFY(!text.contains(QChar::Null));
+        ++rows;
+    }
+    QCOMPARE(rows, 3);
+}
+
+// A caption of a megabyte on one line (the wrong file read as a caption, as a rule) is imported
+// and flagged, and the report names the clip with the caption's length.
+void TestDatasetImport::longCaptionIsFlaggedWithItsLength() {
+    video(QStringLiteral("long/clip.mp4"), 5, ++m_seed);
+    video(QStringLiteral("long/short.mp4"), 5, ++m_seed);
+    const QByteArray line(1 << 20, 'x');
+    QVERIFY(DatasetFixture::writeBytes(path(QStringLiteral("long/clip.txt")), line));
+    QVERIFY(DatasetFixture::writeBytes(path(QStringLiteral("long/short.txt")), "a short one"));
+    const ImportReport report = import({path(QStringLiteral("long"))});
+    QCOMPARE(report.added, 2);
+    QCOMPARE(report.captionsToCheck, 1);
+    const ClipRecord clip = clipNamed(QStringLiteral("clip.mp4"));
+    QCOMPARE(clip.caption.size(), line.size());
+    QVERIFY(clip.captionNeedsCheck);
+    QVERIFY(!clipNamed(QStringLiteral("short.mp4")).captionNeedsCheck);
+    QCOMPARE(report.notes.size(), 1);
+    const QString note = report.notes.constFirst();
+    QVERIFY2(note.contains(QDir::toNativeSeparators(clip.path)) &&
+                 note.contains(QLocale().toString(static_cast<qint64>(line.size()))),
+             qPrintable(note));
 }
 
 void TestDatasetImport::undecodableCaptionIsKeptAsBytesAndFlagged() {

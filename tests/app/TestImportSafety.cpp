@@ -368,6 +368,17 @@ void TestImportSafety::resolverRefusesEveryWayOut() {
     QVERIFY(resolver.resolve(QStringLiteral("sub/inner-link.mp4"), 3, &refusal));
     // Missing files inside are for the import to report as missing.
     QVERIFY(resolver.resolve(QStringLiteral("sub/not-yet.mp4"), 4, &refusal));
+    // Absolute paths that name files inside, as other tools write them.
+    QCOMPARE(resolver.resolve(path(QStringLiteral("set/inside.mp4")), 5, &refusal),
+             std::optional<QString>(path(QStringLiteral("set/inside.mp4"))));
+    QCOMPARE(resolver.resolve(path(QStringLiteral("set/sub")) + QStringLiteral("/../inside.mp4"), 6,
+                              &refusal),
+             std::optional<QString>(path(QStringLiteral("set/inside.mp4"))));
+    QVERIFY(resolver.resolve(path(QStringLiteral("set/sub/not-yet.mp4")), 7, &refusal));
+    // ... and through a link to the folder itself, which leads back inside.
+    QVERIFY(QFile::link(path(QStringLiteral("set")), path(QStringLiteral("alias"))));
+    QCOMPARE(resolver.resolve(path(QStringLiteral("alias/inside.mp4")), 8, &refusal),
+             std::optional<QString>(path(QStringLiteral("alias/inside.mp4"))));
 
     const struct {
         QString listed;
@@ -377,7 +388,10 @@ void TestImportSafety::resolverRefusesEveryWayOut() {
         {QStringLiteral("../../../../etc/passwd"), QStringLiteral("“..”")},
         {QStringLiteral("sub/../../outside.mp4"), QStringLiteral("“..”")},
         {path(QStringLiteral("outside.mp4")), QStringLiteral("absolute")},
-        {path(QStringLiteral("set/inside.mp4")), QStringLiteral("absolute")},
+        {path(QStringLiteral("set")) + QStringLiteral("/../outside.mp4"),
+         QStringLiteral("absolute")},
+        {path(QStringLiteral("set/link.mp4")), QStringLiteral("symbolic link")},
+        {path(QStringLiteral("set/up/outside.mp4")), QStringLiteral("symbolic link")},
         {QStringLiteral("link.mp4"), QStringLiteral("symbolic link")},
         {QStringLiteral("up/outside.mp4"), QStringLiteral("symbolic link")},
         {QStringLiteral("up/missing.mp4"), QStringLiteral("symbolic link")},

@@ -178,9 +178,47 @@ TEST(DatasetManifest, PathsLeavingTheManifestFolderAreNamed) {
     EXPECT_NE(problem("clips/../../outside.mp4").find(".."), std::string::npos);
     EXPECT_NE(problem((root / "outside.mp4").string()).find("absolute"), std::string::npos);
     EXPECT_NE(problem("/etc/passwd").find("absolute"), std::string::npos);
+    EXPECT_NE(problem("/dev/zero").find("absolute"), std::string::npos);
     EXPECT_NE(problem("link.mp4").find("symbolic link"), std::string::npos);
     EXPECT_NE(problem("up/outside.mp4").find("symbolic link"), std::string::npos);
     EXPECT_NE(problem("up/missing.mp4").find("symbolic link"), std::string::npos);
+    EXPECT_NE(problem((root / "set" / ".." / "outside.mp4").string()).find("absolute"),
+              std::string::npos);
+    EXPECT_NE(problem((root / "set" / "link.mp4").string()).find("symbolic link"),
+              std::string::npos);
+    EXPECT_NE(problem((root / "set" / "up" / "outside.mp4").string()).find("symbolic link"),
+              std::string::npos);
+    EXPECT_NE(problem((root / "set" / "up" / "set" / "link.mp4").string()).find("symbolic link"),
+              std::string::npos);
+    EXPECT_NE(problem((root / "set" / "up" / "missing.mp4").string()).find("symbolic link"),
+              std::string::npos);
+}
+
+// Absolute paths that other tools (and users) write for clips beside the manifest.
+TEST(DatasetManifest, AbsolutePathsInsideTheManifestFolderAreInside) {
+    test::TemporaryDirectory root;
+    fs::create_directories(root / "set" / "clips");
+    test::write_bytes(root / "set" / "clips" / "inside.mp4", "x");
+    fs::create_symlink(root / "set", root / "alias");
+    fs::create_symlink(root / "set" / "clips" / "inside.mp4", root / "set" / "inner.mp4");
+    const auto problem = [](const fs::path& manifest, const fs::path& path) {
+        ManifestEntry entry;
+        entry.path = path.string();
+        return manifest_path_outside_problem(entry, manifest);
+    };
+    const fs::path manifest = root / "set" / "data.jsonl";
+    EXPECT_EQ(problem(manifest, root / "set" / "clips" / "inside.mp4"), "");
+    EXPECT_EQ(problem(manifest, root / "set" / "clips" / ".." / "clips" / "inside.mp4"), "");
+    EXPECT_EQ(problem(manifest, root / "set" / "inner.mp4"), "");
+    EXPECT_EQ(problem(manifest, root / "set" / "clips" / "not-yet.mp4"), "");
+    // The folder reached through a link, from either side.
+    EXPECT_EQ(problem(manifest, root / "alias" / "clips" / "inside.mp4"), "");
+    EXPECT_EQ(problem(root / "alias" / "data.jsonl", root / "set" / "clips" / "inside.mp4"), "");
+    EXPECT_EQ(problem("data.jsonl", fs::absolute("clips") / "a.mp4"), "")
+        << "a manifest named relative to the working folder";
+    ManifestEntry entry;
+    entry.path = (root / "set" / "clips" / "inside.mp4").string();
+    EXPECT_EQ(resolve_manifest_path(entry, manifest), root / "set" / "clips" / "inside.mp4");
 }
 
 TEST(DatasetManifest, SpecialFilesAreNotOpened) {

@@ -459,18 +459,22 @@ TEST_F(EnginePrepare, ImageToVideoEncodesTheChosenFrame) {
 }
 
 TEST_F(EnginePrepare, ManifestPathsLeavingItsFolderAreSkippedUnlessTheJobAllowsThem) {
-    // A manifest from elsewhere, in a folder of its own: one clip inside, three ways out.
+    // A manifest from elsewhere, in a folder of its own: two clips inside (one named by its
+    // absolute path, as other tools write them), three ways out.
     const fs::path folder = *project_ / "downloaded";
     fs::create_directories(folder);
     fs::copy_file(*project_ / "clips" / "a.mp4", folder / "inside.mp4",
                   fs::copy_options::overwrite_existing);
+    fs::copy_file(*project_ / "clips" / "e.mp4", folder / "absolute.mp4",
+                  fs::copy_options::overwrite_existing);
     fs::remove(folder / "link.mp4");
     fs::create_symlink(*project_ / "clips" / "c.mp4", folder / "link.mp4");
-    std::vector<common::ManifestEntry> entries(4);
+    std::vector<common::ManifestEntry> entries(5);
     entries[0].path = "inside.mp4";
     entries[1].path = "../clips/b.mp4";
     entries[2].path = (*project_ / "clips" / "d.mp4").string();
     entries[3].path = "link.mp4";
+    entries[4].path = (folder / "absolute.mp4").string();
     for (common::ManifestEntry& entry : entries) {
         entry.caption = "a caption";
     }
@@ -499,6 +503,7 @@ TEST_F(EnginePrepare, ManifestPathsLeavingItsFolderAreSkippedUnlessTheJobAllowsT
     ASSERT_EQ(first.exit_code, 0) << first.err << first.out;
     const std::map<std::string, std::string> strict = outcome(refused);
     EXPECT_EQ(strict.at("inside.mp4"), "sample");
+    EXPECT_EQ(strict.at("absolute.mp4"), "sample");
     EXPECT_EQ(strict.at("b.mp4"), "outside_dataset");
     EXPECT_EQ(strict.at("d.mp4"), "outside_dataset");
     EXPECT_EQ(strict.at("link.mp4"), "outside_dataset");

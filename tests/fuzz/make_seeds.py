@@ -183,6 +183,12 @@ def caption_seeds():
     write("caption_decoder", "windows1251", "Красный мяч прыгает по полу.\n".encode("cp1251"))
     write("caption_decoder", "windows1252", "Un ballon rouge rebondit, café.\n".encode("cp1252"))
     write("caption_decoder", "stray_nul", b"a red\0 ball\r\nsecond line\r")
+    write("caption_decoder", "nul_between_words", b"\0A panda\0plays guitar\0\0")
+    lone = "A cat ".encode("utf-16-le") + b"\x00\xd8" + " sleeps.\n".encode("utf-16-le")
+    write("caption_decoder", "utf16le_bom_unpaired_surrogate", b"\xff\xfe" + lone)
+    write("caption_decoder", "utf16le_no_bom_unpaired_surrogate", text.encode("utf-16-le") + lone)
+    write("caption_decoder", "utf16be_bom_reversed_pair",
+          b"\xfe\xff" + "x".encode("utf-16-be") + b"\xde\x00\xd8\x3d" + b"\xd8\x3d")
     write("caption_decoder", "undecodable", bytes(range(128, 256)) + b"\\x41")
 
 

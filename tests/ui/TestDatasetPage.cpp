@@ -2,6 +2,7 @@
 // import report, caption editing in the inspector (persisted, and single keys typed there never
 // fire the status shortcuts), keyboard status and rating, filtering, bulk replace with preview
 // and undo, trims from the player, the bucket preview and export.
+#include "app/captions/CaptionLength.h"
 #include "app/dataset/ClipFilterModel.h"
 #include "app/dataset/ClipStore.h"
 #include "app/dataset/ClipTableModel.h"
@@ -34,6 +35,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QHash>
 #include <QInputDialog>
@@ -41,6 +43,7 @@
 #include <QLayout>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPointer>
@@ -65,6 +68,7 @@ private slots:
     void dropImportsFolderAndReportsEveryFile();
     void importDialogAllowsOutsidePathsForOneImport();
     void captionEditIsSavedAndTypingFiresNoShortcut();
+    void longCaptionKeepsTheWindowResponsive();
     void keyboardSetsStatusAndRating();
     void filterByStatus();
     void bulkReplaceWithPreviewIsOneUndoableStep();
@@ -80,13 +84,16 @@ private slots:
 private:
     static constexpr int kVideoCount = 4;
     static constexpr int kTimeoutMs = 60000;
+    // How long the window may take to answer after showing a clip: generous for a loaded CI
+    // machine; laying out a caption of megabytes whole took minutes.
+    static constexpr int kResponsiveMs = 10000;
 
     template <typename T>
     T* child(const QString& name) const;
     DatasetPage* page() const;
     QAction* action(DatasetActions::Id id) const;
-    // Drops the media folder on the page and waits for the import to finish.
-    bool importByDrop();
+    // Drops a folder (the media folder by default) on the page and waits for the import.
+    bool importByDrop(const QString& folder = QString());
     qint64 clipIdOf(const QString& fileName) const;
     ClipRecord storedClip(qint64 clipId) const;
     void selectClip(qint64 clipId);
@@ -161,10 +168,10 @@ void TestDatasetPage::cleanup() {
     m_config.reset();
 }
 
-bool TestDatasetPage::importByDrop() {
+bool TestDatasetPage::importByDrop(const QString& folder) {
     QSignalSpy finished(page(), &DatasetPage::importFinished);
     auto* mime = new QMimeData;
-    mime->setUrls({QUrl::fromLocalFile(m_media.path())});
+    mime->setUrls({QUrl::fromLocalFile(folder.isEmpty() ? m_media.path() : folder)});
     const QPoint centre = page()->rect().center();
     QDragEnterEvent enter(centre, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
     QCoreApplication::sendEvent(page(), &enter);
@@ -374,6 +381,71 @@ void TestDatasetPage::captionEditIsSavedAndTypingFiresNoShortcut() {
     QVERIFY(reopened);
     QCOMPARE(ClipStore(*reopened).clip(clipId)->caption,
              QStringLiteral("a red bird rests 5 minutes under a roof"));
+}
+
+// A caption of megabytes on one line (the wrong file read as a caption): the import flags it
+// with its length, selecting its clip lays out only its start while the inspector and both
+// lists stay responsive, and keeping that start makes it editable (one step Undo takes back).
+void TestDatasetPage::longCaptionKeepsTheWindowResponsive() {
+    QTemporaryDir folder;
+    QVERIFY(folder.isValid());
+    QVERIFY(QFile::copy(m_media.filePath(QStringLiteral("clip-0.mp4")),
+                        folder.filePath(QStringLiteral("long.mp4"))));
+    // No space to break the line at: the layout's worst case.
+    const QByteArray line(3 << 20, 'x');
+    QVERIFY(DatasetFixture::writeBytes(folder.filePath(QStringLiteral("long.txt")), line));
+    const QString length = QLocale().toString(static_cast<qint64>(line.size()));
+    QVERIFY(importByDrop(folder.path()));
+    ImportReportDialog* report = nullptr;
+    QTRY_VERIFY(
+        (report = m_window->findChild<ImportReportDialog*>(QStringLiteral("importReportDialog"))) &&
+        report->isVisible());
+    auto* list = report->findChild<QListWidget*>(QStringLiteral("importReportList"));
+    QStringList lines;
+    for (int row = 0; row < list->count(); ++row)
+        lines.append(list->item(row)->text());
+    QVERIFY2(lines.join(QLatin1Char('\n')).contains(length), qPrintable(lines.join(u'\n')));
+    closeImportReport();
+    const qint64 clipId = clipIdOf(QStringLiteral("long.mp4"));
+    QVERIFY(storedClip(clipId).captionNeedsCheck);
+
+    QElapsedTimer timer;
+    timer.start();
+    selectClip(clipId);
+    auto* editor = child<CaptionEditor>(QStringLiteral("captionEditor"));
+    QTRY_VERIFY(editor->isShowingPart());
+    // The table lists captions too; both lists and the inspector are laid out and painted.
+    QTest::keyClick(child<ClipGridView>(QStringLiteral("clipGridView")), Qt::Key_T,
+                    Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(child<ClipTableView>(QStringLiteral("clipTableView"))->isVisible());
+    m_window->repaint();
+    bool answered = false;
+    QTimer::singleShot(0, this, [&answered] { answered = true; });
+    QTRY_VERIFY_WITH_TIMEOUT(answered, kResponsiveMs);
+    QVERIFY2(timer.elapsed() < kResponsiveMs,
+             qPrintable(QStringLiteral("the window took %1 ms").arg(timer.elapsed())));
+
+    QCOMPARE(editor->toPlainText().size(), CaptionLength::kEditableLength);
+    QCOMPARE(editor->caption().size(), line.size());
+    QVERIFY(editor->isReadOnly());
+    auto* note = child<QLabel>(QStringLiteral("inspectorCaptionNote"));
+    QVERIFY(note->isVisible());
+    QVERIFY2(note->text().contains(length), qPrintable(note->text()));
+
+    auto* keep = child<QPushButton>(QStringLiteral("inspectorShortenCaptionButton"));
+    QVERIFY(keep->isVisible() && keep->isEnabled());
+    QTest::mouseClick(keep, Qt::LeftButton);
+    QTRY_COMPARE(storedClip(clipId).caption.size(), CaptionLength::kEditableLength);
+    QTRY_VERIFY(!editor->isShowingPart());
+    QVERIFY(!editor->isReadOnly());
+    QVERIFY(!keep->isVisible());
+    QCOMPARE(editor->caption(), storedClip(clipId).caption);
+
+    auto* undo = m_window->findChild<QAction*>(QStringLiteral("captionUndoAction"));
+    QVERIFY(undo->isEnabled());
+    undo->trigger();
+    QTRY_COMPARE(storedClip(clipId).caption.size(), line.size());
+    QTRY_VERIFY(editor->isShowingPart());
 }
 
 // Delete takes the selected clips out of the project after asking; Cancel keeps them. Their

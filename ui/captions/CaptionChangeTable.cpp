@@ -1,5 +1,7 @@
 #include "ui/captions/CaptionChangeTable.h"
 
+#include "app/captions/CaptionLength.h"
+
 #include <QEvent>
 #include <QHeaderView>
 
@@ -7,10 +9,12 @@ namespace {
 
 enum Column { ClipColumn, BeforeColumn, AfterColumn, ColumnCount };
 
+// Bounded, so a caption of megabytes costs the table no more than a short one.
 QTableWidgetItem* readOnlyItem(const QString& text) {
-    auto* item = new QTableWidgetItem(QString(text).replace(QLatin1Char('\n'), QChar(0x21b5)));
+    const QString shown = CaptionLength::preview(text);
+    auto* item = new QTableWidgetItem(QString(shown).replace(QLatin1Char('\n'), QChar(0x21b5)));
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-    item->setToolTip(text);
+    item->setToolTip(shown);
     return item;
 }
 

@@ -1,5 +1,7 @@
 #include "ui/captions/CaptionEditor.h"
 
+#include "app/captions/CaptionLength.h"
+
 #include <QKeyEvent>
 #include <QTextBlock>
 #include <QTextCursor>
@@ -18,19 +20,22 @@ CaptionEditor::CaptionEditor(QWidget* parent)
 void CaptionEditor::setCaption(const QString& text) {
     m_commitTimer.stop();
     m_committedText = text;
-    if (toPlainText() == text)
+    m_showingPart = CaptionLength::isLong(text);
+    const QString shown =
+        m_showingPart ? CaptionLength::head(text, CaptionLength::kEditableLength) : text;
+    if (toPlainText() == shown)
         return;
     m_loading = true;
-    setPlainText(text);
+    setPlainText(shown);
     m_loading = false;
 }
 
 QString CaptionEditor::caption() const {
-    return toPlainText();
+    return m_showingPart ? m_committedText : toPlainText();
 }
 
 bool CaptionEditor::hasPendingEdit() const {
-    return toPlainText() != m_committedText;
+    return !m_showingPart && toPlainText() != m_committedText;
 }
 
 void CaptionEditor::commit() {

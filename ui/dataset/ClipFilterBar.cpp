@@ -310,7 +310,8 @@ void ClipFilterBar::retranslateUi() {
     m_maxFramesBox->setToolTip(tr("Most frames after trimming"));
     m_captionsToCheckCheck->setText(tr("Captions to check"));
     m_captionsToCheckCheck->setToolTip(
-        tr("Captions whose text encoding was guessed during import"));
+        tr("Captions flagged during import: the text encoding was guessed, characters "
+           "that were not text were replaced, or the caption is too long to edit"));
     m_problemsOnlyCheck->setText(tr("Problems only"));
     m_problemsOnlyCheck->setToolTip(tr("Files that are missing, damaged or not videos"));
 }

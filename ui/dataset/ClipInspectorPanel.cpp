@@ -1,5 +1,6 @@
 #include "ui/dataset/ClipInspectorPanel.h"
 
+#include "app/captions/CaptionLength.h"
 #include "app/captions/CaptionTokenCounter.h"
 #include "app/dataset/ClipCuration.h"
 #include "app/dataset/ClipRecord.h"
@@ -70,6 +71,7 @@ ClipInspectorPanel::ClipInspectorPanel(QWidget* parent)
     , m_captionEditor(new CaptionEditor(m_content))
     , m_tokenNote(smallLabel(m_content, QStringLiteral("inspectorTokenNote")))
     , m_captionNote(smallLabel(m_content, QStringLiteral("inspectorCaptionNote")))
+    , m_shortenCaptionButton(new QPushButton(m_content))
     , m_markCheckedButton(new QPushButton(m_content))
     , m_useFrameButton(new QPushButton(m_content))
     , m_clearFrameButton(new QPushButton(m_content))
@@ -101,6 +103,7 @@ ClipInspectorPanel::ClipInspectorPanel(QWidget* parent)
     m_tokenLabel->hide();
     m_tokenNote->setForegroundRole(QPalette::PlaceholderText);
     m_captionNote->setStyleSheet(QStringLiteral("color: #b07010;"));
+    m_shortenCaptionButton->setObjectName(QStringLiteral("inspectorShortenCaptionButton"));
     m_markCheckedButton->setObjectName(QStringLiteral("inspectorMarkCheckedButton"));
     m_useFrameButton->setObjectName(QStringLiteral("useThisFrameButton"));
     m_clearFrameButton->setObjectName(QStringLiteral("clearConditionFrameButton"));
@@ -131,6 +134,7 @@ ClipInspectorPanel::ClipInspectorPanel(QWidget* parent)
 
     auto* captionCheck = new QHBoxLayout;
     captionCheck->addWidget(m_captionNote, 1);
+    captionCheck->addWidget(m_shortenCaptionButton);
     captionCheck->addWidget(m_markCheckedButton);
 
     auto* tagsRow = new QHBoxLayout;
@@ -187,6 +191,8 @@ ClipInspectorPanel::ClipInspectorPanel(QWidget* parent)
         if (m_curation && m_clipIds.size() == 1)
             m_curation->setConditionFrame(m_clipIds.constFirst(), std::nullopt);
     });
+    connect(m_shortenCaptionButton, &QPushButton::clicked, this,
+            &ClipInspectorPanel::onShortenCaption);
     connect(m_markCheckedButton, &QPushButton::clicked, this, [this] {
         if (m_curation)
             m_curation->markCaptionsChecked(m_clipIds);
@@ -348,14 +354,18 @@ void ClipInspectorPanel::showSingle(const ClipRecord& clip) {
     m_rating->setRating(clip.rating);
 
     m_captionEditor->setEnabled(true);
-    m_captionEditor->setReadOnly(false);
     // What the user is typing wins over a refresh; it is committed in a moment anyway.
     if (!m_captionEditor->hasPendingEdit())
         m_captionEditor->setCaption(clip.caption);
+    const bool longCaption = m_captionEditor->isShowingPart();
+    m_captionEditor->setReadOnly(longCaption);
     m_captionEditor->setPlaceholderText(tr("Describe what happens in the clip…"));
-    m_captionNote->setText(
-        clip.captionNeedsCheck ? CaptionDecoder::reencodedNote(clip.captionEncoding) : QString());
-    m_captionNote->setVisible(clip.captionNeedsCheck);
+    m_captionNote->setText(longCaption ? CaptionLength::editorNote(clip.caption.size())
+                           : clip.captionNeedsCheck
+                               ? CaptionDecoder::checkNote(clip.captionEncoding, clip.caption)
+                               : QString());
+    m_captionNote->setVisible(longCaption || clip.captionNeedsCheck);
+    m_shortenCaptionButton->setVisible(longCaption);
     m_markCheckedButton->setVisible(clip.captionNeedsCheck);
     m_useFrameButton->setVisible(!clip.isImage);
     m_clearFrameButton->setVisible(!clip.isImage && clip.conditionFrame.has_value());
@@ -405,6 +415,7 @@ void ClipInspectorPanel::showSeveral(const QVector<ClipRecord>& clips) {
         tr("Select one clip to edit its caption, or use Find and Replace (Ctrl+H) for all of "
            "them."));
     m_captionNote->hide();
+    m_shortenCaptionButton->hide();
     m_markCheckedButton->hide();
     m_useFrameButton->hide();
     m_clearFrameButton->hide();
@@ -427,8 +438,9 @@ void ClipInspectorPanel::setReadOnly(bool readOnly) {
 
 void ClipInspectorPanel::applyReadOnly() {
     for (QWidget* control :
-         {static_cast<QWidget*>(m_markCheckedButton), static_cast<QWidget*>(m_useFrameButton),
-          static_cast<QWidget*>(m_clearFrameButton), static_cast<QWidget*>(m_triggerButton)})
+         {static_cast<QWidget*>(m_markCheckedButton), static_cast<QWidget*>(m_shortenCaptionButton),
+          static_cast<QWidget*>(m_useFrameButton), static_cast<QWidget*>(m_clearFrameButton),
+          static_cast<QWidget*>(m_triggerButton)})
         control->setEnabled(!m_readOnly);
     m_tagsEdit->setReadOnly(m_readOnly);
     if (!m_readOnly)
@@ -450,7 +462,8 @@ void ClipInspectorPanel::updateTokenCount() {
                 : tr("The token count is unavailable: %1").arg(m_tokenizerProblem));
         return;
     }
-    const int count = m_tokenCounter->countTokens(m_captionEditor->caption());
+    // Of what is shown: a caption shown in part is far past any limit anyway.
+    const int count = m_tokenCounter->countTokens(m_captionEditor->toPlainText());
     const int limit = m_tokenCounter->tokenLimit();
     m_tokenLabel->setText(tr("%1 / %2 tokens").arg(count).arg(limit));
     m_tokenLabel->setToolTip(
@@ -469,6 +482,11 @@ void ClipInspectorPanel::updateTokenCount() {
 void ClipInspectorPanel::onCaptionCommitted(const QString& text) {
     if (m_curation && m_clipIds.size() == 1 && !m_readOnly)
         m_curation->setCaption(m_clipIds.constFirst(), text);
+}
+
+void ClipInspectorPanel::onShortenCaption() {
+    if (m_curation && m_clipIds.size() == 1 && !m_readOnly && m_captionEditor->isShowingPart())
+        m_curation->setCaption(m_clipIds.constFirst(), m_captionEditor->toPlainText());
 }
 
 void ClipInspectorPanel::onTagsEdited() {
@@ -529,6 +547,12 @@ void ClipInspectorPanel::retranslateUi() {
     m_statusLabel->setText(tr("Status:"));
     m_ratingLabel->setText(tr("Rating:"));
     m_captionLabel->setText(tr("&Caption"));
+    m_shortenCaptionButton->setText(
+        tr("Keep the First %1 Characters")
+            .arg(QLocale().toString(static_cast<qint64>(CaptionLength::kEditableLength))));
+    m_shortenCaptionButton->setToolTip(
+        tr("Cuts the caption after the part shown, so it can be edited here. Undo brings the "
+           "whole caption back."));
     m_markCheckedButton->setText(tr("Mark as Checked"));
     m_useFrameButton->setText(tr("Use This Frame"));
     m_useFrameButton->setToolTip(tr("Condition this clip on the frame on screen when training "

@@ -72,6 +72,8 @@ private:
     // Takes the editing away again after showSingle/showSeveral offered it, when read-only.
     void applyReadOnly();
     void onCaptionCommitted(const QString& text);
+    // Keeps the start the editor shows of a caption too long to edit (one undoable edit).
+    void onShortenCaption();
     void onTagsEdited();
     void onTrimChanged(int in, int out);
     void onRatingEdited(int rating);
@@ -108,6 +110,7 @@ private:
     CaptionEditor* m_captionEditor;
     QLabel* m_tokenNote;
     QLabel* m_captionNote;
+    QPushButton* m_shortenCaptionButton;
     QPushButton* m_markCheckedButton;
     QPushButton* m_useFrameButton;
     QPushButton* m_clearFrameButton;

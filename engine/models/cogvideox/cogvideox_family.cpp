@@ -3,6 +3,7 @@
 #include "engine/core/json_file.h"
 #include "engine/lora/comfyui_lora_keys.h"
 #include "engine/models/cogvideox/architectures.h"
+#include "engine/models/cogvideox/cogvideox_bench_model.h"
 #include "engine/models/cogvideox/cogvideox_model_folder.h"
 #include "engine/models/cogvideox/cogvideox_video_autoencoder.h"
 #include "engine/models/cogvideox/init_model.h"
@@ -77,6 +78,19 @@ std::vector<models::Architecture> CogVideoXFamily::architectures() const {
 InitModelResult CogVideoXFamily::init_model(const InitModelOptions& options) const {
     return {cogvideox::init_model(options).components(),
             find_architecture(options.arch).transformer.parameter_count()};
+}
+
+std::unique_ptr<BenchModel> CogVideoXFamily::bench_model(const std::string& name) const {
+    return cogvideox_bench_model(name);
+}
+
+std::vector<BenchShape> CogVideoXFamily::bench_shapes() const {
+    return cogvideox_bench_shapes();
+}
+
+std::unique_ptr<BenchModel>
+CogVideoXFamily::describe_transformer(const std::filesystem::path& path) const {
+    return describe_cogvideox_transformer(path);
 }
 
 } // namespace tuneframe::models::cogvideox

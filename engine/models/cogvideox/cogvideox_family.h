@@ -20,6 +20,10 @@ public:
     std::vector<lora::LoRAKeyScheme> lora_key_schemes() const override;
     std::vector<models::Architecture> architectures() const override;
     InitModelResult init_model(const InitModelOptions& options) const override;
+    std::unique_ptr<BenchModel> bench_model(const std::string& name) const override;
+    std::vector<BenchShape> bench_shapes() const override;
+    std::unique_ptr<BenchModel>
+    describe_transformer(const std::filesystem::path& path) const override;
 };
 
 } // namespace tuneframe::models::cogvideox

@@ -52,6 +52,9 @@ nlohmann::json CogVideoXModelFolder::summary() const {
             {"width", config.inner_dim()},
             {"positions", positional_scheme(config)},
             {"parameters_from_config", config.parameter_count()},
+            {"variant", folder_.image_to_video() ? "i2v" : "t2v"},
+            {"in_channels", config.in_channels},
+            {"out_channels", config.out_channels},
             {"latent_channels", folder_.vae_config.latent_channels},
             {"experts", 1}};
 }

@@ -3,6 +3,7 @@
 target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/architectures.cpp
     ${CMAKE_CURRENT_LIST_DIR}/attention_processor.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/cogvideox_bench_model.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cogvideox_family.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cogvideox_model_folder.cpp
     ${CMAKE_CURRENT_LIST_DIR}/cogvideox_training_objective.cpp

@@ -4,6 +4,7 @@
 # engine/CMakeLists.txt; sources join the engine library.
 target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/wan_architectures.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/wan_bench_model.cpp
     ${CMAKE_CURRENT_LIST_DIR}/wan_family.cpp
     ${CMAKE_CURRENT_LIST_DIR}/wan_init_model.cpp
     ${CMAKE_CURRENT_LIST_DIR}/wan_model_folder.cpp

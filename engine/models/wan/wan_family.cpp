@@ -7,6 +7,7 @@
 #include "engine/models/wan/original_keys.h"
 #include "engine/models/wan/transformer_checkpoint.h"
 #include "engine/models/wan/wan_architectures.h"
+#include "engine/models/wan/wan_bench_model.h"
 #include "engine/models/wan/wan_init_model.h"
 #include "engine/models/wan/wan_model_folder.h"
 #include "engine/models/wan/wan_video_autoencoder.h"
@@ -103,6 +104,19 @@ std::vector<models::Architecture> WanFamily::architectures() const {
 
 InitModelResult WanFamily::init_model(const InitModelOptions& options) const {
     return write_wan_pipeline(find_wan_architecture(options.arch), options);
+}
+
+std::unique_ptr<BenchModel> WanFamily::bench_model(const std::string& name) const {
+    return wan_bench_model(name);
+}
+
+std::vector<BenchShape> WanFamily::bench_shapes() const {
+    return wan_bench_shapes();
+}
+
+std::unique_ptr<BenchModel>
+WanFamily::describe_transformer(const std::filesystem::path& path) const {
+    return describe_wan_transformer(path);
 }
 
 } // namespace tuneframe::models::wan

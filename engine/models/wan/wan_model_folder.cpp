@@ -47,6 +47,21 @@ private:
     WeightsPlacement placement_;
 };
 
+// The variant's short name in summary(): what the transformer is given besides the noise.
+const char* variant_name(WanVariant variant) {
+    switch (variant) {
+    case WanVariant::TextToVideo:
+        return "t2v";
+    case WanVariant::ImageToVideo:
+        return "i2v";
+    case WanVariant::ImageToVideoA14B:
+        return "i2v-a14b";
+    case WanVariant::TextImageToVideo:
+        return "ti2v";
+    }
+    return "t2v";
+}
+
 } // namespace
 
 WanModelFolder::WanModelFolder(WanPipelineFolder folder)
@@ -86,6 +101,9 @@ nlohmann::json WanModelFolder::summary() const {
             {"width", c.inner_dim()},
             {"positions", "3D rotary"},
             {"parameters_from_config", c.parameter_count() * folder_.experts()},
+            {"variant", variant_name(folder_.variant())},
+            {"in_channels", c.in_channels},
+            {"out_channels", c.out_channels},
             {"latent_channels", folder_.latent_channels()},
             {"experts", folder_.experts()},
             {"boundary_ratio", folder_.boundary_ratio ? nlohmann::json(*folder_.boundary_ratio)

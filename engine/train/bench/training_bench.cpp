@@ -6,15 +6,11 @@
 #include "engine/core/error.h"
 #include "engine/core/kernels/attention.h"
 #include "engine/core/kernels/kept_attention.h"
-#include "engine/diffusion/cogvideox_scheduler_config.h"
 #include "engine/lora/lora_injection.h"
-#include "engine/models/cogvideox/architectures.h"
-#include "engine/models/cogvideox/cogvideox_model_folder.h"
-#include "engine/models/cogvideox/cogvideox_transformer_3d.h"
-#include "engine/models/cogvideox/diffusion_loss.h"
-#include "engine/models/cogvideox/memory_estimate.h"
-#include "engine/models/cogvideox/quantized_base.h"
+#include "engine/models/bench_model.h"
+#include "engine/models/model_family.h"
 #include "engine/models/module_weights.h"
+#include "engine/models/transformer_memory_estimate.h"
 #include "engine/train/bench/kineto_trace.h"
 #include "engine/train/bench/step_phase_clock.h"
 #include "engine/train/optim/clip_grad_norm.h"
@@ -36,8 +32,6 @@
 namespace tuneframe::train {
 namespace {
 
-namespace cogvideox = models::cogvideox;
-
 // Dense bf16 tensor-core peaks, for MFU: H100/H200 SXM 989 TFLOP/s, A100 312.
 double peak_flops(const c10::Device& device) {
 #ifdef TUNEFRAME_TORCH_CUDA
@@ -55,20 +49,6 @@ double peak_flops(const c10::Device& device) {
     return 0;
 }
 
-// Matmul FLOPs of one forward (2 per multiply-add): the per-token Linears of every block, and
-// the two attention products over the joint sequence.
-struct ForwardFlops {
-    double linears = 0;
-    double attention = 0;
-};
-ForwardFlops forward_flops(const cogvideox::CogVideoXTransformer3DConfig& c,
-                           std::int64_t video_tokens, std::int64_t text_tokens) {
-    const double n = static_cast<double>(video_tokens + text_tokens);
-    const double d = static_cast<double>(c.inner_dim());
-    const auto layers = static_cast<double>(c.num_layers);
-    return {layers * 2 * n * (4 * d * d + 8 * d * d), layers * 4 * n * n * d};
-}
-
 double median(std::vector<double> values) {
     std::sort(values.begin(), values.end());
     const std::size_t mid = values.size() / 2;
@@ -84,48 +64,71 @@ void synchronize(const c10::Device& device) {
     (void)device;
 }
 
-// What the job memory estimate predicts for this step (weights, adapter state, activations).
-std::int64_t estimate_bytes(const BenchSpec& spec, c10::ScalarType dtype,
-                            lora::BaseQuantization quantization) {
-    cogvideox::VideoShape shape;
-    shape.frames = spec.frames;
-    shape.height = spec.height;
-    shape.width = spec.width;
-    // The bench's text length, which need not be the model's max_text_seq_length.
-    cogvideox::CogVideoXTransformer3DConfig config = spec.transformer;
-    config.max_text_seq_length = spec.text_tokens;
-    const auto estimate = cogvideox::estimate_lora_training_memory(
-        config, static_cast<std::int64_t>(c10::elementSize(dtype)), shape, spec.rank,
-        {cogvideox::checkpointed_block_count(config, spec.checkpointing, spec.checkpointed_blocks),
-         spec.keep_attention},
-        quantization);
-    return static_cast<std::int64_t>(estimate.total());
+models::VideoShape video_shape(const BenchSpec& spec) {
+    return {spec.frames, spec.height, spec.width, 1};
 }
 
-// The pipeline folder `--validation` names, checked before any step runs.
-diffusion::PipelineFolder open_validation_pipeline(const BenchSpec& spec) {
-    diffusion::PipelineFolder pipeline = diffusion::PipelineFolder::open(spec.validation_pipeline);
-    if (spec.transformer.in_channels != spec.transformer.out_channels ||
-        pipeline.image_to_video()) {
-        throw core::Error(core::ErrorCode::Usage,
-                          "bench --validation measures text-to-video models only.",
-                          "Use a text-to-video shape and pipeline folder (init-model --complete "
-                          "writes one).");
-    }
-    if (pipeline.transformer_config.text_embed_dim != spec.transformer.text_embed_dim) {
+// What the job memory estimate predicts for this step (weights, adapter state, activations).
+std::int64_t estimate_bytes(const BenchSpec& spec, const models::BenchModel& model,
+                            const models::TransformerMemory& memory, std::int64_t checkpointed,
+                            c10::ScalarType dtype, lora::BaseQuantization quantization) {
+    return static_cast<std::int64_t>(
+        models::estimate_lora_training(memory, model.parameters(),
+                                       static_cast<std::int64_t>(c10::elementSize(dtype)),
+                                       video_shape(spec), model.lora_targets(), spec.rank,
+                                       {checkpointed, spec.keep_attention}, quantization)
+            .total());
+}
+
+// "wan, 1536 wide, 4096-wide text, 16 in / 16 out channels": what must agree for the folder's
+// encoders and sampler to run the benched transformer.
+std::string shape_text(const std::string& family, const nlohmann::json& summary,
+                       std::int64_t text_width) {
+    return family + ", " + summary["width"].dump() + " wide, " + std::to_string(text_width) +
+           "-wide text, " + summary["in_channels"].dump() + " in / " +
+           summary["out_channels"].dump() + " out channels";
+}
+
+// The pipeline folder `--validation` names, checked against the benched architecture before any
+// step runs: its family samples with the benched transformer in place of its own.
+std::unique_ptr<models::ModelFolder> open_validation_model(const BenchSpec& spec,
+                                                           const models::BenchModel& bench) {
+    std::unique_ptr<models::ModelFolder> folder =
+        models::open_model_folder(spec.validation_pipeline);
+    const nlohmann::json theirs = folder->summary();
+    const nlohmann::json ours = bench.summary();
+    const std::int64_t their_text = folder->encoder_memory().text_width;
+    const std::string their_shape = shape_text(folder->family(), theirs, their_text);
+    const std::string our_shape = shape_text(bench.family(), ours, bench.text_width());
+    if (their_shape != our_shape) {
         throw core::Error(core::ErrorCode::BadInput,
-                          "The pipeline in '" + spec.validation_pipeline + "' encodes text " +
-                              std::to_string(pipeline.transformer_config.text_embed_dim) +
-                              " wide, but the benched transformer takes " +
-                              std::to_string(spec.transformer.text_embed_dim) + ".",
-                          "Give the pipeline folder of the same architecture (init-model --arch "
-                          "NAME --complete).");
+                          "The pipeline in '" + spec.validation_pipeline + "' is " +
+                              folder->description() + " (" + their_shape +
+                              "), but the benched transformer is " + bench.description() + " (" +
+                              our_shape + ").",
+                          "Give the pipeline folder of the benched architecture (init-model "
+                          "--arch " +
+                              bench.architecture() + " --complete writes one).");
     }
-    return pipeline;
+    if (!folder->supports("t2v")) {
+        throw core::Error(core::ErrorCode::Usage,
+                          "bench --validation samples text-to-video, which the pipeline in '" +
+                              spec.validation_pipeline + "' does not make.",
+                          "Bench an architecture that makes text-to-video, with its pipeline "
+                          "folder (init-model --complete writes one).");
+    }
+    if (auto problem = folder->video_shape_problem(spec.frames, spec.height, spec.width, true)) {
+        throw core::Error(core::ErrorCode::Usage,
+                          "bench --validation: " + problem->message + " (--" + problem->dimension +
+                              ")",
+                          problem->hint);
+    }
+    return folder;
 }
 
 // One validation pass after the steps, with the peak of live tensor bytes read at each stage's
-// end (a host sync per stage, outside the timed steps).
+// end (a host sync per stage, outside the timed steps). Every expert of a two-expert pipeline
+// samples with the benched transformer: both have its shape.
 nlohmann::json bench_validation(const BenchSpec& spec, const models::ModelFolder& pipeline,
                                 const models::DiffusionTransformer& model,
                                 const models::WeightsPlacement& placement,
@@ -157,7 +160,9 @@ nlohmann::json bench_validation(const BenchSpec& spec, const models::ModelFolder
         stage_now = stage;
     };
     double seconds = 0;
-    pass.sample({model}, boundary, &seconds);
+    const std::vector<models::DiffusionTransformer> experts(
+        static_cast<std::size_t>(pipeline.experts()), model);
+    pass.sample(experts, boundary, &seconds);
     return {{"steps", spec.validation_steps},
             {"prompts", spec.validation_prompts},
             {"seconds", seconds},
@@ -165,35 +170,44 @@ nlohmann::json bench_validation(const BenchSpec& spec, const models::ModelFolder
             {"peak_tensor_bytes", peak}};
 }
 
+// ref_lora_step.py's optimizer: AdamW(lr 1e-4, betas (0.9, 0.95), weight decay 1e-3, eps 1e-8).
+OptimizerOptions optimizer_options(const std::string& optimizer) {
+    OptimizerOptions options;
+    options.lr = 1e-4;
+    if (optimizer.rfind("adam", 0) == 0) {
+        options.beta1 = 0.9;
+        options.beta2 = 0.95;
+        options.weight_decay = 1e-3;
+        options.epsilon = 1e-8;
+    }
+    return options;
+}
+
 } // namespace
 
 BenchSpec bench_shape(const std::string& name) {
+    const models::BenchShape shape = models::find_bench_shape(name);
     BenchSpec spec;
     spec.name = name;
-    if (name == "bench-cpu") {
-        spec.transformer = cogvideox::find_architecture("cogvideox-2b").transformer;
-        spec.transformer.num_attention_heads = 8;
-        spec.transformer.attention_head_dim = 64;
-        spec.transformer.num_layers = 4;
-        spec.transformer.text_embed_dim = 4096;
-        spec.transformer.time_embed_dim = 512;
-        // latents [1, 7, 16, 20, 30]: 25 frames of 160 x 240 pixels
-        spec.frames = 25;
-        spec.height = 160;
-        spec.width = 240;
-        spec.device = "cpu";
-        spec.precision = "fp32";
-        return spec;
-    }
-    if (name == "2b-49x480x720" || name == "5b-49x480x720") {
-        spec.transformer =
-            cogvideox::find_architecture(name[0] == '2' ? "cogvideox-2b" : "cogvideox-5b")
-                .transformer;
-        return spec;
-    }
-    throw core::Error(core::ErrorCode::Usage, "Unknown bench shape '" + name + "'.",
-                      "Use bench-cpu, 2b-49x480x720 or 5b-49x480x720, or give --arch with "
-                      "--frames/--height/--width.");
+    spec.architecture = shape.architecture;
+    spec.frames = shape.video.frames;
+    spec.height = shape.video.height;
+    spec.width = shape.video.width;
+    spec.text_tokens = shape.text_tokens;
+    spec.device = shape.device;
+    spec.precision = shape.precision;
+    return spec;
+}
+
+BenchSpec bench_architecture(const std::string& architecture) {
+    const models::VideoShape own = models::find_bench_model(architecture)->sample_shape();
+    BenchSpec spec;
+    spec.name = architecture;
+    spec.architecture = architecture;
+    spec.frames = own.frames;
+    spec.height = own.height;
+    spec.width = own.width;
+    return spec;
 }
 
 nlohmann::json run_bench(const BenchSpec& spec) {
@@ -208,9 +222,22 @@ nlohmann::json run_bench(const BenchSpec& spec) {
     }
     core::select_attention_backend(spec.attention);
     const lora::BaseQuantization quantization = lora::parse_base_quantization(spec.quantize);
-    std::optional<cogvideox::CogVideoXModelFolder> validation_pipeline;
+    const std::unique_ptr<models::BenchModel> bench = models::find_bench_model(spec.architecture);
+    if (spec.layers) {
+        if (*spec.layers < 1) {
+            throw core::Error(core::ErrorCode::Usage, "bench --layers must be at least 1.");
+        }
+        bench->set_num_blocks(*spec.layers);
+    }
+    if (auto problem = bench->video_shape_problem(spec.frames, spec.height, spec.width)) {
+        throw core::Error(core::ErrorCode::Usage,
+                          "bench --" + problem->dimension + ": " + problem->message, problem->hint);
+    }
+    const std::int64_t text_tokens = spec.text_tokens > 0 ? spec.text_tokens : bench->text_length();
+    const std::string task = spec.task.empty() ? bench->tasks().front() : spec.task;
+    std::unique_ptr<models::ModelFolder> validation_pipeline;
     if (!spec.validation_pipeline.empty()) {
-        validation_pipeline.emplace(open_validation_pipeline(spec));
+        validation_pipeline = open_validation_model(spec, *bench);
     }
     // On the CPU the peak of live tensor bytes, the figure the memory estimate predicts (the
     // resident set also holds the program and the allocator's slack).
@@ -229,17 +256,20 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         }
     };
     torch::manual_seed(0);
-    cogvideox::CogVideoXTransformer3DModel model(spec.transformer, dtype);
+    const models::DiffusionTransformer model = bench->build(dtype);
     model->to(device);
-    cogvideox::quantize_transformer_base(*model, quantization);
+    model->quantize_base(quantization);
     lora::LoRAConfig lora_config;
     lora_config.rank = spec.rank;
     lora_config.alpha = static_cast<double>(spec.rank);
+    lora_config.target_modules = bench->lora_targets();
     lora::inject_lora(*model, lora_config);
     model->to(device);
     lora::freeze_all_but_lora(*model);
-    model->set_checkpointed_blocks(cogvideox::checkpointed_block_count(
-        model->config(), spec.checkpointing, spec.checkpointed_blocks));
+    const std::unique_ptr<models::TransformerMemory> memory = bench->memory(text_tokens);
+    const std::int64_t checkpointed =
+        memory->checkpointed_blocks(spec.checkpointing, spec.checkpointed_blocks);
+    model->set_checkpointed_blocks(checkpointed);
     model->set_keep_attention(spec.keep_attention);
     model->train();
     NamedParameters trainable;
@@ -250,34 +280,11 @@ nlohmann::json run_bench(const BenchSpec& spec) {
             trainable_count += item.value().numel();
         }
     }
-    OptimizerOptions options;
-    options.lr = 1e-4;
-    auto optimizer = make_optimizer(spec.optimizer, trainable, options);
+    auto optimizer = make_optimizer(spec.optimizer, trainable, optimizer_options(spec.optimizer));
 
-    diffusion::CogVideoXSchedulerConfig scheduler;
-    scheduler.prediction_type = diffusion::PredictionType::VPrediction;
-    scheduler.rescale_betas_zero_snr = true;
-    scheduler.timestep_spacing = diffusion::TimestepSpacing::Trailing;
-    const diffusion::CogVideoXNoiseSchedule schedule(scheduler);
-
-    const std::int64_t latent_frames = (spec.frames - 1) / 4 + 1;
-    const std::int64_t h = spec.height / 8;
-    const std::int64_t w = spec.width / 8;
-    const auto options_on = torch::TensorOptions(dtype).device(device);
-    cogvideox::DiffusionBatch batch;
-    batch.latents =
-        torch::randn({1, latent_frames, spec.transformer.out_channels, h, w}, options_on);
-    batch.noise = torch::randn_like(batch.latents);
-    batch.prompt_embeds =
-        torch::randn({1, spec.text_tokens, spec.transformer.text_embed_dim}, options_on);
-    batch.timesteps = torch::tensor({500}, torch::TensorOptions(torch::kLong).device(device));
-    if (spec.transformer.in_channels == 2 * spec.transformer.out_channels) {
-        batch.image_latents = torch::zeros_like(batch.latents);
-    }
-    const std::int64_t patch_t = spec.transformer.patch_size_t.value_or(1);
-    const std::int64_t video_tokens = (latent_frames / patch_t) *
-                                      (h / spec.transformer.patch_size) *
-                                      (w / spec.transformer.patch_size);
+    const models::BenchTraining training =
+        bench->training({video_shape(spec), text_tokens, task}, {dtype, device});
+    const models::TrainingBatch& batch = training.batch;
 
     std::vector<double> times;
     std::map<std::string, std::vector<double>> phase_times;
@@ -295,7 +302,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
             }
         };
         clock.start();
-        const cogvideox::DiffusionLoss loss = cogvideox::diffusion_loss(model, schedule, batch);
+        const models::TrainingLoss loss = training.objective->forward(*model, batch);
         phase_end("forward");
         loss.loss.backward();
         phase_end("backward");
@@ -329,7 +336,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
     }
     nlohmann::json validation;
     if (validation_pipeline) {
-        validation = bench_validation(spec, *validation_pipeline, model.ptr(), {dtype, device},
+        validation = bench_validation(spec, *validation_pipeline, model, {dtype, device},
                                       tensor_peak, reset_tensor_peak);
     }
     nlohmann::json phases_s = nlohmann::json::object();
@@ -337,31 +344,36 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         phases_s[phase] = median(seconds);
     }
     const double step_s = median(times);
-    const double tokens = static_cast<double>(video_tokens + spec.text_tokens);
-    const std::int64_t checkpointed = cogvideox::checkpointed_block_count(
-        spec.transformer, spec.checkpointing, spec.checkpointed_blocks);
+    const std::int64_t tokens = training.objective->tokens(batch);
+    const bool kept = spec.keep_attention && core::KeptAttention::available();
     nlohmann::json result = {
         {"shape", spec.name},
+        {"family", bench->family()},
+        {"architecture", bench->architecture()},
+        {"description", bench->description()},
+        {"task", task},
         {"device", device.str()},
         {"precision", spec.precision},
-        {"latents", {1, latent_frames, spec.transformer.out_channels, h, w}},
-        {"text_tokens", spec.text_tokens},
-        {"layers", spec.transformer.num_layers},
-        {"inner_dim", spec.transformer.inner_dim()},
+        {"latents", batch.latents.sizes().vec()},
+        {"text_tokens", text_tokens},
+        {"tokens", tokens},
+        {"layers", bench->num_blocks()},
+        {"inner_dim", bench->width()},
         {"rank", spec.rank},
         {"optimizer", spec.optimizer},
         {"checkpointing", spec.checkpointing},
         {"checkpointed_blocks", checkpointed},
-        {"keeps_attention", spec.keep_attention && core::KeptAttention::available()},
+        {"keeps_attention", kept},
         {"trainable_parameters", trainable_count},
         {"steps_timed", static_cast<std::int64_t>(times.size())},
         {"steps_s", times},
         {"median_step_s", step_s},
-        {"tokens_per_s", tokens / step_s},
+        {"tokens_per_s", static_cast<double>(tokens) / step_s},
         {"phases_s", phases_s},
         {"peak_memory_bytes", peak_bytes},
         {"peak_tensor_bytes", peak_tensor_bytes},
-        {"estimate_bytes", estimate_bytes(spec, dtype, quantization)},
+        {"estimate_bytes",
+         estimate_bytes(spec, *bench, *memory, checkpointed, dtype, quantization)},
         {"quantize", lora::base_quantization_name(quantization)},
         {"phase_peak_bytes", phase_peaks},
         {"attention", spec.attention},
@@ -370,10 +382,8 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         // forward + backward (2x) + the recomputed forward of the checkpointed blocks, less
         // their attention when it was kept
         const double recomputed =
-            static_cast<double>(checkpointed) / static_cast<double>(spec.transformer.num_layers);
-        const ForwardFlops forward =
-            forward_flops(spec.transformer, video_tokens, spec.text_tokens);
-        const bool kept = spec.keep_attention && core::KeptAttention::available();
+            static_cast<double>(checkpointed) / static_cast<double>(bench->num_blocks());
+        const models::ForwardFlops forward = bench->forward_flops(batch);
         const double flops = (forward.linears + forward.attention) * 3.0 +
                              (forward.linears + (kept ? 0.0 : forward.attention)) * recomputed;
         result["mfu"] = flops / step_s / peak;
