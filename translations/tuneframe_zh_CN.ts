@@ -4577,6 +4577,10 @@ What to do: %2</source>
         <translation>视频已损坏</translation>
     </message>
     <message>
+        <source>the video is cut short: it lacks frames its container lists</source>
+        <translation>视频被截断：缺少容器所列的部分帧</translation>
+    </message>
+    <message>
         <source>its format is not supported</source>
         <translation>不支持其格式</translation>
     </message>
