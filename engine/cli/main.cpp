@@ -56,14 +56,16 @@ constexpr Command kCommands[] = {
     {"sample",
      "tuneframe-engine sample --model DIR --prompt P [--negative-prompt N] [--image FILE] "
      "[--frames F] [--height H] [--width W] [--steps N] [--guidance G] [--dynamic-cfg] "
-     "[--scheduler ddim|dpm] [--seed S] [--transformer DIR] [--lora FILE [--lora-scale S]] "
+     "[--scheduler ddim|dpm] [--seed S] [--transformer DIR] [--transformer-2 DIR] "
+     "[--lora FILE] [--lora-2 FILE] [--lora-scale S] "
      "[--out video.mp4] "
      "[--fps N] [--initial-latents FILE] [--save-tensors FILE] [--max-sequence-length N] "
      "[--dtype fp32|bf16|fp16] [--device cpu|cuda[:N]] [--vae-tiling] [--vae-slicing]",
      "text-to-video (or image-to-video with --image) from a diffusers CogVideoX pipeline folder "
      "and an optional LoRA, to MP4; --transformer puts a fine-tuned transformer folder of the "
-     "same architecture (a full fine-tune's export) in place of the pipeline's; one progress "
-     "event per step",
+     "same architecture (a full fine-tune's export) in place of the pipeline's; of a two-expert "
+     "model (Wan 2.2 A14B), --transformer-2 and --lora-2 are the low-noise expert's; one "
+     "progress event per step",
      true, tuneframe::cli::run_sample},
     {"prepare", "tuneframe-engine prepare --job FILE",
      "decode, bucket and VAE-encode the job's clips and T5-encode their captions into the "
