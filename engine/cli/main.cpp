@@ -107,11 +107,12 @@ constexpr Command kCommands[] = {
      "training does, with that folder's T5 and VAE, and adds the peak of each of its stages",
      false, tuneframe::cli::run_bench},
     {"export",
-     "tuneframe-engine export --run DIR --format diffusers|comfyui|merged|pipeline [--step N] "
-     "--out PATH",
+     "tuneframe-engine export --run DIR --format diffusers|comfyui|wan|musubi|merged|pipeline "
+     "[--step N] [--expert high_noise|low_noise|both] --out PATH",
      "write a run's checkpoint (the newest, or --step) as a diffusers/PEFT LoRA, a ComfyUI "
      "(kohya) LoRA or a merged transformer folder, then reload it and check it reproduces the "
-     "run's model",
+     "run's model; a two-expert run writes one file per expert it trained "
+     "(<stem>_high_noise / <stem>_low_noise), or the expert --expert names",
      true, tuneframe::cli::run_export},
     {"launch",
      "tuneframe-engine launch (--gpus 0,1[,...] | --cpu-ranks N) [--nnodes N --node-rank R "
