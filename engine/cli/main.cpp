@@ -11,6 +11,7 @@
 
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <new>
@@ -233,6 +234,10 @@ int main(int argc, char** argv) {
     } catch (const c10::Error& error) {
         return report_failure(command, events,
                               Error(ErrorCode::Internal, error.what_without_backtrace()));
+    } catch (const std::filesystem::filesystem_error& error) {
+        // A folder that cannot be made or a file that cannot be moved (a full disk among the
+        // causes) is the file system's doing, not the engine's.
+        return report_failure(command, events, tuneframe::core::io_error(error));
     } catch (const std::exception& error) {
         return report_failure(command, events, Error(ErrorCode::Internal, error.what()));
     }
