@@ -1479,6 +1479,14 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>an event line longer than %1 bytes</source>
         <translation>一行事件超过 %1 字节</translation>
     </message>
+    <message>
+        <source>a line cut short, joined to the next event, which is kept</source>
+        <translation>一行被截断，与下一个事件连在一起；该事件已保留</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s last line was cut short and is skipped</source>
+        <translation>引擎写下的最后一行被截断，已跳过</translation>
+    </message>
 </context>
 <context>
     <name>ExportDatasetDialog</name>
@@ -4234,6 +4242,10 @@ What to do: %2</source>
     <message>
         <source>The sweep cannot be used: %1</source>
         <translation>无法使用该参数扫描：%1</translation>
+    </message>
+    <message>
+        <source>A line of events.jsonl was skipped: %1</source>
+        <translation>已跳过 events.jsonl 中的一行：%1</translation>
     </message>
 </context>
 <context>
