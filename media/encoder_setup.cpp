@@ -203,6 +203,14 @@ CodecContextPtr EncoderSetup::open_encoder() const {
         codec->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     }
     configure_quality(codec.get());
+    if (encoder_->id == AV_CODEC_ID_H264 && std::strcmp(encoder_->name, "libx264") == 0) {
+        // x264's macroblock-tree rate control reads memory it never wrote when its vectors run
+        // past the end of a row (seen on AVX-512 CPUs at most frame widths): the same frames
+        // then encode to different bytes from run to run, depending on what the process held
+        // there before. Without it the output is a function of the frames alone, at a slightly
+        // higher bit rate for the same quality.
+        av_opt_set_int(codec->priv_data, "mbtree", 0, 0);
+    }
     const int opened = avcodec_open2(codec.get(), encoder_, nullptr);
     if (opened < 0) {
         fail(ErrorReason::InvalidArgument,

@@ -2,6 +2,8 @@
 
 #include "media/media_error.h"
 
+#include "common/free_space.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,7 +18,13 @@ namespace tuneframe::media {
 namespace {
 
 [[noreturn]] void fail_io(const std::string& path, const std::string& problem, int error) {
-    throw MediaError(ErrorReason::Io, path, problem + ": " + std::strerror(error),
+    std::string text = problem + ": " + std::strerror(error);
+    const std::string room =
+        common::is_out_of_space(error) ? common::free_space_text(path) : std::string();
+    if (!room.empty()) {
+        text += " (" + room + ")";
+    }
+    throw MediaError(ErrorReason::Io, path, text,
                      "Check that the folder exists, is writable and has free space.");
 }
 

@@ -6,13 +6,37 @@
 #include "media/media_error.h"
 #include "media/temp_file.h"
 
+#include "common/free_space.h"
+
+#include <cerrno>
 #include <cstring>
+#include <vector>
 
 namespace tuneframe::media {
 
 namespace {
 
 constexpr const char* kEncodeHint = "Try another codec or pixel format in WriterOptions.";
+// swscale's SIMD readers load up to 16 bytes past a row's last pixel; FFmpeg pads its own
+// buffers by this much for that reason.
+constexpr std::size_t kSourcePadding = 64;
+
+// The errno behind an FFmpeg error code, when it is one (AVERROR(ENOSPC)); 0 for FFmpeg's own
+// codes (AVERROR_INVALIDDATA, ...).
+int system_error_of(int code) {
+    return code < 0 && -code < 4096 ? -code : 0;
+}
+
+std::string hint_for(int error_number) {
+    if (error_number == EFBIG) {
+        return "The video grew past the largest file this drive (FAT32: 4 GiB) or the process's "
+               "file size limit (ulimit -f) allows: write it to another drive.";
+    }
+    if (error_number == EIO) {
+        return "The drive reported an error: check it and its connection, then try again.";
+    }
+    return "Free some disk space on the drive holding this file, then try again.";
+}
 
 } // namespace
 
@@ -30,6 +54,11 @@ public:
 private:
     [[noreturn]] void fail(ErrorReason reason, const std::string& problem, const std::string& hint,
                            int code = 0) const;
+    // A step that writes the file failed with `code`: an Io error about the drive when the
+    // operating system refused (no space, a quota, the size limit, a disk error), the given one
+    // otherwise.
+    [[noreturn]] void fail_output(ErrorReason reason, const std::string& problem,
+                                  const std::string& hint, int code) const;
     void open_stream();
     void open_output();
     void prepare_conversion();
@@ -47,6 +76,10 @@ private:
     AVStream* stream_ = nullptr;
     SwsContextPtr sws_;
     FramePtr frame_;
+    // The caller's frame, copied into zero padding: swscale reads a little past its input's
+    // last pixel (valgrind: an invalid read of 16 bytes), which is past the end of a caller's
+    // tightly sized buffer.
+    std::vector<uint8_t> source_;
     PacketPtr packet_;
     int64_t frames_written_ = 0;
     bool finished_ = false;
@@ -62,6 +95,7 @@ VideoWriter::Impl::Impl(const std::string& path, int width, int height,
     , container_(setup_.container())
     , temp_(path)
     , codec_(setup_.open_encoder())
+    , source_(static_cast<std::size_t>(width) * height * 3 + kSourcePadding, 0)
     , packet_(av_packet_alloc()) {
     if (!packet_) {
         fail(ErrorReason::Io, "cannot be written: out of memory", "Close other programs.");
@@ -82,6 +116,24 @@ void VideoWriter::Impl::fail(ErrorReason reason, const std::string& problem,
                              const std::string& hint, int code) const {
     throw MediaError(reason, path_, problem, hint,
                      code == 0 ? std::string() : ffmpeg_error_string(code));
+}
+
+void VideoWriter::Impl::fail_output(ErrorReason reason, const std::string& problem,
+                                    const std::string& hint, int code) const {
+    // A muxer may report a failed write as something else; its I/O context keeps the real one.
+    int error_number = system_error_of(code);
+    if (error_number == 0 && format_ && format_->pb != nullptr) {
+        error_number = system_error_of(format_->pb->error);
+    }
+    if (common::is_out_of_space(error_number) || error_number == EIO) {
+        std::string text = "could not be written: " + std::string(std::strerror(error_number));
+        const std::string room = common::free_space_text(path_);
+        if (!room.empty()) {
+            text += " (" + room + ")";
+        }
+        fail(ErrorReason::Io, text, hint_for(error_number)); // FFmpeg's text would repeat it
+    }
+    fail(reason, problem, hint, code);
 }
 
 void VideoWriter::Impl::open_stream() {
@@ -127,9 +179,9 @@ void VideoWriter::Impl::open_output() {
     const int written = avformat_write_header(format_.get(), &muxer_options);
     av_dict_free(&muxer_options);
     if (written < 0) {
-        fail(ErrorReason::InvalidArgument,
-             "cannot be written: the container refused the stream settings",
-             "Pick another codec or another file extension.", written);
+        fail_output(ErrorReason::InvalidArgument,
+                    "cannot be written: the container refused the stream settings",
+                    "Pick another codec or another file extension.", written);
     }
 }
 
@@ -177,7 +229,8 @@ void VideoWriter::Impl::write(const uint8_t* rgb) {
         fail(ErrorReason::Io, "cannot be written: out of memory", "Close other programs.",
              writable);
     }
-    const uint8_t* source[4] = {rgb, nullptr, nullptr, nullptr};
+    std::memcpy(source_.data(), rgb, static_cast<std::size_t>(width_) * height_ * 3);
+    const uint8_t* source[4] = {source_.data(), nullptr, nullptr, nullptr};
     const int source_stride[4] = {width_ * 3, 0, 0, 0};
     sws_scale(sws_.get(), source, source_stride, 0, height_, frame_->data, frame_->linesize);
     frame_->pts = frames_written_;
@@ -203,8 +256,8 @@ void VideoWriter::Impl::encode(const AVFrame* frame) {
         packet_->stream_index = stream_->index;
         result = av_interleaved_write_frame(format_.get(), packet_.get());
         if (result < 0) {
-            fail(ErrorReason::Io, "could not be written to disk",
-                 "Check that the disk has free space.", result);
+            fail_output(ErrorReason::Io, "could not be written to disk",
+                        "Check that the disk has free space.", result);
         }
     }
 }
@@ -220,14 +273,16 @@ void VideoWriter::Impl::finish() {
     encode(nullptr);
     int result = av_write_trailer(format_.get());
     if (result < 0) {
-        fail(ErrorReason::Io, "could not be completed", "Check that the disk has free space.",
-             result);
+        fail_output(ErrorReason::Io, "could not be completed",
+                    "Check that the disk has free space.", result);
     }
     if ((container_->flags & AVFMT_NOFILE) == 0) {
+        // avio_closep forgets the context, and with it the error it kept.
+        const int kept = format_->pb->error;
         result = avio_closep(&format_->pb);
-        if (result < 0) {
-            fail(ErrorReason::Io, "could not be completed", "Check that the disk has free space.",
-                 result);
+        if (result < 0 || kept < 0) {
+            fail_output(ErrorReason::Io, "could not be completed",
+                        "Check that the disk has free space.", result < 0 ? result : kept);
         }
     }
     temp_.commit();

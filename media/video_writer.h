@@ -4,7 +4,9 @@
 //   writer.finish();                                 // only now does out.mp4 appear
 // Frames go to "out.mp4.tmp-XXXXXX" in the same folder; finish() flushes the encoder, fsyncs
 // and renames. A writer destroyed before finish() removes its temporary file, so a failed or
-// abandoned export never leaves a half-written video behind.
+// abandoned export never leaves a half-written video behind. A write the drive refuses (no
+// space, a quota, the file size limit) is MediaError(Io) saying so and how much space is left.
+// The same frames and options give the same bytes, whatever else the process holds in memory.
 //
 // Odd sizes: codecs storing chroma at half resolution (yuv420p, the default for H.264, VP9,
 // MPEG-2, MPEG-4) need an even width and height. The writer refuses odd sizes there with
@@ -59,7 +61,8 @@ public:
     void write(const Frame& frame);
     // rgb holds 3 * width * height bytes, tightly packed.
     void write(const uint8_t* rgb);
-    // Flushes the encoder, finishes the container and moves the file into place.
+    // Flushes the encoder, finishes the container and moves the file into place; MediaError(Io)
+    // when the drive refuses the rest of the file.
     void finish();
 
     int64_t frames_written() const;

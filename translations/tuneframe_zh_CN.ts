@@ -1479,6 +1479,14 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>an event line longer than %1 bytes</source>
         <translation>一行事件超过 %1 字节</translation>
     </message>
+    <message>
+        <source>a line cut short, joined to the next event, which is kept</source>
+        <translation>一行被截断，与下一个事件连在一起；该事件已保留</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s last line was cut short and is skipped</source>
+        <translation>引擎写下的最后一行被截断，已跳过</translation>
+    </message>
 </context>
 <context>
     <name>ExportDatasetDialog</name>
@@ -4235,6 +4243,10 @@ What to do: %2</source>
         <source>The sweep cannot be used: %1</source>
         <translation>无法使用该参数扫描：%1</translation>
     </message>
+    <message>
+        <source>A line of events.jsonl was skipped: %1</source>
+        <translation>已跳过 events.jsonl 中的一行：%1</translation>
+    </message>
 </context>
 <context>
     <name>TriggerWordDialog</name>
@@ -4575,6 +4587,10 @@ What to do: %2</source>
     <message>
         <source>the video is damaged</source>
         <translation>视频已损坏</translation>
+    </message>
+    <message>
+        <source>the video is cut short: it lacks frames its container lists</source>
+        <translation>视频被截断：缺少容器所列的部分帧</translation>
     </message>
     <message>
         <source>its format is not supported</source>

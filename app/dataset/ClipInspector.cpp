@@ -2,6 +2,7 @@
 
 #include "app/dataset/ContentHasher.h"
 #include "app/project/UserFile.h"
+#include "media/frame_check.h"
 #include "media/probe.h"
 #include "media/video_reader.h"
 
@@ -37,7 +38,8 @@ void flag(ClipRecord& clip, ClipProblem problem, const QString& detail) {
     clip.problemDetail = detail;
 }
 
-// Decodes what proves the file whole; returns the exact frame count, or flags the record.
+// Decodes what proves the file whole (media's check, the one prepare makes too); returns the
+// exact frame count, or flags the record.
 qint64 verifiedFrameCount(ClipRecord& clip, const media::ProbeInfo& info,
                           const std::string& nativePath, const std::atomic<bool>* cancelRequested) {
     media::ReaderOptions options;
@@ -51,31 +53,18 @@ qint64 verifiedFrameCount(ClipRecord& clip, const media::ProbeInfo& info,
         }
         return 1;
     }
-    const qint64 indexed = reader.frame_count();
-    if (info.frame_count_exact && indexed < info.frame_count) {
-        flag(clip, ClipProblem::Truncated,
-             QStringLiteral("%1 of the %2 frames the container lists are present")
-                 .arg(indexed)
-                 .arg(info.frame_count));
-        return indexed;
+    const media::FrameCheck check = media::check_frames(reader, media::LastFrame::Decode);
+    switch (check.problem) {
+    case media::FrameProblem::Truncated:
+        flag(clip, ClipProblem::Truncated, QString::fromStdString(check.detail));
+        break;
+    case media::FrameProblem::NoFrames:
+        flag(clip, ClipProblem::Corrupt, QString::fromStdString(check.detail));
+        break;
+    case media::FrameProblem::None:
+        break;
     }
-    if (indexed <= 0) {
-        flag(clip, ClipProblem::Corrupt, QStringLiteral("no frame could be found"));
-        return 0;
-    }
-    try {
-        reader.seek(indexed - 1);
-        if (!reader.read()) {
-            flag(clip, ClipProblem::Truncated,
-                 QStringLiteral("frame %1, the last one listed, does not decode").arg(indexed - 1));
-        }
-    } catch (const media::MediaError& error) {
-        flag(clip,
-             error.reason() == media::ErrorReason::Corrupt ? ClipProblem::Truncated
-                                                           : problemFor(error.reason()),
-             QString::fromStdString(error.what()));
-    }
-    return indexed;
+    return check.frames;
 }
 
 } // namespace

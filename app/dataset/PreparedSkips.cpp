@@ -65,6 +65,8 @@ QString PreparedSkips::reasonText(const Clip& clip) {
         return tr("the file is not a video");
     if (reason == QLatin1String("corrupt"))
         return tr("the video is damaged");
+    if (reason == QLatin1String("truncated"))
+        return tr("the video is cut short: it lacks frames its container lists");
     if (reason == QLatin1String("unsupported"))
         return tr("its format is not supported");
     if (reason == QLatin1String("io"))

@@ -25,6 +25,20 @@ std::optional<EngineEvent> EngineEvent::parse(const QByteArray& line, QString* e
     return event;
 }
 
+std::optional<EngineEvent> EngineEvent::parseAfterCutLine(const QByteArray& line) {
+    // Only the event's own opening brace leaves a rest that parses: one inside it leaves
+    // unbalanced closing braces, one inside the cut line leaves its text in front. Tried from
+    // the end, and a bounded number of times, so a long line of garbage costs little.
+    constexpr int kMaximumTries = 256;
+    qsizetype start = line.lastIndexOf('{');
+    for (int tries = 0; start > 0 && tries < kMaximumTries; ++tries) {
+        if (std::optional<EngineEvent> event = parse(line.mid(start)))
+            return event;
+        start = line.lastIndexOf('{', start - 1);
+    }
+    return std::nullopt;
+}
+
 QString EngineEvent::typeName() const {
     return body.value(QStringLiteral("type")).toString();
 }

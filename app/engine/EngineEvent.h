@@ -21,6 +21,10 @@ struct EngineEvent {
     // "type", a newer version). An event type this build does not know parses with type
     // Invalid, so a reader can skip it without calling the line broken.
     static std::optional<EngineEvent> parse(const QByteArray& line, QString* error = nullptr);
+    // The whole event at the end of a line parse() refused, when the line is one cut short
+    // (its engine ran out of disk or was killed mid-write) with the next event written straight
+    // after it, as engines before protocol 1's append-safe events.jsonl did on resuming.
+    static std::optional<EngineEvent> parseAfterCutLine(const QByteArray& line);
 
     QString typeName() const;
     // Convenience readers; missing or mistyped fields give the fallback.

@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLocalSocket>
 #include <QProcess>
 #include <QTimer>
@@ -153,8 +154,12 @@ void EngineRun::poll() {
         m_deadPolls = 0;
         return;
     }
-    if (++m_deadPolls >= kDeadPollsBeforeVanished)
+    if (++m_deadPolls >= kDeadPollsBeforeVanished) {
+        // Left unread: an engine resuming the run starts on a new line after it.
+        if (QFileInfo(QDir(m_runFolder).filePath(kEventsFileName)).size() > m_offset)
+            emit malformedLineRead(tr("the engine's last line was cut short and is skipped"));
         finish(Outcome::Vanished);
+    }
 }
 
 void EngineRun::readNewEvents() {
@@ -179,8 +184,12 @@ void EngineRun::readNewEvents() {
         QString error;
         std::optional<EngineEvent> event = EngineEvent::parse(line, &error);
         if (!event) {
-            emit malformedLineRead(error);
-            continue;
+            event = EngineEvent::parseAfterCutLine(line);
+            if (!event) {
+                emit malformedLineRead(error);
+                continue;
+            }
+            emit malformedLineRead(tr("a line cut short, joined to the next event, which is kept"));
         }
         if (event->type == tuneframe::protocol::EventType::Done) {
             const QString status = event->string(QStringLiteral("status"));

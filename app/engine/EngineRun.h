@@ -55,6 +55,8 @@ public:
 signals:
     // New complete events, in order, and the offset just past them.
     void eventsRead(const QVector<EngineEvent>& events, qint64 eventsOffset);
+    // A line skipped as not an event (with why), or one cut short by a full disk or a kill:
+    // skipped too, and the whole event an older engine wrote straight after it kept.
     void malformedLineRead(const QString& error);
     // The command ended: by its `done` event, or the process went away without one.
     void ended(EngineRun::Outcome outcome);

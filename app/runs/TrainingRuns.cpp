@@ -73,7 +73,9 @@ QString lastErrorCode(const QString& runFolder) {
     file.seek(std::max<qint64>(0, file.size() - kFailureTailBytes));
     const QList<QByteArray> lines = file.readAll().split('\n');
     for (auto line = lines.crbegin(); line != lines.crend(); ++line) {
-        const std::optional<EngineEvent> event = EngineEvent::parse(*line);
+        std::optional<EngineEvent> event = EngineEvent::parse(*line);
+        if (!event)
+            event = EngineEvent::parseAfterCutLine(*line);
         if (event && event->type == tuneframe::protocol::EventType::Error)
             return event->string(QStringLiteral("code"));
     }
@@ -737,6 +739,11 @@ void TrainingRuns::connectEngine(qint64 runId, EngineRun* engine) {
             });
     connect(engine, &EngineRun::ended, this, [this, runId](EngineRun::Outcome outcome) {
         onEnded(runId, static_cast<int>(outcome));
+    });
+    connect(engine, &EngineRun::malformedLineRead, this, [this, runId](const QString& error) {
+        if (ActiveRun* run = activeRun(runId))
+            onLog(runId, *run, QStringLiteral("warning"),
+                  tr("A line of events.jsonl was skipped: %1").arg(error));
     });
 }
 

@@ -7,6 +7,7 @@
 #include "engine/models/model_family.h"
 #include "engine/train/job_memory_estimate.h"
 #include "engine/train/job_model_check.h"
+#include "engine/train/run_experts.h"
 
 #include <filesystem>
 
@@ -33,6 +34,14 @@ int run_estimate(CommandContext& context) {
     if (processes > 1) {
         dist::check_parallel_layout(job.parallel, static_cast<int>(processes),
                                     folder->num_attention_heads(), folder->num_blocks());
+        // As the trainer refuses it.
+        if (train::run_experts::trained(job, folder->experts()).size() > 1) {
+            throw core::Error(core::ErrorCode::BadInput,
+                              job_file.string() + ": training both experts of '" + model.string() +
+                                  "' in one run works on a single process.",
+                              "Estimate with --processes 1, or set flow_matching.expert to "
+                              "high_noise or low_noise and train one expert per run.");
+        }
     }
     const train::JobMemoryEstimate estimate = train::estimate_job_memory(
         job, *folder, core::inventory(model), static_cast<int>(processes));

@@ -82,6 +82,7 @@ int run_sample(CommandContext& context) {
     const std::optional<std::string> transformer = arguments.option("--transformer");
     const std::optional<std::string> transformer_2 = arguments.option("--transformer-2");
     const std::optional<std::string> lora = arguments.option("--lora");
+    const std::optional<std::string> lora_2 = arguments.option("--lora-2");
     const double lora_scale = arguments.number_option("--lora-scale", std::nan(""));
     const std::optional<std::string> out = arguments.option("--out");
     const std::int64_t fps_option = whole_int64(arguments, "--fps", 0, 0);
@@ -97,8 +98,8 @@ int run_sample(CommandContext& context) {
     if (!out && !save_tensors) {
         arguments.fail("Say where the result goes: --out video.mp4 and/or --save-tensors FILE.");
     }
-    if (!std::isnan(lora_scale) && !lora) {
-        arguments.fail("--lora-scale needs --lora.");
+    if (!std::isnan(lora_scale) && !lora && !lora_2) {
+        arguments.fail("--lora-scale needs --lora or --lora-2.");
     }
     if (out) {
         core::require_media_for_video(*out, core::engine_has_media());
@@ -110,6 +111,13 @@ int run_sample(CommandContext& context) {
     }
     if (transformer_2) {
         folder = folder->with_transformer(*transformer_2, 1);
+    }
+    if (lora_2 && folder->experts() < 2) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "--lora-2 loads a LoRA into the second expert, and '" + model.string() +
+                              "' has one transformer.",
+                          "Give --lora-2 only for a Wan 2.2 A14B pipeline (the low-noise "
+                          "expert's file, *_low_noise.safetensors); use --lora here.");
     }
     const models::SamplingDefaults defaults = folder->sampling_defaults();
     request.negative_prompt = negative_prompt.value_or(defaults.negative_prompt);
@@ -125,8 +133,11 @@ int run_sample(CommandContext& context) {
         dtype ? models::parse_dtype(*dtype) : default_dtype(*folder, options.placement.device);
     if (lora) {
         options.lora = fs::path(*lora);
-        options.lora_weight = std::isnan(lora_scale) ? 1.0 : lora_scale;
     }
+    if (lora_2) {
+        options.lora_2 = fs::path(*lora_2);
+    }
+    options.lora_weight = std::isnan(lora_scale) ? 1.0 : lora_scale;
     if (initial_latents) {
         const auto tensors = core::read_tensors(*initial_latents);
         request.initial_latents = tensor_from(*initial_latents, tensors, "latents", true);
@@ -175,6 +186,12 @@ int run_sample(CommandContext& context) {
     }
     if (transformer_2) {
         summary["transformer_2"] = fs::absolute(*transformer_2).string();
+    }
+    if (lora) {
+        summary["lora"] = fs::absolute(*lora).string();
+    }
+    if (lora_2) {
+        summary["lora_2"] = fs::absolute(*lora_2).string();
     }
     if (out) {
         const int fps = fps_option > 0 ? static_cast<int>(fps_option) : folder->default_fps();

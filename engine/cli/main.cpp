@@ -11,6 +11,7 @@
 
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <new>
@@ -57,14 +58,16 @@ constexpr Command kCommands[] = {
     {"sample",
      "tuneframe-engine sample --model DIR --prompt P [--negative-prompt N] [--image FILE] "
      "[--frames F] [--height H] [--width W] [--steps N] [--guidance G] [--dynamic-cfg] "
-     "[--scheduler ddim|dpm] [--seed S] [--transformer DIR] [--lora FILE [--lora-scale S]] "
+     "[--scheduler ddim|dpm] [--seed S] [--transformer DIR] [--transformer-2 DIR] "
+     "[--lora FILE] [--lora-2 FILE] [--lora-scale S] "
      "[--out video.mp4] "
      "[--fps N] [--initial-latents FILE] [--save-tensors FILE] [--max-sequence-length N] "
      "[--dtype fp32|bf16|fp16] [--device cpu|cuda[:N]] [--vae-tiling] [--vae-slicing]",
      "text-to-video (or image-to-video with --image) from a diffusers CogVideoX pipeline folder "
      "and an optional LoRA, to MP4; --transformer puts a fine-tuned transformer folder of the "
-     "same architecture (a full fine-tune's export) in place of the pipeline's; one progress "
-     "event per step",
+     "same architecture (a full fine-tune's export) in place of the pipeline's; of a two-expert "
+     "model (Wan 2.2 A14B), --transformer-2 and --lora-2 are the low-noise expert's; one "
+     "progress event per step",
      true, tuneframe::cli::run_sample},
     {"prepare", "tuneframe-engine prepare --job FILE",
      "decode, bucket and VAE-encode the job's clips and T5-encode their captions into the "
@@ -108,11 +111,12 @@ constexpr Command kCommands[] = {
      "training does, with that folder's T5 and VAE, and adds the peak of each of its stages",
      false, tuneframe::cli::run_bench},
     {"export",
-     "tuneframe-engine export --run DIR --format diffusers|comfyui|merged|pipeline [--step N] "
-     "--out PATH",
+     "tuneframe-engine export --run DIR --format diffusers|comfyui|wan|musubi|merged|pipeline "
+     "[--step N] [--expert high_noise|low_noise|both] --out PATH",
      "write a run's checkpoint (the newest, or --step) as a diffusers/PEFT LoRA, a ComfyUI "
      "(kohya) LoRA or a merged transformer folder, then reload it and check it reproduces the "
-     "run's model",
+     "run's model; a two-expert run writes one file per expert it trained "
+     "(<stem>_high_noise / <stem>_low_noise), or the expert --expert names",
      true, tuneframe::cli::run_export},
     {"launch",
      "tuneframe-engine launch (--gpus 0,1[,...] | --cpu-ranks N) [--nnodes N --node-rank R "
@@ -233,6 +237,10 @@ int main(int argc, char** argv) {
     } catch (const c10::Error& error) {
         return report_failure(command, events,
                               Error(ErrorCode::Internal, error.what_without_backtrace()));
+    } catch (const std::filesystem::filesystem_error& error) {
+        // A folder that cannot be made or a file that cannot be moved (a full disk among the
+        // causes) is the file system's doing, not the engine's.
+        return report_failure(command, events, tuneframe::core::io_error(error));
     } catch (const std::exception& error) {
         return report_failure(command, events, Error(ErrorCode::Internal, error.what()));
     }

@@ -1,5 +1,7 @@
 #include "engine/core/error.h"
 
+#include "common/free_space.h"
+
 #include <cerrno>
 #include <cstring>
 
@@ -34,26 +36,50 @@ Error::Error(ErrorCode code, const std::string& message, std::string hint)
     , code_(code)
     , hint_(std::move(hint)) {}
 
-Error io_error(const std::string& what, const std::string& path, int error_number) {
-    std::string hint;
+namespace {
+
+std::string hint_for(int error_number) {
     switch (error_number) {
     case ENOSPC:
     case EDQUOT:
-        hint = "Free some disk space on the drive holding this file, then try again.";
-        break;
+        return "Free some disk space on the drive holding this file, then try again.";
+    case EFBIG:
+        return "The file grew past the largest this drive (FAT32: 4 GiB) or the process's file "
+               "size limit (ulimit -f) allows: write to another drive, or raise the limit.";
     case EACCES:
     case EPERM:
     case EROFS:
-        hint = "Check that you may write to this folder, or choose another one.";
-        break;
+        return "Check that you may write to this folder, or choose another one.";
     case ENOENT:
-        hint = "Check the path: the file or a folder above it does not exist.";
-        break;
+        return "Check the path: the file or a folder above it does not exist.";
     default:
-        break;
+        return {};
     }
-    return Error(ErrorCode::Io, what + " '" + path + "': " + std::strerror(error_number),
-                 std::move(hint));
+}
+
+// " (12.0 KiB free on its drive)" after a write that ran out of room, or nothing.
+std::string room_left(const std::string& path, int error_number) {
+    if (!common::is_out_of_space(error_number)) {
+        return {};
+    }
+    const std::string room = common::free_space_text(path);
+    return room.empty() ? room : " (" + room + ")";
+}
+
+} // namespace
+
+Error io_error(const std::string& what, const std::string& path, int error_number) {
+    return Error(ErrorCode::Io,
+                 what + " '" + path + "': " + std::strerror(error_number) +
+                     room_left(path, error_number),
+                 hint_for(error_number));
+}
+
+Error io_error(const std::filesystem::filesystem_error& error) {
+    const int error_number = error.code().value();
+    return Error(ErrorCode::Io,
+                 std::string(error.what()) + room_left(error.path1().string(), error_number),
+                 hint_for(error_number));
 }
 
 } // namespace tuneframe::core

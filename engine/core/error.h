@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -44,7 +45,11 @@ private:
 };
 
 // An Io error for a failed system call on `path`, with errno's text and a hint for the common
-// causes (no space, no permission, missing folder).
+// causes (no space, no permission, missing folder). A write that ran out of room also says how
+// much is left on the drive ("... No space left on device (12.0 KiB free on its drive)").
 Error io_error(const std::string& what, const std::string& path, int error_number);
+// The same for a std::filesystem call that failed: its own text ("cannot create directories:
+// No space left on device [/runs/a/validation]"), with the free space and the hint.
+Error io_error(const std::filesystem::filesystem_error& error);
 
 } // namespace tuneframe::core

@@ -3,6 +3,7 @@
 #include "engine/core/error.h"
 
 #ifdef TUNEFRAME_HAVE_MEDIA
+#include "media/frame_check.h"
 #include "media/video_reader.h"
 #endif
 
@@ -43,7 +44,9 @@ media::DecodeOptions decode_options(const FramePlacement& placement) {
 
 struct ClipPreprocessor::Impl {
     explicit Impl(const std::filesystem::path& file)
-        : reader(file.string()) {}
+        : path(file)
+        , reader(file.string()) {}
+    std::filesystem::path path;
     media::VideoReader reader;
 };
 
@@ -58,11 +61,27 @@ ClipPreprocessor::ClipPreprocessor(const std::filesystem::path& file) {
 ClipPreprocessor::~ClipPreprocessor() = default;
 
 std::int64_t ClipPreprocessor::frame_count() {
+    media::FrameCheck check;
     try {
-        return impl_->reader.frame_count();
+        // The frames a bucket takes are decoded later anyway, and a cached clip needs none.
+        check = media::check_frames(impl_->reader, media::LastFrame::Skip);
     } catch (const media::MediaError& error) {
         throw clip_error(error);
     }
+    switch (check.problem) {
+    case media::FrameProblem::Truncated:
+        // As the studio flags it on import: left out, not trained on the frames that remain.
+        throw ClipError("truncated", "The file \"" + impl_->path.string() +
+                                         "\" is cut short: " + check.detail +
+                                         ". It is left out rather than trained on the frames it "
+                                         "still has; copy or export the clip again.");
+    case media::FrameProblem::NoFrames:
+        throw ClipError("corrupt", "The file \"" + impl_->path.string() + "\" holds no frame (" +
+                                       check.detail + "); copy or export the clip again.");
+    case media::FrameProblem::None:
+        break;
+    }
+    return check.frames;
 }
 
 int ClipPreprocessor::display_width() const {

@@ -36,7 +36,9 @@ public:
     ClipPreprocessor(const ClipPreprocessor&) = delete;
     ClipPreprocessor& operator=(const ClipPreprocessor&) = delete;
 
-    // Counted by demuxing the whole file, not taken from its header. Throws ClipError.
+    // Counted by demuxing the whole file, not taken from its header. Throws ClipError: with
+    // reason "truncated" when the file holds fewer frames than its container lists (media's
+    // check_frames, the studio's check), "corrupt" when it holds none.
     std::int64_t frame_count();
     int display_width() const;
     int display_height() const;

@@ -53,7 +53,9 @@ struct SampleResult {
 
 struct SamplerOptions {
     WeightsPlacement placement; // dtype and device of every component
-    std::optional<std::filesystem::path> lora;
+    std::optional<std::filesystem::path> lora; // into the (first) transformer
+    // Two-expert models (Wan 2.2 A14B): a LoRA for the second, low-noise expert.
+    std::optional<std::filesystem::path> lora_2;
     double lora_weight = 1.0; // diffusers' set_adapters weight: scale = weight * alpha / rank
     bool vae_tiling = false;
     bool vae_slicing = false;

@@ -66,26 +66,32 @@ TensorBoardSink::TensorBoardSink(const std::filesystem::path& folder, const json
 }
 
 void TensorBoardSink::attach(core::EventEmitter& events, const std::filesystem::path& job_file) {
+    json job;
     try {
-        const json job = core::read_job_file(job_file).to_json();
-        events.add_observer(
-            std::make_unique<TensorBoardSink>(job_file.parent_path() / "tensorboard", job));
+        job = core::read_job_file(job_file).to_json();
     } catch (const std::exception& error) {
         events.log("warning",
                    std::string("No TensorBoard event file for this run: ") + error.what());
+        return;
     }
+    events.add_observer(
+        std::make_unique<TensorBoardSink>(job_file.parent_path() / "tensorboard", job));
 }
 
-void TensorBoardSink::on_event(protocol::EventType type, const json& event) noexcept {
+void TensorBoardSink::on_event(protocol::EventType type, const json& event) {
     if (!writer_) {
         return;
     }
     try {
         handle(type, event);
     } catch (const std::exception& error) {
+        writer_.reset();
+        const auto* failure = dynamic_cast<const core::Error*>(&error);
+        if (failure != nullptr && failure->code() == core::ErrorCode::Io) {
+            throw; // the run's record is short of these events: the emitter stops the run
+        }
         std::cerr << "warning: TensorBoard events stop here (" << path_.string()
                   << "): " << error.what() << '\n';
-        writer_.reset();
     }
 }
 

@@ -18,19 +18,21 @@ namespace tuneframe::tensorboard {
 // into scalars at the last step, each `validation` video into a picture of its first, middle
 // and last frames, and the job into the hparams plugin's session, ended by `done`. Everything
 // comes from the events, so the trainer knows nothing of TensorBoard. A write that fails (a
-// full disk) turns the sink off with one line on stderr; training goes on.
+// full disk) is an Io error naming the file and the free space, which stops the run as a failed
+// write of events.jsonl does (EventObserver); anything else that goes wrong (a video it cannot
+// read back for its picture) costs only TensorBoard's copy, with one line on stderr.
 class TensorBoardSink : public core::EventObserver {
 public:
     // `folder`: the run's tensorboard/; `job`: the run's job as JSON, for the hparams.
     TensorBoardSink(const std::filesystem::path& folder, const nlohmann::json& job);
 
-    void on_event(protocol::EventType type, const nlohmann::json& event) noexcept override;
+    void on_event(protocol::EventType type, const nlohmann::json& event) override;
 
     const std::filesystem::path& path() const { return path_; }
 
     // Attaches a sink for the run of `job_file` (its folder's tensorboard/) to `events`. A job
-    // it cannot read or a folder it cannot create is a warning `log` event, not a failed run
-    // (the trainer reports a bad job itself).
+    // it cannot read is a warning `log` event, not a failed run (the trainer reports a bad job
+    // itself); a folder or file it cannot create throws the Io error.
     static void attach(core::EventEmitter& events, const std::filesystem::path& job_file);
 
 private:

@@ -2,6 +2,7 @@
 
 #include "engine/core/error.h"
 #include "engine/dist/parallel_mesh.h"
+#include "engine/train/run_experts.h"
 
 #include <algorithm>
 #include <map>
@@ -14,8 +15,12 @@ namespace {
 // padding of its caches.
 constexpr std::int64_t kVaeEncodeWidths = 6;
 constexpr std::int64_t kVaeDecodeWidths = 8;
-// A T5 (v1.1 or UMT5) layer keeps about this many [L, d_model] tensors.
+// A T5 (v1.1 or UMT5) layer keeps about this many [L, d_model] tensors, and its attention
+// [heads, L, L] scores, position bias and weights in the run's dtype besides the float32
+// softmax. T5 v1.1 XXL (CogVideoX) and UMT5-XXL (Wan) both have 64 heads; at Wan's 512 tokens
+// the scores outweigh the [L, d_model] tensors.
 constexpr std::int64_t kTextEncoderWidths = 12;
+constexpr std::int64_t kTextEncoderHeads = 64;
 constexpr std::uint64_t kCudaContextBytes = 600ull * 1000 * 1000;
 
 const core::ComponentInventory*
@@ -68,6 +73,319 @@ std::uint64_t vae_window_bytes(const models::EncoderMemory& encoders, std::int64
 
 std::uint64_t weight_bytes(const core::ComponentInventory& component, std::int64_t dtype_bytes) {
     return static_cast<std::uint64_t>(component.parameters * dtype_bytes);
+}
+
+// One prompt through the text encoder (prompts are encoded one at a time).
+std::uint64_t text_encoder_activation_bytes(std::int64_t tokens, std::int64_t width,
+                                            std::int64_t dtype_bytes) {
+    return static_cast<std::uint64_t>(tokens * width * dtype_bytes * kTextEncoderWidths +
+                                      kTextEncoderHeads * tokens * tokens * (3 * dtype_bytes + 4));
+}
+
+// The inventory of expert `expert`'s transformer ("transformer", "transformer_2").
+const core::ComponentInventory&
+expert_inventory(const std::vector<core::ComponentInventory>& components, int expert,
+                 const std::string& model) {
+    return require_component(components, run_experts::folder_name(expert), model);
+}
+
+// The estimate of one job, phase by phase.
+class JobMemoryEstimator {
+public:
+    JobMemoryEstimator(const common::TrainingJob& job, const models::ModelFolder& model,
+                       const std::vector<core::ComponentInventory>& components, int processes);
+
+    JobMemoryEstimate estimate();
+
+private:
+    void lay_out(int processes);
+    void find_largest_bucket();
+    void add_runtime(PhaseMemory& phase) const;
+    PhaseMemory prepare() const;
+    PhaseMemory train() const;
+    PhaseMemory validation(const PhaseMemory& train) const;
+    // The largest pipeline stage's share of `whole` (the embeddings and output layers, about 1%
+    // of a model, count with the blocks).
+    std::uint64_t of_stage(std::uint64_t whole) const;
+    // What a plan keeps of `gradient_bytes` at its peak.
+    std::uint64_t gradients(std::int64_t elements, std::int64_t gradient_bytes) const;
+    // A trained expert's weights as training holds them (quantized base, tensor-parallel share).
+    std::uint64_t held_weights(const core::ComponentInventory& transformer) const;
+    std::uint64_t whole_weights(const core::ComponentInventory& transformer) const;
+    std::uint64_t text_activations() const;
+    bool distributed() const;
+
+    const common::TrainingJob& job_;
+    const models::ModelFolder& model_;
+    const std::vector<core::ComponentInventory>& components_;
+    std::unique_ptr<models::TransformerMemory> memory_;
+    models::EncoderMemory encoders_;
+    std::int64_t bytes_;
+    lora::BaseQuantization quantization_;
+    std::vector<int> trained_; // the experts the job trains
+    // Wan 2.1 I2V's CLIP, which image-to-video encodes the first frame with.
+    const core::ComponentInventory* image_encoder_ = nullptr;
+    JobMemoryEstimate estimate_;
+};
+
+JobMemoryEstimator::JobMemoryEstimator(const common::TrainingJob& job,
+                                       const models::ModelFolder& model,
+                                       const std::vector<core::ComponentInventory>& components,
+                                       int processes)
+    : job_(job)
+    , model_(model)
+    , components_(components)
+    , memory_(model.transformer_memory())
+    , encoders_(model.encoder_memory())
+    , bytes_(job.precision == "fp32" ? 4 : 2)
+    // A quantized base is stored quantized from load on (validation samples with it too); the
+    // job's reader already refused it for mode full. The estimate takes fp8 at its word even
+    // where this engine's LibTorch has none: the run itself says so.
+    , quantization_(job.lora.base_quantization == "none"
+                        ? lora::BaseQuantization::None
+                        : lora::BaseQuantization::Int8) // fp8 takes as many bytes
+    , trained_(run_experts::trained(job, model.experts())) {
+    for (int expert = 0; expert < model.experts(); ++expert) {
+        expert_inventory(components, expert, job.model);
+    }
+    require_component(components, "vae", job.model);
+    require_component(components, "text_encoder", job.model);
+    if (job.task == "i2v" && !model.image_encoder_folders().empty()) {
+        image_encoder_ = &require_component(components, "image_encoder", job.model);
+    }
+    lay_out(processes);
+    find_largest_bucket();
+}
+
+void JobMemoryEstimator::lay_out(int processes) {
+    estimate_.processes = std::max(processes, 1);
+    const bool hybrid = job_.parallel.plan == "hybrid";
+    estimate_.sequence_parallel =
+        hybrid ? static_cast<int>(std::max<std::int64_t>(job_.parallel.sp_size, 1)) : 1;
+    estimate_.tensor_parallel =
+        hybrid ? static_cast<int>(std::max<std::int64_t>(job_.parallel.tp_size, 1)) : 1;
+    estimate_.pipeline_parallel =
+        hybrid ? static_cast<int>(std::clamp<std::int64_t>(
+                     job_.parallel.pp_size, 1, std::max<std::int64_t>(memory_->num_blocks(), 1)))
+               : 1;
+    estimate_.data_parallel =
+        std::max(estimate_.processes / (estimate_.sequence_parallel * estimate_.tensor_parallel *
+                                        estimate_.pipeline_parallel),
+                 1);
+}
+
+void JobMemoryEstimator::find_largest_bucket() {
+    for (const auto& [height, width] : job_.dataset.resolution_buckets) {
+        for (const std::int64_t frames : job_.dataset.frame_buckets) {
+            if (frames * height * width > estimate_.frames * estimate_.height * estimate_.width) {
+                estimate_.frames = frames;
+                estimate_.height = height;
+                estimate_.width = width;
+            }
+        }
+    }
+}
+
+bool JobMemoryEstimator::distributed() const {
+    return estimate_.data_parallel * estimate_.sequence_parallel * estimate_.tensor_parallel *
+               estimate_.pipeline_parallel >
+           1;
+}
+
+void JobMemoryEstimator::add_runtime(PhaseMemory& phase) const {
+    if (job_.device != "cpu") {
+        phase.parts.push_back({"CUDA context", "", kCudaContextBytes});
+    }
+}
+
+std::uint64_t JobMemoryEstimator::text_activations() const {
+    return text_encoder_activation_bytes(model_.text_length(), encoders_.text_width, bytes_);
+}
+
+std::uint64_t JobMemoryEstimator::of_stage(std::uint64_t whole) const {
+    const std::int64_t blocks = memory_->num_blocks();
+    const int pp = estimate_.pipeline_parallel;
+    const auto [first, last] = dist::pipeline_stage_blocks(blocks, pp, pp - 1);
+    const double share =
+        static_cast<double>(last - first) / static_cast<double>(std::max<std::int64_t>(blocks, 1));
+    return static_cast<std::uint64_t>(static_cast<double>(whole) * share);
+}
+
+// One process has the gradients once; ddp and zero1 have them and as much again in the
+// all-reduce buckets; zero2 its shard, summed in float32, and the bucket in flight.
+std::uint64_t JobMemoryEstimator::gradients(std::int64_t elements,
+                                            std::int64_t gradient_bytes) const {
+    const bool sharded = distributed() && dist::zero_stage_of(job_.parallel) == 2;
+    if (sharded) {
+        const auto bucket = static_cast<std::int64_t>(job_.parallel.bucket_mb * (1 << 20));
+        return static_cast<std::uint64_t>(elements * 4 / estimate_.data_parallel + bucket);
+    }
+    return static_cast<std::uint64_t>(gradient_bytes * (distributed() ? 2 : 1));
+}
+
+std::uint64_t JobMemoryEstimator::whole_weights(const core::ComponentInventory& transformer) const {
+    return weight_bytes(transformer, bytes_) -
+           static_cast<std::uint64_t>(memory_->quantized_base_saving_bytes(bytes_, quantization_));
+}
+
+// Tensor parallelism keeps 1/tp of each block's attention projections and feed-forward layers.
+std::uint64_t JobMemoryEstimator::held_weights(const core::ComponentInventory& transformer) const {
+    const double tp = estimate_.tensor_parallel;
+    const auto not_held = static_cast<std::uint64_t>(
+        static_cast<double>(memory_->tensor_parallel_weights()) * (1.0 - 1.0 / tp) *
+        (quantization_ == lora::BaseQuantization::None ? static_cast<double>(bytes_) : 1.0));
+    return of_stage(whole_weights(transformer) - not_held);
+}
+
+// prepare: one process, one model resident at a time, one clip at a time; CLIP encodes the
+// first frame while the VAE is loaded.
+PhaseMemory JobMemoryEstimator::prepare() const {
+    PhaseMemory prepare{"prepare", {}, false};
+    add_runtime(prepare);
+    const core::ComponentInventory& text_encoder =
+        require_component(components_, "text_encoder", job_.model);
+    prepare.parts.push_back({"text encoder weights", "text", weight_bytes(text_encoder, bytes_)});
+    prepare.parts.push_back({"text encoder activations", "text", text_activations()});
+    prepare.parts.push_back(
+        {"VAE weights", "vae",
+         weight_bytes(require_component(components_, "vae", job_.model), bytes_)});
+    prepare.parts.push_back(
+        {"VAE encode activations", "vae",
+         vae_window_bytes(
+             encoders_, bytes_, estimate_.height, estimate_.width, job_.dataset.vae_tiling,
+             std::min(estimate_.frames, encoders_.vae_encode_frames), kVaeEncodeWidths)});
+    if (image_encoder_) {
+        prepare.parts.push_back(
+            {"image encoder weights", "vae", weight_bytes(*image_encoder_, bytes_)});
+    }
+    return prepare;
+}
+
+// train: what every process holds during a step. Of two experts trained together each step
+// runs one, so their weights, adapters and optimizer state add up and their activations do not.
+PhaseMemory JobMemoryEstimator::train() const {
+    PhaseMemory train{"train", {}, false};
+    add_runtime(train);
+    const auto experts = static_cast<std::int64_t>(trained_.size());
+    train.parts.push_back(
+        {"transformer weights", "",
+         held_weights(expert_inventory(components_, trained_.front(), job_.model))});
+    if (experts > 1) {
+        train.parts.push_back(
+            {"second expert weights", "",
+             held_weights(expert_inventory(components_, trained_.back(), job_.model))});
+    }
+    const double tp = estimate_.tensor_parallel;
+    const std::int64_t shards =
+        distributed() && dist::zero_stage_of(job_.parallel) > 0 ? estimate_.data_parallel : 1;
+    const std::int64_t state_bytes = optimizer_state_bytes(job_.optimizer.name);
+    if (job_.mode == "lora") {
+        // Tensor parallelism keeps 1/tp of one of each adapter's two matrices.
+        const auto adapter =
+            static_cast<std::int64_t>(static_cast<double>(memory_->adapter_parameters(
+                                          job_.lora.targets, job_.lora.rank)) *
+                                      (0.5 + 0.5 / tp)) *
+            experts;
+        train.parts.push_back(
+            {"adapter weights", "", of_stage(static_cast<std::uint64_t>(adapter * 4))});
+        train.parts.push_back({"gradients", "", of_stage(gradients(adapter, adapter * 4))});
+        train.parts.push_back(
+            {"optimizer state", "",
+             of_stage(static_cast<std::uint64_t>(adapter * state_bytes / shards))});
+    } else {
+        std::int64_t parameters = 0;
+        for (const int expert : trained_) {
+            parameters +=
+                expert_inventory(components_, expert, job_.model).parameters -
+                static_cast<std::int64_t>(static_cast<double>(memory_->tensor_parallel_weights()) *
+                                          (1.0 - 1.0 / tp));
+        }
+        train.parts.push_back(
+            {"gradients", "", of_stage(gradients(parameters, parameters * bytes_))});
+        const bool offloaded = job_.optimizer.name == "adamw-cpu-offload";
+        const std::int64_t master = bytes_ < 4 && !offloaded ? 4 : 0;
+        train.parts.push_back(
+            {"optimizer state", "",
+             of_stage(static_cast<std::uint64_t>(parameters * (state_bytes + master) / shards))});
+    }
+    const models::VideoShape shape{estimate_.frames, estimate_.height, estimate_.width,
+                                   job_.batch_size};
+    const std::int64_t tokens = memory_->tokens(shape);
+    const std::int64_t local_tokens =
+        (tokens + estimate_.sequence_parallel - 1) / estimate_.sequence_parallel;
+    train.parts.push_back(
+        {"activations", "",
+         memory_->training_activation_bytes(
+             bytes_, job_.batch_size, local_tokens,
+             {memory_->checkpointed_blocks(job_.gradient_checkpointing, job_.checkpointed_blocks),
+              job_.checkpoint_keeps_attention},
+             estimate_.sequence_parallel)});
+    return train;
+}
+
+// validation: rank 0 samples with the training state resident and the whole sequence. On a
+// GPU the trainer's pipeline moves the transformers to the host while the text encoder, CLIP
+// and the VAE run (the sampler's offload_idle), and brings one expert back at a time to
+// denoise. An expert the job does not train is loaded from the base for the pass, onto the
+// device beside the trained one before the pipeline moves them.
+PhaseMemory JobMemoryEstimator::validation(const PhaseMemory& train) const {
+    PhaseMemory validation{"validation", {}, job_.validation.prompts.empty()};
+    const bool offloads = job_.device != "cpu";
+    const bool loads_other = static_cast<int>(trained_.size()) < model_.experts();
+    for (MemoryPart part : train.parts) {
+        if (part.name == "activations") {
+            continue;
+        }
+        if (offloads && part.name == "transformer weights" && !loads_other) {
+            part.stage = "denoise";
+        }
+        if (offloads && part.name == "second expert weights") {
+            part.stage = "denoise_2"; // in turn with the first, as large, so no activations here
+        }
+        validation.parts.push_back(part);
+    }
+    for (int expert = 0; expert < model_.experts(); ++expert) {
+        if (std::find(trained_.begin(), trained_.end(), expert) == trained_.end()) {
+            validation.parts.push_back(
+                {"other expert weights", offloads ? "load" : "",
+                 weight_bytes(expert_inventory(components_, expert, job_.model), bytes_)});
+        }
+    }
+    const models::VideoShape own = model_.sample_shape();
+    const models::VideoShape shape{job_.validation.frames > 0 ? job_.validation.frames : own.frames,
+                                   job_.validation.height > 0 ? job_.validation.height : own.height,
+                                   job_.validation.width > 0 ? job_.validation.width : own.width,
+                                   1};
+    if (estimate_.pipeline_parallel > 1) {
+        validation.parts.push_back(
+            {"whole transformer for sampling", "denoise",
+             whole_weights(expert_inventory(components_, trained_.front(), job_.model))});
+    }
+    validation.parts.push_back(
+        {"text encoder weights", "text",
+         weight_bytes(require_component(components_, "text_encoder", job_.model), bytes_)});
+    validation.parts.push_back({"text encoder activations", "text", text_activations()});
+    if (image_encoder_) {
+        validation.parts.push_back(
+            {"image encoder weights", "image", weight_bytes(*image_encoder_, bytes_)});
+    }
+    validation.parts.push_back(
+        {"denoising activations (CFG)", "denoise",
+         memory_->forward_activation_bytes(bytes_, 2, memory_->tokens(shape))});
+    validation.parts.push_back(
+        {"VAE weights", "vae",
+         weight_bytes(require_component(components_, "vae", job_.model), bytes_)});
+    validation.parts.push_back(
+        {"VAE decode activations", "vae",
+         vae_window_bytes(encoders_, bytes_, shape.height, shape.width, job_.dataset.vae_tiling,
+                          std::min(shape.frames, encoders_.vae_decode_frames), kVaeDecodeWidths)});
+    return validation;
+}
+
+JobMemoryEstimate JobMemoryEstimator::estimate() {
+    const PhaseMemory trained = train();
+    estimate_.phases = {prepare(), trained, validation(trained)};
+    return estimate_;
 }
 
 } // namespace
@@ -123,179 +441,7 @@ JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
                                       const models::ModelFolder& model,
                                       const std::vector<core::ComponentInventory>& components,
                                       int processes) {
-    const core::ComponentInventory& transformer =
-        require_component(components, "transformer", job.model);
-    const core::ComponentInventory& vae = require_component(components, "vae", job.model);
-    const core::ComponentInventory& text_encoder =
-        require_component(components, "text_encoder", job.model);
-    const std::unique_ptr<models::TransformerMemory> memory = model.transformer_memory();
-    const models::EncoderMemory encoders = model.encoder_memory();
-    const std::int64_t blocks = memory->num_blocks();
-
-    JobMemoryEstimate estimate;
-    estimate.processes = std::max(processes, 1);
-    const bool hybrid = job.parallel.plan == "hybrid";
-    estimate.sequence_parallel =
-        hybrid ? static_cast<int>(std::max<std::int64_t>(job.parallel.sp_size, 1)) : 1;
-    estimate.tensor_parallel =
-        hybrid ? static_cast<int>(std::max<std::int64_t>(job.parallel.tp_size, 1)) : 1;
-    estimate.pipeline_parallel =
-        hybrid ? static_cast<int>(std::clamp<std::int64_t>(job.parallel.pp_size, 1,
-                                                           std::max<std::int64_t>(blocks, 1)))
-               : 1;
-    estimate.data_parallel =
-        std::max(estimate.processes / (estimate.sequence_parallel * estimate.tensor_parallel *
-                                       estimate.pipeline_parallel),
-                 1);
-    const std::int64_t bytes = job.precision == "fp32" ? 4 : 2;
-    for (const auto& [height, width] : job.dataset.resolution_buckets) {
-        for (const std::int64_t frames : job.dataset.frame_buckets) {
-            if (frames * height * width > estimate.frames * estimate.height * estimate.width) {
-                estimate.frames = frames;
-                estimate.height = height;
-                estimate.width = width;
-            }
-        }
-    }
-    const std::uint64_t context = job.device == "cpu" ? 0 : kCudaContextBytes;
-    const std::uint64_t text_activations = static_cast<std::uint64_t>(
-        model.text_length() * encoders.text_width * bytes * kTextEncoderWidths);
-    auto runtime = [&](PhaseMemory& phase) {
-        if (context > 0) {
-            phase.parts.push_back({"CUDA context", "", context});
-        }
-    };
-
-    // prepare: one process, one model resident at a time, one clip at a time.
-    PhaseMemory prepare{"prepare", {}, false};
-    runtime(prepare);
-    prepare.parts.push_back({"text encoder weights", "text", weight_bytes(text_encoder, bytes)});
-    prepare.parts.push_back({"text encoder activations", "text", text_activations});
-    prepare.parts.push_back({"VAE weights", "vae", weight_bytes(vae, bytes)});
-    prepare.parts.push_back(
-        {"VAE encode activations", "vae",
-         vae_window_bytes(encoders, bytes, estimate.height, estimate.width, job.dataset.vae_tiling,
-                          std::min(estimate.frames, encoders.vae_encode_frames),
-                          kVaeEncodeWidths)});
-
-    // train: what every process holds during a step.
-    PhaseMemory train{"train", {}, false};
-    runtime(train);
-    const bool distributed = estimate.data_parallel * estimate.sequence_parallel *
-                                 estimate.tensor_parallel * estimate.pipeline_parallel >
-                             1;
-    // The largest stage's share of the blocks (the embeddings and output layers, about 1% of
-    // a model, count with them).
-    const int pp = estimate.pipeline_parallel;
-    const double stage_share =
-        static_cast<double>(dist::pipeline_stage_blocks(blocks, pp, pp - 1).second -
-                            dist::pipeline_stage_blocks(blocks, pp, pp - 1).first) /
-        static_cast<double>(std::max<std::int64_t>(blocks, 1));
-    const auto of_stage = [stage_share](std::uint64_t whole) {
-        return static_cast<std::uint64_t>(static_cast<double>(whole) * stage_share);
-    };
-    const int zero_stage = dist::zero_stage_of(job.parallel);
-    const bool zero2 = distributed && zero_stage == 2;
-    const bool sharded = distributed && zero_stage > 0;
-    const std::int64_t shards = sharded ? estimate.data_parallel : 1;
-    const auto bucket = static_cast<std::int64_t>(job.parallel.bucket_mb * (1 << 20));
-    // What a plan keeps of `gradient_bytes` at its peak: one process has them once; ddp and
-    // zero1 have them and as much again in the all-reduce buckets; zero2 its shard, summed in
-    // float32, and the bucket in flight.
-    const auto gradients = [&](std::int64_t elements, std::int64_t gradient_bytes) {
-        if (zero2) {
-            return static_cast<std::uint64_t>(elements * 4 / shards + bucket);
-        }
-        return static_cast<std::uint64_t>(gradient_bytes * (distributed ? 2 : 1));
-    };
-    const std::int64_t state_bytes = optimizer_state_bytes(job.optimizer.name);
-    // A quantized base is stored quantized from load on (validation samples with it too); the
-    // job's reader already refused it for mode full. The estimate takes fp8 at its word even
-    // where this engine's LibTorch has none: the run itself says so.
-    const auto quantization = job.lora.base_quantization == "none"
-                                  ? lora::BaseQuantization::None
-                                  : lora::BaseQuantization::Int8; // fp8 takes as many bytes
-    // Tensor parallelism keeps 1/tp of each block's attention projections and feed-forward
-    // layers, and of one of each adapter's two matrices.
-    const double tp = estimate.tensor_parallel;
-    const std::int64_t split_weights = memory->tensor_parallel_weights();
-    const auto not_held = static_cast<std::int64_t>(
-        static_cast<double>(split_weights) * (1.0 - 1.0 / tp) *
-        (quantization == lora::BaseQuantization::None ? static_cast<double>(bytes) : 1.0));
-    const std::uint64_t whole_weights =
-        weight_bytes(transformer, bytes) -
-        static_cast<std::uint64_t>(memory->quantized_base_saving_bytes(bytes, quantization));
-    train.parts.push_back({"transformer weights", "",
-                           of_stage(whole_weights - static_cast<std::uint64_t>(not_held))});
-    if (job.mode == "lora") {
-        const auto adapter = static_cast<std::int64_t>(
-            static_cast<double>(memory->adapter_parameters(job.lora.targets, job.lora.rank)) *
-            (0.5 + 0.5 / tp));
-        train.parts.push_back(
-            {"adapter weights", "", of_stage(static_cast<std::uint64_t>(adapter * 4))});
-        train.parts.push_back({"gradients", "", of_stage(gradients(adapter, adapter * 4))});
-        train.parts.push_back(
-            {"optimizer state", "",
-             of_stage(static_cast<std::uint64_t>(adapter * state_bytes / shards))});
-    } else {
-        const std::int64_t parameters =
-            transformer.parameters -
-            static_cast<std::int64_t>(static_cast<double>(split_weights) * (1.0 - 1.0 / tp));
-        train.parts.push_back(
-            {"gradients", "", of_stage(gradients(parameters, parameters * bytes))});
-        const bool offloaded = job.optimizer.name == "adamw-cpu-offload";
-        const std::int64_t master = bytes < 4 && !offloaded ? 4 : 0;
-        train.parts.push_back(
-            {"optimizer state", "",
-             of_stage(static_cast<std::uint64_t>(parameters * (state_bytes + master) / shards))});
-    }
-    const models::VideoShape train_shape{estimate.frames, estimate.height, estimate.width,
-                                         job.batch_size};
-    const std::int64_t tokens = memory->tokens(train_shape);
-    const std::int64_t local_tokens =
-        (tokens + estimate.sequence_parallel - 1) / estimate.sequence_parallel;
-    train.parts.push_back(
-        {"activations", "",
-         memory->training_activation_bytes(
-             bytes, job.batch_size, local_tokens,
-             {memory->checkpointed_blocks(job.gradient_checkpointing, job.checkpointed_blocks),
-              job.checkpoint_keeps_attention},
-             estimate.sequence_parallel)});
-
-    // validation: rank 0 samples with the training state resident and the whole sequence.
-    PhaseMemory validation{"validation", {}, job.validation.prompts.empty()};
-    // On a GPU the trainer's pipeline moves the transformer to the host while the text encoder
-    // and the VAE run (the sampler's offload_idle), so its weights count in the denoising stage
-    // only.
-    const bool offloads_transformer = job.device != "cpu";
-    for (MemoryPart part : train.parts) {
-        if (part.name == "activations") {
-            continue;
-        }
-        if (offloads_transformer && part.name == "transformer weights") {
-            part.stage = "denoise";
-        }
-        validation.parts.push_back(part);
-    }
-    const models::VideoShape own = model.sample_shape();
-    models::VideoShape shape{job.validation.frames > 0 ? job.validation.frames : own.frames,
-                             job.validation.height > 0 ? job.validation.height : own.height,
-                             job.validation.width > 0 ? job.validation.width : own.width, 1};
-    if (pp > 1) {
-        validation.parts.push_back({"whole transformer for sampling", "denoise", whole_weights});
-    }
-    validation.parts.push_back({"text encoder weights", "text", weight_bytes(text_encoder, bytes)});
-    validation.parts.push_back({"text encoder activations", "text", text_activations});
-    validation.parts.push_back({"denoising activations (CFG)", "denoise",
-                                memory->forward_activation_bytes(bytes, 2, memory->tokens(shape))});
-    validation.parts.push_back({"VAE weights", "vae", weight_bytes(vae, bytes)});
-    validation.parts.push_back(
-        {"VAE decode activations", "vae",
-         vae_window_bytes(encoders, bytes, shape.height, shape.width, job.dataset.vae_tiling,
-                          std::min(shape.frames, encoders.vae_decode_frames), kVaeDecodeWidths)});
-
-    estimate.phases = {prepare, train, validation};
-    return estimate;
+    return JobMemoryEstimator(job, model, components, processes).estimate();
 }
 
 } // namespace tuneframe::train

@@ -53,7 +53,10 @@ struct JobMemoryEstimate {
 // Under pipeline parallelism the weights, adapters, gradients and state count the largest
 // stage's share of the blocks, and activations count whole: the first stage keeps pp_size
 // micro-batches of its 1/pp_size of the blocks in flight under 1F1B. Rank 0 validates with a
-// whole model of its own beside its stage.
+// whole model of its own beside its stage. Two experts trained together (Wan 2.2 A14B) hold both
+// experts' weights, adapters and optimizer state but one expert's activations; an expert the job
+// leaves alone is loaded for validation. Wan 2.1 image-to-video's CLIP counts beside the VAE in
+// prepare and in its own stage of validation.
 JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
                                       const models::ModelFolder& model,
                                       const std::vector<core::ComponentInventory>& components,

@@ -7,6 +7,7 @@
 #include "engine/lora/lora_injection.h"
 #include "engine/lora/lora_weights.h"
 #include "engine/models/model_family.h"
+#include "engine/train/run_experts.h"
 #include "engine/train/training_checkpoint.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -14,6 +15,7 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 
 namespace tuneframe::train {
 namespace {
@@ -64,11 +66,12 @@ RunModel open_run(const ExportRequest& request) {
     return run;
 }
 
+// The base model's transformer of `expert`, as it is stored, in `dtype`, for inference.
 models::DiffusionTransformer base_transformer(const models::ModelFolder& folder,
-                                              c10::ScalarType dtype) {
+                                              c10::ScalarType dtype, int expert) {
     models::TransformerLoadOptions load;
     load.dtype = dtype;
-    models::DiffusionTransformer model = folder.load_transformer(load);
+    models::DiffusionTransformer model = folder.load_transformer(load, expert);
     model->eval();
     return model;
 }
@@ -81,7 +84,9 @@ lora::LoRAConfig lora_config(const common::TrainingJob& job) {
     return config;
 }
 
-void copy_parameters(torch::nn::Module& model, const std::map<std::string, at::Tensor>& tensors,
+using ExpertTensors = std::map<std::string, at::Tensor>;
+
+void copy_parameters(torch::nn::Module& model, const ExpertTensors& tensors,
                      const fs::path& origin) {
     torch::NoGradGuard no_grad;
     std::size_t copied = 0;
@@ -99,6 +104,73 @@ void copy_parameters(torch::nn::Module& model, const std::map<std::string, at::T
                           "The run's base model folder changed since training; export with the "
                           "model it was trained on.");
     }
+}
+
+// The checkpoint's tensors by expert, each named as its expert's model names it (the trainer
+// keeps the second expert's under "transformer_2.").
+std::map<int, ExpertTensors> tensors_by_expert(const LoadedCheckpoint& checkpoint, int experts) {
+    std::map<int, ExpertTensors> split;
+    for (const auto& [name, tensor] : checkpoint.trainable) {
+        int expert = 0;
+        for (int e = experts - 1; e > 0; --e) {
+            if (name.rfind(run_experts::checkpoint_prefix(e), 0) == 0) {
+                expert = e;
+                break;
+            }
+        }
+        split[expert].emplace(name.substr(run_experts::checkpoint_prefix(expert).size()), tensor);
+    }
+    return split;
+}
+
+// "high-noise expert": an expert, for messages.
+std::string expert_text(int expert) {
+    return std::string(expert == 0 ? "high" : "low") + "-noise expert";
+}
+
+// "the high-noise expert", "both experts": what a run trained, for messages.
+std::string experts_text(const std::vector<int>& experts) {
+    return experts.size() > 1 ? std::string("both experts") : "the " + expert_text(experts.front());
+}
+
+// The experts the export writes: every one the run trained, or those `choice` names
+// (high_noise, low_noise, both), which the run must have trained.
+std::vector<int> experts_to_export(const std::string& choice, const RunModel& run,
+                                   const models::ModelFolder& folder, const fs::path& run_folder) {
+    const std::vector<int> trained = run_experts::trained(run.job, folder.experts());
+    if (choice.empty()) {
+        return trained;
+    }
+    if (folder.experts() < 2) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "The run '" + run_folder.string() + "' trained " + folder.description() +
+                              ", which has one transformer; there is no expert '" + choice +
+                              "' to choose.",
+                          "Leave --expert out: it chooses between the two experts of a Wan 2.2 "
+                          "A14B run.");
+    }
+    std::vector<int> wanted;
+    if (choice == "both") {
+        wanted.resize(static_cast<std::size_t>(folder.experts()));
+        std::iota(wanted.begin(), wanted.end(), 0);
+    } else if (const std::optional<int> expert = run_experts::parse(choice)) {
+        wanted = {*expert};
+    } else {
+        throw core::Error(core::ErrorCode::BadInput,
+                          "'" + choice + "' is not an expert of " + folder.description() + ".",
+                          "Use --expert high_noise, low_noise or both.");
+    }
+    for (const int expert : wanted) {
+        if (std::find(trained.begin(), trained.end(), expert) == trained.end()) {
+            throw core::Error(core::ErrorCode::BadInput,
+                              "The run '" + run_folder.string() + "' trained " +
+                                  experts_text(trained) + " only, so it has no " +
+                                  expert_text(expert) + " to export.",
+                              "Export with --expert " + run_experts::name(trained.front()) +
+                                  ", or leave --expert out to export what the run trained.");
+        }
+    }
+    return wanted;
 }
 
 // The model's output for the family's fixed probe input.
@@ -119,28 +191,56 @@ std::optional<lora::LoRAKeyScheme> key_scheme(const models::ModelFolder& folder,
     return std::nullopt;
 }
 
-fs::path adapter_file(const fs::path& out, const char* default_name) {
+// Where an adapter goes: `out` itself when it names a .safetensors file, else `default_name`
+// inside the folder `out`. A two-expert model's files carry the expert's name after the stem
+// ("_high_noise"), as the Wan community names the pair.
+fs::path adapter_file(const fs::path& out, const std::string& default_name,
+                      const std::string& expert) {
+    fs::path file = out / default_name;
     if (out.extension() == ".safetensors") {
+        file = out;
         if (!out.parent_path().empty()) {
             fs::create_directories(out.parent_path());
         }
-        return out;
+    } else {
+        fs::create_directories(out);
     }
-    fs::create_directories(out);
-    return out / default_name;
+    if (!expert.empty()) {
+        file.replace_filename(file.stem().string() + "_" + expert + ".safetensors");
+    }
+    return file;
 }
 
-// What a folder export writes. A transformer: config.json and the weights, single or sharded. A
-// pipeline: model_index.json and the component folders (`parts`, the base's, and the
-// transformer).
-bool is_export_entry(const fs::directory_entry& entry, bool pipeline,
-                     const std::vector<std::string>& parts) {
+// How a folder export is laid out.
+enum class ExportFolderLayout {
+    Transformer, // the folder is the transformer: a one-transformer model's merged export
+    Experts,     // transformer/ and transformer_2/: a two-expert model's merged export
+    Pipeline,    // model_index.json, the experts' folders and the base's other parts
+};
+
+const char* layout_noun(ExportFolderLayout layout) {
+    switch (layout) {
+    case ExportFolderLayout::Transformer:
+        return "transformer";
+    case ExportFolderLayout::Experts:
+        return "pair of transformers";
+    case ExportFolderLayout::Pipeline:
+        return "pipeline";
+    }
+    return "";
+}
+
+// What a folder export writes. A transformer: config.json and the weights, single or sharded.
+// Two experts: their folders. A pipeline: model_index.json and the component folders (`parts`,
+// the base's, and the experts').
+bool is_export_entry(const fs::directory_entry& entry, ExportFolderLayout layout,
+                     const std::vector<std::string>& folders) {
     const std::string name = entry.path().filename().string();
-    if (pipeline) {
-        return (entry.is_regular_file() && name == "model_index.json") ||
+    if (layout != ExportFolderLayout::Transformer) {
+        return (layout == ExportFolderLayout::Pipeline && entry.is_regular_file() &&
+                name == "model_index.json") ||
                (entry.is_directory() &&
-                (name == "transformer" ||
-                 std::find(parts.begin(), parts.end(), name) != parts.end()));
+                std::find(folders.begin(), folders.end(), name) != folders.end());
     }
     const auto ends_with = [&](const std::string& tail) {
         return name.size() >= tail.size() &&
@@ -156,8 +256,8 @@ bool is_export_entry(const fs::directory_entry& entry, bool pipeline,
 // earlier export of the same kind (which the new one replaces whole): writing into a folder of
 // other files would mix with them, and a failed export could not be told apart from them to
 // remove it.
-fs::path folder_destination(const fs::path& requested, bool pipeline,
-                            const std::vector<std::string>& parts) {
+fs::path folder_destination(const fs::path& requested, ExportFolderLayout layout,
+                            const std::vector<std::string>& folders) {
     fs::path out = requested.lexically_normal();
     if (out.filename().empty()) {
         out = out.parent_path(); // "folder/"
@@ -165,7 +265,7 @@ fs::path folder_destination(const fs::path& requested, bool pipeline,
     if (!fs::exists(out)) {
         return out;
     }
-    const std::string what = pipeline ? "pipeline" : "transformer";
+    const std::string what = layout_noun(layout);
     if (!fs::is_directory(out)) {
         throw core::Error(core::ErrorCode::BadInput,
                           "'" + out.string() + "' is a file; a " + what +
@@ -173,14 +273,16 @@ fs::path folder_destination(const fs::path& requested, bool pipeline,
                           "Choose a new or empty folder.");
     }
     for (const fs::directory_entry& entry : fs::directory_iterator(out)) {
-        if (!is_export_entry(entry, pipeline, parts)) {
-            throw core::Error(core::ErrorCode::BadInput,
-                              "'" + out.string() + "' already holds other files (" +
-                                  entry.path().filename().string() + "); the " + what +
-                                  " would be written among them.",
-                              "Choose a new or empty folder, for example '" +
-                                  (out / what).string() + "'. A folder holding only an earlier " +
-                                  what + " export is replaced.");
+        if (!is_export_entry(entry, layout, folders)) {
+            const std::string example =
+                layout == ExportFolderLayout::Pipeline ? "pipeline" : "transformer";
+            throw core::Error(
+                core::ErrorCode::BadInput,
+                "'" + out.string() + "' already holds other files (" +
+                    entry.path().filename().string() + "); the " + what +
+                    " would be written among them.",
+                "Choose a new or empty folder, for example '" + (out / example).string() +
+                    "'. A folder holding only an earlier " + what + " export is replaced.");
         }
     }
     return out;
@@ -198,6 +300,22 @@ void link_or_copy(const fs::path& from, const fs::path& to) {
     }
 }
 
+// The base model's folder `from` (a component) as `to`, file by file.
+void link_base_folder(const fs::path& from, const fs::path& to) {
+    fs::create_directories(to);
+    for (auto it = fs::recursive_directory_iterator(
+             from, fs::directory_options::follow_directory_symlink);
+         it != fs::recursive_directory_iterator(); ++it) {
+        // Lexically: fs::relative would resolve a cache link to its blob.
+        const fs::path target = to / it->path().lexically_relative(from);
+        if (it->is_directory()) {
+            fs::create_directories(target);
+        } else if (it->is_regular_file()) {
+            link_or_copy(it->path(), target);
+        }
+    }
+}
+
 // The base model's other parts beside the exported transformer, so that the folder is a whole
 // pipeline that diffusers and Tuneframe load as it is.
 void add_base_components(const fs::path& base, const fs::path& folder,
@@ -206,19 +324,7 @@ void add_base_components(const fs::path& base, const fs::path& folder,
         fs::copy_file(fs::canonical(base / "model_index.json"), folder / "model_index.json");
     }
     for (const std::string& component : parts) {
-        const fs::path root = base / component;
-        fs::create_directories(folder / component);
-        for (auto it = fs::recursive_directory_iterator(
-                 root, fs::directory_options::follow_directory_symlink);
-             it != fs::recursive_directory_iterator(); ++it) {
-            // Lexically: fs::relative would resolve a cache link to its blob.
-            const fs::path to = folder / component / it->path().lexically_relative(root);
-            if (it->is_directory()) {
-                fs::create_directories(to);
-            } else if (it->is_regular_file()) {
-                link_or_copy(it->path(), to);
-            }
-        }
+        link_base_folder(base / component, folder / component);
     }
 }
 
@@ -226,23 +332,6 @@ void add_base_components(const fs::path& base, const fs::path& folder,
 // studio looks for exports.
 fs::path sibling(const fs::path& out, const char* suffix) {
     return out.parent_path() / ("." + out.filename().string() + suffix);
-}
-
-// Writes the transformer (inside a pipeline's folder, or as the folder) beside `destination`;
-// returns where.
-fs::path write_staged_folder(const models::ModelFolder& folder,
-                             const models::DiffusionTransformerImpl& model,
-                             const fs::path& destination, bool pipeline) {
-    const fs::path staged = sibling(destination, ".partial");
-    std::error_code ignored;
-    remove_tree(staged, ignored); // a killed export's
-    if (pipeline) {
-        folder.save_transformer(model, staged / "transformer");
-        add_base_components(folder.root(), staged, folder.pipeline_parts());
-    } else {
-        folder.save_transformer(model, staged);
-    }
-    return staged;
 }
 
 // Moves the verified `staged` folder to `out`, replacing an earlier export there. Between the
@@ -258,6 +347,283 @@ void move_into_place(const fs::path& staged, const fs::path& out) {
         return;
     }
     fs::rename(staged, out);
+}
+
+// One export of one run: each expert it writes is loaded with the run's values, written, and
+// reloaded into a fresh base of that expert to be compared, one expert at a time (two 14 B
+// experts never sit in memory together, with their reloaded copies besides).
+class RunExporter {
+public:
+    RunExporter(const ExportRequest& request, std::function<void(const char* stage)> progress);
+    ExportResult run();
+
+private:
+    void check_format() const;
+    void check_tensors() const;
+    // The transformer as the run trained it: the base, its adapters and the checkpoint's values.
+    models::DiffusionTransformer run_model(int expert) const;
+    std::string expert_label(int expert) const;
+    nlohmann::json summary(int expert) const;
+    // Compares `reloaded` with the run's output `expected`; a mismatch is an Internal error.
+    void verify(const fs::path& path, int expert, models::DiffusionTransformerImpl& reloaded,
+                const at::Tensor& expected);
+    void export_adapters();
+    void export_folder();
+    ExportFolderLayout layout() const;
+    // Where expert `expert` goes inside the staged folder.
+    fs::path expert_folder(const fs::path& staged, int expert) const;
+    void report(const char* stage) const;
+
+    const ExportRequest& request_;
+    std::function<void(const char* stage)> progress_;
+    RunModel run_;
+    std::unique_ptr<models::ModelFolder> folder_;
+    bool full_ = false;
+    c10::ScalarType dtype_ = c10::kFloat;
+    std::vector<int> experts_; // those written, in order
+    std::map<int, ExpertTensors> tensors_;
+    ExportResult result_;
+};
+
+RunExporter::RunExporter(const ExportRequest& request,
+                         std::function<void(const char* stage)> progress)
+    : request_(request)
+    , progress_(std::move(progress)) {}
+
+void RunExporter::report(const char* stage) const {
+    if (progress_) {
+        progress_(stage);
+    }
+}
+
+void RunExporter::check_format() const {
+    const std::vector<std::string> formats = export_formats(*folder_, full_);
+    if (std::find(formats.begin(), formats.end(), request_.format) != formats.end()) {
+        return;
+    }
+    std::string choices;
+    for (const std::string& format : formats) {
+        choices += (choices.empty() ? "" : ", ") + format;
+    }
+    throw core::Error(core::ErrorCode::BadInput,
+                      "A " + std::string(full_ ? "full fine-tune" : "LoRA run") + " of " +
+                          folder_->description() + " cannot be exported as '" + request_.format +
+                          "'.",
+                      "Use one of: " + choices + ".");
+}
+
+// Every tensor belongs to an expert the run trained, and each expert exported has some.
+void RunExporter::check_tensors() const {
+    const std::vector<int> trained = run_experts::trained(run_.job, folder_->experts());
+    for (const auto& [expert, tensors] : tensors_) {
+        if (std::find(trained.begin(), trained.end(), expert) == trained.end()) {
+            throw core::Error(core::ErrorCode::BadInput,
+                              "The checkpoint '" + run_.checkpoint.folder.string() + "' holds " +
+                                  std::to_string(tensors.size()) + " tensors of the " +
+                                  expert_text(expert) +
+                                  ", which its job.json says the run did "
+                                  "not train.",
+                              "Export a checkpoint the run wrote itself, with the job.json it "
+                              "was written with.");
+        }
+    }
+    for (const int expert : experts_) {
+        if (!tensors_.count(expert)) {
+            throw core::Error(core::ErrorCode::BadInput,
+                              "The checkpoint '" + run_.checkpoint.folder.string() +
+                                  "' holds nothing of " + experts_text({expert}) +
+                                  ", which its job.json says the run trained.",
+                              "Export a checkpoint the run wrote itself, or choose the expert it "
+                              "holds with --expert.");
+        }
+    }
+}
+
+models::DiffusionTransformer RunExporter::run_model(int expert) const {
+    models::DiffusionTransformer model = base_transformer(*folder_, dtype_, expert);
+    if (!full_) {
+        lora::inject_lora(*model, lora_config(run_.job));
+    }
+    copy_parameters(*model, tensors_.at(expert), run_.checkpoint.folder);
+    return model;
+}
+
+// The expert's name in files and messages; empty for one-transformer models.
+std::string RunExporter::expert_label(int expert) const {
+    return folder_->experts() > 1 ? run_experts::name(expert) : std::string();
+}
+
+nlohmann::json RunExporter::summary(int expert) const {
+    nlohmann::json summary = {{"base_model", fs::absolute(run_.base_model).string()},
+                              {"trigger_word", run_.job.trigger_word},
+                              {"step", result_.step},
+                              {"rank", run_.job.lora.rank},
+                              {"alpha", run_.job.lora.alpha},
+                              {"optimizer", run_.job.optimizer.name},
+                              {"lr", run_.job.optimizer.lr},
+                              {"precision", run_.job.precision}};
+    if (folder_->experts() > 1) {
+        summary["expert"] = run_experts::name(expert);
+    }
+    return summary;
+}
+
+void RunExporter::verify(const fs::path& path, int expert,
+                         models::DiffusionTransformerImpl& reloaded, const at::Tensor& expected) {
+    reloaded.eval();
+    const at::Tensor actual = probe_output(*folder_, reloaded);
+    ExportedFile file;
+    file.path = path;
+    file.expert = expert_label(expert);
+    file.max_abs_diff = (actual - expected).abs().max().item<double>();
+    const double scale = expected.abs().max().item<double>();
+    // fp32 verifies tightly; bf16 runs are compared in bf16 with the bf16 tolerance.
+    file.tolerance = dtype_ == c10::kFloat ? 1e-4 * (1 + scale) : 2e-2 * (1 + scale);
+    if (!(file.max_abs_diff <= file.tolerance)) {
+        throw core::Error(core::ErrorCode::Internal,
+                          "The " + request_.format + " export of step " +
+                              std::to_string(result_.step) +
+                              (file.expert.empty() ? "" : " (" + experts_text({expert}) + ")") +
+                              " does not reproduce the run's model (max difference " +
+                              std::to_string(file.max_abs_diff) + "); it was removed.",
+                          "Please report this with the run's job.json.");
+    }
+    if (result_.files.empty() ||
+        file.max_abs_diff * result_.tolerance > result_.max_abs_diff * file.tolerance) {
+        result_.max_abs_diff = file.max_abs_diff;
+        result_.tolerance = file.tolerance;
+    }
+    result_.files.push_back(file);
+}
+
+void RunExporter::export_adapters() {
+    const std::optional<lora::LoRAKeyScheme> scheme = key_scheme(*folder_, request_.format);
+    const std::string default_name =
+        scheme ? scheme->file_name : std::string("pytorch_lora_weights.safetensors");
+    std::vector<fs::path> written;
+    try {
+        for (const int expert : experts_) {
+            if (expert != experts_.front()) {
+                report("load");
+            }
+            models::DiffusionTransformer model = run_model(expert);
+            const at::Tensor expected = probe_output(*folder_, *model);
+
+            report("write");
+            const fs::path file = adapter_file(request_.out, default_name, expert_label(expert));
+            lora::LoRASaveOptions options;
+            options.scheme = scheme;
+            options.tuneframe = summary(expert);
+            written.push_back(file);
+            lora::save_lora_weights(*model, file, options);
+            model.reset();
+
+            report("verify");
+            models::DiffusionTransformer reloaded = base_transformer(*folder_, dtype_, expert);
+            lora::LoRALoadOptions load;
+            load.schemes = folder_->lora_key_schemes();
+            lora::load_lora_weights(*reloaded, file, load);
+            verify(file, expert, *reloaded, expected);
+        }
+    } catch (...) {
+        // A pair is verified whole or not at all.
+        for (const fs::path& file : written) {
+            std::error_code ignored;
+            fs::remove(file, ignored);
+        }
+        throw;
+    }
+    result_.path = result_.files.front().path;
+}
+
+ExportFolderLayout RunExporter::layout() const {
+    if (request_.format == "pipeline") {
+        return ExportFolderLayout::Pipeline;
+    }
+    return folder_->experts() > 1 ? ExportFolderLayout::Experts : ExportFolderLayout::Transformer;
+}
+
+fs::path RunExporter::expert_folder(const fs::path& staged, int expert) const {
+    return layout() == ExportFolderLayout::Transformer ? staged
+                                                       : staged / run_experts::folder_name(expert);
+}
+
+void RunExporter::export_folder() {
+    std::vector<std::string> folders;
+    for (int expert = 0; expert < folder_->experts(); ++expert) {
+        folders.push_back(run_experts::folder_name(expert));
+    }
+    std::vector<std::string> allowed = folders;
+    if (layout() == ExportFolderLayout::Pipeline) {
+        const std::vector<std::string> parts = folder_->pipeline_parts();
+        allowed.insert(allowed.end(), parts.begin(), parts.end());
+    }
+    const fs::path destination = folder_destination(request_.out, layout(), allowed);
+    const fs::path staged = sibling(destination, ".partial");
+    std::error_code ignored;
+    remove_tree(staged, ignored); // a killed export's
+    try {
+        std::map<int, at::Tensor> expected;
+        for (int expert = 0; expert < folder_->experts(); ++expert) {
+            if (std::find(experts_.begin(), experts_.end(), expert) == experts_.end()) {
+                // Left out: the base's own, so the folder still holds every expert.
+                link_base_folder(folder_->transformer_folder(expert),
+                                 expert_folder(staged, expert));
+                continue;
+            }
+            if (!expected.empty()) {
+                report("load");
+            }
+            models::DiffusionTransformer model = run_model(expert);
+            expected[expert] = probe_output(*folder_, *model);
+            report("write");
+            if (!full_) {
+                lora::merge_lora(*model);
+            }
+            folder_->save_transformer(*model, expert_folder(staged, expert));
+        }
+        if (layout() == ExportFolderLayout::Pipeline) {
+            add_base_components(folder_->root(), staged, folder_->pipeline_parts());
+        }
+
+        report("verify");
+        // A pipeline is verified as a whole: every part the sampler needs opens.
+        const std::unique_ptr<models::ModelFolder> pipeline =
+            layout() == ExportFolderLayout::Pipeline ? models::open_model_folder(staged) : nullptr;
+        for (const auto& [expert, output] : expected) {
+            const fs::path written = expert_folder(destination, expert);
+            const models::DiffusionTransformer reloaded =
+                pipeline ? base_transformer(*pipeline, dtype_, expert)
+                         : base_transformer(
+                               *folder_->with_transformer(expert_folder(staged, expert), expert),
+                               dtype_, expert);
+            verify(written, expert, *reloaded, output);
+        }
+    } catch (...) {
+        remove_tree(staged, ignored);
+        throw;
+    }
+    move_into_place(staged, destination);
+    result_.path = destination;
+}
+
+ExportResult RunExporter::run() {
+    report("load");
+    run_ = open_run(request_);
+    folder_ = models::open_model_folder(run_.base_model);
+    full_ = run_.job.mode == "full";
+    check_format();
+    experts_ = experts_to_export(request_.expert, run_, *folder_, request_.run);
+    tensors_ = tensors_by_expert(run_.checkpoint, folder_->experts());
+    check_tensors();
+    dtype_ = run_.job.precision == "fp32" ? c10::kFloat : c10::kBFloat16;
+    result_.step = run_.checkpoint.state.step;
+    if (request_.format == "merged" || request_.format == "pipeline") {
+        export_folder();
+    } else {
+        export_adapters();
+    }
+    return result_;
 }
 
 } // namespace
@@ -279,103 +645,7 @@ std::vector<std::string> export_formats(const models::ModelFolder& model, bool f
 
 ExportResult export_run(const ExportRequest& request,
                         const std::function<void(const char* stage)>& progress) {
-    auto report = [&](const char* stage) {
-        if (progress) {
-            progress(stage);
-        }
-    };
-    report("load");
-    const RunModel run = open_run(request);
-    const std::unique_ptr<models::ModelFolder> folder = models::open_model_folder(run.base_model);
-    const bool full = run.job.mode == "full";
-    const std::vector<std::string> formats = export_formats(*folder, full);
-    if (std::find(formats.begin(), formats.end(), request.format) == formats.end()) {
-        std::string choices;
-        for (const std::string& format : formats) {
-            choices += (choices.empty() ? "" : ", ") + format;
-        }
-        throw core::Error(core::ErrorCode::BadInput,
-                          "A " + std::string(full ? "full fine-tune" : "LoRA run") + " of " +
-                              folder->description() + " cannot be exported as '" + request.format +
-                              "'.",
-                          "Use one of: " + choices + ".");
-    }
-    const std::optional<lora::LoRAKeyScheme> scheme = key_scheme(*folder, request.format);
-    // Checked before the model loads, which takes long for a large one.
-    const bool pipeline_export = request.format == "pipeline";
-    const bool folder_export = request.format == "merged" || pipeline_export;
-    const fs::path destination =
-        folder_export ? folder_destination(request.out, pipeline_export, folder->pipeline_parts())
-                      : fs::path();
-    // fp32 verifies tightly; bf16 runs are compared in bf16 with the bf16 tolerance.
-    const c10::ScalarType dtype = run.job.precision == "fp32" ? c10::kFloat : c10::kBFloat16;
-    models::DiffusionTransformer model = base_transformer(*folder, dtype);
-    if (!full) {
-        lora::inject_lora(*model, lora_config(run.job));
-    }
-    copy_parameters(*model, run.checkpoint.trainable, run.checkpoint.folder);
-    const at::Tensor expected = probe_output(*folder, *model);
-
-    report("write");
-    ExportResult result;
-    result.step = run.checkpoint.state.step;
-    nlohmann::json summary = {{"base_model", fs::absolute(run.base_model).string()},
-                              {"trigger_word", run.job.trigger_word},
-                              {"step", result.step},
-                              {"rank", run.job.lora.rank},
-                              {"alpha", run.job.lora.alpha},
-                              {"optimizer", run.job.optimizer.name},
-                              {"lr", run.job.optimizer.lr},
-                              {"precision", run.job.precision}};
-    if (folder_export) {
-        if (!full) {
-            lora::merge_lora(*model);
-        }
-        result.path = write_staged_folder(*folder, *model, destination, pipeline_export);
-    } else {
-        lora::LoRASaveOptions options;
-        options.scheme = scheme;
-        options.tuneframe = summary;
-        result.path = adapter_file(request.out, scheme ? scheme->file_name.c_str()
-                                                       : "pytorch_lora_weights.safetensors");
-        lora::save_lora_weights(*model, result.path, options);
-    }
-
-    report("verify");
-    models::DiffusionTransformer reloaded;
-    if (folder_export) {
-        // A pipeline is verified as a whole: every part the sampler needs opens.
-        if (pipeline_export) {
-            reloaded = base_transformer(*models::open_model_folder(result.path), dtype);
-        } else {
-            reloaded = base_transformer(*folder->with_transformer(result.path), dtype);
-        }
-    } else {
-        reloaded = base_transformer(*folder, dtype);
-        lora::LoRALoadOptions options;
-        options.schemes = folder->lora_key_schemes();
-        lora::load_lora_weights(*reloaded, result.path, options);
-    }
-    reloaded->eval();
-    const at::Tensor actual = probe_output(*folder, *reloaded);
-    result.max_abs_diff = (actual - expected).abs().max().item<double>();
-    const double scale = expected.abs().max().item<double>();
-    result.tolerance = dtype == c10::kFloat ? 1e-4 * (1 + scale) : 2e-2 * (1 + scale);
-    if (!(result.max_abs_diff <= result.tolerance)) {
-        std::error_code ignored;
-        remove_tree(result.path, ignored);
-        throw core::Error(core::ErrorCode::Internal,
-                          "The " + request.format + " export of step " +
-                              std::to_string(result.step) +
-                              " does not reproduce the run's model (max difference " +
-                              std::to_string(result.max_abs_diff) + "); it was removed.",
-                          "Please report this with the run's job.json.");
-    }
-    if (folder_export) {
-        move_into_place(result.path, destination);
-        result.path = destination;
-    }
-    return result;
+    return RunExporter(request, progress).run();
 }
 
 } // namespace tuneframe::train

@@ -1,5 +1,6 @@
 #include "engine/train/training_checkpoint.h"
 
+#include "common/free_space.h"
 #include "common/remove_tree.h"
 #include "engine/core/atomic_file.h"
 #include "engine/core/error.h"
@@ -25,8 +26,15 @@ constexpr int kStateVersion = 1;
 constexpr int kIndexVersion = 1;
 
 core::Error io_error(const std::string& what, const fs::path& path, const std::exception& cause) {
-    return core::Error(core::ErrorCode::Io,
-                       "Could not " + what + " '" + path.string() + "': " + cause.what(),
+    std::string message = "Could not " + what + " '" + path.string() + "': " + cause.what();
+    const auto* system = dynamic_cast<const fs::filesystem_error*>(&cause);
+    const std::string room = system && common::is_out_of_space(system->code().value())
+                                 ? common::free_space_text(path)
+                                 : std::string();
+    if (!room.empty()) {
+        message += " (" + room + ")";
+    }
+    return core::Error(core::ErrorCode::Io, message,
                        "Check free disk space and permissions of the run folder.");
 }
 

@@ -1,6 +1,7 @@
 // EngineRun reading a run's events.jsonl as an engine writes it: malformed lines are reported
 // and skipped, a partial last line waits for its newline, a done line ends the command at the
-// exact byte after it, and a process that goes away without one counts as vanished. The
+// exact byte after it, a process that goes away without one counts as vanished, and a line cut
+// short by a full disk costs only itself. The
 // "engine" is `sleep` started under a name containing tuneframe-engine, which is what the
 // liveness check looks for.
 #include "app/engine/EngineRun.h"
@@ -27,6 +28,8 @@ private slots:
     void partialLineWaitsForItsNewline();
     void doneEndsTheCommandAtItsLine();
     void processGoneWithoutDoneIsVanished();
+    void anEventJoinedToACutLineIsKept();
+    void aResumedRunsEventsAfterACutLineAreRead();
     void anEngineReplacingItsImageStaysAlive();
     void trainingEnginesLeaveACoreToTheStudio();
     void commandsReachTheControlSocket();
@@ -161,6 +164,68 @@ void TestEngineRun::processGoneWithoutDoneIsVanished() {
     QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 10000);
     QCOMPARE(ended.constFirst().at(0).value<EngineRun::Outcome>(), EngineRun::Outcome::Vanished);
     QCOMPARE(eventsOf(read).size(), 1); // the half-written line was never an event
+}
+
+// An engine cut off mid-line by a full disk, then resumed by one that did not start a new line
+// (as engines did before events.jsonl became append-safe), glued its first event to the cut
+// line: that event is read, with a warning for the cut part.
+void TestEngineRun::anEventJoinedToACutLineIsKept() {
+    const qint64 pid = startFakeEngine();
+    QVERIFY(pid > 0);
+    append("{\"v\":1,\"type\":\"step\",\"step\":10}\n"
+           "{\"epoch\":0,\"loss\":0.5,\"mem\":[{\"rank\":0}],\"samples_per_s\":2.90891461"
+           "{\"phase\":\"train\",\"type\":\"phase\",\"v\":1}\n"
+           "{\"v\":1,\"type\":\"step\",\"step\":11,\"mem\":[{\"rank\":0}]}\n");
+    EngineRun run(QStringLiteral("unused"), m_run->path());
+    QSignalSpy read(&run, &EngineRun::eventsRead);
+    QSignalSpy malformed(&run, &EngineRun::malformedLineRead);
+    run.attach(QStringLiteral("train"), pid, 0);
+    QTRY_VERIFY(!read.isEmpty());
+    const QVector<EngineEvent> events = eventsOf(read);
+    QCOMPARE(events.size(), 3);
+    QCOMPARE(events.at(1).type, tuneframe::protocol::EventType::Phase);
+    QCOMPARE(events.at(1).string(QStringLiteral("phase")), QStringLiteral("train"));
+    QCOMPARE(events.at(2).integer(QStringLiteral("step")), 11);
+    QCOMPARE(malformed.size(), 1);
+    // A line that is only a cut event, or garbage with braces, has nothing to keep.
+    QVERIFY(!EngineEvent::parseAfterCutLine("{\"epoch\":0,\"mem\":[{\"rank\":0}"));
+    QVERIFY(!EngineEvent::parseAfterCutLine("}{{{\"v\":1"));
+    QVERIFY(!EngineEvent::parseAfterCutLine(QByteArray(100000, '{')));
+}
+
+// The engine died with its last line cut: the studio says so when it counts the run as gone,
+// and an engine resuming the run (which starts on a new line) is followed from the same offset
+// with only that line lost.
+void TestEngineRun::aResumedRunsEventsAfterACutLineAreRead() {
+    const QByteArray whole = "{\"v\":1,\"type\":\"step\",\"step\":1}\n";
+    append(whole + "{\"v\":1,\"type\":\"step\",\"st");
+    qint64 offset = 0;
+    {
+        const qint64 pid = startFakeEngine();
+        QVERIFY(pid > 0);
+        EngineRun run(QStringLiteral("unused"), m_run->path());
+        QSignalSpy ended(&run, &EngineRun::ended);
+        QSignalSpy malformed(&run, &EngineRun::malformedLineRead);
+        run.attach(QStringLiteral("train"), pid, 0);
+        QTRY_COMPARE(run.eventsOffset(), whole.size());
+        m_fakeEngine.kill();
+        m_fakeEngine.waitForFinished();
+        QTRY_COMPARE_WITH_TIMEOUT(ended.size(), 1, 10000);
+        QCOMPARE(malformed.size(), 1);
+        offset = run.eventsOffset();
+    }
+    append("\n{\"v\":1,\"type\":\"step\",\"step\":2}\n");
+    const qint64 pid = startFakeEngine();
+    QVERIFY(pid > 0);
+    EngineRun run(QStringLiteral("unused"), m_run->path());
+    QSignalSpy read(&run, &EngineRun::eventsRead);
+    QSignalSpy malformed(&run, &EngineRun::malformedLineRead);
+    run.attach(QStringLiteral("train"), pid, offset);
+    QTRY_VERIFY(!read.isEmpty());
+    const QVector<EngineEvent> events = eventsOf(read);
+    QCOMPARE(events.size(), 1);
+    QCOMPARE(events.constFirst().integer(QStringLiteral("step")), 2);
+    QCOMPARE(malformed.size(), 1);
 }
 
 // `run` becomes `train` by exec; for a moment inside execve the kernel shows an empty

@@ -72,7 +72,7 @@ void TestPreparedSkips::reasonsReadAsWords() {
     for (const char* reason :
          {"too_short", "no_frame_buckets", "no_resolution_buckets", "invalid_trim",
           "unknown_frame_count", "unknown_size", "not_found", "empty", "not_a_video", "corrupt",
-          "unsupported", "io", "outside_dataset"}) {
+          "unsupported", "io", "outside_dataset", "truncated"}) {
         const PreparedSkips::Clip clip{QStringLiteral("/a.mp4"), QString::fromLatin1(reason),
                                        QStringLiteral("engine words")};
         const QString text = PreparedSkips::reasonText(clip);

@@ -542,6 +542,51 @@ TEST_F(EnginePrepare, ClipProgressCountsEveryManifestLineTheUnreadableOnesFirst)
     EXPECT_EQ(summary_of(events_of(result.out))["skipped"], 2);
 }
 
+// A faststart MP4 cut at 60% still lists its 50 frames: prepare skips it as "truncated", as
+// the studio flags it on import, with a warning that names the file and the frames it holds,
+// instead of training the frames left as a shorter clip.
+TEST_F(EnginePrepare, TruncatedClipIsSkippedAsTheStudioFlagsIt) {
+    const fs::path folder = *project_ / "truncated";
+    fs::create_directories(folder);
+    write_clip(folder / "whole.mp4", 64, 48, 50);
+    const std::string bytes = test::read_bytes(folder / "whole.mp4");
+    test::write_bytes(folder / "cut.mp4", bytes.substr(0, bytes.size() * 6 / 10));
+    std::vector<common::ManifestEntry> entries(2);
+    entries[0].path = "whole.mp4";
+    entries[1].path = "cut.mp4";
+    for (common::ManifestEntry& entry : entries) {
+        entry.caption = "a caption";
+    }
+    std::string error;
+    ASSERT_TRUE(common::write_manifest(folder / "data.jsonl", entries, &error)) << error;
+    const fs::path job = write_job("truncated", [](json& job) {
+        job["dataset"]["manifest"] = "../../truncated/data.jsonl";
+        job["dataset"]["frame_buckets"] = json::array({9, 21});
+    });
+    const test::ProcessResult result = prepare(job);
+    ASSERT_EQ(result.exit_code, 0) << result.err << result.out;
+
+    std::vector<std::string> warnings;
+    for (const auto& event : events_of(result.out)) {
+        if (event.kind == "log" && event.body["level"] == "warning") {
+            warnings.push_back(event.body["message"].get<std::string>());
+        }
+    }
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find((folder / "cut.mp4").string()), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[0].find("(truncated)"), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[0].find("of the 50 frames the container lists are present"),
+              std::string::npos)
+        << warnings[0];
+    std::map<std::string, json> lines;
+    for (const json& line : jsonl(job.parent_path() / "prepared.jsonl")) {
+        lines[fs::path(line.value("path", "")).filename().string()] = line;
+    }
+    EXPECT_EQ(lines.at("whole.mp4")["kind"], "sample");
+    EXPECT_EQ(lines.at("cut.mp4")["kind"], "skipped");
+    EXPECT_EQ(lines.at("cut.mp4")["reason"], "truncated");
+}
+
 // The `error` of a failed command, which docs/protocol.md has end with `done` "failed" carrying
 // the same code.
 protocol::ParsedMessage failure_event(const test::ProcessResult& result) {

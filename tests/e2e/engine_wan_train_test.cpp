@@ -1,7 +1,8 @@
 // The Wan family end to end on its tiny pipelines and clips made here, through the same engine
 // commands as CogVideoX: prepare -> train with validation -> a SIGKILLed run resumes to the same
 // adapter bits -> export in every format the family offers -> sample with each; image-to-video
-// (Wan 2.1 with CLIP tokens, Wan 2.2 TI2V), and both experts of a Wan 2.2 A14B model.
+// (Wan 2.1 with CLIP tokens, Wan 2.2 TI2V), and both experts of a Wan 2.2 A14B model, exported one
+// file per expert and sampled with the pair.
 #include "common/training_job.h"
 #include "engine/core/safetensors/safetensors_file.h"
 #include "media/video_reader.h"
@@ -219,6 +220,108 @@ TEST_F(EngineWanTrain, AJobTheModelCannotTakeIsRefusedBeforePreparing) {
     const std::string message = refused.of("error")[0]["message"].get<std::string>();
     EXPECT_NE(message.find("48"), std::string::npos) << message;
     EXPECT_NE(message.find("32"), std::string::npos) << message;
+}
+
+// A two-expert run exports one file per expert it trained, `<stem>_high_noise` and
+// `<stem>_low_noise`, listed in the done event; `sample` takes the pair with --lora and
+// --lora-2, the merged pair with --transformer and --transformer-2, the pipeline as it is.
+TEST_F(EngineWanTrain, ATwoExpertRunExportsEachExpertAndSamplesWithThem) {
+    const fs::path run = prepared_run("a14b-export", "wan2.2-tiny-a14b", {{"max_steps", 4}});
+    ASSERT_EQ(run_engine({"train", "--job", job(run)}).exit_code, 0);
+    const std::string base = test::tiny_wan_pipeline("wan2.2-tiny-a14b").string();
+    const std::vector<std::string> sample = {
+        "sample",  "--prompt", "tfdemo a red ball", "--frames", "9", "--height", "32",
+        "--width", "48",       "--steps",           "2"};
+    auto sample_with = [&](std::vector<std::string> extra, const std::string& name) {
+        std::vector<std::string> arguments = sample;
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        const fs::path video = project_->folder() / "a14b-exports" / (name + ".mp4");
+        arguments.insert(arguments.end(), {"--out", video.string()});
+        const EngineRun sampled = run_engine(arguments);
+        EXPECT_EQ(sampled.exit_code, 0) << name;
+        if (sampled.exit_code == 0) {
+            EXPECT_EQ(media::VideoReader(video.string()).frame_count(), 9) << name;
+        }
+        return sampled;
+    };
+
+    for (const char* format : {"diffusers", "wan", "musubi"}) {
+        const fs::path out = project_->folder() / "a14b-exports" / format;
+        const EngineRun exported = run_engine(
+            {"export", "--run", run.string(), "--format", format, "--out", out.string()});
+        ASSERT_EQ(exported.exit_code, 0) << format;
+        const json summary = exported.of("done")[0]["summary"];
+        ASSERT_EQ(summary["files"].size(), 2u) << format;
+        std::vector<std::string> files;
+        for (const json& file : summary["files"]) {
+            files.push_back(file["path"].get<std::string>());
+            EXPECT_LE(file["verified_max_abs_diff"].get<double>(), file["tolerance"].get<double>())
+                << format;
+            EXPECT_TRUE(fs::is_regular_file(files.back())) << files.back();
+        }
+        EXPECT_EQ(summary["files"][0]["expert"], "high_noise");
+        EXPECT_EQ(summary["files"][1]["expert"], "low_noise");
+        EXPECT_NE(files[0].find("_high_noise.safetensors"), std::string::npos) << files[0];
+        EXPECT_NE(files[1].find("_low_noise.safetensors"), std::string::npos) << files[1];
+        EXPECT_EQ(summary["path"], files[0]);
+        const EngineRun sampled =
+            sample_with({"--model", base, "--lora", files[0], "--lora-2", files[1]}, format);
+        if (!sampled.of("done").empty()) {
+            EXPECT_EQ(sampled.of("done")[0]["summary"]["lora_2"], files[1]);
+        }
+    }
+
+    const fs::path merged = project_->folder() / "a14b-exports" / "merged";
+    ASSERT_EQ(run_engine(
+                  {"export", "--run", run.string(), "--format", "merged", "--out", merged.string()})
+                  .exit_code,
+              0);
+    sample_with({"--model", base, "--transformer", (merged / "transformer").string(),
+                 "--transformer-2", (merged / "transformer_2").string()},
+                "merged");
+    const fs::path pipeline = project_->folder() / "a14b-exports" / "pipeline";
+    const EngineRun whole = run_engine(
+        {"export", "--run", run.string(), "--format", "pipeline", "--out", pipeline.string()});
+    ASSERT_EQ(whole.exit_code, 0);
+    EXPECT_EQ(whole.of("done")[0]["summary"]["files"].size(), 2u);
+    sample_with({"--model", pipeline.string()}, "pipeline");
+}
+
+// A run of one expert writes that expert's file alone; export refuses the other, and sample
+// refuses --lora-2 for a one-transformer model.
+TEST_F(EngineWanTrain, ARunOfOneExpertExportsItAloneAndRefusesTheOther) {
+    const fs::path run =
+        prepared_run("a14b-high", "wan2.2-tiny-a14b",
+                     {{"max_steps", 2}, {"flow_matching", {{"expert", "high_noise"}}}});
+    ASSERT_EQ(run_engine({"train", "--job", job(run)}).exit_code, 0);
+    const fs::path out = project_->folder() / "a14b-high-export";
+    const EngineRun refused = run_engine({"export", "--run", run.string(), "--format", "wan",
+                                          "--expert", "low_noise", "--out", out.string()});
+    EXPECT_NE(refused.exit_code, 0);
+    ASSERT_EQ(refused.of("error").size(), 1u);
+    EXPECT_EQ(refused.of("error")[0]["code"], "bad_input");
+    EXPECT_NE(refused.of("error")[0]["message"].get<std::string>().find("high-noise expert only"),
+              std::string::npos)
+        << refused.of("error")[0].dump();
+    EXPECT_FALSE(fs::exists(out));
+
+    const EngineRun exported =
+        run_engine({"export", "--run", run.string(), "--format", "wan", "--out", out.string()});
+    ASSERT_EQ(exported.exit_code, 0);
+    const json files = exported.of("done")[0]["summary"]["files"];
+    ASSERT_EQ(files.size(), 1u);
+    EXPECT_EQ(files[0]["path"], (out / "tuneframe_lora_wan_high_noise.safetensors").string());
+    EXPECT_EQ(files[0]["expert"], "high_noise");
+
+    const EngineRun one_transformer =
+        run_engine({"sample", "--model", test::tiny_wan_pipeline("wan2.1-tiny").string(),
+                    "--prompt", "a ball", "--frames", "5", "--height", "32", "--width", "32",
+                    "--steps", "1", "--lora-2", files[0]["path"].get<std::string>(), "--out",
+                    (project_->folder() / "refused.mp4").string()});
+    EXPECT_NE(one_transformer.exit_code, 0);
+    ASSERT_EQ(one_transformer.of("error").size(), 1u);
+    EXPECT_NE(one_transformer.of("error")[0]["message"].get<std::string>().find("--lora-2"),
+              std::string::npos);
 }
 
 } // namespace

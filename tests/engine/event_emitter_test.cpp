@@ -1,12 +1,15 @@
 #include "common/protocol.h"
 #include "engine/core/event_emitter.h"
+#include "tests/support/full_disk.h"
 #include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
 
 #include <csignal>
 #include <fcntl.h>
+#include <filesystem>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -219,6 +222,184 @@ TEST(EventEmitter, ConcurrentEventsNeverInterleave) {
 TEST(EventEmitter, UnwritableLogFolderIsAnIoError) {
     EventEmitter events(-1);
     EXPECT_THROW(events.attach_log("/nonexistent-folder/events.jsonl"), Error);
+}
+
+std::vector<std::string> lines_of(const std::filesystem::path& file) {
+    std::vector<std::string> lines;
+    std::istringstream stream(test::read_bytes(file));
+    for (std::string line; std::getline(stream, line);) {
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+bool is_event(const std::string& line) {
+    return protocol::parse_line(line, "type", nullptr).has_value();
+}
+
+// A process cut off mid-line (killed, or by a full disk) left a torn last line; the next one to
+// append starts on a line of its own, so only the torn line is lost, never the next event.
+TEST(EventEmitter, AResumedLogStartsOnANewLineAfterATornOne) {
+    test::TemporaryDirectory dir;
+    const std::string torn = R"({"epoch":0,"loss":0.52,"samples_per_s":2.90891461)";
+    test::write_bytes(dir / "events.jsonl", R"({"phase":"train","type":"phase","v":1})"
+                                            "\n" +
+                                                torn);
+    {
+        EventEmitter events(-1);
+        events.attach_log(dir / "events.jsonl");
+        events.phase("train");
+        events.done("finished");
+    }
+    const std::vector<std::string> lines = lines_of(dir / "events.jsonl");
+    ASSERT_EQ(lines.size(), 4u);
+    EXPECT_EQ(lines[1], torn);
+    EXPECT_EQ(parse(lines[2]).body["phase"], "train");
+    EXPECT_EQ(parse(lines[3]).body["status"], "finished");
+    EXPECT_EQ(test::read_bytes(dir / "events.jsonl").back(), '\n');
+}
+
+// A child whose files stop growing at 700 bytes: the write that crosses the limit fails part
+// way, and the run stops at once with an Io error naming the log and the room left.
+TEST(EventEmitter, AFailedWriteOfTheLogStopsTheRunWithAnIoError) {
+    test::TemporaryDirectory dir;
+    const std::filesystem::path log = dir / "events.jsonl";
+    const std::string outcome = test::with_file_size_limit(700, [&]() -> std::string {
+        EventEmitter events(-1);
+        events.attach_log(log);
+        for (int step = 1; step <= 100; ++step) {
+            try {
+                events.emit(EventType::Step, {{"step", step}, {"loss", 0.5}});
+            } catch (const Error& error) {
+                events.error(error); // no room for it: it must not throw either
+                events.done("failed");
+                return std::string(error_code_name(error.code())) + " at step " +
+                       std::to_string(step) + ": " + error.what();
+            }
+        }
+        return "no error after 100 steps";
+    });
+    EXPECT_EQ(outcome.rfind("io at step ", 0), 0u) << outcome;
+    EXPECT_NE(outcome.find(log.string()), std::string::npos) << outcome;
+    EXPECT_NE(outcome.find("File too large"), std::string::npos) << outcome;
+    EXPECT_NE(outcome.find("free on its drive"), std::string::npos) << outcome;
+    EXPECT_EQ(std::filesystem::file_size(log), 700u);
+
+    // The run resumed with room again: its first event is whole, after the torn line.
+    {
+        EventEmitter events(-1);
+        events.attach_log(log);
+        events.phase("train");
+    }
+    const std::vector<std::string> lines = lines_of(log);
+    ASSERT_GE(lines.size(), 3u);
+    EXPECT_FALSE(is_event(lines[lines.size() - 2])) << "the line the limit cut";
+    EXPECT_EQ(parse(lines.back()).body["phase"], "train");
+    for (std::size_t i = 0; i + 2 < lines.size(); ++i) {
+        EXPECT_TRUE(is_event(lines[i])) << lines[i];
+    }
+}
+
+// A drive that fills while the run logs (another program took the space): the log keeps room
+// past its end for the run's last events, so `error` and `done` still land after the failure.
+TEST(EventEmitter, TheErrorAndDoneFitOnADiskThatHasJustFilled) {
+    test::TemporaryDirectory dir;
+    test::SmallDisk disk(dir / "disk", 512 * 1024);
+    if (!disk.mounted()) {
+        GTEST_SKIP() << disk.why_not();
+    }
+    const std::filesystem::path log = disk.folder() / "events.jsonl";
+    EventEmitter events(-1);
+    events.attach_log(log);
+    events.phase("train");
+    const std::filesystem::path filler = disk.fill();
+    std::optional<Error> stopped;
+    for (int step = 1; step <= 1000 && !stopped; ++step) {
+        try {
+            events.emit(EventType::Step,
+                        {{"step", step}, {"loss", 0.5}, {"padding", std::string(300, 'x')}});
+        } catch (const Error& error) {
+            stopped = error;
+        }
+    }
+    ASSERT_TRUE(stopped) << "the run went on logging on a full disk";
+    EXPECT_EQ(stopped->code(), ErrorCode::Io);
+    const std::string message = stopped->what();
+    EXPECT_NE(message.find(log.string()), std::string::npos) << message;
+    EXPECT_NE(message.find("No space left on device"), std::string::npos) << message;
+    EXPECT_NE(message.find("free on its drive"), std::string::npos) << message;
+    EXPECT_FALSE(stopped->hint().empty());
+    events.error(*stopped);
+    events.done("failed", {{"code", "io"}});
+
+    const std::vector<std::string> lines = lines_of(log);
+    ASSERT_GE(lines.size(), 3u);
+    for (const std::string& line : lines) {
+        EXPECT_TRUE(is_event(line)) << line;
+    }
+    const protocol::ParsedMessage error = parse(lines[lines.size() - 2]);
+    EXPECT_EQ(error.kind, "error");
+    EXPECT_EQ(error.body["code"], "io");
+    EXPECT_EQ(error.body["message"], message);
+    EXPECT_EQ(parse(lines.back()).body["status"], "failed");
+    EXPECT_EQ(test::read_bytes(log).back(), '\n');
+    std::filesystem::remove(filler);
+}
+
+// Fails like a TensorBoard file on a full disk from the `fail_at`-th event it is shown.
+class FailingObserver : public EventObserver {
+public:
+    FailingObserver(int fail_at, int* seen)
+        : fail_at_(fail_at)
+        , seen_(seen) {}
+    void on_event(protocol::EventType, const nlohmann::json&) override {
+        if (++*seen_ >= fail_at_) {
+            throw Error(ErrorCode::Io, "Cannot write the TensorBoard event file 'tb': full");
+        }
+    }
+
+private:
+    int fail_at_;
+    int* seen_;
+};
+
+TEST(EventEmitter, AnObserverThatCannotWriteStopsTheRunAndSeesNoMore) {
+    test::TemporaryDirectory dir;
+    int seen = 0;
+    EventEmitter events(-1);
+    events.attach_log(dir / "events.jsonl");
+    events.add_observer(std::make_unique<FailingObserver>(2, &seen));
+    events.phase("train");
+    try {
+        events.emit(EventType::Step, {{"step", 1}});
+        FAIL() << "the run went on without its TensorBoard record";
+    } catch (const Error& error) {
+        EXPECT_EQ(error.code(), ErrorCode::Io);
+        EXPECT_NE(std::string(error.what()).find("TensorBoard"), std::string::npos);
+        events.error(error);
+    }
+    events.done("failed");
+    EXPECT_EQ(seen, 2);
+    const std::vector<std::string> lines = lines_of(dir / "events.jsonl");
+    ASSERT_EQ(lines.size(), 4u);
+    EXPECT_EQ(parse(lines[2]).kind, "error");
+    EXPECT_EQ(parse(lines[3]).body["status"], "failed");
+}
+
+// Another thread (the command channel's) never gets the failure thrown at it; the command's
+// own thread does, at its next event, and a `done` that claims success is refused.
+TEST(EventEmitter, AFailureOnAnotherThreadStopsTheRunOnItsOwnThread) {
+    test::TemporaryDirectory dir;
+    int seen = 0;
+    EventEmitter events(-1);
+    events.attach_log(dir / "events.jsonl");
+    events.add_observer(std::make_unique<FailingObserver>(1, &seen));
+    std::thread([&events] {
+        EXPECT_NO_THROW(events.log("warning", "from a reader thread"));
+    }).join();
+    ASSERT_TRUE(events.write_failure().has_value());
+    EXPECT_THROW(events.done("finished"), Error);
+    EXPECT_NO_THROW(events.done("failed"));
 }
 
 } // namespace

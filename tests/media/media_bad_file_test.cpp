@@ -1,5 +1,6 @@
 // Files that are not (whole) videos: each ends in a MediaError naming the file and a reason,
 // never a crash or a hang, whether opened by probe(), VideoReader or thumbnail().
+#include "media/frame_check.h"
 #include "media/probe.h"
 #include "media/thumbnail.h"
 #include "media/video_reader.h"
@@ -145,6 +146,35 @@ TEST(BadFiles, TruncatedMp4GivesWhatItHolds) {
     reader.seek(1);
     EXPECT_EQ(read_pattern(*reader.read()), 1);
     EXPECT_EQ(read_pattern(thumbnail(path.string(), 0.0, 0)), 0);
+}
+
+// check_frames() is the one check the studio's import and the engine's prepare share: a faststart
+// MP4 cut short still lists every frame in its header, and that count is what gives it away.
+TEST(BadFiles, FrameCheckFindsATruncatedMp4AndPassesAWholeOne) {
+    const std::string whole = clip_path(source_clip(true));
+    for (const LastFrame last : {LastFrame::Skip, LastFrame::Decode}) {
+        VideoReader reader(whole);
+        const FrameCheck check = check_frames(reader, last);
+        EXPECT_EQ(check.problem, FrameProblem::None) << check.detail;
+        EXPECT_EQ(check.frames, kClipFrames);
+        EXPECT_EQ(check.listed, kClipFrames);
+        EXPECT_TRUE(check.detail.empty());
+    }
+
+    const std::string bytes = read_file(whole);
+    const fs::path cut = scratch_folder("truncated") / "sixty-percent.mp4";
+    write_file(cut, bytes.substr(0, bytes.size() * 6 / 10));
+    for (const LastFrame last : {LastFrame::Skip, LastFrame::Decode}) {
+        VideoReader reader(cut.string());
+        const FrameCheck check = check_frames(reader, last);
+        EXPECT_EQ(check.problem, FrameProblem::Truncated);
+        EXPECT_GT(check.frames, 0);
+        EXPECT_LT(check.frames, kClipFrames);
+        EXPECT_EQ(check.listed, kClipFrames);
+        EXPECT_EQ(check.detail, std::to_string(check.frames) + " of the " +
+                                    std::to_string(kClipFrames) +
+                                    " frames the container lists are present");
+    }
 }
 
 TEST(BadFiles, TruncatedStreamsWithoutFrameCountsEndCleanly) {

@@ -85,12 +85,15 @@ WanTransformer3DModel WanPipeline::load_expert(int expert) const {
     load.device = options_.placement.device;
     WanTransformer3DModel model =
         load_wan_transformer(folder_.transformers.at(static_cast<std::size_t>(expert)), load);
-    // As diffusers' load_lora_weights does by default, the LoRA goes into `transformer`.
-    if (options_.lora && expert == 0) {
+    // As diffusers' load_lora_weights does by default, the LoRA goes into `transformer`; the
+    // second one into `transformer_2`, as load_lora_weights(..., load_into_transformer_2=True).
+    const std::optional<std::filesystem::path>& lora =
+        expert == 0 ? options_.lora : options_.lora_2;
+    if (lora) {
         lora::LoRALoadOptions lora_options;
         lora_options.weight = options_.lora_weight;
         lora_options.schemes = lora_key_schemes();
-        lora::load_lora_weights(*model, *options_.lora, lora_options);
+        lora::load_lora_weights(*model, *lora, lora_options);
         model->to(options_.placement.device, options_.placement.dtype);
     }
     model->eval();

@@ -169,5 +169,35 @@ TEST_F(ClipPreprocessorTest, BadFilesAreClipErrorsWithReasons) {
         ClipError);
 }
 
+// A faststart MP4 cut at 60% keeps the header that lists all 50 frames: prepare used to train
+// the frames left (a 21-frame bucket) while the studio flagged the same file "truncated".
+// Now the preprocessor refuses it with the studio's check and its words.
+TEST_F(ClipPreprocessorTest, TruncatedClipIsRefusedAsTheStudioFlagsIt) {
+    const fs::path whole = dir_ / "whole.mp4";
+    // Noise makes every frame cost bytes, so the first 60% of the file holds whole frames.
+    write_clip(whole, 64, 48, 50, [](int f, int x, int y) {
+        return static_cast<std::uint8_t>((x * 131 + y * 71 + f * 97 + x * y * 13) % 251);
+    });
+    ClipPreprocessor intact(whole);
+    EXPECT_EQ(intact.frame_count(), 50);
+
+    const std::string bytes = test::read_bytes(whole);
+    const fs::path cut = dir_ / "cut.mp4";
+    test::write_bytes(cut, bytes.substr(0, bytes.size() * 6 / 10));
+    ClipPreprocessor truncated(cut);
+    try {
+        truncated.frame_count();
+        FAIL() << "a truncated clip was counted";
+    } catch (const ClipError& error) {
+        EXPECT_EQ(error.reason(), "truncated");
+        const std::string message = error.what();
+        EXPECT_NE(message.find(cut.string()), std::string::npos) << message;
+        EXPECT_NE(message.find("of the 50 frames the container lists are present"),
+                  std::string::npos)
+            << message;
+        EXPECT_NE(message.find("left out"), std::string::npos) << message;
+    }
+}
+
 } // namespace
 } // namespace tuneframe::data

@@ -1,10 +1,15 @@
 // The pre-flight memory estimate of a job, on CogVideoX-2b's configuration without weights:
-// plans and options move the parts they should, and a phase's stages do not add up.
+// plans and options move the parts they should, and a phase's stages do not add up. Wan's on
+// the tiny pipelines' inventories and on Wan 2.2 A14B's configuration: CLIP, two experts, the
+// 512-token text.
 #include "engine/core/error.h"
 #include "engine/models/cogvideox/cogvideox_model_folder.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
 #include "engine/models/cogvideox/quantized_base.h"
+#include "engine/models/model_family.h"
+#include "engine/models/wan/wan_model_folder.h"
 #include "engine/train/job_memory_estimate.h"
+#include "tests/support/test_paths.h"
 
 #include <gtest/gtest.h>
 
@@ -241,6 +246,205 @@ TEST(JobMemoryEstimate, MissingComponentNamesTheFolder) {
         EXPECT_NE(std::string(error.what()).find("/models/CogVideoX-2b"), std::string::npos);
         EXPECT_NE(std::string(error.what()).find("vae"), std::string::npos);
     }
+}
+
+// A MemoryPart's stage, or "absent".
+std::string stage_of(const JobMemoryEstimate& estimate, const std::string& phase_name,
+                     const std::string& name) {
+    for (const MemoryPart& m : phase(estimate, phase_name).parts) {
+        if (m.name == name) {
+            return m.stage;
+        }
+    }
+    return "absent";
+}
+
+std::int64_t parameters_of(const std::vector<core::ComponentInventory>& components,
+                           const std::string& name) {
+    for (const core::ComponentInventory& component : components) {
+        if (component.name == name) {
+            return component.parameters;
+        }
+    }
+    throw std::runtime_error("no component " + name);
+}
+
+// A LoRA job on a tiny Wan pipeline, with its own inventory and folder.
+struct WanCase {
+    std::vector<core::ComponentInventory> components;
+    std::unique_ptr<models::ModelFolder> model;
+    common::TrainingJob job;
+};
+
+WanCase tiny_wan(const std::string& arch, const std::string& task = "t2v") {
+    WanCase c;
+    const std::filesystem::path folder = test::tiny_wan_pipeline(arch);
+    c.components = core::inventory(folder);
+    c.model = models::open_model_folder(folder);
+    c.job.model = folder.string();
+    c.job.task = task;
+    c.job.device = "cpu";
+    c.job.lora.rank = 4;
+    c.job.dataset.resolution_buckets = {{32, 48}};
+    c.job.dataset.frame_buckets = {9};
+    c.job.validation.prompts = {"a cat"};
+    return c;
+}
+
+JobMemoryEstimate estimate(const WanCase& c) {
+    return estimate_job_memory(c.job, *c.model, c.components, 1);
+}
+
+// Two experts trained together hold both weights, adapters and optimizer states, but each step
+// runs one, so activations stay those of one.
+TEST(JobMemoryEstimate, BothExpertsTrainedTogetherHoldBothAndActivateOne) {
+    WanCase both = tiny_wan("wan2.2-tiny-a14b");
+    WanCase high = tiny_wan("wan2.2-tiny-a14b");
+    high.job.flow_matching.expert = "high_noise";
+    const JobMemoryEstimate together = estimate(both);
+    const JobMemoryEstimate alone = estimate(high);
+    EXPECT_EQ(part(together, "train", "transformer weights"),
+              static_cast<std::uint64_t>(parameters_of(both.components, "transformer") * 2));
+    EXPECT_EQ(part(together, "train", "second expert weights"),
+              static_cast<std::uint64_t>(parameters_of(both.components, "transformer_2") * 2));
+    EXPECT_EQ(stage_of(alone, "train", "second expert weights"), "absent");
+    for (const char* name : {"adapter weights", "gradients", "optimizer state"}) {
+        EXPECT_EQ(part(together, "train", name), 2 * part(alone, "train", name)) << name;
+        EXPECT_GT(part(alone, "train", name), 0u) << name;
+    }
+    EXPECT_EQ(part(together, "train", "activations"), part(alone, "train", "activations"));
+
+    // A full fine-tune of both: the gradients and states of every parameter of both.
+    both.job.mode = "full";
+    high.job.mode = "full";
+    EXPECT_EQ(part(estimate(both), "train", "gradients"),
+              2 * part(estimate(high), "train", "gradients"));
+}
+
+// Validation samples with both experts: an expert the job does not train is loaded from the
+// base for the pass. On a GPU it loads onto the device beside the trained one, and the pipeline
+// then brings them back one at a time to denoise.
+TEST(JobMemoryEstimate, ValidationLoadsTheExpertTheJobDoesNotTrain) {
+    WanCase low = tiny_wan("wan2.2-tiny-a14b");
+    low.job.flow_matching.expert = "low_noise";
+    low.job.device = "cpu";
+    const std::uint64_t high_weights =
+        static_cast<std::uint64_t>(parameters_of(low.components, "transformer") * 2);
+    const JobMemoryEstimate on_cpu = estimate(low);
+    EXPECT_EQ(part(on_cpu, "train", "transformer weights"),
+              static_cast<std::uint64_t>(parameters_of(low.components, "transformer_2") * 2));
+    EXPECT_EQ(stage_of(on_cpu, "train", "other expert weights"), "absent");
+    EXPECT_EQ(part(on_cpu, "validation", "other expert weights"), high_weights);
+    EXPECT_EQ(stage_of(on_cpu, "validation", "other expert weights"), "");
+
+    low.job.device = "cuda";
+    const JobMemoryEstimate on_gpu = estimate(low);
+    EXPECT_EQ(stage_of(on_gpu, "validation", "other expert weights"), "load");
+    EXPECT_EQ(stage_of(on_gpu, "validation", "transformer weights"), "");
+    const PhaseMemory& validation = phase(on_gpu, "validation");
+    EXPECT_GE(validation.total(), part(on_gpu, "validation", "transformer weights") + high_weights);
+
+    WanCase both = tiny_wan("wan2.2-tiny-a14b");
+    both.job.device = "cuda";
+    const JobMemoryEstimate trained = estimate(both);
+    EXPECT_EQ(stage_of(trained, "validation", "other expert weights"), "absent");
+    EXPECT_EQ(stage_of(trained, "validation", "transformer weights"), "denoise");
+    EXPECT_EQ(stage_of(trained, "validation", "second expert weights"), "denoise_2");
+}
+
+// Wan 2.1 image-to-video encodes the first frame with CLIP while the VAE is loaded, in prepare,
+// and in its own stage in validation; a model without CLIP counts none.
+TEST(JobMemoryEstimate, Wan21ImageToVideoCountsCLIPBesideTheVAE) {
+    const WanCase i2v = tiny_wan("wan2.1-tiny-i2v", "i2v");
+    const JobMemoryEstimate with_clip = estimate(i2v);
+    const auto clip =
+        static_cast<std::uint64_t>(parameters_of(i2v.components, "image_encoder") * 2);
+    ASSERT_GT(clip, 0u);
+    EXPECT_EQ(part(with_clip, "prepare", "image encoder weights"), clip);
+    EXPECT_EQ(stage_of(with_clip, "prepare", "image encoder weights"), "vae");
+    EXPECT_EQ(part(with_clip, "validation", "image encoder weights"), clip);
+    EXPECT_EQ(stage_of(with_clip, "validation", "image encoder weights"), "image");
+    const PhaseMemory& prepare = phase(with_clip, "prepare");
+    EXPECT_EQ(prepare.total(),
+              std::max(part(with_clip, "prepare", "text encoder weights") +
+                           part(with_clip, "prepare", "text encoder activations"),
+                       part(with_clip, "prepare", "VAE weights") +
+                           part(with_clip, "prepare", "VAE encode activations") + clip));
+
+    for (const char* arch : {"wan2.1-tiny", "wan2.2-tiny-ti2v", "wan2.2-tiny-a14b"}) {
+        EXPECT_EQ(stage_of(estimate(tiny_wan(arch)), "prepare", "image encoder weights"), "absent")
+            << arch;
+    }
+}
+
+// Wan's prompts are 512 tokens: the UMT5 layer's [512, d_model] tensors and its 64 heads'
+// [512, 512] scores, bias and weights (float32 softmax), one prompt at a time.
+TEST(JobMemoryEstimate, WanTextIsEncodedAt512Tokens) {
+    const WanCase t2v = tiny_wan("wan2.1-tiny");
+    const std::int64_t width = t2v.model->encoder_memory().text_width;
+    ASSERT_EQ(t2v.model->text_length(), 512);
+    const JobMemoryEstimate wan = estimate(t2v);
+    EXPECT_EQ(part(wan, "prepare", "text encoder activations"),
+              static_cast<std::uint64_t>(512 * width * 2 * 12 + 64 * 512 * 512 * (3 * 2 + 4)));
+    EXPECT_EQ(part(wan, "validation", "text encoder activations"),
+              part(wan, "prepare", "text encoder activations"));
+    // CogVideoX's T5 at 226 tokens: the same arithmetic, a quarter of the scores.
+    const JobMemoryEstimate cogvideox =
+        estimate_job_memory(lora_job(), *model_2b(), pipeline_2b(), 1);
+    EXPECT_EQ(part(cogvideox, "prepare", "text encoder activations"),
+              static_cast<std::uint64_t>(226 * 4096 * 2 * 12 + 64 * 226 * 226 * (3 * 2 + 4)));
+}
+
+// Wan 2.2 T2V-A14B as its configs describe it, with no files behind it: two 14 B experts.
+TEST(JobMemoryEstimate, Wan22A14BHoldsTwoFourteenBillionExperts) {
+    models::wan::WanPipelineFolder folder;
+    folder.root = "/models/Wan2.2-T2V-A14B-Diffusers";
+    folder.pipeline_class = "WanPipeline";
+    const models::wan::WanTransformer3DConfig expert =
+        models::wan::find_wan_transformer_preset("wan2.2-t2v-a14b").config;
+    folder.transformers = {folder.root / "transformer", folder.root / "transformer_2"};
+    folder.transformer_configs = {expert, expert};
+    folder.boundary_ratio = 0.875;
+    const models::wan::WanModelFolder model(folder);
+    std::vector<core::ComponentInventory> components;
+    for (const char* name : {"transformer", "transformer_2"}) {
+        core::ComponentInventory transformer;
+        transformer.name = name;
+        transformer.weights = std::string(name) + "/diffusion_pytorch_model.safetensors.index.json";
+        transformer.parameters = expert.parameter_count();
+        components.push_back(transformer);
+    }
+    core::ComponentInventory vae;
+    vae.name = "vae";
+    vae.weights = "vae/diffusion_pytorch_model.safetensors";
+    vae.parameters = 127'000'000;
+    core::ComponentInventory text;
+    text.name = "text_encoder";
+    text.weights = "text_encoder/model.safetensors.index.json";
+    text.parameters = 5'680'000'000;
+    components.push_back(vae);
+    components.push_back(text);
+
+    common::TrainingJob job;
+    job.model = folder.root.string();
+    job.device = "cuda";
+    job.lora.rank = 32;
+    job.dataset.resolution_buckets = {{480, 832}};
+    job.dataset.frame_buckets = {81};
+    job.validation.prompts = {"a cat"};
+    const JobMemoryEstimate both = estimate_job_memory(job, model, components, 1);
+    EXPECT_GT(expert.parameter_count(), 14'000'000'000);
+    EXPECT_EQ(part(both, "train", "transformer weights") +
+                  part(both, "train", "second expert weights"),
+              static_cast<std::uint64_t>(expert.parameter_count()) * 4);
+    // Validation on a GPU holds one expert at a time: the train phase's two cost more.
+    EXPECT_GT(phase(both, "train").total(), phase(both, "validation").total());
+    EXPECT_GT(phase(both, "validation").total(), part(both, "validation", "transformer weights"));
+
+    job.flow_matching.expert = "high_noise";
+    const JobMemoryEstimate one = estimate_job_memory(job, model, components, 1);
+    EXPECT_LT(phase(one, "train").total() + part(both, "train", "transformer weights") / 2,
+              phase(both, "train").total());
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "engine/diffusion/pipeline_folder.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/models/cogvideox/transformer_checkpoint.h"
+#include "engine/models/model_family.h"
 #include "engine/train/run_export.h"
 #include "engine/train/sampling/bucket_batch_sampler.h"
 #include "engine/train/trainer.h"
@@ -442,5 +443,201 @@ TEST(RunExport, APipelineExportIsTheBaseModelWithTheTrainedTransformer) {
     request.out = dir / "run"; // a folder of other files
     EXPECT_THROW(export_run(request), core::Error);
 }
+
+// A LoRA run of the tiny Wan 2.2 A14B pipeline (two experts) on the in-memory dataset, whose
+// moments and 32-wide prompts fit its 16-channel latents and text width.
+common::TrainingJob two_expert_job(const std::string& expert) {
+    common::TrainingJob job = small_job(6, 1e-2);
+    job.model = test::tiny_wan_pipeline("wan2.2-tiny-a14b").string();
+    job.flow_matching.expert = expert;
+    return job;
+}
+
+TrainResult train_two_experts(const common::TrainingJob& job, const fs::path& run) {
+    fs::create_directories(run);
+    const int fd = ::open((run / "events.jsonl").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    core::EventEmitter events(fd);
+    Trainer trainer(job, job.model, run, std::make_unique<MemoryDataset>(), events);
+    TrainResult result = trainer.run();
+    ::close(fd);
+    return result;
+}
+
+// Whether some adapter of `file` moved off its zero-initialised B: the expert trained.
+bool adapter_trained(const fs::path& file) {
+    for (const auto& [name, tensor] : core::read_tensors(file)) {
+        const bool b =
+            name.find("lora_B") != std::string::npos || name.find("lora_up") != std::string::npos;
+        if (b && tensor.abs().max().item<double>() > 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string tuneframe_expert(const fs::path& file) {
+    const core::SafetensorsFile lora(file);
+    return nlohmann::json::parse(lora.metadata().at("tuneframe")).value("expert", "");
+}
+
+// The same short video as `sample` makes it, from `folder` with `options`.
+at::Tensor sampled_video(const models::ModelFolder& folder, const models::SamplerOptions& options) {
+    models::SampleRequest request;
+    request.prompt = "a red ball";
+    request.frames = 5;
+    request.height = 32;
+    request.width = 32;
+    request.steps = 4; // the first steps are the high-noise expert's, the last the low's
+    request.seed = 3;
+    return folder.sampler(options)->generate(request).video;
+}
+
+// Each expert the run trained goes to a file of its own, named for it, verified in a fresh base
+// of that expert; sampling with the two files is sampling with the two merged experts.
+TEST(RunExport, ATwoExpertRunWritesOneFilePerExpertAndSamplesWithBoth) {
+    test::TemporaryDirectory dir;
+    train_two_experts(two_expert_job("both"), dir / "run");
+    ExportRequest request;
+    request.run = dir / "run";
+    request.format = "musubi";
+    request.out = dir / "musubi";
+    const ExportResult musubi = export_run(request);
+    ASSERT_EQ(musubi.files.size(), 2u);
+    EXPECT_EQ(musubi.files[0].path,
+              dir / "musubi" / "tuneframe_lora_musubi_high_noise.safetensors");
+    EXPECT_EQ(musubi.files[1].path, dir / "musubi" / "tuneframe_lora_musubi_low_noise.safetensors");
+    EXPECT_EQ(musubi.path, musubi.files[0].path);
+    for (const ExportedFile& file : musubi.files) {
+        EXPECT_LE(file.max_abs_diff, file.tolerance) << file.path;
+        EXPECT_EQ(tuneframe_expert(file.path), file.expert);
+        EXPECT_TRUE(adapter_trained(file.path)) << file.path;
+    }
+    EXPECT_EQ(musubi.files[0].expert, "high_noise");
+    EXPECT_EQ(musubi.files[1].expert, "low_noise");
+    // Two experts of one shape, trained on different steps: their files differ.
+    const auto high = core::read_tensors(musubi.files[0].path);
+    const auto low = core::read_tensors(musubi.files[1].path);
+    EXPECT_TRUE(std::any_of(high.begin(), high.end(), [&](const auto& item) {
+        return !item.second.equal(low.at(item.first));
+    }));
+
+    request.format = "diffusers";
+    request.out = dir / "pair.safetensors";
+    const ExportResult diffusers = export_run(request);
+    ASSERT_EQ(diffusers.files.size(), 2u);
+    EXPECT_EQ(diffusers.files[0].path, dir / "pair_high_noise.safetensors");
+    EXPECT_EQ(diffusers.files[1].path, dir / "pair_low_noise.safetensors");
+    EXPECT_FALSE(fs::exists(dir / "pair.safetensors"));
+
+    request.format = "merged";
+    request.out = dir / "merged";
+    const ExportResult merged = export_run(request);
+    EXPECT_EQ(merged.path, dir / "merged");
+    ASSERT_EQ(merged.files.size(), 2u);
+    EXPECT_EQ(merged.files[1].path, dir / "merged" / "transformer_2");
+
+    const std::unique_ptr<models::ModelFolder> base =
+        models::open_model_folder(test::tiny_wan_pipeline("wan2.2-tiny-a14b"));
+    models::SamplerOptions with_files;
+    with_files.placement = {torch::kFloat32, torch::kCPU};
+    with_files.lora = musubi.files[0].path;
+    with_files.lora_2 = musubi.files[1].path;
+    const at::Tensor from_files = sampled_video(*base, with_files);
+    models::SamplerOptions plain;
+    plain.placement = with_files.placement;
+    const at::Tensor from_merged =
+        sampled_video(*base->with_transformer(dir / "merged" / "transformer", 0)
+                           ->with_transformer(dir / "merged" / "transformer_2", 1),
+                      plain);
+    EXPECT_LT((from_files - from_merged).abs().max().item<double>(), 1e-4);
+    // Without the second file the low-noise expert is the base's: another video.
+    with_files.lora_2.reset();
+    EXPECT_GT((sampled_video(*base, with_files) - from_merged).abs().max().item<double>(), 1e-4);
+}
+
+// A run of one expert writes that expert's file only; --expert chooses among those trained and
+// refuses the others; merged and pipeline exports hold both experts, the untrained one the
+// base's own files.
+TEST(RunExport, ARunOfOneExpertExportsThatExpertAndRefusesTheOther) {
+    test::TemporaryDirectory dir;
+    train_two_experts(two_expert_job("low_noise"), dir / "run");
+    ExportRequest request;
+    request.run = dir / "run";
+    request.format = "wan";
+    request.out = dir / "wan";
+    const ExportResult wan = export_run(request);
+    ASSERT_EQ(wan.files.size(), 1u);
+    EXPECT_EQ(wan.files[0].path, dir / "wan" / "tuneframe_lora_wan_low_noise.safetensors");
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir / "wan"), fs::directory_iterator()), 1);
+    EXPECT_LE(wan.max_abs_diff, wan.tolerance);
+
+    request.expert = "high_noise";
+    request.out = dir / "high";
+    try {
+        export_run(request);
+        FAIL() << "an expert the run did not train was exported";
+    } catch (const core::Error& error) {
+        EXPECT_EQ(error.code(), core::ErrorCode::BadInput);
+        EXPECT_NE(std::string(error.what()).find("low-noise expert only"), std::string::npos)
+            << error.what();
+        EXPECT_NE(error.hint().find("--expert low_noise"), std::string::npos) << error.hint();
+    }
+    EXPECT_FALSE(fs::exists(dir / "high"));
+    request.expert = "both";
+    EXPECT_THROW(export_run(request), core::Error);
+    request.expert = "low_noise";
+    EXPECT_EQ(export_run(request).files.size(), 1u);
+
+    request.expert.clear();
+    request.format = "merged";
+    request.out = dir / "merged";
+    const ExportResult merged = export_run(request);
+    ASSERT_EQ(merged.files.size(), 1u);
+    EXPECT_EQ(merged.files[0].path, dir / "merged" / "transformer_2");
+    const fs::path base = test::tiny_wan_pipeline("wan2.2-tiny-a14b");
+    EXPECT_TRUE(
+        fs::equivalent(dir / "merged" / "transformer" / "diffusion_pytorch_model.safetensors",
+                       base / "transformer" / "diffusion_pytorch_model.safetensors"));
+    EXPECT_FALSE(
+        fs::equivalent(dir / "merged" / "transformer_2" / "diffusion_pytorch_model.safetensors",
+                       base / "transformer_2" / "diffusion_pytorch_model.safetensors"));
+    // An earlier export of the pair is replaced; a folder of other files is not written into.
+    EXPECT_EQ(export_run(request).path, dir / "merged");
+    request.out = dir / "wan";
+    EXPECT_THROW(export_run(request), core::Error);
+
+    request.format = "pipeline";
+    request.out = dir / "pipeline";
+    const ExportResult pipeline = export_run(request);
+    EXPECT_EQ(pipeline.files[0].path, dir / "pipeline" / "transformer_2");
+    const std::unique_ptr<models::ModelFolder> opened = models::open_model_folder(pipeline.path);
+    EXPECT_EQ(opened->experts(), 2);
+    EXPECT_EQ(test::read_bytes(dir / "pipeline" / "transformer_2" / "config.json"),
+              test::read_bytes(dir / "merged" / "transformer_2" / "config.json"));
+    EXPECT_TRUE(fs::equivalent(dir / "pipeline" / "transformer" / "config.json",
+                               base / "transformer" / "config.json"));
+}
+
+TEST(RunExport, AOneTransformerRunHasNoExpertToChoose) {
+    test::TemporaryDirectory dir;
+    train(dir / "run", 2);
+    ExportRequest request;
+    request.run = dir / "run";
+    request.out = dir / "lora";
+    request.expert = "high_noise";
+    try {
+        export_run(request);
+        FAIL() << "--expert was taken for a one-transformer model";
+    } catch (const core::Error& error) {
+        EXPECT_EQ(error.code(), core::ErrorCode::BadInput);
+        EXPECT_NE(error.hint().find("Leave --expert out"), std::string::npos) << error.hint();
+    }
+    request.expert.clear();
+    const ExportResult result = export_run(request);
+    ASSERT_EQ(result.files.size(), 1u);
+    EXPECT_EQ(result.files[0].path, result.path);
+    EXPECT_EQ(result.files[0].expert, "");
+}
+
 } // namespace
 } // namespace tuneframe::train
