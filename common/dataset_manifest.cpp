@@ -224,6 +224,12 @@ std::vector<ManifestIssue> validate_manifest_entry(const ManifestEntry& entry) {
     if (entry.path.empty()) {
         issue("path", "is empty; give the clip's file, absolute or relative to the manifest");
     }
+    // The system reads a path only up to a NUL: "clips/a.mp4\u0000.txt" would train clips/a.mp4.
+    if (const std::size_t nul = entry.path.find('\0'); nul != std::string::npos) {
+        issue("path", "holds a NUL character at byte " + std::to_string(nul + 1) +
+                          ", where the system would cut the path short and read another file; "
+                          "remove the NUL");
+    }
     if (entry.trim_in < 0) {
         issue("trim_in", "is " + std::to_string(entry.trim_in) + "; frames count from 0");
     }

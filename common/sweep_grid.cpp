@@ -11,8 +11,6 @@ using json = nlohmann::json;
 
 namespace {
 
-constexpr std::size_t kMaximumRuns = 256;
-
 // {"optimizer": {"lr": value}} for "optimizer.lr".
 json nested(const std::string& field, const json& value) {
     json result = value;
@@ -24,40 +22,107 @@ json nested(const std::string& field, const json& value) {
     return json{{rest, result}};
 }
 
-// The value at a field path of a whole job, or null.
-const json* find_field(const json& job, const std::string& field) {
-    const json* node = &job;
-    std::size_t start = 0;
-    while (start <= field.size()) {
-        const std::size_t dot = field.find('.', start);
-        const std::string key = field.substr(start, dot == std::string::npos ? dot : dot - start);
-        if (!node->is_object() || !node->contains(key)) {
-            return nullptr;
-        }
-        node = &(*node)[key];
-        if (dot == std::string::npos) {
-            return node;
-        }
-        start = dot + 1;
-    }
-    return nullptr;
+std::vector<JobFieldLimit> make_sweep_field_limits() {
+    JobFieldLimit version;
+    version.field = "v";
+    version.type = JobFieldType::Integer;
+    version.min_integer = 1;
+    version.max_integer = kSweepVersion;
+    JobFieldLimit name;
+    name.field = "name";
+    name.type = JobFieldType::Text;
+    name.max_bytes = kMaxSweepNameBytes;
+    JobFieldLimit axes;
+    axes.field = "axes";
+    axes.type = JobFieldType::Object;
+    axes.min_items = 1;
+    axes.max_items = kMaxSweepAxes;
+    JobFieldLimit values;
+    values.field = "axes.*";
+    values.type = JobFieldType::Values;
+    values.min_items = 1;
+    values.max_items = kMaxSweepRuns;
+    return {version, name, axes, values};
 }
 
-// json::value() would throw type_error for a name that is not a string, past the JobError
-// both readers catch.
-std::string read_name(const json& input, const std::string& origin) {
-    const auto name = input.find("name");
-    if (name == input.end() || name->is_null()) {
-        return "sweep";
+// Reads the grid's own fields against sweep_field_limits(); the values are the job reader's.
+class GridReader {
+public:
+    GridReader(const json& input, std::string origin)
+        : input_(input)
+        , origin_(std::move(origin)) {}
+
+    [[noreturn]] void fail(const std::string& field, const std::string& problem,
+                           const std::string& hint) const {
+        throw JobError(origin_ + ": " + problem + ".", field, hint);
     }
-    if (!name->is_string()) {
-        throw JobError(origin + ": \"name\" must be a string.", "name",
-                       R"(Put the sweep's name in double quotes, e.g. "lr-by-rank".)");
+
+    void check_fields() const {
+        for (const auto& [key, value] : input_.items()) {
+            if (key != "v" && key != "name" && key != "axes") {
+                fail(key, "\"" + key + "\" is not a field of a sweep grid",
+                     "A grid holds \"v\", \"name\" and \"axes\"; check the spelling.");
+            }
+            if (value.is_null()) {
+                fail(key, "\"" + key + "\" is null",
+                     "Leave the field out to keep its default, or give it a value.");
+            }
+        }
     }
-    return name->get<std::string>();
-}
+
+    void check_version() const {
+        const auto v = input_.find("v");
+        if (v == input_.end()) {
+            return;
+        }
+        if (v->is_number() && v->get<double>() > kSweepVersion) {
+            fail("v",
+                 "\"v\" is " + v->dump() + ", newer than this build understands (" +
+                     std::to_string(kSweepVersion) + ")",
+                 "Update Tuneframe, or write the grid with this version.");
+        }
+        if (!v->is_number() || v->get<double>() < 1 ||
+            v->get<double>() != std::floor(v->get<double>())) {
+            fail("v", "\"v\" is " + v->dump() + ", not a version", "Write \"v\": 1.");
+        }
+    }
+
+    // json::value() would throw type_error for a name that is not a string, past the JobError
+    // both readers catch.
+    std::string name() const {
+        const auto name = input_.find("name");
+        if (name == input_.end() || (name->is_string() && name->get<std::string>().empty())) {
+            return "sweep";
+        }
+        if (!name->is_string()) {
+            fail("name", "\"name\" must be a string",
+                 R"(Put the sweep's name in double quotes, e.g. "lr-by-rank".)");
+        }
+        const std::string text = name->get<std::string>();
+        if (text.find('\0') != std::string::npos) {
+            fail("name", "\"name\" holds a NUL character", "Remove the NUL character.");
+        }
+        if (text.size() > kMaxSweepNameBytes) {
+            fail("name",
+                 "\"name\" is " + std::to_string(text.size()) + " bytes long, more than " +
+                     std::to_string(kMaxSweepNameBytes),
+                 "The name becomes part of each run's folder name: shorten it to at most " +
+                     std::to_string(kMaxSweepNameBytes) + " bytes.");
+        }
+        return text;
+    }
+
+private:
+    const json& input_;
+    std::string origin_;
+};
 
 } // namespace
+
+const std::vector<JobFieldLimit>& sweep_field_limits() {
+    static const std::vector<JobFieldLimit> limits = make_sweep_field_limits();
+    return limits;
+}
 
 std::string sweep_field_short_name(const std::string& field) {
     static const std::map<std::string, std::string> names = {{"optimizer.lr", "lr"},
@@ -109,25 +174,44 @@ SweepGrid SweepGrid::from_json(const json& input, const std::string& origin) {
         throw JobError(origin + ": a sweep grid is an object with \"axes\".", "axes",
                        R"(Write {"name": "...", "axes": {"optimizer.lr": [1e-4, 3e-4]}}.)");
     }
+    const GridReader reader(input, origin);
+    reader.check_fields();
+    reader.check_version();
     SweepGrid grid;
-    grid.name = read_name(input, origin);
+    grid.name = reader.name();
     for (const auto& [field, values] : input["axes"].items()) {
         if (!values.is_array() || values.empty()) {
-            throw JobError(origin + ": axis \"" + field + "\" has no values.", "axes." + field,
-                           "Give a list of at least one value, e.g. [1e-4, 3e-4].");
+            reader.fail("axes." + field, "axis \"" + field + "\" has no values",
+                        "Give a list of at least one value, e.g. [1e-4, 3e-4].");
         }
         grid.axes.push_back({field, values.get<std::vector<json>>()});
     }
     if (grid.axes.empty()) {
-        throw JobError(origin + ": the sweep grid has no axes.", "axes",
-                       "Name at least one job field to vary, e.g. \"optimizer.lr\".");
+        reader.fail("axes", "the sweep grid has no axes",
+                    "Name at least one job field to vary, e.g. \"optimizer.lr\".");
     }
-    if (grid.size() > kMaximumRuns) {
+    if (grid.size() > kMaxSweepRuns) {
         const std::string count =
             grid.size() == SIZE_MAX ? "at least 2^64" : std::to_string(grid.size());
-        throw JobError(origin + ": the grid has " + count + " combinations, more than " +
-                           std::to_string(kMaximumRuns) + ".",
-                       "axes", "Sweep fewer values at once.");
+        reader.fail("axes",
+                    "the grid has " + count + " combinations, more than " +
+                        std::to_string(kMaxSweepRuns),
+                    "Sweep fewer values at once.");
+    }
+    if (grid.axes.size() > kMaxSweepAxes) {
+        reader.fail("axes",
+                    "the grid has " + std::to_string(grid.axes.size()) + " axes, more than " +
+                        std::to_string(kMaxSweepAxes),
+                    "Vary fewer fields at once.");
+    }
+    for (const SweepAxis& axis : grid.axes) {
+        const JobFieldLimit* field = find_job_field_limit(axis.field);
+        if (!field || field->type == JobFieldType::Object) {
+            reader.fail("axes." + axis.field,
+                        "\"" + axis.field + "\" is not a job field a sweep can vary",
+                        "Use a field path of the job, e.g. optimizer.lr, lora.rank, "
+                        "lr_schedule.name, max_steps or batch_size.");
+        }
     }
     return grid;
 }
@@ -137,7 +221,7 @@ json SweepGrid::to_json() const {
     for (const SweepAxis& axis : this->axes) {
         axes[axis.field] = axis.values;
     }
-    return {{"name", name}, {"axes", axes}};
+    return {{"v", kSweepVersion}, {"name", name}, {"axes", axes}};
 }
 
 std::size_t SweepGrid::size() const {
@@ -152,16 +236,9 @@ std::size_t SweepGrid::size() const {
 }
 
 std::vector<SweepPoint> SweepGrid::expand(const json& base, const std::string& origin) const {
-    const json whole = TrainingJob::from_json(base, origin).to_json();
+    const TrainingJob whole = TrainingJob::from_json(base, origin);
     for (const SweepAxis& axis : axes) {
-        const json* current = find_field(whole, axis.field);
-        if (!current || current->is_object()) {
-            throw JobError(origin + ": \"" + axis.field + "\" is not a job field a sweep can vary.",
-                           "axes." + axis.field,
-                           "Use a field path of the job, e.g. optimizer.lr, lora.rank, "
-                           "lr_schedule.name, max_steps or batch_size.");
-        }
-        if (whole.value("mode", std::string()) == "full" && axis.field.rfind("lora.", 0) == 0) {
+        if (whole.mode == "full" && axis.field.rfind("lora.", 0) == 0) {
             throw JobError(origin +
                                ": the job is a full fine-tune, which trains no adapter, so \"" +
                                axis.field + "\" would make runs that differ only in name.",

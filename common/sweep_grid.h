@@ -14,6 +14,16 @@
 //   {"name": "lr-by-rank", "axes": {"optimizer.lr": [1e-4, 3e-4], "lora.rank": [32, 64]}}
 namespace tuneframe::common {
 
+inline constexpr int kSweepVersion = 1;
+inline constexpr std::size_t kMaxSweepRuns = 256; // the product of the axes' lengths
+inline constexpr std::size_t kMaxSweepAxes = 16;
+inline constexpr std::size_t kMaxSweepNameBytes = 64; // it names the runs' folders
+
+// The grid's fields in the job table's terms: "v" (1 to kSweepVersion), "name" (Text) and
+// "axes" (an Object of 1 to kMaxSweepAxes job fields, each "axes.<field>" a list of Values).
+// Other fields are errors; null is refused.
+const std::vector<JobFieldLimit>& sweep_field_limits();
+
 struct SweepAxis {
     std::string field; // a job field path: "optimizer.lr", "max_steps"
     std::vector<nlohmann::json> values;

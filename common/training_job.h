@@ -16,6 +16,70 @@ namespace tuneframe::common {
 
 inline constexpr int kJobVersion = 1;
 
+// The job's limits, one table for every field (job_field_limits()). The reader enforces it, so
+// `estimate`, `train --check`, `prepare`, `train` and the studio's form (which reads its ranges
+// from it) refuse the same jobs (docs/protocol.md, "Training job").
+//
+// The estimate's arithmetic (engine/train/job_memory_estimate.cpp) relies on these bounds:
+// through an 8x VAE and 2x2 patches a sequence is at most 257 x 256 x 256 < 2^24 tokens, so
+// batch (2^10) x tokens x a 16384-wide model (2^14) x 4 bytes < 2^50 leaves 2^13 for the
+// widths x blocks factor in int64; frames x height x width < 2^35; sp_size x tp_size x pp_size
+// <= 2^30 fits an int. What a model's config brings (its width, depth, VAE scale and channels)
+// is the estimate's to guard.
+inline constexpr std::int64_t kMaxBucketSide = 4096;   // pixels, height or width
+inline constexpr std::int64_t kMaxBucketFrames = 1025; // 4k+1 frames
+inline constexpr std::size_t kMaxBuckets = 32;         // per bucket list
+inline constexpr std::int64_t kMaxBatchSize = 1024;
+inline constexpr std::int64_t kMaxSteps = 100'000'000; // steps, and every step count
+inline constexpr std::int64_t kMaxEpochs = 1'000'000;
+inline constexpr std::int64_t kMaxGradientAccumulation = 4096;
+inline constexpr std::int64_t kMaxLoraRank = 8192;
+inline constexpr std::int64_t kMaxParallelSize = 1024; // each of sp, tp and pp
+inline constexpr std::size_t kMaxValidationPrompts = 64;
+inline constexpr std::size_t kMaxPromptBytes = 8192;
+inline constexpr std::size_t kMaxPathBytes = 4096;    // PATH_MAX
+inline constexpr std::size_t kMaxPathNameBytes = 255; // NAME_MAX: each name in a path
+inline constexpr std::int64_t kMaxCudaDevice = 127;   // c10::DeviceIndex is 8 bits
+
+enum class JobFieldType {
+    Object,   // a group of fields, { ... }; its unknown fields are errors
+    Integer,  // a whole number in [min_integer, max_integer]
+    Number,   // a finite number in [minimum, maximum], or (minimum, maximum]
+    Flag,     // true or false
+    Text,     // a string of at most max_bytes bytes, no NUL
+    Path,     // a Text naming a file or folder; each name in it at most kMaxPathNameBytes
+    Choice,   // one of `choices`
+    Texts,    // a list of min_items to max_items Texts
+    Paths,    // a list of min_items to max_items Paths
+    Integers, // a list of min_items to max_items Integers
+    Sizes,    // a list of min_items to max_items [height, width] pairs of Integers
+    Values,   // a list of min_items to max_items values of the job field it names (sweeps)
+};
+
+// What one field may hold. Null is refused unless `nullable` (the field has an unset state,
+// which null writes); a missing field keeps its default.
+struct JobFieldLimit {
+    std::string field; // the dotted path, "optimizer.lr"
+    JobFieldType type = JobFieldType::Object;
+    std::int64_t min_integer = 0; // Integer, and each item of Integers and Sizes
+    std::int64_t max_integer = 0;
+    double minimum = 0; // Number
+    double maximum = 0;
+    bool minimum_excluded = false; // (minimum, maximum]
+    std::size_t max_bytes = 0;     // Text and Path, and each item of Texts and Paths
+    std::size_t min_items = 0;     // lists
+    std::size_t max_items = 0;
+    std::vector<std::string> choices;
+    bool nullable = false;
+};
+
+// Every field of the job, objects before their fields, in to_json()'s order.
+const std::vector<JobFieldLimit>& job_field_limits();
+// The limit of one field ("optimizer.lr"); nullptr for a path the job has not.
+const JobFieldLimit* find_job_field_limit(const std::string& field);
+// find_job_field_limit() for a field that must exist: std::logic_error otherwise.
+const JobFieldLimit& job_field_limit(const std::string& field);
+
 // A job that cannot be used as it is. The message names the origin (a file), the field path
 // ("optimizer.lr") and what is wrong; the hint says what to write instead.
 class JobError : public std::runtime_error {

@@ -1,13 +1,15 @@
 // `train --job FILE [--check]`: the run folder is the job file's folder; --check only says
-// whether the job can train on its model, writing nothing.
+// whether the job can be prepared and trained here, writing nothing.
 #include "engine/cli/commands.h"
 #include "engine/core/device/runtime_info.h"
 #include "engine/core/error.h"
 #include "engine/core/job_file.h"
 #include "engine/core/media_support.h"
 #include "engine/core/pid_file.h"
+#include "engine/data/prepared_index.h"
 #include "engine/dist/distributed_context.h"
 #include "engine/models/model_family.h"
+#include "engine/models/module_weights.h"
 #include "engine/train/job_model_check.h"
 #include "engine/train/sampling/prepared_training_dataset.h"
 #include "engine/train/trainer.h"
@@ -18,8 +20,79 @@
 #include <c10/util/Exception.h>
 
 namespace tuneframe::cli {
+namespace {
 
 namespace fs = std::filesystem;
+
+// The device and precision as prepare and train place the model: a device this machine lacks
+// (cuda:99, or CUDA on a CPU-only build) and fp16 on the CPU are refused, naming the field.
+void check_placement_here(const common::TrainingJob& job, const fs::path& job_file) {
+    models::WeightsPlacement placement;
+    const std::string device =
+        job.device == "auto" ? (core::cuda_usable() ? "cuda" : "cpu") : job.device;
+    try {
+        placement.device = models::parse_device(device);
+    } catch (const core::Error& error) {
+        throw core::Error(error.code(),
+                          job_file.string() + ": \"device\" is \"" + job.device +
+                              "\": " + error.what(),
+                          error.hint())
+            .with_field("device");
+    }
+    try {
+        placement.dtype = models::parse_dtype(job.precision);
+        models::check_placement(placement);
+    } catch (const core::Error& error) {
+        throw core::Error(error.code(),
+                          job_file.string() + ": \"precision\" is \"" + job.precision + "\" on " +
+                              device + ": " + error.what(),
+                          error.hint())
+            .with_field("precision");
+    }
+}
+
+// What prepare reads first: the manifest must be a file that exists.
+void check_manifest(const common::TrainingJob& job, const fs::path& job_file) {
+    if (job.dataset.manifest.empty()) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          job_file.string() + ": \"dataset.manifest\" is empty.",
+                          "Name the dataset's JSON Lines manifest, relative to the job file.")
+            .with_field("dataset.manifest");
+    }
+    const fs::path manifest = core::job_relative_path(job_file, job.dataset.manifest);
+    std::error_code error;
+    const fs::file_status status = fs::status(manifest, error);
+    if (!fs::is_regular_file(status)) {
+        throw core::Error(
+            core::ErrorCode::BadInput,
+            job_file.string() + ": \"dataset.manifest\" names '" + manifest.string() + "', which " +
+                (fs::exists(status) ? "is not a regular file" : "does not exist") + ".",
+            "Export the dataset from the studio, or correct dataset.manifest "
+            "(relative to the job file).")
+            .with_field("dataset.manifest");
+    }
+}
+
+// A batch larger than the prepared samples would train smaller batches than the job says
+// (and than the estimate counted) without a word.
+void check_batch_size(const common::TrainingJob& job, const fs::path& job_file,
+                      std::int64_t samples) {
+    if (job.batch_size > samples) {
+        throw core::Error(core::ErrorCode::BadInput,
+                          job_file.string() + ": \"batch_size\" is " +
+                              std::to_string(job.batch_size) +
+                              " but the run's prepared dataset "
+                              "holds " +
+                              std::to_string(samples) +
+                              " sample(s), so no batch "
+                              "could be that large.",
+                          "Lower batch_size to at most " + std::to_string(samples) +
+                              ", or add clips and prepare again.")
+            .with_field("batch_size");
+    }
+}
+
+} // namespace
 
 int run_train(CommandContext& context) {
     Arguments& arguments = context.arguments;
@@ -33,6 +106,15 @@ int run_train(CommandContext& context) {
     train::check_job_against_model(job, *models::open_model_folder(model), job_file.string());
     core::require_media_for_validation(job, job_file, core::engine_has_media());
     if (check_only) {
+        // What prepare and train would refuse on this machine, refused first.
+        check_placement_here(job, job_file);
+        check_manifest(job, job_file);
+        const fs::path prepared = run / data::PreparedIndex::kFileName;
+        if (fs::exists(prepared)) {
+            check_batch_size(
+                job, job_file,
+                static_cast<std::int64_t>(data::PreparedIndex::read(prepared).samples.size()));
+        }
         context.events.done("ok", {{"checked", job_file.string()}});
         return 0;
     }
@@ -69,8 +151,11 @@ int run_train(CommandContext& context) {
             context.events.log("warning", warning);
         });
     }
-    train::Trainer trainer(job, model, run, train::PreparedTrainingDataset::open(run, job_file),
-                           context.events, commands ? &*commands : nullptr, distributed.get());
+    std::unique_ptr<train::PreparedTrainingDataset> dataset =
+        train::PreparedTrainingDataset::open(run, job_file);
+    check_batch_size(job, job_file, dataset->size());
+    train::Trainer trainer(job, model, run, std::move(dataset), context.events,
+                           commands ? &*commands : nullptr, distributed.get());
     train::TrainResult result;
     try {
         result = trainer.run();

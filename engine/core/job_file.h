@@ -2,9 +2,15 @@
 
 #include "common/training_job.h"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 
 namespace tuneframe::core {
+
+// A job or sweep grid file's JSON: one value and nothing after it. A BadInput error for a file
+// that is not a regular file, is larger than any job, holds a NUL byte or is not JSON.
+nlohmann::json read_job_json(const std::filesystem::path& file);
 
 // Reads a job.json with the shared job reader; its JobError becomes a BadInput Error (the
 // message names the file and the field, the hint the fix).

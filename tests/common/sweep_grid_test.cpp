@@ -94,5 +94,50 @@ TEST(SweepGrid, CombinationCountSaturatesInsteadOfWrapping) {
     }
 }
 
+// The grid's own fields have limits as the job's do (issue 39): unknown fields, null, newer
+// versions, a name too long for a folder and too many axes are refused, naming the field.
+TEST(SweepGrid, TheGridsFieldsHaveLimits) {
+    auto field_of = [](const json& input) {
+        try {
+            SweepGrid::from_json(input, "grid.json").expand(json::object(), "job");
+        } catch (const JobError& error) {
+            EXPECT_FALSE(error.hint().empty());
+            return error.field();
+        }
+        return std::string("no error");
+    };
+    const json axes = {{"optimizer.lr", {1e-4, 3e-4}}};
+    EXPECT_EQ(field_of({{"axes", axes}, {"v", 1}}), "no error");
+    EXPECT_EQ(field_of({{"axes", axes}, {"v", 2}}), "v");
+    try {
+        SweepGrid::from_json({{"axes", axes}, {"v", 2}}, "grid.json");
+    } catch (const JobError& error) {
+        EXPECT_NE(std::string(error.what()).find("grid.json: \"v\" is 2, newer"), std::string::npos)
+            << error.what();
+    }
+    EXPECT_EQ(field_of({{"axes", axes}, {"v", "1"}}), "v");
+    EXPECT_EQ(field_of({{"axes", axes}, {"v", nullptr}}), "v");
+    EXPECT_EQ(field_of({{"axes", axes}, {"runs", 3}}), "runs");
+    EXPECT_EQ(field_of({{"axes", axes}, {"name", nullptr}}), "name");
+    EXPECT_EQ(field_of({{"axes", axes}, {"name", std::string(kMaxSweepNameBytes + 1, 'n')}}),
+              "name");
+    EXPECT_EQ(field_of({{"axes", axes}, {"name", std::string(10 << 20, 'n')}}), "name");
+    EXPECT_EQ(field_of({{"axes", axes}, {"name", std::string("a\0b", 3)}}), "name");
+    json many = json::object();
+    for (std::size_t axis = 0; axis <= kMaxSweepAxes; ++axis) {
+        many["field" + std::to_string(axis)] = {1};
+    }
+    EXPECT_EQ(field_of({{"axes", many}}), "axes");
+    // A null value is refused by the job reader where the field has no unset state.
+    EXPECT_EQ(field_of({{"axes", {{"max_steps", {10, nullptr}}}}}), "max_steps");
+    // Fields written only when set are fields all the same.
+    EXPECT_EQ(field_of({{"axes", {{"flow_matching.shift", {3.0, 5.0}}}}}), "no error");
+    const SweepGrid grid = SweepGrid::from_json({{"name", "g"}, {"axes", axes}}, "grid.json");
+    EXPECT_EQ(grid.to_json()["v"], kSweepVersion);
+    EXPECT_EQ(SweepGrid::from_json(grid.to_json(), "again").to_json(), grid.to_json());
+    ASSERT_EQ(sweep_field_limits().size(), 4u);
+    EXPECT_EQ(sweep_field_limits()[1].max_bytes, kMaxSweepNameBytes);
+}
+
 } // namespace
 } // namespace tuneframe::common

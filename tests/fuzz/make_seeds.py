@@ -133,6 +133,27 @@ def job_seeds():
           ' "misspelt": true, "batch_size": 1e300}')
     write("job_file", "bad_version", '{"v": 99}')
     write("job_file", "bad_json", '{"model": "m",')
+    # Issue 39: the table of limits. Each at or just past a bound, a null, a NUL.
+    write("job_file", "valid_at_the_limits", json.dumps(
+        {"batch_size": 1024, "max_steps": 100000000, "gradient_accumulation": 4096,
+         "seed": 9223372036854775807, "device": "cuda:127", "checkpointed_blocks": None,
+         "optimizer": {"beta3": None}, "lora": {"rank": 8192},
+         "validation": {"prompts": ["p"] * 64, "frames": 1025, "height": 4096, "width": 4096,
+                        "guidance_2": None},
+         "flow_matching": {"shift": None},
+         "parallel": {"plan": "hybrid", "sp_size": 1024, "tp_size": 1, "pp_size": 1024}}))
+    write("job_file", "bad_past_the_limits",
+          '{"batch_size": 4611686018427387904, "max_steps": 9223372036854775808,'
+          ' "gradient_accumulation": 1e19, "validation": {"frames": 1000000001,'
+          ' "height": 65536, "width": 65536}, "epochs": -9223372036854775809}')
+    write("job_file", "bad_null", '{"max_steps": null, "dataset": null, "model": null}')
+    write("job_file", "bad_nul_in_path",
+          '{"model": "models/tiny\\u0000.txt", "dataset": {"manifest": "a\\u0000b"}}')
+    write("job_file", "bad_nul_after", b'{"max_steps": 5}\0garbage')
+    write("job_file", "bad_trailing_value", '{"max_steps": 5}{}')
+    write("job_file", "bad_long_name", json.dumps({"model": "m/" + "a" * 300 + "/x"}))
+    write("job_file", "bad_many_prompts", json.dumps({"validation": {"prompts": ["a"] * 65}}))
+    write("job_file", "bad_device_index", '{"device": "cuda:99999999999999999999"}')
 
 
 def sweep_seeds():
@@ -147,6 +168,23 @@ def sweep_seeds():
         {"axes": {"optimizer.lr": list(range(1, 20)), "lora.rank": list(range(1, 20))}}))
     write("sweep_grid", "bad_empty", json.dumps({"axes": {"optimizer.lr": []}}))
     write("sweep_grid", "bad_not_object", "[1, 2, 3]")
+    # Issue 39: the grid's own fields have limits.
+    write("sweep_grid", "valid_versioned", json.dumps(
+        {"v": 1, "name": "n" * 64, "axes": {"flow_matching.shift": [3.0, None],
+                                             "trigger_word": ["w" * 256]}}))
+    write("sweep_grid", "bad_newer_version", json.dumps({"v": 2, "axes": {"max_steps": [1]}}))
+    write("sweep_grid", "bad_extra_field", json.dumps({"runs": 3, "axes": {"max_steps": [1]}}))
+    write("sweep_grid", "bad_null_name", json.dumps({"name": None, "axes": {"max_steps": [1]}}))
+    write("sweep_grid", "bad_long_name", json.dumps({"name": "n" * 65, "axes": {"seed": [1]}}))
+    write("sweep_grid", "bad_null_value", json.dumps({"axes": {"max_steps": [1, None]}}))
+    write("sweep_grid", "bad_too_many_axes",
+          json.dumps({"axes": {f: [1] for f in ["max_steps", "epochs", "seed", "batch_size",
+                                                "lora.rank", "lora.alpha", "optimizer.lr",
+                                                "optimizer.eps", "optimizer.beta1",
+                                                "optimizer.beta2", "optimizer.weight_decay",
+                                                "max_grad_norm", "gradient_accumulation",
+                                                "checkpoints.keep", "checkpoints.every_steps",
+                                                "validation.steps", "lr_schedule.cycles"]}}))
 
 
 def protocol_seeds():
