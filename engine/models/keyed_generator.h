@@ -16,7 +16,8 @@ enum class DrawPurpose : std::uint64_t {
     ImageDropout = 6,
     Flip = 7,
     Shuffle = 8,
-    Expert = 9, // which of a two-expert model's transformers a micro-batch trains
+    Expert = 9,   // which of a two-expert model's transformers a micro-batch trains
+    Adapter = 10, // the initial adapters of a two-expert model's second transformer
 };
 
 // A CPU generator seeded from (job seed, global sample index, step, purpose). Every random

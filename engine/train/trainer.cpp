@@ -15,6 +15,7 @@
 #include "engine/train/pipeline_schedule.h"
 #include "engine/train/plan_exchange.h"
 #include "engine/train/run_command_handler.h"
+#include "engine/train/run_experts.h"
 #include "engine/train/sampling/distributed_bucket_sampler.h"
 #include "engine/train/sampling/training_batch_maker.h"
 #include "engine/train/training_checkpoint.h"
@@ -87,23 +88,6 @@ OptimizerOptions optimizer_options(const common::OptimizerSettings& o) {
     options.weight_decay = o.weight_decay;
     options.epsilon = o.eps;
     return options;
-}
-
-// The experts a job trains: the only one of a single-transformer model; of Wan 2.2 A14B's two,
-// both or the one flow_matching.expert names.
-std::vector<int> trained_experts(const common::TrainingJob& job, int experts) {
-    if (experts < 2 || job.flow_matching.expert == "both") {
-        std::vector<int> all(static_cast<std::size_t>(experts));
-        std::iota(all.begin(), all.end(), 0);
-        return all;
-    }
-    return {job.flow_matching.expert == "high_noise" ? 0 : 1};
-}
-
-// How a trained expert's parameters are named in checkpoints: the first transformer's as they
-// are, the second's under its folder's name, so both live in one checkpoint.
-std::string expert_prefix(int expert) {
-    return expert == 0 ? std::string() : "transformer_" + std::to_string(expert + 1) + ".";
 }
 
 // Bucket key "FxHxW" of a sample's latents, for messages.
@@ -297,8 +281,12 @@ struct Trainer::Impl {
             config.init =
                 job.lora.init == "gaussian" ? lora::LoRAInit::Gaussian : lora::LoRAInit::Kaiming;
             // The adapters' initial values come from the global generator: seed it from the
-            // job so the same job starts from the same adapter.
-            torch::manual_seed(models::keyed_seed(job.seed, 0, 0, models::DrawPurpose::Noise));
+            // job so the same job starts from the same adapter, and each expert from its own
+            // key so two experts do not start from the same adapter.
+            torch::manual_seed(
+                expert == 0
+                    ? models::keyed_seed(job.seed, 0, 0, models::DrawPurpose::Noise)
+                    : models::keyed_seed(job.seed, 0, expert, models::DrawPurpose::Adapter));
             lora::inject_lora(*transformer, config);
             transformer->to(where);
             lora::freeze_all_but_lora(*transformer);
@@ -329,7 +317,7 @@ struct Trainer::Impl {
         // A plan that splits the model (pipeline stages, tensor-parallel shards) loads it on the
         // host and moves only this rank's share to the device: a model too large for one GPU,
         // the reason to split it, never exists whole there.
-        const std::vector<int> trained = trained_experts(job, model->experts());
+        const std::vector<int> trained = run_experts::trained(job, model->experts());
         if (dist && trained.size() > 1) {
             throw core::Error(core::ErrorCode::BadInput,
                               "Training both experts of '" + model_folder.string() +
@@ -354,7 +342,8 @@ struct Trainer::Impl {
         for (const auto& [expert, trained_transformer] : experts) {
             for (const auto& item : trained_transformer->named_parameters()) {
                 if (item.value().requires_grad()) {
-                    trainable.emplace_back(expert_prefix(expert) + item.key(), item.value());
+                    trainable.emplace_back(run_experts::checkpoint_prefix(expert) + item.key(),
+                                           item.value());
                 }
             }
             trained_transformer->train();
@@ -824,7 +813,7 @@ struct Trainer::Impl {
         {
             torch::NoGradGuard no_grad;
             const auto parameters = whole->named_parameters();
-            const std::string prefix = expert_prefix(expert);
+            const std::string prefix = run_experts::checkpoint_prefix(expert);
             for (const auto& [name, value] : values) {
                 parameters[name.substr(prefix.size())].copy_(value);
             }
@@ -860,8 +849,7 @@ struct Trainer::Impl {
                 load.device = device;
                 all.push_back(model->load_transformer(load, expert));
             } else {
-                all.push_back(trained->first == experts.begin()->first ? primary
-                                                                       : trained->second);
+                all.push_back(trained->first == experts.begin()->first ? primary : trained->second);
             }
         }
         return all;
