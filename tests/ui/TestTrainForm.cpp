@@ -5,6 +5,7 @@
 // Train off. (Runs, the gallery and export: TestTrainPage.)
 #include "app/engine/GpuInventory.h"
 #include "app/runs/TrainingRuns.h"
+#include "common/training_job.h"
 #include "tests/ui/TrainStudio.h"
 #include "ui/train/AdvancedJobFields.h"
 #include "ui/train/NewRunForm.h"
@@ -18,6 +19,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QGuiApplication>
 #include <QImage>
@@ -55,6 +57,7 @@ private slots:
     void hybridPlanSplitsTheModelAndRefusesWhatItsHeadsCannotTake();
     void theFormFitsItsColumnAndTheColumnKeepsItsWidth();
     void severalMachinesGetTheCommandForEachOtherMachine();
+    void fieldsTakeTheirRangesFromTheJobsLimits();
 
 private:
     TrainPage* page() const { return m_studio.page(); }
@@ -482,6 +485,48 @@ void TestTrainForm::severalMachinesGetTheCommandForEachOtherMachine() {
     runs->removeQueued(runId);
     machines->setValue(1);
     QVERIFY(!address->isVisibleTo(form));
+}
+
+// The form's spin boxes and choices come from the job's table of limits (issue 39): it offers
+// what the engine accepts, and what lies past the table is refused beside the form.
+void TestTrainForm::fieldsTakeTheirRangesFromTheJobsLimits() {
+    using tuneframe::common::job_field_limit;
+    NewRunForm* form = page()->newRunForm();
+    QVERIFY(form->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    form->setModelFolder(m_studio.tinyPipeline);
+    auto spin = [form](const char* name) {
+        return form->findChild<QSpinBox*>(QString::fromLatin1(name));
+    };
+    QCOMPARE(spin("batchSpin")->maximum(), int(tuneframe::common::kMaxBatchSize));
+    QCOMPARE(spin("maxStepsSpin")->maximum(), int(tuneframe::common::kMaxSteps));
+    QCOMPARE(spin("maxStepsSpin")->minimum(), 1);
+    QCOMPARE(spin("rankSpin")->maximum(), int(tuneframe::common::kMaxLoraRank));
+    QCOMPARE(spin("alphaSpin")->minimum(), 1); // alpha is above 0
+    QCOMPARE(spin("gradientAccumulationSpin")->maximum(),
+             int(tuneframe::common::kMaxGradientAccumulation));
+    QCOMPARE(spin("checkpointEverySpin")->maximum(),
+             int(job_field_limit("checkpoints.every_steps").max_integer));
+    QCOMPARE(spin("checkpointedBlocksSpin")->minimum(), 0); // "All blocks"
+    QCOMPARE(spin("checkpointedBlocksSpin")->maximum(),
+             int(job_field_limit("checkpointed_blocks").max_integer));
+    QCOMPARE(form->findChild<QDoubleSpinBox*>(QStringLiteral("maxGradNormSpin"))->maximum(),
+             job_field_limit("max_grad_norm").maximum);
+    auto* optimizers = form->findChild<QComboBox*>(QStringLiteral("optimizerCombo"));
+    QCOMPARE(optimizers->count(), int(job_field_limit("optimizer.name").choices.size()));
+
+    // 65 validation prompts, one more than the table allows, keep Train off and say why.
+    auto* prompts = form->findChild<QPlainTextEdit*>(QStringLiteral("validationPromptsEdit"));
+    QStringList lines;
+    for (int i = 0; i <= int(tuneframe::common::kMaxValidationPrompts); ++i)
+        lines.append(QStringLiteral("a red ball %1").arg(i));
+    prompts->setPlainText(lines.join(QLatin1Char('\n')));
+    form->validateNow();
+    QVERIFY(!form->isValid());
+    QVERIFY2(form->validationError().contains(QStringLiteral("validation.prompts")),
+             qPrintable(form->validationError()));
+    prompts->setPlainText(QStringLiteral("a red ball"));
+    form->validateNow();
+    QVERIFY2(form->isValid(), qPrintable(form->validationError()));
 }
 
 QTEST_MAIN(TestTrainForm)

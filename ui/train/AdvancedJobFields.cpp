@@ -15,20 +15,13 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include <limits>
 #include <optional>
 #include <utility>
 
 namespace {
 
-const QStringList kSchedules{QStringLiteral("constant"),
-                             QStringLiteral("constant_with_warmup"),
-                             QStringLiteral("linear"),
-                             QStringLiteral("cosine"),
-                             QStringLiteral("cosine_with_restarts"),
-                             QStringLiteral("polynomial")};
-const QStringList kResizeModes{QStringLiteral("stretch"), QStringLiteral("center_crop"),
-                               QStringLiteral("random_crop")};
+const QStringList kSchedules = FormFields::jobChoices("lr_schedule.name");
+const QStringList kResizeModes = FormFields::jobChoices("dataset.resize_mode");
 
 QJsonObject child(const QJsonObject& object, const char* key) {
     return object.value(QLatin1String(key)).toObject();
@@ -68,13 +61,16 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
     , m_body(new QWidget(this))
     , m_form(new QFormLayout(m_body))
     , m_checkpointingCheck(new QCheckBox(m_body))
-    , m_checkpointedBlocksSpin(new QSpinBox(m_body))
+    // 0 shows as "All blocks": with checkpointing on, none is what unchecking it means.
+    , m_checkpointedBlocksSpin(
+          FormFields::jobSpinBox(m_body, "checkpointedBlocksSpin", "checkpointed_blocks", 0))
     , m_keepAttentionCheck(new QCheckBox(m_body))
-    , m_accumulationSpin(new QSpinBox(m_body))
+    , m_accumulationSpin(
+          FormFields::jobSpinBox(m_body, "gradientAccumulationSpin", "gradient_accumulation"))
     , m_clipSpin(new QDoubleSpinBox(m_body))
     , m_scheduleCombo(new QComboBox(m_body))
-    , m_warmupSpin(new QSpinBox(m_body))
-    , m_seedSpin(new QSpinBox(m_body))
+    , m_warmupSpin(FormFields::jobSpinBox(m_body, "warmupStepsSpin", "lr_schedule.warmup_steps"))
+    , m_seedSpin(FormFields::jobSpinBox(m_body, "seedSpin", "seed"))
     , m_frameBucketsEdit(new QLineEdit(m_body))
     , m_resolutionBucketsEdit(new QLineEdit(m_body))
     , m_resizeCombo(new QComboBox(m_body))
@@ -90,33 +86,24 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
     connect(m_toggle, &QToolButton::toggled, this, &AdvancedJobFields::setExpanded);
 
     m_checkpointingCheck->setObjectName(QStringLiteral("gradientCheckpointingCheck"));
-    m_checkpointedBlocksSpin->setObjectName(QStringLiteral("checkpointedBlocksSpin"));
-    // 0 shows as "All blocks": with checkpointing on, none is what unchecking it means.
-    m_checkpointedBlocksSpin->setRange(0, 64);
     connect(m_checkpointingCheck, &QCheckBox::toggled, m_checkpointedBlocksSpin,
             &QWidget::setEnabled);
     m_keepAttentionCheck->setObjectName(QStringLiteral("keepAttentionCheck"));
     connect(m_checkpointingCheck, &QCheckBox::toggled, m_keepAttentionCheck, &QWidget::setEnabled);
-    m_accumulationSpin->setObjectName(QStringLiteral("gradientAccumulationSpin"));
-    m_accumulationSpin->setRange(1, 4096);
     m_clipSpin->setObjectName(QStringLiteral("maxGradNormSpin"));
-    m_clipSpin->setRange(0.0, 1000.0);
+    FormFields::setJobRange(m_clipSpin, "max_grad_norm");
     m_clipSpin->setDecimals(2);
     m_clipSpin->setSingleStep(0.1);
     m_scheduleCombo->setObjectName(QStringLiteral("lrScheduleCombo"));
     for (const QString& name : kSchedules)
         m_scheduleCombo->addItem(QString(), name);
-    m_warmupSpin->setObjectName(QStringLiteral("warmupStepsSpin"));
-    m_warmupSpin->setRange(0, 10000000);
-    m_seedSpin->setObjectName(QStringLiteral("seedSpin"));
-    m_seedSpin->setRange(0, std::numeric_limits<int>::max());
     m_frameBucketsEdit->setObjectName(QStringLiteral("frameBucketsEdit"));
     m_resolutionBucketsEdit->setObjectName(QStringLiteral("resolutionBucketsEdit"));
     m_resizeCombo->setObjectName(QStringLiteral("resizeModeCombo"));
     for (const QString& mode : kResizeModes)
         m_resizeCombo->addItem(QString(), mode);
     m_captionDropoutSpin->setObjectName(QStringLiteral("captionDropoutSpin"));
-    m_captionDropoutSpin->setRange(0.0, 1.0);
+    FormFields::setJobRange(m_captionDropoutSpin, "dataset.caption_dropout");
     m_captionDropoutSpin->setDecimals(2);
     m_captionDropoutSpin->setSingleStep(0.05);
     m_vaeTilingCheck->setObjectName(QStringLiteral("vaeTilingCheck"));

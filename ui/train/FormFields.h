@@ -4,6 +4,7 @@
 #include <QStringList>
 
 class QComboBox;
+class QDoubleSpinBox;
 class QSpinBox;
 class QWidget;
 
@@ -17,6 +18,15 @@ namespace FormFields {
 inline constexpr int kMostProcesses = 16;
 
 QSpinBox* spinBox(QWidget* parent, const char* objectName, int minimum, int maximum);
+// A spin box over a job field's range from the job's table of limits (common/training_job.h),
+// as the engine reads it, within int; `minimum` overrides the table's lower end where the form
+// gives a value of its own below it a meaning (0 for "all blocks").
+QSpinBox* jobSpinBox(QWidget* parent, const char* objectName, const char* field);
+QSpinBox* jobSpinBox(QWidget* parent, const char* objectName, const char* field, int minimum);
+// The job field's range from the table, for a spin box of fractions.
+void setJobRange(QDoubleSpinBox* box, const char* field);
+// The values the job field takes, in the table's order (a combo box's items).
+QStringList jobChoices(const char* field);
 // Sized by a few characters rather than its longest item (the popup still shows it whole), so a
 // long preset or device name cannot make the form wider than its column.
 void letShrink(QComboBox* box);

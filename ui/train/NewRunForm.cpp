@@ -47,14 +47,10 @@ constexpr int kValidateDelayMs = 150;
 // The estimate starts an engine process: wait until the typing stops.
 constexpr int kEstimateDelayMs = 400;
 
-const QStringList kOptimizers = {QStringLiteral("adamw"),     QStringLiteral("adam"),
-                                 QStringLiteral("adamw8bit"), QStringLiteral("adamw-cpu-offload"),
-                                 QStringLiteral("prodigy"),   QStringLiteral("came")};
+const QStringList kOptimizers = FormFields::jobChoices("optimizer.name");
 // lora.base_quantization: how the frozen base transformer is stored while a LoRA trains.
-const QStringList kBaseWeights = {QStringLiteral("none"), QStringLiteral("int8"),
-                                  QStringLiteral("fp8")};
-const QStringList kPrecisions = {QStringLiteral("bf16"), QStringLiteral("fp16"),
-                                 QStringLiteral("fp32")};
+const QStringList kBaseWeights = FormFields::jobChoices("lora.base_quantization");
+const QStringList kPrecisions = FormFields::jobChoices("precision");
 const QStringList kDevices = {QStringLiteral("auto"), QStringLiteral("cpu"),
                               QStringLiteral("cuda")};
 // The device entry that trains on the GPUs ticked in the list, one worker each.
@@ -76,16 +72,19 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_modelBrowse(new QPushButton(this))
     , m_modelCacheButton(new QToolButton(this))
     , m_importButton(new QPushButton(this))
-    , m_rankSpin(FormFields::spinBox(this, "rankSpin", 1, 1024))
-    , m_alphaSpin(FormFields::spinBox(this, "alphaSpin", 1, 4096))
+    , m_rankSpin(FormFields::jobSpinBox(this, "rankSpin", "lora.rank"))
+    , m_alphaSpin(FormFields::jobSpinBox(this, "alphaSpin", "lora.alpha"))
     , m_baseWeightsCombo(FormFields::valueCombo(this, "baseWeightsCombo", kBaseWeights))
     , m_optimizerCombo(FormFields::valueCombo(this, "optimizerCombo", kOptimizers))
     , m_learningRateEdit(new QLineEdit(this))
-    , m_stepsSpin(FormFields::spinBox(this, "maxStepsSpin", 1, 10000000))
-    , m_batchSpin(FormFields::spinBox(this, "batchSpin", 1, 256))
+    // At least 1: the form trains by steps (a job may instead give epochs).
+    , m_stepsSpin(FormFields::jobSpinBox(this, "maxStepsSpin", "max_steps", 1))
+    , m_batchSpin(FormFields::jobSpinBox(this, "batchSpin", "batch_size"))
     , m_precisionCombo(FormFields::valueCombo(this, "precisionCombo", kPrecisions))
-    , m_checkpointSpin(FormFields::spinBox(this, "checkpointEverySpin", 0, 10000000))
-    , m_validationEverySpin(FormFields::spinBox(this, "validationEverySpin", 0, 10000000))
+    , m_checkpointSpin(
+          FormFields::jobSpinBox(this, "checkpointEverySpin", "checkpoints.every_steps"))
+    , m_validationEverySpin(
+          FormFields::jobSpinBox(this, "validationEverySpin", "validation.every_steps"))
     , m_validateAtStartCheck(new QCheckBox(this))
     , m_promptsEdit(new QPlainTextEdit(this))
     , m_triggerEdit(new QLineEdit(this))

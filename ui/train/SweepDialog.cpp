@@ -1,6 +1,9 @@
 #include "ui/train/SweepDialog.h"
 
+#include "ui/train/FormFields.h"
+
 #include "app/runs/TrainingRuns.h"
+#include "common/sweep_grid.h"
 
 #include <QDialogButtonBox>
 #include <QEvent>
@@ -13,45 +16,29 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace {
 
 constexpr int kPreviewDelayMs = 200;
 constexpr int kPreviewLabels = 12;
 
-struct FieldSpec {
-    const char* path;
-    bool integer;
-    QStringList names;
-};
-
-const QVector<FieldSpec>& fieldSpecs() {
-    static const QVector<FieldSpec> specs = {
-        {"optimizer.lr", false, {}},
-        {"lr_schedule.name",
-         false,
-         {QStringLiteral("constant"), QStringLiteral("constant_with_warmup"),
-          QStringLiteral("linear"), QStringLiteral("cosine"),
-          QStringLiteral("cosine_with_restarts"), QStringLiteral("polynomial")}},
-        {"optimizer.name",
-         false,
-         {QStringLiteral("adamw"), QStringLiteral("adam"), QStringLiteral("adamw8bit"),
-          QStringLiteral("adamw-cpu-offload"), QStringLiteral("prodigy"), QStringLiteral("came")}},
-        {"lora.rank", true, {}},
-        {"lora.alpha", false, {}},
-        {"max_steps", true, {}},
-        {"batch_size", true, {}},
-        {"gradient_accumulation", true, {}},
-        {"lr_schedule.warmup_steps", true, {}},
-        {"optimizer.weight_decay", false, {}},
-        {"dataset.caption_dropout", false, {}},
-        {"max_grad_norm", false, {}},
-        {"seed", true, {}},
-        {"precision",
-         false,
-         {QStringLiteral("bf16"), QStringLiteral("fp16"), QStringLiteral("fp32")}},
-    };
-    return specs;
-}
+// The job fields the dialog sweeps; whether each takes whole numbers, and its choices, come
+// from the job's table of limits.
+const char* const kFieldPaths[] = {"optimizer.lr",
+                                   "lr_schedule.name",
+                                   "optimizer.name",
+                                   "lora.rank",
+                                   "lora.alpha",
+                                   "max_steps",
+                                   "batch_size",
+                                   "gradient_accumulation",
+                                   "lr_schedule.warmup_steps",
+                                   "optimizer.weight_decay",
+                                   "dataset.caption_dropout",
+                                   "max_grad_norm",
+                                   "seed",
+                                   "precision"};
 
 QJsonValue valueAt(const QJsonObject& job, const QString& path) {
     QJsonValue value = job;
@@ -74,6 +61,8 @@ SweepDialog::SweepDialog(const QJsonObject& job, QWidget* parent)
     setObjectName(QStringLiteral("sweepDialog"));
     m_nameEdit->setObjectName(QStringLiteral("sweepNameEdit"));
     m_nameEdit->setText(QStringLiteral("sweep"));
+    // The grid's limit is in UTF-8 bytes; a character takes at most 4 (the reader says so).
+    m_nameEdit->setMaxLength(int(tuneframe::common::kMaxSweepNameBytes));
     m_intro->setWordWrap(true);
     m_preview->setObjectName(QStringLiteral("sweepPreview"));
     m_preview->setWordWrap(true);
@@ -82,10 +71,12 @@ SweepDialog::SweepDialog(const QJsonObject& job, QWidget* parent)
     form->addRow(m_nameLabel, m_nameEdit);
     // A full fine-tune has no adapter: its runs would differ in nothing but their names.
     const bool full = job.value(QStringLiteral("mode")).toString() == QLatin1String("full");
-    for (const FieldSpec& spec : fieldSpecs()) {
-        if (full && QLatin1String(spec.path).startsWith(QLatin1String("lora.")))
+    for (const char* path : kFieldPaths) {
+        if (full && QLatin1String(path).startsWith(QLatin1String("lora.")))
             continue;
-        Field field{QString::fromLatin1(spec.path), spec.integer, spec.names};
+        const bool integer = tuneframe::common::job_field_limit(path).type ==
+                             tuneframe::common::JobFieldType::Integer;
+        Field field{QString::fromLatin1(path), integer, FormFields::jobChoices(path)};
         field.edit = new QLineEdit(this);
         field.edit->setObjectName(QStringLiteral("sweep:") + field.path);
         field.label = new QLabel(this);
@@ -148,11 +139,23 @@ QJsonArray SweepDialog::valuesOf(const Field& field, QString* error) const {
         }
         bool ok = false;
         const double number = QLocale::c().toDouble(text, &ok);
-        if (!ok || (field.integer && number != static_cast<qint64>(number))) {
+        if (!ok || (field.integer && number != std::floor(number))) {
             *error = field.integer
                          ? tr("“%1” is not a whole number for %2.").arg(text, field.path)
                          : tr("“%1” is not a number for %2; write it like 1e-4 or 0.0001.")
                                .arg(text, field.path);
+            return {};
+        }
+        // Checked before the conversion: 1e30 steps is out of range, not a wrapped number.
+        const tuneframe::common::JobFieldLimit& limit =
+            tuneframe::common::job_field_limit(field.path.toStdString());
+        if (field.integer &&
+            (number < double(limit.min_integer) || number > double(limit.max_integer))) {
+            *error = tr("%1 is outside %2 to %3 for %4.")
+                         .arg(text)
+                         .arg(limit.min_integer)
+                         .arg(limit.max_integer)
+                         .arg(field.path);
             return {};
         }
         values.append(field.integer ? QJsonValue(static_cast<qint64>(number)) : QJsonValue(number));
