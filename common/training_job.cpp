@@ -186,6 +186,9 @@ std::vector<JobFieldLimit> make_job_field_limits() {
         number("flow_matching.mode_scale", 0.0, 10.0),
         choice("flow_matching.loss_weighting", {"none", "sigma_sqrt", "cosmap"}),
         choice("flow_matching.expert", {"both", "high_noise", "low_noise"}),
+        object("memory"),
+        integer("memory.blocks_to_swap", 0, kMaxCheckpointedBlocks),
+        choice("memory.inactive_expert", {"host", "disk"}),
         object("parallel"),
         choice("parallel.plan", {"ddp", "zero1", "zero2", "hybrid"}),
         integer("parallel.sp_size", 1, kMaxParallelSize),
@@ -646,6 +649,12 @@ void read_flow_matching(Fields f, FlowMatchingSettings& m) {
     f.finish();
 }
 
+void read_memory(Fields f, MemorySettings& m) {
+    f.read("blocks_to_swap", m.blocks_to_swap);
+    f.read("inactive_expert", m.inactive_expert);
+    f.finish();
+}
+
 void read_parallel(Fields f, ParallelSettings& p) {
     f.read("plan", p.plan);
     f.read("sp_size", p.sp_size);
@@ -760,6 +769,7 @@ TrainingJob TrainingJob::from_json(const json& object, const std::string& origin
     read_checkpoints(f.object("checkpoints"), job.checkpoints);
     read_validation(f.object("validation"), job.validation);
     read_flow_matching(f.object("flow_matching"), job.flow_matching);
+    read_memory(f.object("memory"), job.memory);
     read_parallel(f.object("parallel"), job.parallel);
     f.read("device", job.device);
     if (!is_device_name(job.device)) {
@@ -887,6 +897,10 @@ json TrainingJob::to_json() const {
             job["flow_matching"].erase("shift");
         }
     }
+    if (!(memory == MemorySettings{})) {
+        job["memory"] = {{"blocks_to_swap", memory.blocks_to_swap},
+                         {"inactive_expert", memory.inactive_expert}};
+    }
     return job;
 }
 
@@ -894,6 +908,10 @@ bool FlowMatchingSettings::operator==(const FlowMatchingSettings& o) const {
     return sigma_source == o.sigma_source && density == o.density && shift == o.shift &&
            logit_mean == o.logit_mean && logit_std == o.logit_std && mode_scale == o.mode_scale &&
            loss_weighting == o.loss_weighting && expert == o.expert;
+}
+
+bool MemorySettings::operator==(const MemorySettings& o) const {
+    return blocks_to_swap == o.blocks_to_swap && inactive_expert == o.inactive_expert;
 }
 
 json merge_job_json(json base, const json& overrides) {

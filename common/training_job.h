@@ -185,6 +185,20 @@ struct FlowMatchingSettings {
     bool operator==(const FlowMatchingSettings& other) const;
 };
 
+// Where the weights of a model too large for the GPU wait while they are not in use.
+struct MemorySettings {
+    // The last N transformer blocks live in (pinned) host memory and are copied to the GPU one
+    // block ahead of use, in forward, recomputation and backward (musubi-tuner's
+    // --blocks_to_swap, diffusion-pipe's blocks_to_swap); 0: every block stays on the device.
+    std::int64_t blocks_to_swap = 0;
+    // Two-expert models training both experts in one process: where the expert that does not
+    // train the current micro-batch waits: host (its weights in host memory) | disk (dropped and
+    // read again from the model folder when its turn comes: slower, least host memory).
+    std::string inactive_expert = "host";
+
+    bool operator==(const MemorySettings& other) const;
+};
+
 struct ParallelSettings {
     std::string plan = "ddp"; // ddp | zero1 | zero2 | hybrid
     std::int64_t sp_size = 1; // sequence-parallel ranks (hybrid)
@@ -230,6 +244,7 @@ struct TrainingJob {
     CheckpointSettings checkpoints;
     ValidationSettings validation;
     FlowMatchingSettings flow_matching;
+    MemorySettings memory;
     ParallelSettings parallel;
     std::string device = "auto"; // auto | cpu | cuda | cuda:N
 

@@ -99,7 +99,10 @@ std::string shape_text(const at::Tensor& tensor) {
 
 std::string job_fingerprint(const common::TrainingJob& job) {
     nlohmann::json numbers = job.to_json();
-    for (const char* key : {"checkpoints", "validation", "device", "max_steps", "epochs"}) {
+    // Where idle weights wait (memory) changes no number, so a run resumes with more or fewer
+    // blocks swapped.
+    for (const char* key :
+         {"checkpoints", "validation", "device", "max_steps", "epochs", "memory"}) {
         numbers.erase(key);
     }
     // How gradients travel and how the model is split, not what they are: a run resumes under

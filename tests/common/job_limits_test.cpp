@@ -49,9 +49,10 @@ void collect(const json& value, const std::string& path, std::set<std::string>& 
 }
 
 TEST(JobLimits, TheTableHoldsEveryFieldTheJobWritesAndNoOther) {
-    // guidance_2 and flow_matching are written only when set.
+    // guidance_2, flow_matching and memory are written only when set.
     const json written = TrainingJob::from_json({{"validation", {{"guidance_2", 3.0}}},
-                                                 {"flow_matching", {{"shift", 5.0}}}},
+                                                 {"flow_matching", {{"shift", 5.0}}},
+                                                 {"memory", {{"blocks_to_swap", 4}}}},
                                                 "job.json")
                              .to_json();
     std::set<std::string> leaves;
