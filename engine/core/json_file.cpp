@@ -40,6 +40,14 @@ nlohmann::json read_json_file(const std::filesystem::path& path) {
     std::ostringstream buffer;
     buffer << stream.rdbuf();
     const std::string text = buffer.str();
+    // The parser takes a NUL as the end of the text, so `{...}\0anything` would read as `{...}`;
+    // a NUL inside a JSON string is written \u0000, so a raw one is always damage.
+    if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
+        throw Error(ErrorCode::BadInput,
+                    "'" + path.string() + "' holds a NUL byte (" + position_of(text, nul) +
+                        "), so it is not valid JSON.",
+                    "Fix the file in a text editor or restore it from the original download.");
+    }
     try {
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& error) {

@@ -49,6 +49,22 @@ TEST(JsonFile, NumberOutOfRangeIsBadInputNamingTheFile) {
     }
 }
 
+// The parser stops at a NUL as at the end of the text: a trainer_state.json or launch.json cut
+// short by a NUL and followed by anything would otherwise read as its first part.
+TEST(JsonFile, NulByteIsBadInputNamingTheFileAndWhere) {
+    TemporaryDirectory dir;
+    test::write_bytes(dir / "state.json", std::string("{\"step\": 3}\n\0{\"step\": 9}\n", 25));
+    try {
+        read_json_file(dir / "state.json");
+        FAIL();
+    } catch (const Error& error) {
+        const std::string message = error.what();
+        EXPECT_EQ(error.code(), ErrorCode::BadInput);
+        EXPECT_NE(message.find("state.json"), std::string::npos) << message;
+        EXPECT_NE(message.find("line 2, column 1"), std::string::npos) << message;
+    }
+}
+
 TEST(JsonFile, MissingFileIsAnIoError) {
     TemporaryDirectory dir;
     try {
