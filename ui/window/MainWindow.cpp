@@ -15,6 +15,7 @@
 #include "ui/sample/SamplePage.h"
 #include "ui/train/TrainPage.h"
 #include "ui/widgets/TaskProgressBar.h"
+#include "ui/widgets/WheelGuard.h"
 #include "ui/window/LanguageController.h"
 #include "ui/window/NewProjectDialog.h"
 #include "ui/window/PreferencesDialog.h"
@@ -53,6 +54,9 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     , m_languageController(new LanguageController(settings, this))
     , m_recentProjects(new RecentProjects(settings, this)) {
     setObjectName(QStringLiteral("mainWindow"));
+    // Every page and dialog, including those opened later: fields change under the wheel
+    // only with the focus.
+    WheelGuard::install();
     m_recentProjects->prune();
 
     createActions();
