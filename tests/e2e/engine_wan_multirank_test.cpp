@@ -30,7 +30,10 @@ using test::run_engine;
 // cross-attention keys (blocks.N.attn2.to_k, which see 512 text tokens, ~490 of them the same
 // padding) get the smallest gradients, about 1e-5 where others reach 1e-2, and end four steps
 // 1e-4 of the adapter apart while the losses and gradient norms agree to 1e-7; with 1e-5 the
-// runs agree to 3e-6.
+// runs agree to 3e-6 on LibTorch 1.13 and 1.1e-5 under tensor parallelism on 2.6 (whose CPU
+// GEMMs split the sums differently), so the tensor-parallel bound is 3e-5, still a thousandth of
+// what one wrong shard or a missing all-reduce moves an adapter.
+constexpr double kTensorParallelAdapterBound = 3e-5;
 const json kAdam = {{"eps", 1e-5}};
 const json kSteps = {
     {"max_steps", 4}, {"seed", 5}, {"optimizer", kAdam}, {"checkpoints", {{"every_steps", 0}}}};
@@ -318,7 +321,7 @@ TEST_F(EngineWanMultirank, TensorParallelTwoRanksEqualOneRank) {
     }
     // The checkpoint holds the whole adapter, joined from both ranks' parts.
     EXPECT_EQ(adapter_bytes(tp, 4), adapter_bytes(single.folder, 4));
-    EXPECT_LT(adapter_difference(single.folder, tp, 4), 1e-5);
+    EXPECT_LT(adapter_difference(single.folder, tp, 4), kTensorParallelAdapterBound);
     expect_rank_0_validated(run, tp);
 }
 
@@ -338,7 +341,7 @@ TEST_F(EngineWanMultirank, TensorParallelSplitsTheImageAttentionOfImageToVideo) 
         EXPECT_GE(step["comm"]["all_reduce"].get<int>(), 6 * kTinyBlocks) << step.dump();
     }
     EXPECT_EQ(adapter_bytes(tp, 4), adapter_bytes(single.folder, 4));
-    EXPECT_LT(adapter_difference(single.folder, tp, 4), 1e-5);
+    EXPECT_LT(adapter_difference(single.folder, tp, 4), kTensorParallelAdapterBound);
     expect_rank_0_validated(run, tp);
 }
 

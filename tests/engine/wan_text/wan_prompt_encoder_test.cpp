@@ -90,14 +90,14 @@ TEST_F(WanPromptGolden, PromptEmbedsAreZeroPastEachPrompt) {
     }
 }
 
-// 4.5%: see umt5_encoder_test.cpp for why the bf16 text encoder is not within 2%.
-TEST_F(WanPromptGolden, Bf16WithinFourAndAHalfPercentAndReleaseReloads) {
+// 6%: see umt5_encoder_test.cpp for why the bf16 text encoder is not within 2%.
+TEST_F(WanPromptGolden, Bf16WithinSixPercentAndReleaseReloads) {
     const auto out = test::read_golden(golden_, "umt5/outputs.safetensors");
     WanPromptEncoder prompt_encoder = encoder({torch::kBFloat16, torch::kCPU});
     const at::Tensor first = prompt_encoder.encode(prompts(), kGoldenLength);
     EXPECT_EQ(first.scalar_type(), torch::kBFloat16);
     const test::Difference difference = test::compare(first, out.at("prompt_embeds"));
-    test::expect_within("wan prompt_embeds bf16", difference, 4.5e-2 * difference.max_ref);
+    test::expect_within("wan prompt_embeds bf16", difference, 6e-2 * difference.max_ref);
     prompt_encoder.release();
     EXPECT_TRUE(torch::equal(prompt_encoder.encode(prompts(), kGoldenLength), first));
 }
