@@ -1,6 +1,7 @@
 #include "engine/lora/lora_linear.h"
 
 #include "engine/core/error.h"
+#include "engine/core/kernels/float8.h"
 #include "engine/lora/quantized_linear.h"
 
 #include <torch/torch.h>
@@ -15,6 +16,7 @@ using core::ErrorCode;
 namespace {
 
 thread_local bool skip_init = false;
+thread_local BaseQuantization stored_quantized = BaseQuantization::None;
 
 bool reduced_precision(torch::Dtype dtype) {
     return dtype == torch::kBFloat16 || dtype == torch::kHalf;
@@ -35,14 +37,41 @@ bool SkipInitGuard::active() {
     return skip_init;
 }
 
+QuantizedBaseGuard::QuantizedBaseGuard(BaseQuantization quantization)
+    : previous_(stored_quantized) {
+    stored_quantized = quantization;
+}
+
+QuantizedBaseGuard::~QuantizedBaseGuard() {
+    stored_quantized = previous_;
+}
+
+BaseQuantization QuantizedBaseGuard::active() {
+    return stored_quantized;
+}
+
 LoRALinearImpl::LoRALinearImpl(const torch::nn::LinearOptions& options)
     : options_(options) {
-    weight =
-        register_parameter("weight", torch::empty({options.out_features(), options.in_features()}));
+    const BaseQuantization stored = QuantizedBaseGuard::active();
+    if (stored != BaseQuantization::None) {
+        const c10::ScalarType values = stored == BaseQuantization::Int8
+                                           ? torch::kInt8
+                                           : core::float8_e4m3_dtype("fp8 base weights");
+        weight = register_parameter(
+            "weight",
+            torch::empty({options.out_features(), options.in_features()}, torch::dtype(values)),
+            /*requires_grad=*/false);
+        weight_scale = register_buffer("weight_scale",
+                                       torch::empty({options.out_features()}, torch::kFloat32));
+        quantization_ = stored;
+    } else {
+        weight = register_parameter("weight",
+                                    torch::empty({options.out_features(), options.in_features()}));
+    }
     if (options.bias()) {
         bias = register_parameter("bias", torch::empty({options.out_features()}));
     }
-    if (SkipInitGuard::active()) {
+    if (SkipInitGuard::active() || stored != BaseQuantization::None) {
         return;
     }
     // nn::Linear's reset_parameters(), call for call.
@@ -79,6 +108,16 @@ void LoRALinearImpl::quantize_base(BaseQuantization quantization) {
     weight.set_data(quantized.values);
     weight_scale = register_buffer("weight_scale", quantized.scale);
     quantization_ = quantization;
+}
+
+void LoRALinearImpl::store_quantized_base(const at::Tensor& full) {
+    if (quantization_ == BaseQuantization::None) {
+        throw Error(ErrorCode::Internal, "store_quantized_base on a layer stored in full");
+    }
+    QuantizedWeight quantized = quantize_weight(full, quantization_);
+    torch::NoGradGuard no_grad;
+    weight.set_data(quantized.values);
+    weight_scale.set_data(quantized.scale);
 }
 
 at::Tensor LoRALinearImpl::forward(const at::Tensor& input) {

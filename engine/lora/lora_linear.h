@@ -85,6 +85,9 @@ public:
     // Stores the base weight quantized and frees the full-precision one; it stops requiring
     // gradients. For a frozen base only: merging into it, or casting it, is refused or skipped.
     void quantize_base(BaseQuantization quantization);
+    // A layer built under a QuantizedBaseGuard: quantizes `full` (the base weight as it would be
+    // held, in the compute dtype) into its storage, as quantize_base() would have from `full`.
+    void store_quantized_base(const at::Tensor& full);
     BaseQuantization base_quantization() const { return quantization_; }
 
     // Casting the model to bf16/fp16 casts the base only: adapters stay float32.
@@ -111,6 +114,23 @@ private:
     BaseQuantization quantization_ = BaseQuantization::None;
 };
 TORCH_MODULE(LoRALinear);
+
+// While one is alive on this thread, LoRALinear layers are built with their base weight already
+// stored quantized (`weight` int8 or fp8 and `weight_scale`, not initialised, frozen): for a
+// loader that quantizes each weight as it reads it (store_quantized_base), so the layer never
+// exists in full precision. None leaves layers as they are.
+class QuantizedBaseGuard {
+public:
+    explicit QuantizedBaseGuard(BaseQuantization quantization);
+    ~QuantizedBaseGuard();
+    QuantizedBaseGuard(const QuantizedBaseGuard&) = delete;
+    QuantizedBaseGuard& operator=(const QuantizedBaseGuard&) = delete;
+
+    static BaseQuantization active();
+
+private:
+    BaseQuantization previous_;
+};
 
 // While one is alive on this thread, LoRALinear layers (and other model parts that honour it)
 // allocate their parameters without initialising them, like transformers' no_init_weights:

@@ -4,7 +4,6 @@
 #include "engine/models/cogvideox/quantized_base.h"
 #include "engine/models/cogvideox/tensor_parallel.h"
 #include "engine/models/default_dtype_guard.h"
-#include "engine/models/gradient_checkpointing.h"
 
 #include <torch/torch.h>
 
@@ -66,7 +65,7 @@ CogVideoXBlockImpl::forward(const at::Tensor& hidden_states,
 }
 
 CogVideoXTransformer3DModelImpl::CogVideoXTransformer3DModelImpl(
-    const CogVideoXTransformer3DConfig& config, torch::Dtype dtype)
+    const CogVideoXTransformer3DConfig& config, torch::Dtype dtype, lora::BaseQuantization stored)
     : config_(config) {
     const DefaultDtypeGuard default_dtype(dtype);
     const std::int64_t dim = config.inner_dim();
@@ -80,6 +79,7 @@ CogVideoXTransformer3DModelImpl::CogVideoXTransformer3DModelImpl(
     }
     transformer_blocks = register_module("transformer_blocks", torch::nn::ModuleList());
     for (std::int64_t i = 0; i < config.num_layers; ++i) {
+        const lora::QuantizedBaseGuard blocks_stored(stored); // is_quantized_base_layer's
         CogVideoXBlock block(config);
         transformer_blocks->push_back(block);
         blocks_.push_back(block);
@@ -213,25 +213,26 @@ void CogVideoXTransformer3DModelImpl::split_blocks_over(
 std::pair<at::Tensor, at::Tensor> CogVideoXTransformer3DModelImpl::run_block(
     std::size_t index, const at::Tensor& hidden, const at::Tensor& encoder, const at::Tensor& temb,
     const std::optional<RotaryEmbedding>& rotary, const std::optional<SequenceSplit>& split) {
-    CogVideoXBlock block = blocks_[index];
-    if (static_cast<std::int64_t>(index) >= checkpointed_blocks() || !is_training() ||
-        !torch::GradMode::is_enabled()) {
-        return block->forward(hidden, encoder, temb, rotary, split ? &*split : nullptr);
-    }
-    std::shared_ptr<CogVideoXBlockImpl> impl = block.ptr();
+    const auto number = static_cast<std::int64_t>(index);
+    std::shared_ptr<CogVideoXBlockImpl> impl = blocks_[index].ptr();
     std::shared_ptr<core::KeptAttention> kept;
-    if (keeps_attention()) {
+    if (keeps_attention() && block_recomputes(number)) {
         kept = std::make_shared<core::KeptAttention>();
     }
-    // The recomputation runs during backward, after forward returned: it keeps its own copies.
-    auto outputs = models::checkpoint(
-        [impl, rotary, split, kept](const std::vector<at::Tensor>& in) {
-            auto [h, e] =
-                impl->forward(in[0], in[1], in[2], rotary, split ? &*split : nullptr, kept.get());
-            return std::vector<at::Tensor>{h, e};
-        },
-        {hidden, encoder, temb}, block->parameters());
+    // A recomputation runs during backward, after forward returned: it keeps its own copies.
+    const std::vector<at::Tensor> outputs =
+        run_block_function(number,
+                           [impl, rotary, split, kept](const std::vector<at::Tensor>& in) {
+                               auto [h, e] = impl->forward(in[0], in[1], in[2], rotary,
+                                                           split ? &*split : nullptr, kept.get());
+                               return std::vector<at::Tensor>{h, e};
+                           },
+                           {hidden, encoder, temb});
     return {outputs[0], outputs[1]};
+}
+
+torch::nn::Module& CogVideoXTransformer3DModelImpl::block_module(std::int64_t index) {
+    return *blocks_.at(static_cast<std::size_t>(index));
 }
 
 at::Tensor CogVideoXTransformer3DModelImpl::unpatchify(const at::Tensor& tokens,

@@ -53,9 +53,11 @@ struct CogVideoXTransformerInputs : models::TransformerInputs {
 class CogVideoXTransformer3DModelImpl : public models::DiffusionTransformerImpl {
 public:
     // Parameters are allocated in `dtype` directly, so a real-size model never exists in
-    // float32 first.
-    explicit CogVideoXTransformer3DModelImpl(const CogVideoXTransformer3DConfig& config,
-                                             torch::Dtype dtype = torch::kFloat32);
+    // float32 first. `stored`: the blocks' Linear layers are built with their base already
+    // stored so (lora::QuantizedBaseGuard), for a loader that quantizes as it reads.
+    explicit CogVideoXTransformer3DModelImpl(
+        const CogVideoXTransformer3DConfig& config, torch::Dtype dtype = torch::kFloat32,
+        lora::BaseQuantization stored = lora::BaseQuantization::None);
 
     std::string class_name() const override { return "CogVideoXTransformer3DModel"; }
     nlohmann::json config_json() const override { return config_.to_json(); }
@@ -98,6 +100,9 @@ public:
     torch::nn::LayerNorm norm_final{nullptr};
     AdaLayerNorm norm_out{nullptr};
     lora::LoRALinear proj_out{nullptr};
+
+protected:
+    torch::nn::Module& block_module(std::int64_t index) override;
 
 private:
     StageOutput run_stage(const models::TransformerInputs& inputs,

@@ -3,7 +3,6 @@
 #include "engine/core/error.h"
 #include "engine/core/safetensors/safetensors_file.h"
 #include "engine/models/default_dtype_guard.h"
-#include "engine/models/gradient_checkpointing.h"
 #include "engine/models/wan/tensor_parallel.h"
 
 #include <torch/torch.h>
@@ -114,7 +113,8 @@ void WanTransformerBlockImpl::split_over(const std::shared_ptr<TensorParallel>& 
 }
 
 WanTransformer3DModelImpl::WanTransformer3DModelImpl(const WanTransformer3DConfig& config,
-                                                     torch::Dtype dtype)
+                                                     torch::Dtype dtype,
+                                                     lora::BaseQuantization stored)
     : config_(config) {
     const DefaultDtypeGuard default_dtype(dtype);
     const std::int64_t dim = config.inner_dim();
@@ -136,6 +136,7 @@ WanTransformer3DModelImpl::WanTransformer3DModelImpl(const WanTransformer3DConfi
     // 3. Transformer blocks
     blocks = register_module("blocks", torch::nn::ModuleList());
     for (std::int64_t i = 0; i < config.num_layers; ++i) {
+        const lora::QuantizedBaseGuard blocks_stored(stored); // is_quantized_base_layer's
         WanTransformerBlock block(config);
         blocks->push_back(block);
         blocks_.push_back(block);
@@ -382,26 +383,26 @@ at::Tensor WanTransformer3DModelImpl::run_block(std::size_t index, const at::Ten
                                                 const at::Tensor& timestep_proj,
                                                 const RotaryTables& rotary,
                                                 const std::optional<SequenceSplit>& split) {
-    WanTransformerBlock block = blocks_[index];
-    if (static_cast<std::int64_t>(index) >= checkpointed_blocks() || !is_training() ||
-        !torch::GradMode::is_enabled()) {
-        return block->forward(hidden, encoder, timestep_proj, rotary, split ? &*split : nullptr);
-    }
-    std::shared_ptr<WanTransformerBlockImpl> impl = block.ptr();
+    const auto number = static_cast<std::int64_t>(index);
+    std::shared_ptr<WanTransformerBlockImpl> impl = blocks_[index].ptr();
     // Only self-attention is kept: cross-attention to 512 text tokens costs little to redo
     // and its output would cost as much memory to keep.
     std::shared_ptr<core::KeptAttention> kept;
-    if (keeps_attention()) {
+    if (keeps_attention() && block_recomputes(number)) {
         kept = std::make_shared<core::KeptAttention>();
     }
-    // The recomputation runs during backward, after forward returned: it keeps its own copies.
-    const auto outputs = models::checkpoint(
+    // A recomputation runs during backward, after forward returned: it keeps its own copies.
+    return run_block_function(
+        number,
         [impl, rotary, split, kept](const std::vector<at::Tensor>& in) {
             return std::vector<at::Tensor>{
                 impl->forward(in[0], in[1], in[2], rotary, split ? &*split : nullptr, kept.get())};
         },
-        {hidden, encoder, timestep_proj}, block->parameters());
-    return outputs[0];
+        {hidden, encoder, timestep_proj})[0];
+}
+
+torch::nn::Module& WanTransformer3DModelImpl::block_module(std::int64_t index) {
+    return *blocks_.at(static_cast<std::size_t>(index));
 }
 
 at::Tensor WanTransformer3DModelImpl::output_projection(const at::Tensor& hidden,
