@@ -8,6 +8,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QKeyEvent>
+#include <QKeySequence>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QStyle>
@@ -80,17 +81,26 @@ VideoPlayerWidget::VideoPlayerWidget(QWidget* parent)
     transport->addSpacing(8);
     transport->addWidget(m_timecodeLabel);
     transport->addStretch(1);
-    transport->addWidget(m_trimLabel);
-    transport->addWidget(m_trimInButton);
-    transport->addWidget(m_trimOutButton);
-    transport->addWidget(m_clearTrimButton);
+    auto* trim = new QHBoxLayout;
+    trim->setSpacing(4);
+    trim->addWidget(m_trimLabel);
+    trim->addStretch(1);
+    trim->addWidget(m_trimInButton);
+    trim->addWidget(m_trimOutButton);
+    trim->addWidget(m_clearTrimButton);
+    // The trim marks beside the transport where both fit, else on a row of their own
+    // (resizeEvent): one row of both is wider than a laptop's inspector.
+    m_controlRows = new QBoxLayout(QBoxLayout::TopToBottom);
+    m_controlRows->setSpacing(4);
+    m_controlRows->addLayout(transport);
+    m_controlRows->addLayout(trim);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_scrubBar);
-    layout->addLayout(transport);
+    layout->addLayout(m_controlRows);
 
     connect(m_engine, &PlaybackEngine::clipOpened, this, &VideoPlayerWidget::onClipOpened);
     connect(m_engine, &PlaybackEngine::clipOpenFailed, this, &VideoPlayerWidget::onClipOpenFailed);
@@ -131,8 +141,13 @@ void VideoPlayerWidget::setControls(Controls controls) {
          {static_cast<QWidget*>(m_scrubBar), static_cast<QWidget*>(m_stepBackButton),
           static_cast<QWidget*>(m_playButton), static_cast<QWidget*>(m_stepForwardButton),
           static_cast<QWidget*>(m_loopButton), static_cast<QWidget*>(m_speedBox),
-          static_cast<QWidget*>(m_frameLabel), static_cast<QWidget*>(m_timecodeLabel)})
+          static_cast<QWidget*>(m_frameLabel), static_cast<QWidget*>(m_timecodeLabel)}) {
+        // A follower keeps its leader's room for them, so the two pictures are the same size.
+        QSizePolicy policy = control->sizePolicy();
+        policy.setRetainSizeWhenHidden(controls == Controls::PictureOnly);
+        control->setSizePolicy(policy);
         control->setVisible(transport);
+    }
     for (QWidget* control :
          {static_cast<QWidget*>(m_trimLabel), static_cast<QWidget*>(m_trimInButton),
           static_cast<QWidget*>(m_trimOutButton), static_cast<QWidget*>(m_clearTrimButton)})
@@ -259,6 +274,29 @@ void VideoPlayerWidget::clampTrim() {
         m_trimOut = -1;
     if (m_trimOut >= 0 && m_trimOut < m_trimIn)
         m_trimOut = -1;
+}
+
+QVector<VideoPlayerWidget::KeyBinding> VideoPlayerWidget::keyBindings() {
+    const auto key = [](int code) {
+        return QKeySequence(code).toString(QKeySequence::NativeText);
+    };
+    return {{key(Qt::Key_Space), tr("Play or pause")},
+            {key(Qt::Key_Left), tr("Previous frame")},
+            {key(Qt::Key_Right), tr("Next frame")},
+            {key(Qt::Key_Home), tr("First frame")},
+            {key(Qt::Key_End), tr("Last frame")},
+            {key(Qt::Key_I), tr("Set the trim's in mark at this frame")},
+            {key(Qt::Key_O), tr("Set the trim's out mark at this frame")},
+            {key(Qt::Key_L), tr("Loop on or off")}};
+}
+
+void VideoPlayerWidget::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const int side = m_controlRows->itemAt(0)->sizeHint().width() +
+                     m_controlRows->itemAt(1)->sizeHint().width() + 12;
+    const auto direction = width() >= side ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_controlRows->direction() != direction)
+        m_controlRows->setDirection(direction);
 }
 
 void VideoPlayerWidget::keyPressEvent(QKeyEvent* event) {
