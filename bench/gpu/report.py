@@ -78,6 +78,62 @@ def model_row(out_dir, model):
     return row
 
 
+def swap_row(out_dir, model):
+    """The block-swap pair of `model` (run.sh's ours-<model>-fp8 / -swap), or None when absent."""
+    pair = {}
+    for run in ("fp8", "swap"):
+        path = os.path.join(out_dir, f"ours-{model}-{run}.json")
+        result = read_json(path)
+        if result is not None:
+            pair[run] = result
+        elif os.path.exists(os.path.join(out_dir, f"ours-{model}-{run}.err")):
+            pair[run + "_error"] = tail(os.path.join(out_dir, f"ours-{model}-{run}.err"))
+    if not pair:
+        return None
+    row = {"model": model}
+    for run in ("fp8", "swap"):
+        result = pair.get(run)
+        if result is None:
+            row[run + "_error"] = pair.get(run + "_error", "no output")
+            continue
+        peak = result.get("peak_memory_bytes")
+        limit = result.get("memory_limit_bytes") or 0
+        row[run] = {
+            "step_s": result.get("median_step_s"),
+            "peak_gib": peak / GIB if isinstance(peak, (int, float)) else None,
+            "limit_gib": limit / GIB if limit else None,
+            "blocks_to_swap": result.get("blocks_to_swap", 0),
+        }
+    if "fp8" in row and "swap" in row:
+        row["step_ratio"] = ratio(row["swap"]["step_s"], row["fp8"]["step_s"])
+    return row
+
+
+def swap_table(rows):
+    lines = [
+        "| block swap | s/step | peak GiB | cap GiB | blocks swapped | step vs no swap |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        for run in ("fp8", "swap"):
+            figures = row.get(run)
+            if figures is None:
+                lines.append(f"| {row['model']} {run} | failed | | | | |")
+                continue
+            lines.append(
+                "| {} {} | {} | {} | {} | {} | {} |".format(
+                    row["model"],
+                    run,
+                    cell(figures["step_s"], 2),
+                    cell(figures["peak_gib"], 2),
+                    cell(figures["limit_gib"], 1),
+                    figures["blocks_to_swap"],
+                    cell(row.get("step_ratio"), 2) if run == "swap" else "",
+                )
+            )
+    return "\n".join(lines)
+
+
 def cell(value, digits):
     if value is None:
         return "n/a"
@@ -115,6 +171,7 @@ def main():
     host = read_json(os.path.join(out_dir, "host.json")) or {}
     tests = ctest_summary(os.path.join(out_dir, "ctest-gpu.log"))
     rows = [model_row(out_dir, model) for model in run.get("models", [])]
+    swap_rows = [row for row in (swap_row(out_dir, model) for model in run.get("models", [])) if row]
 
     dry_run = run.get("mode") == "cpu-dry-run"
     problems = []
@@ -134,6 +191,10 @@ def main():
             problems.append(f"{row['model']}: tuneframe-engine bench failed")
         if "reference_error" in row:
             problems.append(f"{row['model']}: ref_lora_step.py failed")
+    for row in swap_rows:
+        for kind in ("fp8", "swap"):
+            if kind + "_error" in row:
+                problems.append(f"{row['model']}: tuneframe-engine bench ({kind}) failed")
 
     proof = {
         "schema": "tuneframe-gpu-proof/1",
@@ -144,6 +205,7 @@ def main():
         "host": host,
         "tests": tests,
         "models": rows,
+        "block_swap": swap_rows,
     }
     with open(os.path.join(out_dir, "gpu-proof.json"), "w", encoding="utf-8") as stream:
         json.dump(proof, stream, indent=2)
@@ -177,6 +239,14 @@ def main():
     print(table(rows, run))
     print()
     print("ratio = ours / reference (below 1: ours is faster or smaller)")
+    if swap_rows:
+        print()
+        print(swap_table(swap_rows))
+        for row in swap_rows:
+            for kind in ("fp8", "swap"):
+                if kind + "_error" in row:
+                    print(f"\n{row['model']} {kind}, tuneframe-engine bench failed; its last lines:\n"
+                          f"{row[kind + '_error']}")
     for row in rows:
         for key in ("ours_error", "reference_error"):
             if key in row:

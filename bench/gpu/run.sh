@@ -379,6 +379,38 @@ for model in $run_models; do
     fi
 done
 
+# Block swap (issue 37): the 14B LoRA as a 24 GB card trains it (fp8 base, rank 32, the last
+# 32 of its 40 blocks swapped, the CUDA allocator capped at 24 GiB), beside the same run with every
+# block on the uncapped GPU; the dry run does the same with the tiny Wan model on the CPU.
+swap_blocks=32
+swap_pair() { # NAME ARGS...: ours-NAME-fp8 (no swap) and ours-NAME-swap
+    local name=$1
+    shift
+    for run in fp8 swap; do
+        local extra=()
+        [[ $run == swap ]] && extra=("${swap_extra[@]}")
+        echo "ours $name-$run: tuneframe-engine $* ${extra[*]}"
+        if timeout 3600 "$engine" "$@" "${extra[@]}" >"$out/ours-$name-$run.out" \
+            2>"$out/ours-$name-$run.err"; then
+            last_json_line "$out/ours-$name-$run.out" >"$out/ours-$name-$run.json"
+        else
+            echo "  failed (exit $?); see $out/ours-$name-$run.err"
+        fi
+    done
+}
+if [[ $dry_run == 0 && " $models " == *" wan2.1-14b "* ]]; then
+    fraction=$("$python" -c 'import sys; print(min(1.0, 24 * 2**30 / int(sys.argv[1])))' \
+        "$(fact total_memory)")
+    swap_extra=(--blocks-to-swap "$swap_blocks" --memory-fraction "$fraction")
+    swap_pair wan2.1-14b bench --shape wan2.1-14b-81x480x832 --rank 32 --quantize fp8 \
+        --checkpointing --steps $((steps + 1)) --device cuda --dtype bf16
+elif [[ $dry_run == 1 && " $run_models " == *" wan-tiny "* ]]; then
+    swap_extra=(--blocks-to-swap 1)
+    IFS=x read -r f h w <<<"$(run_size wan-tiny)"
+    swap_pair wan-tiny bench --arch wan2.1-tiny --frames "$f" --height "$h" --width "$w" \
+        --rank 4 --quantize int8 --checkpointing --steps $((steps + 1)) --device cpu --dtype fp32
+fi
+
 [[ $dry_run == 1 ]] || for model in $run_models; do
     echo "$model: $(bench_shape "$model") (ours), ref_lora_step.py --model $model"
 done
