@@ -7,6 +7,7 @@
 #include <torch/nn/pimpl.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace tuneframe::lora {
 
@@ -49,6 +50,15 @@ public:
     // forward() without the bias: a row-parallel layer's partial output, which is summed over
     // the ranks before the bias is added once.
     at::Tensor forward_without_bias(const at::Tensor& input);
+
+    // Each layer's forward() of one shared input (attention's q, k and v). Where every layer
+    // carries an unmerged adapter, all of one rank and dtype and without dropout in training,
+    // the adapters run as one: a single down-projection over the concatenated lora_A weights,
+    // then each up-projection accumulated into its base output as forward() does, so the
+    // shared input receives one gradient from all the adapters instead of one each. Otherwise
+    // the layers run one by one. The parameters and their names are the layers' own.
+    static std::vector<at::Tensor> forward_group(const std::vector<LoRALinearImpl*>& layers,
+                                                 const at::Tensor& input);
 
     // Keeps part `index` of `parts` equal runs of the output features (tensor parallelism's
     // column split): rows of the weight, its scales and lora_B, and the bias; lora_A stays
@@ -104,6 +114,13 @@ public:
 private:
     void cast_base(torch::Dtype dtype, bool non_blocking);
     at::Tensor compute(const at::Tensor& input, const at::Tensor& with_bias);
+    at::Tensor base_output(const at::Tensor& input, const at::Tensor& with_bias) const;
+    bool adapter_active() const { return has_adapter() && !merged_; }
+    // The dtype the adapter computes in for an input of `input`'s dtype.
+    torch::Dtype adapter_dtype_for(torch::Dtype input) const;
+    // result + scaling * down B^T as one matmul that accumulates into the base output (addmm
+    // with beta 1): down [..., r] in result's dtype.
+    at::Tensor add_update(const at::Tensor& result, const at::Tensor& down) const;
 
     torch::nn::LinearOptions options_;
     std::int64_t rank_ = 0;
