@@ -1,6 +1,7 @@
 #include "engine/cli/commands.h"
 #include "engine/core/device/runtime_info.h"
 #include "engine/core/error.h"
+#include "engine/core/kernels/fused_kernel_checks.h"
 #include "engine/dist/cuda_visible_devices.h"
 
 #include <c10/util/Exception.h>
@@ -224,6 +225,15 @@ int main(int argc, char** argv) {
         if (command->speaks_protocol) {
             events.hello(tuneframe::core::runtime_info());
         }
+        // A fused CUDA kernel refused at its first use (FusedKernelChecks) says so in the log.
+        const tuneframe::core::FusedKernelWarningSink fused_kernel_warnings(
+            [&events, command](const std::string& warning) {
+                if (command->speaks_protocol) {
+                    events.log("warning", warning);
+                } else {
+                    std::cerr << "warning: " << warning << "\n";
+                }
+            });
         return command->run(context);
     } catch (const Error& error) {
         return report_failure(command, events, error);
