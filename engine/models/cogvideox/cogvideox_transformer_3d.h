@@ -15,22 +15,23 @@
 #include <torch/nn/pimpl.h>
 
 #include <optional>
-#include <utility>
 #include <vector>
 
 namespace tuneframe::models::cogvideox {
 
 // CogVideoXBlock: adaLN-zero modulated joint attention over [text; video], then one
-// feed-forward over the concatenation, each gated back into its stream.
+// feed-forward over the concatenation, each gated back into its stream. The two streams live in
+// one buffer, text first, from the first block to the last: diffusers' per-block concatenation
+// and split are gone, and each norm, modulation and gated residual is one pass over both.
 class CogVideoXBlockImpl : public torch::nn::Module {
 public:
     explicit CogVideoXBlockImpl(const CogVideoXTransformer3DConfig& config);
 
-    // hidden_states [B, N, D], encoder_hidden_states [B, L, D], temb [B, E] -> updated pair.
-    std::pair<at::Tensor, at::Tensor>
-    forward(const at::Tensor& hidden_states, const at::Tensor& encoder_hidden_states,
-            const at::Tensor& temb, const std::optional<RotaryEmbedding>& rotary,
-            const SequenceSplit* split = nullptr, core::KeptAttention* kept = nullptr);
+    // tokens [B, L+N, D] (encoder_hidden_states then hidden_states: the first `text_length`
+    // rows text), temb [B, E] -> the updated tokens.
+    at::Tensor forward(const at::Tensor& tokens, std::int64_t text_length, const at::Tensor& temb,
+                       const std::optional<RotaryEmbedding>& rotary,
+                       const SequenceSplit* split = nullptr, core::KeptAttention* kept = nullptr);
 
     CogVideoXLayerNormZero norm1{nullptr};
     Attention attn1{nullptr};
@@ -111,10 +112,10 @@ private:
     void check_inputs(const models::TransformerInputs& inputs,
                       const std::optional<RotaryEmbedding>& given_rotary) const;
     at::Tensor time_embeddings(const models::TransformerInputs& inputs, torch::Dtype dtype);
-    std::pair<at::Tensor, at::Tensor> run_block(std::size_t index, const at::Tensor& hidden,
-                                                const at::Tensor& encoder, const at::Tensor& temb,
-                                                const std::optional<RotaryEmbedding>& rotary,
-                                                const std::optional<SequenceSplit>& split);
+    // tokens [B, L+N, D] -> the same after block `index`
+    at::Tensor run_block(std::size_t index, const at::Tensor& tokens, std::int64_t text_length,
+                         const at::Tensor& temb, const std::optional<RotaryEmbedding>& rotary,
+                         const std::optional<SequenceSplit>& split);
     at::Tensor unpatchify(const at::Tensor& tokens, const at::IntArrayRef& input_shape) const;
     // How sequence parallelism splits the text and video tokens; nullopt without it.
     struct TokenRuns {
