@@ -537,5 +537,55 @@ TEST(JobMemoryEstimate, Wan22A14BHoldsTwoFourteenBillionExperts) {
                   part(one, "train", "optimizer state"));
 }
 
+// Wan 2.1 T2V 14B as its configs describe it: the 24 GB tier's LoRA (fp8 base, rank 32, 49 x
+// 480 x 832, checkpointing) fits 24 GiB only with blocks swapped, which put about 10 GB in
+// pinned host memory; the whole fp8 base alone would take 13 GiB of the card.
+TEST(JobMemoryEstimate, Wan14BLoraFitsA24GBCardWithItsBlocksSwapped) {
+    models::wan::WanPipelineFolder folder;
+    folder.root = "/models/Wan2.1-T2V-14B-Diffusers";
+    folder.pipeline_class = "WanPipeline";
+    const models::wan::WanTransformer3DConfig config =
+        models::wan::find_wan_transformer_preset("wan2.1-t2v-14b").config;
+    folder.transformers = {folder.root / "transformer"};
+    folder.transformer_configs = {config};
+    const models::wan::WanModelFolder model(folder);
+    core::ComponentInventory transformer;
+    transformer.name = "transformer";
+    transformer.weights = "transformer/diffusion_pytorch_model.safetensors.index.json";
+    transformer.parameters = config.parameter_count();
+    core::ComponentInventory vae;
+    vae.name = "vae";
+    vae.weights = "vae/diffusion_pytorch_model.safetensors";
+    vae.parameters = 127'000'000;
+    core::ComponentInventory text;
+    text.name = "text_encoder";
+    text.weights = "text_encoder/model.safetensors.index.json";
+    text.parameters = 5'680'000'000;
+    const std::vector<core::ComponentInventory> components = {transformer, vae, text};
+
+    common::TrainingJob job;
+    job.model = folder.root.string();
+    job.device = "cuda";
+    job.precision = "bf16";
+    job.lora.rank = 32;
+    job.lora.base_quantization = "fp8";
+    job.dataset.resolution_buckets = {{480, 832}};
+    job.dataset.frame_buckets = {49};
+    job.dataset.vae_tiling = true;
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    const JobMemoryEstimate resident = estimate_job_memory(job, model, components, 1);
+    job.memory.blocks_to_swap = 30;
+    const JobMemoryEstimate swapped = estimate_job_memory(job, model, components, 1);
+    const double resident_train = static_cast<double>(phase(resident, "train").total()) / gib;
+    const double swapped_train = static_cast<double>(phase(swapped, "train").total()) / gib;
+    const double host = static_cast<double>(phase(swapped, "train", true).total()) / gib;
+    RecordProperty("resident_train_gib", std::to_string(resident_train));
+    RecordProperty("swapped_train_gib", std::to_string(swapped_train));
+    RecordProperty("swapped_host_gib", std::to_string(host));
+    EXPECT_GT(resident_train, 24.0);
+    EXPECT_LT(swapped_train, 24.0);
+    EXPECT_NEAR(host, 30.0 / 40.0 * part(resident, "train", "transformer weights") / gib, 0.05);
+}
+
 } // namespace
 } // namespace tuneframe::train
