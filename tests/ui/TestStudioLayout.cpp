@@ -24,6 +24,7 @@
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -251,6 +252,17 @@ void TestStudioLayout::datasetPageFits() {
                inPage("captionEditor"), inPage("inspectorAcceptButton"),
                inPage("inspectorRejectButton")},
               QStringLiteral("dataset"));
+    // Each filter's every choice fits its box ("Not rejected", not "Not rejectec").
+    for (const char* name : {"filterStatusBox", "filterBucketBox"}) {
+        auto* box = page->findChild<QComboBox*>(QString::fromLatin1(name));
+        QVERIFY(box);
+        for (int index = 0; index < box->count(); ++index) {
+            box->setCurrentIndex(index);
+            const QStringList problems = LayoutCheck::textsThatDoNotFit(box->parentWidget());
+            QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        }
+        box->setCurrentIndex(0);
+    }
 }
 
 void TestStudioLayout::trainPageFits_data() {
