@@ -380,9 +380,9 @@ for model in $run_models; do
 done
 
 # Block swap (issue 37): the 14B LoRA as a 24 GB card trains it (fp8 base, rank 32, the last
-# 32 of its 40 blocks swapped, the CUDA allocator capped at 24 GiB), beside the same run with every
+# 40 blocks swapped, the CUDA allocator capped at 24 GiB), beside the same run with every
 # block on the uncapped GPU; the dry run does the same with the tiny Wan model on the CPU.
-swap_blocks=32
+swap_blocks=40
 swap_pair() { # NAME ARGS...: ours-NAME-fp8 (no swap) and ours-NAME-swap
     local name=$1
     shift
