@@ -353,8 +353,14 @@ void SamplePage::reloadAdapters() {
                     return other.runId == adapter.runId && other.step == adapter.step &&
                            other.format == adapter.format;
                 });
-            if (same > 1)
-                text = tr("%1 (%2)").arg(text, QFileInfo(adapter.path).fileName());
+            if (same > 1) {
+                // A pipeline is sampled through its transformer/: the folder named is the export's.
+                const QFileInfo path(adapter.path);
+                const QString folder = adapter.format == QLatin1String("pipeline")
+                                           ? QFileInfo(path.absolutePath()).fileName()
+                                           : path.fileName();
+                text = tr("%1 (%2)").arg(text, folder);
+            }
             m_adapterCombo->addItem(text, adapter.path);
             const int row = m_adapterCombo->count() - 1;
             m_adapterCombo->setItemData(row, adapter.transformerFolder, kTransformerFolderRole);
