@@ -13,14 +13,18 @@
 #include "media/log_level.h"
 #include "tests/app/DatasetFixture.h"
 #include "tests/ui/LayoutCheck.h"
+#include "ui/dataset/BucketPreviewDialog.h"
 #include "ui/dataset/ClipInspectorPanel.h"
+#include "ui/dataset/DatasetBulkCommands.h"
 #include "ui/dataset/DatasetPage.h"
 #include "ui/gallery/GalleryPage.h"
+#include "ui/playback/VideoPlayerWidget.h"
 #include "ui/runs/DashboardPlot.h"
 #include "ui/runs/RunDashboard.h"
 #include "ui/sample/SamplePage.h"
 #include "ui/train/TrainPage.h"
 #include "ui/window/MainWindow.h"
+#include "ui/window/PreferencesDialog.h"
 
 #include <qcustomplot.h>
 
@@ -55,6 +59,8 @@ private slots:
     void galleryPageFits();
     void samplePageFits_data();
     void samplePageFits();
+    void dialogsFit_data();
+    void dialogsFit();
     void windowOpensWithinTheScreen();
 
 private:
@@ -290,7 +296,16 @@ void TestStudioLayout::trainPageWithARunFits() {
     QCustomPlot* loss = page->dashboard()->lossPanel()->plot();
     checkPage(page, {child<QWidget>("trainButton"), loss, child<QWidget>("runHistoryView")},
               QStringLiteral("train-run"));
-    qInfo("loss plot %dx%d", loss->width(), loss->height());
+    // Folded to its summary, the form gives the plots its width, and Train stays in view.
+    const QSize unfolded = loss->size();
+    page->setFormCollapsed(true);
+    QTest::qWait(200);
+    checkPage(page, {child<QWidget>("trainButton"), loss, child<QWidget>("runHistoryView")},
+              QStringLiteral("train-run-folded"));
+    QVERIFY2(loss->width() > unfolded.width(),
+             qPrintable(QStringLiteral("%1 → %2 px").arg(unfolded.width()).arg(loss->width())));
+    qInfo("loss plot %dx%d, %dx%d with the form folded", unfolded.width(), unfolded.height(),
+          loss->width(), loss->height());
 }
 
 void TestStudioLayout::galleryPageFits_data() {
@@ -302,6 +317,12 @@ void TestStudioLayout::galleryPageFits() {
     createProject(true);
     openAt(screen, MainWindow::Page::Gallery);
     checkPage(m_window->galleryPage(), {child<QWidget>("galleryTable")}, QStringLiteral("gallery"));
+    // Two videos side by side: the players share the width with the grid, and fit.
+    GalleryPage* gallery = m_window->galleryPage();
+    QVERIFY(gallery->compareCells(0, 0, 1, 1));
+    QTest::qWait(300);
+    checkPage(gallery, {gallery->leftPlayer(), gallery->rightPlayer()},
+              QStringLiteral("gallery-side-by-side"));
 }
 
 void TestStudioLayout::samplePageFits_data() {
@@ -314,6 +335,42 @@ void TestStudioLayout::samplePageFits() {
     openAt(screen, MainWindow::Page::Sample);
     checkPage(m_window->samplePage(), {child<QWidget>("sampleGenerateButton")},
               QStringLiteral("sample"));
+}
+
+void TestStudioLayout::dialogsFit_data() {
+    addScreens();
+}
+
+// Preferences (its wrapped engine line), the shortcut list and the bucket preview, each at its
+// own size over the window.
+void TestStudioLayout::dialogsFit() {
+    QFETCH(QSize, screen);
+    createProject(true);
+    openAt(screen, MainWindow::Page::Dataset);
+    const auto check = [this](QWidget* dialog, const QString& name) {
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        // The engine check's answer, a line or two of path, is what the dialog must show whole.
+        if (auto* preferences = qobject_cast<PreferencesDialog*>(dialog))
+            QTRY_VERIFY_WITH_TIMEOUT(!preferences->isEngineCheckRunning(), 20000);
+        QTest::qWait(100);
+        const QStringList problems = LayoutCheck::problems(dialog, {});
+        for (const QString& problem : problems)
+            qWarning("%s", qPrintable(problem));
+        const QString folder = qEnvironmentVariable("TUNEFRAME_SCREENSHOT_DIR");
+        if (!folder.isEmpty())
+            QVERIFY(dialog->grab().save(QDir(folder).filePath(QStringLiteral("%1-%2x%3.png")
+                                                                  .arg(name)
+                                                                  .arg(m_screen.width())
+                                                                  .arg(m_screen.height()))));
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QStringLiteral("%1 problems").arg(problems.size())));
+        dialog->close();
+    };
+    check(m_window->openPreferences(), QStringLiteral("preferences"));
+    check(m_window->openShortcutList(), QStringLiteral("shortcuts"));
+    DatasetPage* dataset = m_window->datasetPage();
+    QTRY_COMPARE(dataset->clipModel()->rowCount(), 6);
+    check(dataset->bulkCommands()->showBucketPreview(), QStringLiteral("bucket-preview"));
 }
 
 void TestStudioLayout::windowOpensWithinTheScreen() {

@@ -69,31 +69,38 @@ VideoPlayerWidget::VideoPlayerWidget(QWidget* parent)
     m_stepForwardButton->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
     m_loopButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
 
-    auto* transport = new QHBoxLayout;
-    transport->setSpacing(4);
-    transport->addWidget(m_stepBackButton);
-    transport->addWidget(m_playButton);
-    transport->addWidget(m_stepForwardButton);
-    transport->addWidget(m_loopButton);
-    transport->addWidget(m_speedBox);
-    transport->addSpacing(12);
-    transport->addWidget(m_frameLabel);
-    transport->addSpacing(8);
-    transport->addWidget(m_timecodeLabel);
-    transport->addStretch(1);
-    auto* trim = new QHBoxLayout;
-    trim->setSpacing(4);
-    trim->addWidget(m_trimLabel);
-    trim->addStretch(1);
-    trim->addWidget(m_trimInButton);
-    trim->addWidget(m_trimOutButton);
-    trim->addWidget(m_clearTrimButton);
-    // The trim marks beside the transport where both fit, else on a row of their own
-    // (resizeEvent): one row of both is wider than a laptop's inspector.
+    m_buttonsGroup = new QHBoxLayout;
+    m_buttonsGroup->setSpacing(4);
+    m_buttonsGroup->addWidget(m_stepBackButton);
+    m_buttonsGroup->addWidget(m_playButton);
+    m_buttonsGroup->addWidget(m_stepForwardButton);
+    m_buttonsGroup->addWidget(m_loopButton);
+    m_buttonsGroup->addWidget(m_speedBox);
+    m_buttonsGroup->addSpacing(12);
+    m_buttonsGroup->addStretch(1);
+    m_positionGroup = new QHBoxLayout;
+    m_positionGroup->setSpacing(8);
+    m_positionGroup->addWidget(m_frameLabel);
+    m_positionGroup->addWidget(m_timecodeLabel);
+    m_positionGroup->addStretch(1);
+    m_trimGroup = new QHBoxLayout;
+    m_trimGroup->setSpacing(4);
+    m_trimGroup->addWidget(m_trimLabel);
+    m_trimGroup->addStretch(1);
+    m_trimGroup->addWidget(m_trimInButton);
+    m_trimGroup->addWidget(m_trimOutButton);
+    m_trimGroup->addWidget(m_clearTrimButton);
+    // One row where everything fits, else the trim marks on a row of their own, else the
+    // position too (resizeEvent): a laptop's inspector, or two players side by side beside
+    // the gallery's grid, is narrower than one row of all.
+    m_transportRows = new QBoxLayout(QBoxLayout::TopToBottom);
+    m_transportRows->setSpacing(4);
+    m_transportRows->addLayout(m_buttonsGroup);
+    m_transportRows->addLayout(m_positionGroup);
     m_controlRows = new QBoxLayout(QBoxLayout::TopToBottom);
     m_controlRows->setSpacing(4);
-    m_controlRows->addLayout(transport);
-    m_controlRows->addLayout(trim);
+    m_controlRows->addLayout(m_transportRows);
+    m_controlRows->addLayout(m_trimGroup);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -292,11 +299,16 @@ QVector<VideoPlayerWidget::KeyBinding> VideoPlayerWidget::keyBindings() {
 
 void VideoPlayerWidget::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    const int side = m_controlRows->itemAt(0)->sizeHint().width() +
-                     m_controlRows->itemAt(1)->sizeHint().width() + 12;
-    const auto direction = width() >= side ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
-    if (m_controlRows->direction() != direction)
-        m_controlRows->setDirection(direction);
+    const int buttons = m_buttonsGroup->sizeHint().width();
+    const int position = m_positionGroup->sizeHint().width();
+    const int trim = m_trimGroup->sizeHint().width();
+    const auto arrange = [](QBoxLayout* rows, bool side) {
+        const auto direction = side ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+        if (rows->direction() != direction)
+            rows->setDirection(direction);
+    };
+    arrange(m_transportRows, width() >= buttons + position + 4);
+    arrange(m_controlRows, width() >= buttons + position + trim + 12);
 }
 
 void VideoPlayerWidget::keyPressEvent(QKeyEvent* event) {

@@ -113,6 +113,10 @@ private:
     QToolButton* m_trimOutButton;
     QToolButton* m_clearTrimButton;
     QLabel* m_trimLabel;
+    QBoxLayout* m_buttonsGroup;
+    QBoxLayout* m_positionGroup;
+    QBoxLayout* m_trimGroup;
+    QBoxLayout* m_transportRows;
     QBoxLayout* m_controlRows;
 
     Controls m_controls = Controls::Full;

@@ -12,6 +12,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
@@ -64,7 +65,7 @@ PreferencesDialog::PreferencesDialog(Settings* settings, QWidget* parent)
     m_engineEdit->setText(QDir::toNativeSeparators(settings->enginePath()));
     m_engineEdit->setClearButtonEnabled(true);
     m_projectEdit->setText(QDir::toNativeSeparators(settings->lastProjectLocation()));
-    m_engineEdit->setMinimumWidth(420);
+    m_engineEdit->setMinimumWidth(360);
     m_engineLabel->setBuddy(m_engineEdit);
     m_projectLabel->setBuddy(m_projectEdit);
 
@@ -75,8 +76,6 @@ PreferencesDialog::PreferencesDialog(Settings* settings, QWidget* parent)
     projectRow->addWidget(m_projectEdit, 1);
     projectRow->addWidget(m_projectBrowse);
     auto* form = new QFormLayout;
-    // Labels above a wrapped path need the width; a long path then wraps instead of being cut.
-    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form->addRow(m_languageLabel, m_languageCombo);
     form->addRow(m_engineLabel, engineRow);
     form->addRow(QString(), m_engineStatus);
@@ -98,16 +97,28 @@ PreferencesDialog::PreferencesDialog(Settings* settings, QWidget* parent)
                 m_engineStatus->setStyleSheet(QString());
                 m_engineStatus->setText(
                     tr("Found %1 at %2.").arg(version, QDir::toNativeSeparators(path)));
+                growToFit();
             });
     connect(m_check, &EngineVersionCheck::failed, this,
             [this](const QString&, const QString& message) {
                 m_engineStatus->setStyleSheet(QStringLiteral("color: #c0392b"));
                 m_engineStatus->setText(message);
+                growToFit();
             });
     connect(m_buttons, &QDialogButtonBox::accepted, this, &PreferencesDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &PreferencesDialog::reject);
     retranslateUi();
     checkEngine();
+}
+
+// The check's answer wraps to more lines than "Checking…": the dialog grows to show it whole
+// (a dialog's height does not follow its wrapped labels by itself).
+void PreferencesDialog::growToFit() {
+    layout()->activate();
+    const int needed = layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width())
+                                                     : sizeHint().height();
+    if (needed > height())
+        resize(width(), needed);
 }
 
 void PreferencesDialog::setAutomaticEnginePath(const QString& path) {
@@ -143,8 +154,9 @@ void PreferencesDialog::changeEvent(QEvent* event) {
 void PreferencesDialog::retranslateUi() {
     setWindowTitle(tr("Preferences"));
     m_languageLabel->setText(tr("&Language:"));
-    m_languageCombo->setItemText(
-        0, tr("As the system's (%1)").arg(QLocale::system().nativeLanguageName()));
+    const QString system = QLocale::system().nativeLanguageName();
+    m_languageCombo->setItemText(0, system.isEmpty() ? tr("As the system's")
+                                                     : tr("As the system's (%1)").arg(system));
     m_languageCombo->setToolTip(tr("Applies at once when you choose OK; no restart."));
     m_engineLabel->setText(tr("&Engine:"));
     m_engineEdit->setPlaceholderText(

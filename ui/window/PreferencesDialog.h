@@ -35,6 +35,7 @@ protected:
 
 private:
     void retranslateUi();
+    void growToFit();
     void scheduleCheck();
     void checkEngine();
     void browseForEngine();
