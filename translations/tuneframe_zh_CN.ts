@@ -4844,6 +4844,10 @@ What to do: %2</source>
         <source>Applies at once when you choose OK; no restart.</source>
         <translation>点击“确定”后立即生效，无需重启。</translation>
     </message>
+    <message>
+        <source>As the system&apos;s</source>
+        <translation>跟随系统</translation>
+    </message>
 </context>
 <context>
     <name>ShortcutsDialog</name>
