@@ -1,8 +1,9 @@
 // memory.blocks_to_swap through the engine's command line on the tiny Wan pipeline (prepared
 // from clips made here): a run with every block swapped gives the losses and the adapter of the
-// same run without swapping, bit for bit, and so does one SIGKILLed midway and resumed; --check
-// refuses more blocks than the model has, naming the field; `estimate` puts the swapped blocks
-// in host memory and two in flight on the device.
+// same run without swapping, bit for bit, and so does one SIGKILLed midway and resumed; two
+// pipeline stages each swapping their own block train as one unswapped process; --check refuses
+// more blocks than the model has, naming the field; `estimate` puts the swapped blocks in host
+// memory and two in flight on the device.
 #include "common/training_job.h"
 #include "engine/core/safetensors/safetensors_file.h"
 #include "tests/e2e/engine_test_project.h"
@@ -98,6 +99,34 @@ TEST_F(EngineBlockSwap, ASwappedRunMatchesTheUnswappedOneAndResumesAfterAKill) {
     ASSERT_FALSE(resumed.of("step").empty());
     EXPECT_LE(resumed.of("step").front()["step"].get<int>(), 4);
     expect_same_tensors(last_adapter(killed), last_adapter(plain));
+}
+
+// memory.blocks_to_swap counts within a pipeline stage: each of the two stages swaps its one
+// block, rank 0 validates with a whole model swapping as many, and the losses are one process's.
+TEST_F(EngineBlockSwap, PipelineStagesSwapTheirOwnBlocksAndTrainAsOneProcess) {
+    const json accumulated = {{"batch_size", 1}, {"gradient_accumulation", 2}, {"max_steps", 3}};
+    const fs::path one = wan_run("one-process", accumulated);
+    const EngineRun reference = run_engine({"train", "--job", test::job_of(one)});
+    ASSERT_EQ(reference.exit_code, 0);
+
+    json staged = accumulated;
+    staged["parallel"] = {{"plan", "hybrid"}, {"pp_size", 2}};
+    staged["memory"] = {{"blocks_to_swap", 1}};
+    staged["validation"] = {{"every_steps", 3}, {"prompts", {"tfdemo a red ball rolls"}},
+                            {"frames", 9},      {"height", 48},
+                            {"width", 64},      {"steps", 2}};
+    const fs::path pp = wan_run("pp2-swapped", staged);
+    const EngineRun run =
+        run_engine({"launch", "--cpu-ranks", "2", "--", "train", "--job", test::job_of(pp)});
+    ASSERT_EQ(run.exit_code, 0);
+    const std::vector<double> got = losses(run);
+    const std::vector<double> expected = losses(reference);
+    ASSERT_EQ(got.size(), 3u);
+    ASSERT_EQ(expected.size(), 3u);
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_NEAR(got[i], expected[i], 1e-5) << "step " << i + 1;
+    }
+    EXPECT_EQ(run.of("validation").size(), 1u);
 }
 
 TEST_F(EngineBlockSwap, CheckRefusesMoreBlocksThanTheModelHasAndEstimateCountsTheHost) {
