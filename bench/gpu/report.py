@@ -2,7 +2,9 @@
 comparison table. Exit status 0 only when the gpu tests passed and every model has both figures.
 
 Inputs in OUT_DIR: host.json (host_check.py), run.json (the run's settings), ctest-gpu.log,
-ours-<model>.json / ref-<model>.json (one JSON object each) or ours-<model>.err / ref-<model>.err.
+ours-<model>.json and ours-<model>-best.json (our best setting), ref-<model>.json and
+ref-<model>-compile.json (the reference under torch.compile), one JSON object each, or the
+matching .err (failed) or .skipped (not run) file.
 """
 import argparse
 import datetime
@@ -54,27 +56,52 @@ def ratio(ours, reference):
     return ours / reference
 
 
+def ours_figures(result):
+    peak = result.get("peak_memory_bytes")
+    return {
+        "step_s": result.get("median_step_s"),
+        "peak_gib": peak / GIB if isinstance(peak, (int, float)) else None,
+        "mfu": result.get("mfu"),
+    }
+
+
 def model_row(out_dir, model):
+    """Ours (every block recomputed), our best setting (ours-<model>-best: attention kept, fp8
+    base) and the reference eager (ref-<model>) and under torch.compile (ref-<model>-compile)."""
     row = {"model": model}
     ours = read_json(os.path.join(out_dir, f"ours-{model}.json"))
     if ours is not None:
         row["ours"] = ours
-        row["ours_step_s"] = ours.get("median_step_s")
-        peak = ours.get("peak_memory_bytes")
-        row["ours_peak_gib"] = peak / GIB if isinstance(peak, (int, float)) else None
+        figures = ours_figures(ours)
+        row["ours_step_s"] = figures["step_s"]
+        row["ours_peak_gib"] = figures["peak_gib"]
+        row["ours_mfu"] = figures["mfu"]
     else:
         row["ours_error"] = tail(os.path.join(out_dir, f"ours-{model}.err"))
-    reference = read_json(os.path.join(out_dir, f"ref-{model}.json"))
-    if reference is not None:
-        row["reference"] = reference
-        row["reference_step_s"] = reference.get("median_step_s")
-        row["reference_peak_gib"] = reference.get("peak_mem_gib")
-    elif os.path.exists(os.path.join(out_dir, f"ref-{model}.skipped")):
-        row["reference_skipped"] = tail(os.path.join(out_dir, f"ref-{model}.skipped"), 1)
-    else:
-        row["reference_error"] = tail(os.path.join(out_dir, f"ref-{model}.err"))
-    row["step_ratio"] = ratio(row.get("ours_step_s"), row.get("reference_step_s"))
-    row["peak_ratio"] = ratio(row.get("ours_peak_gib"), row.get("reference_peak_gib"))
+    best = read_json(os.path.join(out_dir, f"ours-{model}-best.json"))
+    if best is not None:
+        row["best"] = best
+        row["best_figures"] = ours_figures(best)
+    elif os.path.exists(os.path.join(out_dir, f"ours-{model}-best.err")):
+        row["best_error"] = tail(os.path.join(out_dir, f"ours-{model}-best.err"))
+    for key, name in (("reference", model), ("compiled", model + "-compile")):
+        reference = read_json(os.path.join(out_dir, f"ref-{name}.json"))
+        if reference is not None:
+            row[key] = reference
+            row[key + "_step_s"] = reference.get("median_step_s")
+            row[key + "_peak_gib"] = reference.get("peak_mem_gib")
+        elif os.path.exists(os.path.join(out_dir, f"ref-{name}.skipped")):
+            row[key + "_skipped"] = tail(os.path.join(out_dir, f"ref-{name}.skipped"), 1)
+        elif os.path.exists(os.path.join(out_dir, f"ref-{name}.err")) or key == "reference":
+            row[key + "_error"] = tail(os.path.join(out_dir, f"ref-{name}.err"))
+    for key in ("reference", "compiled"):
+        suffix = "" if key == "reference" else "_compiled"
+        row["step_ratio" + suffix] = ratio(row.get("ours_step_s"), row.get(key + "_step_s"))
+        row["peak_ratio" + suffix] = ratio(row.get("ours_peak_gib"), row.get(key + "_peak_gib"))
+    figures = row.get("best_figures")
+    if figures:
+        row["best_step_ratio_compiled"] = ratio(figures["step_s"], row.get("compiled_step_s"))
+        row["best_peak_ratio_compiled"] = ratio(figures["peak_gib"], row.get("compiled_peak_gib"))
     return row
 
 
@@ -140,23 +167,61 @@ def cell(value, digits):
     return f"{value:.{digits}f}"
 
 
+def percent(value):
+    return "n/a" if value is None else f"{100 * value:.0f}%"
+
+
 def table(rows, run):
     lines = [
-        "| model | ours s/step | reference s/step | ratio | ours peak GiB | reference peak GiB | ratio |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| model | ours s/step | MFU | reference s/step | ratio | compiled s/step | ratio "
+        "| ours peak GiB | reference peak GiB | ratio | compiled peak GiB | ratio |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in rows:
         ours_failed = "ours_error" in row
-        reference_failed = "reference_error" in row
+
+        def side(key, field, digits=2):
+            return "failed" if key + "_error" in row else cell(row.get(f"{key}_{field}"), digits)
+
         lines.append(
-            "| {} | {} | {} | {} | {} | {} | {} |".format(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
                 row["model"] + (" (cpu dry run)" if run.get("mode") == "cpu-dry-run" else ""),
                 "failed" if ours_failed else cell(row.get("ours_step_s"), 2),
-                "failed" if reference_failed else cell(row.get("reference_step_s"), 2),
+                percent(row.get("ours_mfu")),
+                side("reference", "step_s"),
                 cell(row.get("step_ratio"), 2),
+                side("compiled", "step_s"),
+                cell(row.get("step_ratio_compiled"), 2),
                 "failed" if ours_failed else cell(row.get("ours_peak_gib"), 2),
-                "failed" if reference_failed else cell(row.get("reference_peak_gib"), 2),
+                side("reference", "peak_gib"),
                 cell(row.get("peak_ratio"), 2),
+                side("compiled", "peak_gib"),
+                cell(row.get("peak_ratio_compiled"), 2),
+            )
+        )
+    return "\n".join(lines)
+
+
+def best_table(rows):
+    lines = [
+        "| our best (attention kept, fp8 base) | s/step | MFU | peak GiB "
+        "| step vs compiled | peak vs compiled |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        figures = row.get("best_figures")
+        if figures is None:
+            if "best_error" in row:
+                lines.append(f"| {row['model']} | failed | | | | |")
+            continue
+        lines.append(
+            "| {} | {} | {} | {} | {} | {} |".format(
+                row["model"],
+                cell(figures["step_s"], 2),
+                percent(figures["mfu"]),
+                cell(figures["peak_gib"], 2),
+                cell(row.get("best_step_ratio_compiled"), 2),
+                cell(row.get("best_peak_ratio_compiled"), 2),
             )
         )
     return "\n".join(lines)
@@ -189,8 +254,12 @@ def main():
     for row in rows:
         if "ours_error" in row:
             problems.append(f"{row['model']}: tuneframe-engine bench failed")
+        if "best_error" in row:
+            problems.append(f"{row['model']}: tuneframe-engine bench (best setting) failed")
         if "reference_error" in row:
             problems.append(f"{row['model']}: ref_lora_step.py failed")
+        if "compiled_error" in row:
+            problems.append(f"{row['model']}: ref_lora_step.py --compile failed")
     for row in swap_rows:
         for kind in ("fp8", "swap"):
             if kind + "_error" in row:
@@ -238,7 +307,10 @@ def main():
     print()
     print(table(rows, run))
     print()
-    print("ratio = ours / reference (below 1: ours is faster or smaller)")
+    print(best_table(rows))
+    print()
+    print("ratio = ours / reference (below 1: ours is faster or smaller); compiled: the reference "
+          "under torch.compile; MFU: model FLOPs (recomputation included) / the GPU's bf16 peak")
     if swap_rows:
         print()
         print(swap_table(swap_rows))
@@ -247,10 +319,15 @@ def main():
                 if kind + "_error" in row:
                     print(f"\n{row['model']} {kind}, tuneframe-engine bench failed; its last lines:\n"
                           f"{row[kind + '_error']}")
+    sides = {
+        "ours_error": "tuneframe-engine bench",
+        "best_error": "tuneframe-engine bench (best setting)",
+        "reference_error": "ref_lora_step.py",
+        "compiled_error": "ref_lora_step.py --compile",
+    }
     for row in rows:
-        for key in ("ours_error", "reference_error"):
+        for key, side in sides.items():
             if key in row:
-                side = "tuneframe-engine bench" if key == "ours_error" else "ref_lora_step.py"
                 print(f"\n{row['model']}, {side} failed; its last lines:\n{row[key]}")
         if "reference_skipped" in row:
             print(f"{row['model']}: reference not run: {row['reference_skipped']}")
