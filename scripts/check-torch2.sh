@@ -3,17 +3,20 @@
 # (debootstrap), build the headless engine and its tests on `libtorch-dev` 2.6 (GCC 14, C++20)
 # and run them, then compile the engine and test files whose text CUDA changes (C++17, without
 # the precompiled header; LibTorch targets in the unity batches the build made) against the
-# headers of Debian 13's `libtorch-cuda-dev` 2.6 with TUNEFRAME_TORCH_CUDA and USE_C10D_NCCL.
-# Prints `torch2 PART: N s` for each part.
+# headers of Debian 13's `libtorch-cuda-dev` 2.6 with TUNEFRAME_TORCH_CUDA, USE_C10D_NCCL and
+# TUNEFRAME_CUDA_KERNELS, and compile the engine's own CUDA kernels (every engine/**/*.cu) with nvcc
+# for sm_80 and sm_90 (scripts/compile-cuda-kernels.sh). Prints `torch2 PART: N s` for each part.
 #
-#   scripts/check-torch2.sh [PART...]   PART: root build tests syntax (all four by default)
+#   scripts/check-torch2.sh [PART...]   PART: root build tests syntax kernels (all five by default)
 #
 # Environment:
 #   TUNEFRAME_TRIXIE_ROOT  the Debian 13 root, kept between local runs
 #                          (default /var/cache/tuneframe/trixie-root; rebuilt fresh when CI=true)
 #   TUNEFRAME_DEBIAN_MIRROR  default: the Debian mirror this machine's apt uses
-#   TUNEFRAME_CUDA_HOME    CUDA toolkit whose headers the syntax pass uses (default
-#                          /usr/local/cuda; without one, Debian 13's CUDA headers are unpacked)
+#   TUNEFRAME_CUDA_HOME    CUDA toolkit whose headers the syntax pass and whose nvcc the kernels
+#                          part use (default /usr/local/cuda; without one, Debian 13's CUDA
+#                          headers are unpacked and its non-free nvidia-cuda-toolkit installed in
+#                          the root)
 #   TUNEFRAME_TORCH2_STD   language standards of the syntax pass (default c++17; "c++17 c++20"
 #                          for both, at twice the time)
 #   TUNEFRAME_TORCH2_ONLY  syntax pass only on files matching this regular expression
@@ -39,7 +42,7 @@ if [[ $(id -u) -ne 0 ]]; then
 fi
 
 parts=("$@")
-((${#parts[@]})) || parts=(root build tests syntax)
+((${#parts[@]})) || parts=(root build tests syntax kernels)
 wants() {
     local p
     for p in "${parts[@]}"; do [[ "$p" == "$1" ]] && return 0; done
@@ -208,7 +211,8 @@ unpack_debian_cuda_headers() {
 
 # Writes, as a JSON list, the compile_commands.json files the syntax pass compiles: by default those
 # whose text changes with CUDA LibTorch, because they, or a project header they include, use
-# TUNEFRAME_TORCH_CUDA or USE_C10D_NCCL or include a CUDA, NCCL or c10d header (a unity batch
+# TUNEFRAME_TORCH_CUDA, TUNEFRAME_CUDA_KERNELS or USE_C10D_NCCL or include a CUDA, NCCL or c10d
+# header (a unity batch
 # counts when one of its files does). Every other file sees the same declarations in Debian 13's
 # CPU and CUDA LibTorch 2.6, and the build part has compiled it on the first already.
 # TUNEFRAME_TORCH2_ALL=1 takes every file.
@@ -217,7 +221,7 @@ cuda_syntax_units() {
 import json, pathlib, re, sys
 
 repo, commands, every = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3] == "1"
-marker = re.compile(r"TUNEFRAME_TORCH_CUDA|USE_C10D_NCCL|"
+marker = re.compile(r"TUNEFRAME_TORCH_CUDA|TUNEFRAME_CUDA_KERNELS|USE_C10D_NCCL|"
                     r"#\s*include\s*<(?:c10/cuda|ATen/cuda|cuda|nccl|torch/csrc/distributed)")
 include = re.compile(r'#\s*include\s*"([^"]+)"')
 known = {}
@@ -286,7 +290,8 @@ syntax_check_in_root() {
                 | if test("torch/csrc/api/include") then
                     error("a CPU LibTorch include flag is left in: " + .) else . end
                 | sub(" -c "; " -fsyntax-only -O0 -std=\($std) \($gc) -DTUNEFRAME_TORCH_CUDA=1"
-                    + " -DUSE_C10D_NCCL -isystem \($torch)/torch/csrc/api/include"
+                    + " -DTUNEFRAME_CUDA_KERNELS=1 -DUSE_C10D_NCCL"
+                    + " -isystem \($torch)/torch/csrc/api/include"
                     + " -isystem \($torch) -isystem \($cuda) -c ")) as $command
             | "\(.directory | @sh) \(.file | @sh) \($std | @sh) \($command | @sh)"' \
             "$build_dir/compile_commands.json"
@@ -313,6 +318,24 @@ syntax_check_in_root() {
         grep -h '^FAILED' "${failed[@]}" | sort
         return 1
     fi
+}
+
+# The engine's CUDA kernels use the CUDA toolkit alone: the host's nvcc at TUNEFRAME_CUDA_HOME
+# compiles them where there is one, else Debian 13's non-free nvidia-cuda-toolkit, installed in the
+# root at its first use (it wants g++-13, which nvidia-cuda-toolkit-gcc names cuda-g++).
+compile_kernels() {
+    local out=$build_dir/cuda-kernels
+    if [[ -x $cuda_home/bin/nvcc ]]; then
+        "$repo/scripts/compile-cuda-kernels.sh" "$cuda_home/bin/nvcc" "$out"
+        return
+    fi
+    in_root "
+        if ! command -v nvcc >/dev/null; then
+            apt-get update -q
+            apt-get install -y -q --no-install-recommends nvidia-cuda-toolkit nvidia-cuda-toolkit-gcc
+        fi
+        TUNEFRAME_NVCC_FLAGS='-ccbin cuda-g++' '$repo/scripts/compile-cuda-kernels.sh' \
+            \"\$(command -v nvcc)\" '$out'"
 }
 
 # run PART FUNCTION: sets `last` to its status. Never call it in a condition: errexit would be
@@ -358,6 +381,10 @@ if wants tests; then
 fi
 if wants syntax; then
     run cuda-syntax syntax_check
+    ((last == 0)) || status=1
+fi
+if wants kernels; then
+    run cuda-kernels compile_kernels
     ((last == 0)) || status=1
 fi
 exit $status

@@ -85,4 +85,42 @@
             </translation>
         </message>
     </context>
+    <context>
+        <name>TrainingClipPlan</name>
+        <message numerus="yes">
+            <source>%n clip(s) train</source>
+            <translation>
+                <numerusform>%n clip trains</numerusform>
+                <numerusform>%n clips train</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n stretched to a bucket of another shape</source>
+            <translation>
+                <numerusform>%n stretched to a bucket of another shape</numerusform>
+                <numerusform>%n stretched to a bucket of another shape</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n cropped to a bucket of another shape</source>
+            <translation>
+                <numerusform>%n cropped to a bucket of another shape</numerusform>
+                <numerusform>%n cropped to a bucket of another shape</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n left out</source>
+            <translation>
+                <numerusform>%n left out</numerusform>
+                <numerusform>%n left out</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n not reviewed yet</source>
+            <translation>
+                <numerusform>%n not reviewed yet</numerusform>
+                <numerusform>%n not reviewed yet</numerusform>
+            </translation>
+        </message>
+    </context>
 </TS>

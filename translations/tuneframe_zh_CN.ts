@@ -124,6 +124,22 @@
         <source> frames</source>
         <translation> 帧</translation>
     </message>
+    <message>
+        <source>A clip whose shape differs from its bucket&apos;s is cropped at the centre to fit.</source>
+        <translation>形状与分桶不同的片段会居中裁剪以适应分桶。</translation>
+    </message>
+    <message>
+        <source>A clip whose shape differs from its bucket&apos;s is cropped at a random place to fit.</source>
+        <translation>形状与分桶不同的片段会在随机位置裁剪以适应分桶。</translation>
+    </message>
+    <message>
+        <source>A clip whose shape differs from its bucket&apos;s is stretched to fit.</source>
+        <translation>形状与分桶不同的片段会被拉伸以适应分桶。</translation>
+    </message>
+    <message>
+        <source>The buckets of the Train page&apos;s form, which a run trains with; lists typed here become the form&apos;s.</source>
+        <translation>这是“训练”页表单中的分桶，也就是运行训练时所用的分桶；在此输入的列表会写入该表单。</translation>
+    </message>
 </context>
 <context>
     <name>BucketPreviewModel</name>
@@ -507,6 +523,14 @@
         <source>Files that are missing, damaged or not videos</source>
         <translation>缺失、损坏或不是视频的文件</translation>
     </message>
+    <message>
+        <source>Not in a bucket</source>
+        <translation>未进入分桶</translation>
+    </message>
+    <message>
+        <source>The bucket a run from the Train page&apos;s form puts the clip in; “Not in a bucket”: the clips it leaves out (too short, unreadable)</source>
+        <translation>按“训练”页表单发起的运行会把片段放入的分桶；“未进入分桶”：被排除的片段（太短、无法读取）</translation>
+    </message>
 </context>
 <context>
     <name>ClipGridDelegate</name>
@@ -699,6 +723,49 @@ Arrow keys move through the clips; A accepts, R rejects, U marks for review, 1�
     <message>
         <source>Cuts the caption after the part shown, so it can be edited here. Undo brings the whole caption back.</source>
         <translation>在显示的部分之后截断描述，以便在此编辑。撤销可恢复完整描述。</translation>
+    </message>
+    <message>
+        <source>%1, stretched</source>
+        <translation>%1，拉伸</translation>
+    </message>
+    <message>
+        <source>%1, cropped</source>
+        <translation>%1，裁剪</translation>
+    </message>
+    <message>
+        <source>No token count</source>
+        <translation>无词元计数</translation>
+    </message>
+</context>
+<context>
+    <name>ClipPlanPanel</name>
+    <message>
+        <source>Shows each clip that is reshaped, left out or not reviewed.</source>
+        <translation>显示每个被改变形状、被排除或尚未审核的片段。</translation>
+    </message>
+    <message>
+        <source>Clip</source>
+        <translation>片段</translation>
+    </message>
+    <message>
+        <source>What happens</source>
+        <translation>处理方式</translation>
+    </message>
+    <message>
+        <source>Show in Dataset</source>
+        <translation>在数据集中显示</translation>
+    </message>
+    <message>
+        <source>Selects these clips on the Dataset page (the selected rows only, when some are selected).</source>
+        <translation>在“数据集”页选中这些片段（如已选中若干行，则只选这些行）。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 (not reviewed yet)</source>
+        <translation>%1（尚未审核）</translation>
     </message>
 </context>
 <context>
@@ -986,7 +1053,7 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     </message>
     <message>
         <source>Needs Re&amp;view</source>
-        <translation>待审核(&amp;V)</translation>
+        <translation>待审核(&amp;U)</translation>
     </message>
     <message>
         <source>Mark as still to review (U)</source>
@@ -1851,6 +1918,12 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>Select two videos (Ctrl+click) to compare them.</source>
         <translation>选择两个视频（Ctrl+单击）进行对比。</translation>
     </message>
+    <message>
+        <source>Prompt %1
+%2</source>
+        <translation>提示词 %1
+%2</translation>
+    </message>
 </context>
 <context>
     <name>GpuInventory</name>
@@ -2451,6 +2524,14 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Project Open in Another Studio</source>
         <translation>项目已在另一个工作室中打开</translation>
+    </message>
+    <message>
+        <source>The demo clips are being made</source>
+        <translation>正在生成演示片段</translation>
+    </message>
+    <message>
+        <source>In a minute or two they appear here, captioned, with a tiny model to train on them. The bar at the bottom of the window shows how far it got.</source>
+        <translation>一两分钟后，带描述的片段会出现在这里，同时还有一个可用来训练的小模型。窗口底部的进度条显示当前进度。</translation>
     </message>
 </context>
 <context>
@@ -3234,6 +3315,10 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>Show the command that opens this run&apos;s event files in TensorBoard.</source>
         <translation>显示在 TensorBoard 中打开此运行事件文件的命令。</translation>
     </message>
+    <message>
+        <source>TensorBoard…</source>
+        <translation>TensorBoard…</translation>
+    </message>
 </context>
 <context>
     <name>RunDashboard</name>
@@ -3381,6 +3466,34 @@ Step time %6 s, %7 samples/s</source>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
+    <message>
+        <source>Smoothing</source>
+        <translation>平滑</translation>
+    </message>
+    <message>
+        <source>Smoothing %1 (0: none): the loss and the step time are averaged over the steps before, as TensorBoard does.</source>
+        <translation>平滑 %1（0：不平滑）：损失和每步用时按之前的步数取平均，与 TensorBoard 相同。</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Save the plots as a picture or the numbers as CSV.</source>
+        <translation>将图表保存为图片，或将数值保存为 CSV。</translation>
+    </message>
+    <message>
+        <source>Plots as PNG…</source>
+        <translation>图表另存为 PNG…</translation>
+    </message>
+    <message>
+        <source>Numbers as CSV…</source>
+        <translation>数值另存为 CSV…</translation>
+    </message>
+    <message>
+        <source>Seconds per step, smoothed</source>
+        <translation>每步秒数（平滑）</translation>
+    </message>
 </context>
 <context>
     <name>RunExportDialog</name>
@@ -3483,6 +3596,10 @@ Step time %6 s, %7 samples/s</source>
     <message>
         <source>A whole diffusers pipeline folder: the trained transformer with the base model&apos;s VAE, text encoder, tokenizer and scheduler, which are hard links to the base model&apos;s files where the disk allows, so they take no extra space. CogVideoXPipeline.from_pretrained() loads it as it is, ComfyUI&apos;s CogVideoXWrapper loads it from models/CogVideo, and Tuneframe can train further from it: choose it as a new run&apos;s model folder.</source>
         <translation>完整的 diffusers 管线文件夹：训练后的 Transformer，加上基础模型的 VAE、文本编码器、分词器和调度器；磁盘允许时它们是指向基础模型文件的硬链接，不额外占用空间。CogVideoXPipeline.from_pretrained() 可直接加载它，ComfyUI 的 CogVideoXWrapper 可从 models/CogVideo 加载它，Tuneframe 也能在它的基础上继续训练：在新运行中把它选为模型文件夹即可。</translation>
+    </message>
+    <message>
+        <source>Export the Fine-Tuned Model</source>
+        <translation>导出微调后的模型</translation>
     </message>
 </context>
 <context>
@@ -3799,6 +3916,42 @@ What to do: %2</source>
     <message>
         <source>Guidance that grows over the denoising steps (CogVideoX's dynamic CFG): often steadier motion at high guidance.</source>
         <translation>随去噪步数逐渐增强的引导（CogVideoX 的动态 CFG）：在高引导值下运动通常更稳定。</translation>
+    </message>
+    <message>
+        <source>DPM</source>
+        <translation>DPM</translation>
+    </message>
+    <message>
+        <source>Choosing a run&apos;s adapter sets the sampler its validation videos were made with.</source>
+        <translation>选择某次运行的适配器时，会改用生成其验证视频的采样器。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>diffusers LoRA</source>
+        <translation>diffusers LoRA</translation>
+    </message>
+    <message>
+        <source>ComfyUI LoRA</source>
+        <translation>ComfyUI LoRA</translation>
+    </message>
+    <message>
+        <source>fine-tuned transformer</source>
+        <translation>微调后的 Transformer</translation>
+    </message>
+    <message>
+        <source>LoRA merged into the transformer</source>
+        <translation>已合并 LoRA 的 Transformer</translation>
+    </message>
+    <message>
+        <source>whole pipeline</source>
+        <translation>完整管线</translation>
+    </message>
+    <message>
+        <source>The settings of “%1”&apos;s validation videos: %2 steps, guidance %3.</source>
+        <translation>已采用“%1”验证视频的设置：%2 步，引导系数 %3。</translation>
     </message>
 </context>
 <context>
@@ -4150,6 +4303,131 @@ What to do: %2</source>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>%1 steps at learning rate %2, batch %3</source>
+        <translation>%1 步，学习率 %2，批大小 %3</translation>
+    </message>
+    <message>
+        <source>Frames %1 at %2</source>
+        <translation>帧数 %1，分辨率 %2</translation>
+    </message>
+    <message>
+        <source>The settings of “%1” are in the form: change what you like, then choose Train.</source>
+        <translation>“%1”的设置已填入表单：按需修改后，点击“训练”。</translation>
+    </message>
+    <message>
+        <source>Run &amp;name</source>
+        <translation>运行名称(&amp;N)</translation>
+    </message>
+    <message>
+        <source>New run</source>
+        <translation>新运行</translation>
+    </message>
+    <message>
+        <source>Open Run Folder</source>
+        <translation>打开运行文件夹</translation>
+    </message>
+    <message>
+        <source>Use These Settings</source>
+        <translation>使用这些设置</translation>
+    </message>
+    <message>
+        <source>Put this run&apos;s settings in the new-run form, to train again with changes.</source>
+        <translation>将此运行的设置填入新运行表单，修改后再次训练。</translation>
+    </message>
+    <message>
+        <source>Edit Settings</source>
+        <translation>编辑设置</translation>
+    </message>
+    <message>
+        <source>Hide Settings</source>
+        <translation>收起设置</translation>
+    </message>
+    <message>
+        <source>Open the settings of the next run.</source>
+        <translation>展开下一次运行的设置。</translation>
+    </message>
+    <message>
+        <source>Fold the settings into a summary, so the plots get the room. Train stays here.</source>
+        <translation>将设置收起为摘要，把空间留给图表；“训练”按钮仍在此处。</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingClipPlan</name>
+    <message>
+        <source>Unusable file: %1</source>
+        <translation>文件不可用：%1</translation>
+    </message>
+    <message>
+        <source>Too short: %1 frames, fewer than its nearest bucket</source>
+        <translation>太短：%1 帧，少于最接近的分桶所需</translation>
+    </message>
+    <message>
+        <source>%1×%2 cropped to %3×%4, losing %5% of the picture</source>
+        <translation>%1×%2 裁剪为 %3×%4，画面损失 %5%</translation>
+    </message>
+    <message>
+        <source>%1×%2 stretched to %3×%4</source>
+        <translation>%1×%2 拉伸为 %3×%4</translation>
+    </message>
+    <message>
+        <source>No caption</source>
+        <translation>没有描述</translation>
+    </message>
+    <message>
+        <source>%1 could not be read: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n clip(s) train</source>
+        <translation>
+            <numerusform>%n 个片段参与训练</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n stretched to a bucket of another shape</source>
+        <translation>
+            <numerusform>%n 个被拉伸到形状不同的分桶</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cropped to a bucket of another shape</source>
+        <translation>
+            <numerusform>%n 个被裁剪到形状不同的分桶</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n left out</source>
+        <translation>
+            <numerusform>%n 个被排除</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n not reviewed yet</source>
+        <translation>
+            <numerusform>%n 个尚未审核</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Trains as it is</source>
+        <translation>按原样训练</translation>
+    </message>
+    <message>
+        <source>Stretched</source>
+        <translation>拉伸</translation>
+    </message>
+    <message>
+        <source>Cropped</source>
+        <translation>裁剪</translation>
+    </message>
+    <message>
+        <source>Left out</source>
+        <translation>排除</translation>
+    </message>
 </context>
 <context>
     <name>TrainingHistory</name>
@@ -4423,6 +4701,38 @@ What to do: %2</source>
         <source>Frame %1 cannot be shown</source>
         <translation>无法显示第 %1 帧</translation>
     </message>
+    <message>
+        <source>Play or pause</source>
+        <translation>播放或暂停</translation>
+    </message>
+    <message>
+        <source>Previous frame</source>
+        <translation>上一帧</translation>
+    </message>
+    <message>
+        <source>Next frame</source>
+        <translation>下一帧</translation>
+    </message>
+    <message>
+        <source>First frame</source>
+        <translation>第一帧</translation>
+    </message>
+    <message>
+        <source>Last frame</source>
+        <translation>最后一帧</translation>
+    </message>
+    <message>
+        <source>Set the trim&apos;s in mark at this frame</source>
+        <translation>在此帧设置裁剪范围的入点</translation>
+    </message>
+    <message>
+        <source>Set the trim&apos;s out mark at this frame</source>
+        <translation>在此帧设置裁剪范围的出点</translation>
+    </message>
+    <message>
+        <source>Loop on or off</source>
+        <translation>开启或关闭循环</translation>
+    </message>
 </context>
 <context>
     <name>RunDeletion</name>
@@ -4522,6 +4832,22 @@ What to do: %2</source>
         <source>Folder for New Projects</source>
         <translation>新项目所在文件夹</translation>
     </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>As the system&apos;s (%1)</source>
+        <translation>跟随系统（%1）</translation>
+    </message>
+    <message>
+        <source>Applies at once when you choose OK; no restart.</source>
+        <translation>点击“确定”后立即生效，无需重启。</translation>
+    </message>
+    <message>
+        <source>As the system&apos;s</source>
+        <translation>跟随系统</translation>
+    </message>
 </context>
 <context>
     <name>ShortcutsDialog</name>
@@ -4544,6 +4870,10 @@ What to do: %2</source>
     <message>
         <source>On its page</source>
         <translation>在所属页面</translation>
+    </message>
+    <message>
+        <source>In a video player</source>
+        <translation>在视频播放器中</translation>
     </message>
 </context>
 <context>

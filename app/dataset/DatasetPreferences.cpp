@@ -38,7 +38,9 @@ bool DatasetPreferences::hasOwnBucketLists() const {
 }
 
 std::optional<tuneframe::common::BucketConfig> DatasetPreferences::trainingFormBuckets() const {
-    const QJsonObject form = TrainingPreferences(m_project).formState();
+    // The form keeps its job under "job" (NewRunForm::formState()).
+    const QJsonObject form =
+        TrainingPreferences(m_project).formState().value(QStringLiteral("job")).toObject();
     if (form.isEmpty())
         return std::nullopt;
     // The job's own defaults where the form names no buckets, as prepare reads it.

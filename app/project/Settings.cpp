@@ -237,8 +237,10 @@ QString Settings::lastProjectLocation() const {
     const QString stored = value(kProjectsGroup, kLastLocationKey).toString();
     if (!stored.isEmpty())
         return stored;
+    // A folder of their own, not the bare home folder; New Project creates it with the first.
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    return QFileInfo(documents).isDir() ? documents : QDir::homePath();
+    return QDir(QFileInfo(documents).isDir() ? documents : QDir::homePath())
+        .filePath(QStringLiteral("Tuneframe Projects"));
 }
 
 void Settings::setLastProjectLocation(const QString& folder) {

@@ -101,6 +101,8 @@ struct ActiveRun {
     QString errorMessage;
     QString errorHint;
     bool stopRequested = false;
+    // Validating at a Sample Now given while paused: the engine stays paused after it.
+    bool validatingWhilePaused = false;
     bool reattached = false;
     // Its engine had already exited when the studio reopened the project.
     bool endedWhileClosed = false;
@@ -836,10 +838,13 @@ void TrainingRuns::onPhase(qint64 runId, ActiveRun& run, const QString& phase) {
         run.remainingTime.reset();
         setRunState(runId, RunState::Training, kTrainCommand);
         emit progressChanged(runId, 0, run.progress.total, -1, run.progress.unit);
-    } else if (phase == QLatin1String("validate"))
+    } else if (phase == QLatin1String("validate")) {
+        run.validatingWhilePaused = run.state == RunState::Paused;
         setRunState(runId, RunState::Validating);
-    else if (phase == QLatin1String("train") && run.state == RunState::Validating)
-        setRunState(runId, RunState::Training);
+    } else if (phase == QLatin1String("train") && run.state == RunState::Validating) {
+        setRunState(runId, run.validatingWhilePaused ? RunState::Paused : RunState::Training);
+        run.validatingWhilePaused = false;
+    }
 }
 
 // The engine's acknowledgement of pause and resume (a `state` event, docs/protocol.md).

@@ -2,7 +2,9 @@
 comparison table. Exit status 0 only when the gpu tests passed and every model has both figures.
 
 Inputs in OUT_DIR: host.json (host_check.py), run.json (the run's settings), ctest-gpu.log,
-ours-<model>.json / ref-<model>.json (one JSON object each) or ours-<model>.err / ref-<model>.err.
+ours-<model>.json and ours-<model>-best.json (our best setting), ref-<model>.json and
+ref-<model>-compile.json (the reference under torch.compile), one JSON object each, or the
+matching .err (failed) or .skipped (not run) file.
 """
 import argparse
 import datetime
@@ -54,28 +56,109 @@ def ratio(ours, reference):
     return ours / reference
 
 
+def ours_figures(result):
+    peak = result.get("peak_memory_bytes")
+    return {
+        "step_s": result.get("median_step_s"),
+        "peak_gib": peak / GIB if isinstance(peak, (int, float)) else None,
+        "mfu": result.get("mfu"),
+    }
+
+
 def model_row(out_dir, model):
+    """Ours (every block recomputed), our best setting (ours-<model>-best: attention kept, fp8
+    base) and the reference eager (ref-<model>) and under torch.compile (ref-<model>-compile)."""
     row = {"model": model}
     ours = read_json(os.path.join(out_dir, f"ours-{model}.json"))
     if ours is not None:
         row["ours"] = ours
-        row["ours_step_s"] = ours.get("median_step_s")
-        peak = ours.get("peak_memory_bytes")
-        row["ours_peak_gib"] = peak / GIB if isinstance(peak, (int, float)) else None
+        figures = ours_figures(ours)
+        row["ours_step_s"] = figures["step_s"]
+        row["ours_peak_gib"] = figures["peak_gib"]
+        row["ours_mfu"] = figures["mfu"]
     else:
         row["ours_error"] = tail(os.path.join(out_dir, f"ours-{model}.err"))
-    reference = read_json(os.path.join(out_dir, f"ref-{model}.json"))
-    if reference is not None:
-        row["reference"] = reference
-        row["reference_step_s"] = reference.get("median_step_s")
-        row["reference_peak_gib"] = reference.get("peak_mem_gib")
-    elif os.path.exists(os.path.join(out_dir, f"ref-{model}.skipped")):
-        row["reference_skipped"] = tail(os.path.join(out_dir, f"ref-{model}.skipped"), 1)
-    else:
-        row["reference_error"] = tail(os.path.join(out_dir, f"ref-{model}.err"))
-    row["step_ratio"] = ratio(row.get("ours_step_s"), row.get("reference_step_s"))
-    row["peak_ratio"] = ratio(row.get("ours_peak_gib"), row.get("reference_peak_gib"))
+    best = read_json(os.path.join(out_dir, f"ours-{model}-best.json"))
+    if best is not None:
+        row["best"] = best
+        row["best_figures"] = ours_figures(best)
+    elif os.path.exists(os.path.join(out_dir, f"ours-{model}-best.err")):
+        row["best_error"] = tail(os.path.join(out_dir, f"ours-{model}-best.err"))
+    for key, name in (("reference", model), ("compiled", model + "-compile")):
+        reference = read_json(os.path.join(out_dir, f"ref-{name}.json"))
+        if reference is not None:
+            row[key] = reference
+            row[key + "_step_s"] = reference.get("median_step_s")
+            row[key + "_peak_gib"] = reference.get("peak_mem_gib")
+        elif os.path.exists(os.path.join(out_dir, f"ref-{name}.skipped")):
+            row[key + "_skipped"] = tail(os.path.join(out_dir, f"ref-{name}.skipped"), 1)
+        elif os.path.exists(os.path.join(out_dir, f"ref-{name}.err")) or key == "reference":
+            row[key + "_error"] = tail(os.path.join(out_dir, f"ref-{name}.err"))
+    for key in ("reference", "compiled"):
+        suffix = "" if key == "reference" else "_compiled"
+        row["step_ratio" + suffix] = ratio(row.get("ours_step_s"), row.get(key + "_step_s"))
+        row["peak_ratio" + suffix] = ratio(row.get("ours_peak_gib"), row.get(key + "_peak_gib"))
+    figures = row.get("best_figures")
+    if figures:
+        row["best_step_ratio_compiled"] = ratio(figures["step_s"], row.get("compiled_step_s"))
+        row["best_peak_ratio_compiled"] = ratio(figures["peak_gib"], row.get("compiled_peak_gib"))
     return row
+
+
+def swap_row(out_dir, model):
+    """The block-swap pair of `model` (run.sh's ours-<model>-fp8 / -swap), or None when absent."""
+    pair = {}
+    for run in ("fp8", "swap"):
+        path = os.path.join(out_dir, f"ours-{model}-{run}.json")
+        result = read_json(path)
+        if result is not None:
+            pair[run] = result
+        elif os.path.exists(os.path.join(out_dir, f"ours-{model}-{run}.err")):
+            pair[run + "_error"] = tail(os.path.join(out_dir, f"ours-{model}-{run}.err"))
+    if not pair:
+        return None
+    row = {"model": model}
+    for run in ("fp8", "swap"):
+        result = pair.get(run)
+        if result is None:
+            row[run + "_error"] = pair.get(run + "_error", "no output")
+            continue
+        peak = result.get("peak_memory_bytes")
+        limit = result.get("memory_limit_bytes") or 0
+        row[run] = {
+            "step_s": result.get("median_step_s"),
+            "peak_gib": peak / GIB if isinstance(peak, (int, float)) else None,
+            "limit_gib": limit / GIB if limit else None,
+            "blocks_to_swap": result.get("blocks_to_swap", 0),
+        }
+    if "fp8" in row and "swap" in row:
+        row["step_ratio"] = ratio(row["swap"]["step_s"], row["fp8"]["step_s"])
+    return row
+
+
+def swap_table(rows):
+    lines = [
+        "| block swap | s/step | peak GiB | cap GiB | blocks swapped | step vs no swap |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        for run in ("fp8", "swap"):
+            figures = row.get(run)
+            if figures is None:
+                lines.append(f"| {row['model']} {run} | failed | | | | |")
+                continue
+            lines.append(
+                "| {} {} | {} | {} | {} | {} | {} |".format(
+                    row["model"],
+                    run,
+                    cell(figures["step_s"], 2),
+                    cell(figures["peak_gib"], 2),
+                    cell(figures["limit_gib"], 1),
+                    figures["blocks_to_swap"],
+                    cell(row.get("step_ratio"), 2) if run == "swap" else "",
+                )
+            )
+    return "\n".join(lines)
 
 
 def cell(value, digits):
@@ -84,23 +167,61 @@ def cell(value, digits):
     return f"{value:.{digits}f}"
 
 
+def percent(value):
+    return "n/a" if value is None else f"{100 * value:.0f}%"
+
+
 def table(rows, run):
     lines = [
-        "| model | ours s/step | reference s/step | ratio | ours peak GiB | reference peak GiB | ratio |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| model | ours s/step | MFU | reference s/step | ratio | compiled s/step | ratio "
+        "| ours peak GiB | reference peak GiB | ratio | compiled peak GiB | ratio |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in rows:
         ours_failed = "ours_error" in row
-        reference_failed = "reference_error" in row
+
+        def side(key, field, digits=2):
+            return "failed" if key + "_error" in row else cell(row.get(f"{key}_{field}"), digits)
+
         lines.append(
-            "| {} | {} | {} | {} | {} | {} | {} |".format(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
                 row["model"] + (" (cpu dry run)" if run.get("mode") == "cpu-dry-run" else ""),
                 "failed" if ours_failed else cell(row.get("ours_step_s"), 2),
-                "failed" if reference_failed else cell(row.get("reference_step_s"), 2),
+                percent(row.get("ours_mfu")),
+                side("reference", "step_s"),
                 cell(row.get("step_ratio"), 2),
+                side("compiled", "step_s"),
+                cell(row.get("step_ratio_compiled"), 2),
                 "failed" if ours_failed else cell(row.get("ours_peak_gib"), 2),
-                "failed" if reference_failed else cell(row.get("reference_peak_gib"), 2),
+                side("reference", "peak_gib"),
                 cell(row.get("peak_ratio"), 2),
+                side("compiled", "peak_gib"),
+                cell(row.get("peak_ratio_compiled"), 2),
+            )
+        )
+    return "\n".join(lines)
+
+
+def best_table(rows):
+    lines = [
+        "| our best (attention kept, fp8 base) | s/step | MFU | peak GiB "
+        "| step vs compiled | peak vs compiled |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in rows:
+        figures = row.get("best_figures")
+        if figures is None:
+            if "best_error" in row:
+                lines.append(f"| {row['model']} | failed | | | | |")
+            continue
+        lines.append(
+            "| {} | {} | {} | {} | {} | {} |".format(
+                row["model"],
+                cell(figures["step_s"], 2),
+                percent(figures["mfu"]),
+                cell(figures["peak_gib"], 2),
+                cell(row.get("best_step_ratio_compiled"), 2),
+                cell(row.get("best_peak_ratio_compiled"), 2),
             )
         )
     return "\n".join(lines)
@@ -115,6 +236,7 @@ def main():
     host = read_json(os.path.join(out_dir, "host.json")) or {}
     tests = ctest_summary(os.path.join(out_dir, "ctest-gpu.log"))
     rows = [model_row(out_dir, model) for model in run.get("models", [])]
+    swap_rows = [row for row in (swap_row(out_dir, model) for model in run.get("models", [])) if row]
 
     dry_run = run.get("mode") == "cpu-dry-run"
     problems = []
@@ -132,8 +254,16 @@ def main():
     for row in rows:
         if "ours_error" in row:
             problems.append(f"{row['model']}: tuneframe-engine bench failed")
+        if "best_error" in row:
+            problems.append(f"{row['model']}: tuneframe-engine bench (best setting) failed")
         if "reference_error" in row:
             problems.append(f"{row['model']}: ref_lora_step.py failed")
+        if "compiled_error" in row:
+            problems.append(f"{row['model']}: ref_lora_step.py --compile failed")
+    for row in swap_rows:
+        for kind in ("fp8", "swap"):
+            if kind + "_error" in row:
+                problems.append(f"{row['model']}: tuneframe-engine bench ({kind}) failed")
 
     proof = {
         "schema": "tuneframe-gpu-proof/1",
@@ -144,6 +274,7 @@ def main():
         "host": host,
         "tests": tests,
         "models": rows,
+        "block_swap": swap_rows,
     }
     with open(os.path.join(out_dir, "gpu-proof.json"), "w", encoding="utf-8") as stream:
         json.dump(proof, stream, indent=2)
@@ -176,11 +307,27 @@ def main():
     print()
     print(table(rows, run))
     print()
-    print("ratio = ours / reference (below 1: ours is faster or smaller)")
+    print(best_table(rows))
+    print()
+    print("ratio = ours / reference (below 1: ours is faster or smaller); compiled: the reference "
+          "under torch.compile; MFU: model FLOPs (recomputation included) / the GPU's bf16 peak")
+    if swap_rows:
+        print()
+        print(swap_table(swap_rows))
+        for row in swap_rows:
+            for kind in ("fp8", "swap"):
+                if kind + "_error" in row:
+                    print(f"\n{row['model']} {kind}, tuneframe-engine bench failed; its last lines:\n"
+                          f"{row[kind + '_error']}")
+    sides = {
+        "ours_error": "tuneframe-engine bench",
+        "best_error": "tuneframe-engine bench (best setting)",
+        "reference_error": "ref_lora_step.py",
+        "compiled_error": "ref_lora_step.py --compile",
+    }
     for row in rows:
-        for key in ("ours_error", "reference_error"):
+        for key, side in sides.items():
             if key in row:
-                side = "tuneframe-engine bench" if key == "ours_error" else "ref_lora_step.py"
                 print(f"\n{row['model']}, {side} failed; its last lines:\n{row[key]}")
         if "reference_skipped" in row:
             print(f"{row['model']}: reference not run: {row['reference_skipped']}")

@@ -48,6 +48,20 @@ int run_bench(CommandContext& context) {
     spec.profile_path = arguments.option("--profile").value_or("");
     spec.validation_pipeline = arguments.option("--validation").value_or("");
     spec.validation_steps = whole("--validation-steps", spec.validation_steps);
+    if (const double swapped = arguments.number_option("--blocks-to-swap", 0); swapped != 0) {
+        if (swapped < 0 || swapped != std::floor(swapped)) {
+            arguments.fail("--blocks-to-swap must be a whole number of blocks.");
+        }
+        spec.blocks_to_swap = static_cast<std::int64_t>(swapped);
+    }
+    if (const double fraction = arguments.number_option("--memory-fraction", std::nan(""));
+        !std::isnan(fraction)) {
+        if (!(fraction > 0 && fraction <= 1)) {
+            arguments.fail("--memory-fraction must be above 0 and at most 1 (24 GiB of a "
+                           "141 GiB GPU: 0.17).");
+        }
+        spec.memory_fraction = fraction;
+    }
     spec.validation_prompts = whole("--validation-prompts", spec.validation_prompts);
     if (arguments.flag("--checkpointing")) {
         spec.checkpointing = true;

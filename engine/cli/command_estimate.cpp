@@ -45,8 +45,14 @@ int run_estimate(CommandContext& context) {
     }
     const train::JobMemoryEstimate estimate = train::estimate_job_memory(
         job, *folder, core::inventory(model), static_cast<int>(processes));
-    for (const train::PhaseMemory& phase : estimate.phases) {
+    for (std::size_t i = 0; i < estimate.phases.size(); ++i) {
+        const train::PhaseMemory& phase = estimate.phases[i];
         std::string line = phase.phase + ": " + core::format_bytes(phase.total()) + " per process";
+        const std::uint64_t host = estimate.host_phases.at(i).total();
+        if (host > 0) {
+            line += ", and " + core::format_bytes(host) +
+                    " of host memory (swapped blocks, a parked expert, offloaded state)";
+        }
         if (phase.skipped) {
             line += " (not run: the job has no validation prompts)";
         }

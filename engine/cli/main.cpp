@@ -1,6 +1,7 @@
 #include "engine/cli/commands.h"
 #include "engine/core/device/runtime_info.h"
 #include "engine/core/error.h"
+#include "engine/core/kernels/fused_kernel_checks.h"
 #include "engine/dist/cuda_visible_devices.h"
 
 #include <c10/util/Exception.h>
@@ -102,11 +103,15 @@ constexpr Command kCommands[] = {
      "--no-checkpointing] [--checkpointed-blocks N] [--keep-attention] [--steps N] [--device "
      "cpu|cuda] [--dtype "
      "fp32|bf16] "
-     "[--attention auto|flash|efficient|cudnn|math] [--quantize int8|fp8] [--profile TRACE.json] "
+     "[--attention auto|flash|efficient|cudnn|math] [--quantize int8|fp8] [--blocks-to-swap N] "
+     "[--memory-fraction F] [--profile TRACE.json] "
      "[--validation PIPELINE_DIR [--validation-steps N] [--validation-prompts N]]",
      "time LoRA training steps of a transformer built in memory with random weights and print "
      "one JSON line: median step time and its forward/backward/optimizer phases, tokens/s, "
-     "peak memory overall and by phase (and MFU on known GPUs); --profile writes a Chrome "
+     "peak memory overall and by phase (and MFU on known GPUs); --blocks-to-swap keeps the last "
+     "N blocks' weights on the host, copied in one block ahead of use; --memory-fraction caps "
+     "the CUDA allocator at that share of the GPU (a smaller card emulated); --profile writes a "
+     "Chrome "
      "trace of one more step (LibTorch 2.x); --validation then runs one validation pass as "
      "training does, with that folder's T5 and VAE, and adds the peak of each of its stages",
      false, tuneframe::cli::run_bench},
@@ -220,6 +225,15 @@ int main(int argc, char** argv) {
         if (command->speaks_protocol) {
             events.hello(tuneframe::core::runtime_info());
         }
+        // A fused CUDA kernel refused at its first use (FusedKernelChecks) says so in the log.
+        const tuneframe::core::FusedKernelWarningSink fused_kernel_warnings(
+            [&events, command](const std::string& warning) {
+                if (command->speaks_protocol) {
+                    events.log("warning", warning);
+                } else {
+                    std::cerr << "warning: " << warning << "\n";
+                }
+            });
         return command->run(context);
     } catch (const Error& error) {
         return report_failure(command, events, error);

@@ -1,6 +1,7 @@
 #include "engine/lora/lora_linear.h"
 
 #include "engine/core/error.h"
+#include "engine/core/kernels/float8.h"
 #include "engine/lora/quantized_linear.h"
 
 #include <torch/torch.h>
@@ -15,6 +16,7 @@ using core::ErrorCode;
 namespace {
 
 thread_local bool skip_init = false;
+thread_local BaseQuantization stored_quantized = BaseQuantization::None;
 
 bool reduced_precision(torch::Dtype dtype) {
     return dtype == torch::kBFloat16 || dtype == torch::kHalf;
@@ -35,14 +37,41 @@ bool SkipInitGuard::active() {
     return skip_init;
 }
 
+QuantizedBaseGuard::QuantizedBaseGuard(BaseQuantization quantization)
+    : previous_(stored_quantized) {
+    stored_quantized = quantization;
+}
+
+QuantizedBaseGuard::~QuantizedBaseGuard() {
+    stored_quantized = previous_;
+}
+
+BaseQuantization QuantizedBaseGuard::active() {
+    return stored_quantized;
+}
+
 LoRALinearImpl::LoRALinearImpl(const torch::nn::LinearOptions& options)
     : options_(options) {
-    weight =
-        register_parameter("weight", torch::empty({options.out_features(), options.in_features()}));
+    const BaseQuantization stored = QuantizedBaseGuard::active();
+    if (stored != BaseQuantization::None) {
+        const c10::ScalarType values = stored == BaseQuantization::Int8
+                                           ? torch::kInt8
+                                           : core::float8_e4m3_dtype("fp8 base weights");
+        weight = register_parameter(
+            "weight",
+            torch::empty({options.out_features(), options.in_features()}, torch::dtype(values)),
+            /*requires_grad=*/false);
+        weight_scale = register_buffer("weight_scale",
+                                       torch::empty({options.out_features()}, torch::kFloat32));
+        quantization_ = stored;
+    } else {
+        weight = register_parameter("weight",
+                                    torch::empty({options.out_features(), options.in_features()}));
+    }
     if (options.bias()) {
         bias = register_parameter("bias", torch::empty({options.out_features()}));
     }
-    if (SkipInitGuard::active()) {
+    if (SkipInitGuard::active() || stored != BaseQuantization::None) {
         return;
     }
     // nn::Linear's reset_parameters(), call for call.
@@ -59,10 +88,7 @@ LoRALinearImpl::LoRALinearImpl(std::int64_t in_features, std::int64_t out_featur
     : LoRALinearImpl(torch::nn::LinearOptions(in_features, out_features).bias(bias)) {}
 
 at::Tensor LoRALinearImpl::base_forward(const at::Tensor& input) const {
-    if (quantization_ != BaseQuantization::None) {
-        return quantized_linear(input, weight, weight_scale, bias);
-    }
-    return torch::nn::functional::linear(input, weight, bias);
+    return base_output(input, bias);
 }
 
 void LoRALinearImpl::quantize_base(BaseQuantization quantization) {
@@ -81,6 +107,16 @@ void LoRALinearImpl::quantize_base(BaseQuantization quantization) {
     quantization_ = quantization;
 }
 
+void LoRALinearImpl::store_quantized_base(const at::Tensor& full) {
+    if (quantization_ == BaseQuantization::None) {
+        throw Error(ErrorCode::Internal, "store_quantized_base on a layer stored in full");
+    }
+    QuantizedWeight quantized = quantize_weight(full, quantization_);
+    torch::NoGradGuard no_grad;
+    weight.set_data(quantized.values);
+    weight_scale.set_data(quantized.scale);
+}
+
 at::Tensor LoRALinearImpl::forward(const at::Tensor& input) {
     return compute(input, bias);
 }
@@ -89,33 +125,88 @@ at::Tensor LoRALinearImpl::forward_without_bias(const at::Tensor& input) {
     return compute(input, at::Tensor());
 }
 
+at::Tensor LoRALinearImpl::base_output(const at::Tensor& input, const at::Tensor& with_bias) const {
+    return quantization_ != BaseQuantization::None
+               ? quantized_linear(input, weight, weight_scale, with_bias)
+               : torch::nn::functional::linear(input, weight, with_bias);
+}
+
+torch::Dtype LoRALinearImpl::adapter_dtype_for(torch::Dtype input) const {
+    // Full precision: the adapter runs in its own dtype on an upcast input, as PEFT does without
+    // autocast. bf16/fp16 activations: the float32 weights are masters, cast down for the
+    // products as PEFT under autocast does, so the adapter costs two tensor-core matmuls
+    // instead of an fp32 copy of every input and fp32 products. The casts are in the graph, so
+    // gradients still reach the float32 weights.
+    const torch::Dtype adapter = lora_A->weight.scalar_type();
+    return input == adapter || !reduced_precision(input) ? adapter : input;
+}
+
+at::Tensor LoRALinearImpl::add_update(const at::Tensor& result, const at::Tensor& down) const {
+    const std::int64_t features = result.size(-1);
+    const at::Tensor up = lora_B->weight.to(result.scalar_type());
+    return at::addmm(result.reshape({-1, features}), down.reshape({-1, rank_}), up.t(),
+                     /*beta=*/1, /*alpha=*/scaling())
+        .view(result.sizes());
+}
+
 at::Tensor LoRALinearImpl::compute(const at::Tensor& input, const at::Tensor& with_bias) {
-    at::Tensor result = quantization_ != BaseQuantization::None
-                            ? quantized_linear(input, weight, weight_scale, with_bias)
-                            : torch::nn::functional::linear(input, weight, with_bias);
-    if (!has_adapter() || merged_) {
+    at::Tensor result = base_output(input, with_bias);
+    if (!adapter_active()) {
         return result;
     }
     at::Tensor x = input;
     if (dropout_ > 0 && is_training()) {
         x = torch::dropout(x, dropout_, /*train=*/true);
     }
-    const torch::Dtype adapter_dtype = lora_A->weight.scalar_type();
-    if (x.scalar_type() == adapter_dtype || !reduced_precision(x.scalar_type())) {
-        // Full precision: the adapter runs in its own dtype on an upcast input and the sum is
-        // cast back to the base layer's output dtype, as PEFT does without autocast.
-        x = x.to(adapter_dtype);
-        at::Tensor update = lora_B->forward(lora_A->forward(x)) * scaling();
-        return (result + update).to(result.scalar_type());
+    const torch::Dtype dtype = adapter_dtype_for(x.scalar_type());
+    x = x.to(dtype);
+    at::Tensor down = torch::nn::functional::linear(x, lora_A->weight.to(dtype));
+    if (result.scalar_type() != dtype) {
+        // A base in another dtype than the adapter's (a float64 input over float32 adapters):
+        // the sum in the adapter's dtype, cast back.
+        at::Tensor update = torch::nn::functional::linear(down, lora_B->weight.to(dtype));
+        return (result + update * scaling()).to(result.scalar_type());
     }
-    // bf16/fp16 activations: the float32 weights are masters, cast down for the product as
-    // PEFT under autocast does, so the adapter costs two tensor-core matmuls instead of an
-    // fp32 copy of every input and fp32 products. The casts are in the graph, so gradients
-    // still reach the float32 weights.
-    const torch::Dtype compute = x.scalar_type();
-    at::Tensor down = torch::nn::functional::linear(x, lora_A->weight.to(compute));
-    at::Tensor update = torch::nn::functional::linear(down, lora_B->weight.to(compute));
-    return result.add(update, scaling());
+    return add_update(result, down);
+}
+
+std::vector<at::Tensor> LoRALinearImpl::forward_group(const std::vector<LoRALinearImpl*>& layers,
+                                                      const at::Tensor& input) {
+    const auto shares = [&]() {
+        if (layers.size() < 2) {
+            return false;
+        }
+        const LoRALinearImpl& first = *layers.front();
+        for (const LoRALinearImpl* layer : layers) {
+            if (!layer->adapter_active() || layer->rank_ != first.rank_ ||
+                (layer->dropout_ > 0 && layer->is_training()) ||
+                layer->lora_A->weight.scalar_type() != first.lora_A->weight.scalar_type() ||
+                layer->adapter_dtype_for(input.scalar_type()) != input.scalar_type()) {
+                return false;
+            }
+        }
+        return true;
+    };
+    std::vector<at::Tensor> outputs;
+    if (!shares()) {
+        for (LoRALinearImpl* layer : layers) {
+            outputs.push_back(layer->forward(input));
+        }
+        return outputs;
+    }
+    const torch::Dtype dtype = input.scalar_type();
+    std::vector<at::Tensor> down_weights;
+    for (const LoRALinearImpl* layer : layers) {
+        down_weights.push_back(layer->lora_A->weight.to(dtype));
+    }
+    const at::Tensor down =
+        torch::nn::functional::linear(input, at::cat(down_weights, 0)); // [..., layers * r]
+    const std::vector<at::Tensor> parts = down.split(layers.front()->rank_, -1);
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        outputs.push_back(
+            layers[i]->add_update(layers[i]->base_output(input, layers[i]->bias), parts[i]));
+    }
+    return outputs;
 }
 
 namespace {

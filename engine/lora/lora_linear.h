@@ -7,6 +7,7 @@
 #include <torch/nn/pimpl.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace tuneframe::lora {
 
@@ -50,6 +51,15 @@ public:
     // the ranks before the bias is added once.
     at::Tensor forward_without_bias(const at::Tensor& input);
 
+    // Each layer's forward() of one shared input (attention's q, k and v). Where every layer
+    // carries an unmerged adapter, all of one rank and dtype and without dropout in training,
+    // the adapters run as one: a single down-projection over the concatenated lora_A weights,
+    // then each up-projection accumulated into its base output as forward() does, so the
+    // shared input receives one gradient from all the adapters instead of one each. Otherwise
+    // the layers run one by one. The parameters and their names are the layers' own.
+    static std::vector<at::Tensor> forward_group(const std::vector<LoRALinearImpl*>& layers,
+                                                 const at::Tensor& input);
+
     // Keeps part `index` of `parts` equal runs of the output features (tensor parallelism's
     // column split): rows of the weight, its scales and lora_B, and the bias; lora_A stays
     // whole. Or of the input features (the row split): columns of the weight and lora_A. The
@@ -85,6 +95,9 @@ public:
     // Stores the base weight quantized and frees the full-precision one; it stops requiring
     // gradients. For a frozen base only: merging into it, or casting it, is refused or skipped.
     void quantize_base(BaseQuantization quantization);
+    // A layer built under a QuantizedBaseGuard: quantizes `full` (the base weight as it would be
+    // held, in the compute dtype) into its storage, as quantize_base() would have from `full`.
+    void store_quantized_base(const at::Tensor& full);
     BaseQuantization base_quantization() const { return quantization_; }
 
     // Casting the model to bf16/fp16 casts the base only: adapters stay float32.
@@ -101,6 +114,13 @@ public:
 private:
     void cast_base(torch::Dtype dtype, bool non_blocking);
     at::Tensor compute(const at::Tensor& input, const at::Tensor& with_bias);
+    at::Tensor base_output(const at::Tensor& input, const at::Tensor& with_bias) const;
+    bool adapter_active() const { return has_adapter() && !merged_; }
+    // The dtype the adapter computes in for an input of `input`'s dtype.
+    torch::Dtype adapter_dtype_for(torch::Dtype input) const;
+    // result + scaling * down B^T as one matmul that accumulates into the base output (addmm
+    // with beta 1): down [..., r] in result's dtype.
+    at::Tensor add_update(const at::Tensor& result, const at::Tensor& down) const;
 
     torch::nn::LinearOptions options_;
     std::int64_t rank_ = 0;
@@ -111,6 +131,23 @@ private:
     BaseQuantization quantization_ = BaseQuantization::None;
 };
 TORCH_MODULE(LoRALinear);
+
+// While one is alive on this thread, LoRALinear layers are built with their base weight already
+// stored quantized (`weight` int8 or fp8 and `weight_scale`, not initialised, frozen): for a
+// loader that quantizes each weight as it reads it (store_quantized_base), so the layer never
+// exists in full precision. None leaves layers as they are.
+class QuantizedBaseGuard {
+public:
+    explicit QuantizedBaseGuard(BaseQuantization quantization);
+    ~QuantizedBaseGuard();
+    QuantizedBaseGuard(const QuantizedBaseGuard&) = delete;
+    QuantizedBaseGuard& operator=(const QuantizedBaseGuard&) = delete;
+
+    static BaseQuantization active();
+
+private:
+    BaseQuantization previous_;
+};
 
 // While one is alive on this thread, LoRALinear layers (and other model parts that honour it)
 // allocate their parameters without initialising them, like transformers' no_init_weights:

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "engine/core/tensor_io.h"
 #include "engine/lora/quantized_weight.h"
+#include "engine/models/gradient_checkpointing.h"
+#include "engine/models/residency_observer.h"
 #include "engine/models/tensor_parallel.h"
 #include "engine/models/token_exchange.h"
 
@@ -10,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -21,6 +25,20 @@ namespace tuneframe::models {
 struct TransformerLoadOptions {
     std::optional<torch::Dtype> dtype; // unset: the dtype the checkpoint stores
     torch::Device device = torch::kCPU;
+    // The layers is_quantized_base_layer names are stored quantized as they are read, tensor by
+    // tensor, so the host never holds them in `dtype` all at once (lora.base_quantization): the
+    // values equal loading in `dtype` and then quantize_base().
+    lora::BaseQuantization quantization = lora::BaseQuantization::None;
+};
+
+class BlockSwap;
+
+// Where the frozen weights of an expert that is not training the current micro-batch wait
+// (memory.inactive_expert).
+enum class Parking {
+    None, // at home: on the device (swapped blocks on the host)
+    Host, // in host memory (pinned for a GPU)
+    Disk, // dropped; read again from the model folder when its turn comes
 };
 
 // What a denoising transformer is given. Each family reads the members it knows and refuses
@@ -108,7 +126,8 @@ public:
     // output layers, where an error is least diluted, stay in the compute dtype.
     virtual bool is_quantized_base_layer(const std::string& module_name) const = 0;
     // Stores those layers quantized, one at a time, so the peak is the full-precision model plus
-    // one layer; returns how many were quantized. LoRA adapters may come before or after.
+    // one layer; returns how many were quantized. LoRA adapters may come before or after; block
+    // swap after.
     std::int64_t quantize_base(lora::BaseQuantization quantization);
 
     // Recompute the first `count` blocks (clamped to the depth) in backward instead of keeping
@@ -131,13 +150,81 @@ public:
     }
     const std::shared_ptr<TokenExchange>& token_exchange() const { return token_exchange_; }
 
+    // Block swap (memory.blocks_to_swap; see BlockSwap): the last `count` blocks of [first, end)
+    // (a pipeline stage's; the whole model by default) keep their weights but LoRA adapters in
+    // host memory, pinned for a GPU `device`, and come to `device` one block ahead of use in
+    // forward, in the recomputation and in backward, then go again; they always recompute in
+    // backward (a graph would keep their weights alive). Set up last, once the base is quantized,
+    // the adapters injected and frozen and any tensor-parallel split made: it moves the swapped
+    // tensors to the host and leaves the rest where it is; to(device) moves the rest and no
+    // longer the swapped tensors. Once only.
+    void swap_blocks(std::int64_t count, c10::Device device, std::int64_t first = 0,
+                     std::int64_t end = -1);
+    std::int64_t swapped_blocks() const;
+    // Tells `observer` what the weights do, under `name` ("transformer_2"): swapped blocks
+    // arriving and leaving, parking.
+    void set_residency_observer(std::shared_ptr<ResidencyObserver> observer, std::string name);
+    const std::shared_ptr<ResidencyObserver>& residency_observer() const { return observer_; }
+    const std::string& residency_name() const { return observer_name_; }
+    // After the step's backward passes, before the optimizer: a full fine-tune's swapped weights
+    // have every gradient on the host (the copies down have landed).
+    void finish_gradients();
+
+    // Moving the model moves the swapped blocks' weights no longer: they stay on the host.
+    // Casting a model whose blocks swap is refused.
+    using torch::nn::Module::to;
+    void to(torch::Device device, torch::Dtype dtype, bool non_blocking = false) override;
+    void to(torch::Dtype dtype, bool non_blocking = false) override;
+    void to(torch::Device device, bool non_blocking = false) override;
+
+    // The base's tensors by name on the host, as load_transformer gives them: what dropped
+    // weights are read back from.
+    using Reload = std::function<core::NamedTensors()>;
+    // Two experts training in one process: the frozen weights (the base, buffers) of the one not
+    // training leave the device, to the host or dropped (Parking::Disk); its trainable tensors
+    // (adapters) go to or stay on `device`, where its optimizer state is. Swapped blocks stay on
+    // the host (Host) or go too (Disk). From Disk to Host the dropped weights are read back onto
+    // the host from `reload` (without one they stay dropped).
+    void park(Parking where, c10::Device device, const Reload& reload = {});
+    // Back at home on `device` (swapped blocks on the host), dropped weights read from `reload`.
+    void unpark(c10::Device device, const Reload& reload);
+    Parking parking() const { return parking_; }
+
 protected:
+    // Block `index`'s module, whose parameters and buffers swap.
+    virtual torch::nn::Module& block_module(std::int64_t index) = 0;
+    // Whether block `index` recomputes in backward: checkpointed, or swapped (and a graph is
+    // being recorded).
+    bool block_recomputes(std::int64_t index) const;
+    // Runs block `index`'s `function` on `inputs`: checkpointed when it recomputes (the
+    // trainable tensors it gives gradients to are the block's), its swapped weights on the
+    // device while it runs, and the next swapped block's on their way.
+    std::vector<at::Tensor> run_block_function(std::int64_t index, CheckpointedFunction function,
+                                               const std::vector<at::Tensor>& inputs);
+
     std::shared_ptr<TensorParallel> tensor_parallel_;
 
 private:
+    std::vector<at::Tensor> run_swapped_block(std::int64_t index, CheckpointedFunction function,
+                                              const std::vector<at::Tensor>& inputs,
+                                              bool recomputes);
+    void move_unswapped(torch::Device device, bool non_blocking);
+    // Puts the dropped weights back from `reload`: on `device`, or on the host when `on_host`
+    // (swapped ones on the host either way).
+    void read_back(const Reload& reload, c10::Device device, bool on_host);
+
     std::int64_t checkpointed_blocks_ = 0;
     bool keep_attention_ = false;
     std::shared_ptr<TokenExchange> token_exchange_;
+    std::shared_ptr<BlockSwap> block_swap_;
+    std::shared_ptr<ResidencyObserver> observer_;
+    std::string observer_name_;
+    Parking parking_ = Parking::None;
+    struct DroppedTensor {
+        std::vector<std::int64_t> sizes;
+        c10::ScalarType dtype;
+    };
+    std::map<std::string, DroppedTensor> dropped_; // what Parking::Disk dropped, by name
 };
 
 using DiffusionTransformer = std::shared_ptr<DiffusionTransformerImpl>;

@@ -48,6 +48,7 @@ struct Recomputation : torch::CustomClassHolder {
     std::vector<bool> input_requires_grad;
     std::vector<at::Tensor> parameters;
     RngStates rng_before;
+    CheckpointHooks hooks;
 };
 
 struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
@@ -80,6 +81,9 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
         targets.insert(targets.end(), recomputation->parameters.begin(),
                        recomputation->parameters.end());
 
+        if (recomputation->hooks.before_recompute) {
+            recomputation->hooks.before_recompute();
+        }
         std::vector<at::Tensor> outputs;
         {
             // Replay the forward's random draws, then hand the generators back as they were.
@@ -100,21 +104,31 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
 
         // One gradient per tensor of `tensors`, then one (none) for the capsule.
         variable_list gradients(saved.size() + recomputation->parameters.size() + 1);
-        if (differentiated.empty() || targets.empty()) {
-            return gradients;
-        }
-        variable_list computed = torch::autograd::grad(differentiated, targets, incoming,
-                                                       /*retain_graph=*/false,
-                                                       /*create_graph=*/false,
-                                                       /*allow_unused=*/true);
-        std::size_t next = 0;
-        for (std::size_t i = 0; i < saved.size(); ++i) {
-            if (recomputation->input_requires_grad[i]) {
-                gradients[i] = computed[next++];
+        std::vector<at::Tensor> parameter_gradients(recomputation->parameters.size());
+        if (!differentiated.empty() && !targets.empty()) {
+            variable_list computed = torch::autograd::grad(differentiated, targets, incoming,
+                                                           /*retain_graph=*/false,
+                                                           /*create_graph=*/false,
+                                                           /*allow_unused=*/true);
+            std::size_t next = 0;
+            for (std::size_t i = 0; i < saved.size(); ++i) {
+                if (recomputation->input_requires_grad[i]) {
+                    gradients[i] = computed[next++];
+                }
+            }
+            for (at::Tensor& gradient : parameter_gradients) {
+                gradient = computed[next++];
             }
         }
-        for (std::size_t i = 0; i < recomputation->parameters.size(); ++i) {
-            gradients[saved.size() + i] = computed[next++];
+        // The recomputed graph is gone (retain_graph false), so nothing holds the function's
+        // weights once its outputs go.
+        outputs.clear();
+        differentiated.clear();
+        if (recomputation->hooks.after_gradients) {
+            recomputation->hooks.after_gradients(recomputation->parameters, parameter_gradients);
+        }
+        for (std::size_t i = 0; i < parameter_gradients.size(); ++i) {
+            gradients[saved.size() + i] = parameter_gradients[i];
         }
         return gradients;
     }
@@ -124,9 +138,11 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
 
 std::vector<at::Tensor> checkpoint(CheckpointedFunction function,
                                    const std::vector<at::Tensor>& inputs,
-                                   const std::vector<at::Tensor>& parameters) {
+                                   const std::vector<at::Tensor>& parameters,
+                                   CheckpointHooks hooks) {
     auto recomputation = c10::make_intrusive<Recomputation>();
     recomputation->function = std::move(function);
+    recomputation->hooks = std::move(hooks);
     recomputation->input_count = inputs.size();
     for (const at::Tensor& input : inputs) {
         recomputation->input_requires_grad.push_back(input.requires_grad());

@@ -4,6 +4,7 @@
 # Included from engine/CMakeLists.txt; sources join the engine library.
 target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/bench_model.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/block_swap.cpp
     ${CMAKE_CURRENT_LIST_DIR}/diagonal_gaussian_distribution.cpp
     ${CMAKE_CURRENT_LIST_DIR}/diffusion_transformer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gradient_checkpointing.cpp
@@ -12,6 +13,7 @@ target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/model_folder.cpp
     ${CMAKE_CURRENT_LIST_DIR}/module_weights.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline_folder_writer.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/quantized_base_loading.cpp
     ${CMAKE_CURRENT_LIST_DIR}/streaming_weights.cpp
     ${CMAKE_CURRENT_LIST_DIR}/tensor_parallel.cpp
     ${CMAKE_CURRENT_LIST_DIR}/token_exchange.cpp

@@ -147,6 +147,11 @@ void load_weights_streaming(torch::nn::Module& module,
         for (const core::TensorInfo& info : shard.tensors()) {
             const ModuleTensor& target = expected.at(info.name);
             at::Tensor source = core::view_tensor(shard, info);
+            if (options.store && options.store(info.name, source)) {
+                source = at::Tensor();
+                release_pages(shard.data(info), info.nbytes());
+                continue;
+            }
             at::Tensor tensor = target.tensor;
             if (target.buffer && options.buffers_in_stored_dtype &&
                 tensor.scalar_type() != source.scalar_type()) {

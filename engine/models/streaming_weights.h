@@ -27,6 +27,9 @@ struct LoadWeightsOptions {
     bool buffers_in_stored_dtype = true;
     // Module tensors that are not checkpoint keys (LoRA adapters); skipped both ways.
     std::function<bool(const std::string&)> ignore;
+    // Takes a file tensor (a view of the mapped file) for module tensor `name` and stores it
+    // itself, returning true (a quantized base's weight); false: copied as usual.
+    std::function<bool(const std::string& name, const at::Tensor& source)> store;
     // Tolerate module tensors the file lacks (they keep their values); unexpected and
     // mis-shaped keys are errors regardless.
     bool allow_missing = false;

@@ -104,6 +104,18 @@ private:
     PhaseMemory prepare() const;
     PhaseMemory train() const;
     PhaseMemory validation(const PhaseMemory& train) const;
+    PhaseMemory host_train() const;
+    PhaseMemory host_validation(const PhaseMemory& host_train) const;
+    // One block's held weights (the held weights over the depth), and what of a trained
+    // expert's held weights stays on the device: all but the swapped blocks.
+    std::uint64_t block_bytes(const core::ComponentInventory& transformer) const;
+    std::uint64_t resident_weights(const core::ComponentInventory& transformer) const;
+    std::uint64_t in_flight_weights(const core::ComponentInventory& transformer) const;
+    // A full fine-tune's trainable parameters (of every trained expert, this rank's share), and
+    // the share of them in swapped blocks.
+    std::int64_t full_parameters() const;
+    std::int64_t swapped_parameters(std::int64_t parameters) const;
+    bool on_gpu() const { return job_.device != "cpu"; }
     // The largest pipeline stage's share of `whole` (the embeddings and output layers, about 1%
     // of a model, count with the blocks).
     std::uint64_t of_stage(std::uint64_t whole) const;
@@ -123,6 +135,8 @@ private:
     std::int64_t bytes_;
     lora::BaseQuantization quantization_;
     std::vector<int> trained_; // the experts the job trains
+    std::int64_t swapped_ = 0; // blocks swapped, within this rank's stage
+    models::Parking parking_ = models::Parking::Host;
     // Wan 2.1 I2V's CLIP, which image-to-video encodes the first frame with.
     const core::ComponentInventory* image_encoder_ = nullptr;
     JobMemoryEstimate estimate_;
@@ -155,6 +169,11 @@ JobMemoryEstimator::JobMemoryEstimator(const common::TrainingJob& job,
     }
     lay_out(processes);
     find_largest_bucket();
+    const auto [first, end] = dist::pipeline_stage_blocks(
+        memory_->num_blocks(), estimate_.pipeline_parallel, estimate_.pipeline_parallel - 1);
+    swapped_ = std::clamp<std::int64_t>(job.memory.blocks_to_swap, 0, end - first);
+    estimate_.swapped_blocks = swapped_;
+    parking_ = job.memory.inactive_expert == "disk" ? models::Parking::Disk : models::Parking::Host;
 }
 
 void JobMemoryEstimator::lay_out(int processes) {
@@ -237,6 +256,43 @@ std::uint64_t JobMemoryEstimator::held_weights(const core::ComponentInventory& t
     return of_stage(whole_weights(transformer) - not_held);
 }
 
+std::uint64_t JobMemoryEstimator::block_bytes(const core::ComponentInventory& transformer) const {
+    const double tp = estimate_.tensor_parallel;
+    const auto not_held = static_cast<std::uint64_t>(
+        static_cast<double>(memory_->tensor_parallel_weights()) * (1.0 - 1.0 / tp) *
+        (quantization_ == lora::BaseQuantization::None ? static_cast<double>(bytes_) : 1.0));
+    return (whole_weights(transformer) - not_held) /
+           static_cast<std::uint64_t>(std::max<std::int64_t>(memory_->num_blocks(), 1));
+}
+
+std::uint64_t
+JobMemoryEstimator::resident_weights(const core::ComponentInventory& transformer) const {
+    return held_weights(transformer) -
+           static_cast<std::uint64_t>(swapped_) * block_bytes(transformer);
+}
+
+std::uint64_t
+JobMemoryEstimator::in_flight_weights(const core::ComponentInventory& transformer) const {
+    return static_cast<std::uint64_t>(std::min<std::int64_t>(swapped_, 2)) *
+           block_bytes(transformer);
+}
+
+std::int64_t JobMemoryEstimator::full_parameters() const {
+    const double tp = estimate_.tensor_parallel;
+    std::int64_t parameters = 0;
+    for (const int expert : trained_) {
+        parameters +=
+            expert_inventory(components_, expert, job_.model).parameters -
+            static_cast<std::int64_t>(static_cast<double>(memory_->tensor_parallel_weights()) *
+                                      (1.0 - 1.0 / tp));
+    }
+    return parameters;
+}
+
+std::int64_t JobMemoryEstimator::swapped_parameters(std::int64_t parameters) const {
+    return parameters * swapped_ / std::max<std::int64_t>(memory_->num_blocks(), 1);
+}
+
 // prepare: one process, one model resident at a time, one clip at a time; CLIP encodes the
 // first frame while the VAE is loaded.
 PhaseMemory JobMemoryEstimator::prepare() const {
@@ -261,19 +317,18 @@ PhaseMemory JobMemoryEstimator::prepare() const {
     return prepare;
 }
 
-// train: what every process holds during a step. Of two experts trained together each step
-// runs one, so their weights, adapters and optimizer state add up and their activations do not.
+// train: what every process holds on its device during a step. Of two experts trained together
+// each micro-batch runs one and the other is parked off the device, so one expert's weights count
+// here; both experts' adapters and optimizer state do. Swapped blocks count two in flight.
 PhaseMemory JobMemoryEstimator::train() const {
     PhaseMemory train{"train", {}, false};
     add_runtime(train);
     const auto experts = static_cast<std::int64_t>(trained_.size());
-    train.parts.push_back(
-        {"transformer weights", "",
-         held_weights(expert_inventory(components_, trained_.front(), job_.model))});
-    if (experts > 1) {
-        train.parts.push_back(
-            {"second expert weights", "",
-             held_weights(expert_inventory(components_, trained_.back(), job_.model))});
+    const core::ComponentInventory& first =
+        expert_inventory(components_, trained_.front(), job_.model);
+    train.parts.push_back({"transformer weights", "", resident_weights(first)});
+    if (swapped_ > 0) {
+        train.parts.push_back({"swapped blocks in flight", "", in_flight_weights(first)});
     }
     const double tp = estimate_.tensor_parallel;
     const std::int64_t shards =
@@ -293,15 +348,11 @@ PhaseMemory JobMemoryEstimator::train() const {
             {"optimizer state", "",
              of_stage(static_cast<std::uint64_t>(adapter * state_bytes / shards))});
     } else {
-        std::int64_t parameters = 0;
-        for (const int expert : trained_) {
-            parameters +=
-                expert_inventory(components_, expert, job_.model).parameters -
-                static_cast<std::int64_t>(static_cast<double>(memory_->tensor_parallel_weights()) *
-                                          (1.0 - 1.0 / tp));
-        }
+        // A swapped block's gradients go to the host as its backward ends.
+        const std::int64_t parameters = full_parameters();
+        const std::int64_t on_device = parameters - swapped_parameters(parameters);
         train.parts.push_back(
-            {"gradients", "", of_stage(gradients(parameters, parameters * bytes_))});
+            {"gradients", "", of_stage(gradients(on_device, on_device * bytes_))});
         const bool offloaded = job_.optimizer.name == "adamw-cpu-offload";
         const std::int64_t master = bytes_ < 4 && !offloaded ? 4 : 0;
         train.parts.push_back(
@@ -313,43 +364,125 @@ PhaseMemory JobMemoryEstimator::train() const {
     const std::int64_t tokens = memory_->tokens(shape);
     const std::int64_t local_tokens =
         (tokens + estimate_.sequence_parallel - 1) / estimate_.sequence_parallel;
+    // Swapped blocks (the last of each stage) recompute besides the first checkpointed ones.
+    const std::int64_t recomputed = std::min<std::int64_t>(
+        memory_->num_blocks(),
+        memory_->checkpointed_blocks(job_.gradient_checkpointing, job_.checkpointed_blocks) +
+            swapped_ * estimate_.pipeline_parallel);
     train.parts.push_back(
         {"activations", "",
-         memory_->training_activation_bytes(
-             bytes_, job_.batch_size, local_tokens,
-             {memory_->checkpointed_blocks(job_.gradient_checkpointing, job_.checkpointed_blocks),
-              job_.checkpoint_keeps_attention},
-             estimate_.sequence_parallel)});
+         memory_->training_activation_bytes(bytes_, job_.batch_size, local_tokens,
+                                            {recomputed, job_.checkpoint_keeps_attention},
+                                            estimate_.sequence_parallel)});
     return train;
+}
+
+// train, in host memory: the swapped blocks of every expert whose weights are kept (pinned), a
+// parked expert's other weights or, parked on the disk, the expert read back at its turn (a
+// stage: it replaces the one dropped), a swapped full fine-tune's gradients (and, on a GPU,
+// their pinned staging), and what adamw-cpu-offload keeps on the host.
+PhaseMemory JobMemoryEstimator::host_train() const {
+    PhaseMemory host{"train", {}, false};
+    const core::ComponentInventory& first =
+        expert_inventory(components_, trained_.front(), job_.model);
+    const std::uint64_t swapped_bytes = static_cast<std::uint64_t>(swapped_) * block_bytes(first);
+    const bool parked_on_disk = trained_.size() > 1 && parking_ == models::Parking::Disk;
+    if (swapped_ > 0) {
+        const std::uint64_t kept = parked_on_disk ? 1 : trained_.size();
+        host.parts.push_back({"swapped blocks", "", swapped_bytes * kept});
+    }
+    if (trained_.size() > 1) {
+        const core::ComponentInventory& other =
+            expert_inventory(components_, trained_.back(), job_.model);
+        if (parked_on_disk) {
+            host.parts.push_back({"expert read back from disk", "switch", held_weights(other)});
+        } else {
+            host.parts.push_back({"parked expert weights", "", resident_weights(other)});
+        }
+    }
+    const bool offloaded = job_.optimizer.name == "adamw-cpu-offload";
+    std::int64_t trainable = 0;
+    if (job_.mode == "lora") {
+        trainable = memory_->adapter_parameters(job_.lora.targets, job_.lora.rank) *
+                    static_cast<std::int64_t>(trained_.size());
+    } else {
+        trainable = full_parameters();
+        const std::int64_t swapped = swapped_parameters(trainable);
+        if (swapped > 0) {
+            host.parts.push_back({"swapped blocks' gradients", "",
+                                  of_stage(static_cast<std::uint64_t>(swapped * bytes_))});
+            if (on_gpu()) {
+                host.parts.push_back({"gradient staging", "",
+                                      of_stage(static_cast<std::uint64_t>(swapped * bytes_))});
+            }
+        }
+    }
+    if (offloaded && trainable > 0) {
+        // Both moments of every trainable weight, a float32 master of each one on the GPU (or
+        // held in 16 bits), and a staging buffer for each one on the GPU.
+        const std::int64_t master = on_gpu() || (job_.mode == "full" && bytes_ < 4) ? 4 : 0;
+        const std::int64_t staging = on_gpu() ? (job_.mode == "lora" ? 4 : bytes_) : 0;
+        host.parts.push_back(
+            {"optimizer state", "",
+             of_stage(static_cast<std::uint64_t>(trainable * (8 + master + staging)))});
+    }
+    return host;
+}
+
+// validation, in host memory: the training's, an expert parked on the disk read back for the
+// pass, and an expert the job does not train, loaded on the host as the trained one is held.
+PhaseMemory JobMemoryEstimator::host_validation(const PhaseMemory& host_train) const {
+    PhaseMemory host{"validation", {}, job_.validation.prompts.empty()};
+    for (const MemoryPart& part : host_train.parts) {
+        if (part.stage.empty()) {
+            host.parts.push_back(part);
+        } else {
+            host.parts.push_back({part.name, "", part.bytes}); // read back for the whole pass
+        }
+    }
+    for (int expert = 0; expert < model_.experts(); ++expert) {
+        if (std::find(trained_.begin(), trained_.end(), expert) == trained_.end()) {
+            host.parts.push_back({"other expert weights", "",
+                                  held_weights(expert_inventory(components_, expert, job_.model))});
+        }
+    }
+    if (on_gpu()) {
+        // The trained expert waits on the host while the text encoder and the VAE run.
+        host.parts.push_back(
+            {"transformer weights", "offloaded",
+             resident_weights(expert_inventory(components_, trained_.front(), job_.model))});
+    }
+    return host;
 }
 
 // validation: rank 0 samples with the training state resident and the whole sequence. On a
 // GPU the trainer's pipeline moves the transformers to the host while the text encoder, CLIP
-// and the VAE run (the sampler's offload_idle), and brings one expert back at a time to
-// denoise. An expert the job does not train is loaded from the base for the pass, onto the
-// device beside the trained one before the pipeline moves them.
+// and the VAE run (the sampler's offload_idle), and brings one expert at a time to the device to
+// denoise: the trained one, a second trained one, or one the job does not train (loaded on the
+// host as the trained one is held).
 PhaseMemory JobMemoryEstimator::validation(const PhaseMemory& train) const {
     PhaseMemory validation{"validation", {}, job_.validation.prompts.empty()};
-    const bool offloads = job_.device != "cpu";
-    const bool loads_other = static_cast<int>(trained_.size()) < model_.experts();
+    const bool offloads = on_gpu();
     for (MemoryPart part : train.parts) {
         if (part.name == "activations") {
             continue;
         }
-        if (offloads && part.name == "transformer weights" && !loads_other) {
+        if (offloads &&
+            (part.name == "transformer weights" || part.name == "swapped blocks in flight")) {
             part.stage = "denoise";
-        }
-        if (offloads && part.name == "second expert weights") {
-            part.stage = "denoise_2"; // in turn with the first, as large, so no activations here
         }
         validation.parts.push_back(part);
     }
     for (int expert = 0; expert < model_.experts(); ++expert) {
-        if (std::find(trained_.begin(), trained_.end(), expert) == trained_.end()) {
-            validation.parts.push_back(
-                {"other expert weights", offloads ? "load" : "",
-                 weight_bytes(expert_inventory(components_, expert, job_.model), bytes_)});
+        if (expert == trained_.front()) {
+            continue;
         }
+        const bool trained = std::find(trained_.begin(), trained_.end(), expert) != trained_.end();
+        const core::ComponentInventory& other = expert_inventory(components_, expert, job_.model);
+        // In turn with the first, as large, so no activations here.
+        validation.parts.push_back({trained ? "second expert weights" : "other expert weights",
+                                    offloads ? "denoise_2" : "",
+                                    resident_weights(other) + in_flight_weights(other)});
     }
     const models::VideoShape own = model_.sample_shape();
     const models::VideoShape shape{job_.validation.frames > 0 ? job_.validation.frames : own.frames,
@@ -385,6 +518,8 @@ PhaseMemory JobMemoryEstimator::validation(const PhaseMemory& train) const {
 JobMemoryEstimate JobMemoryEstimator::estimate() {
     const PhaseMemory trained = train();
     estimate_.phases = {prepare(), trained, validation(trained)};
+    const PhaseMemory host = host_train();
+    estimate_.host_phases = {PhaseMemory{"prepare", {}, false}, host, host_validation(host)};
     return estimate_;
 }
 
@@ -407,12 +542,39 @@ std::uint64_t PhaseMemory::total() const {
     return resident + largest;
 }
 
-std::uint64_t JobMemoryEstimate::peak() const {
+namespace {
+
+std::uint64_t peak_of(const std::vector<PhaseMemory>& phases) {
     std::uint64_t peak = 0;
     for (const PhaseMemory& phase : phases) {
         peak = std::max(peak, phase.skipped ? 0 : phase.total());
     }
     return peak;
+}
+
+nlohmann::json phases_json(const std::vector<PhaseMemory>& phases) {
+    nlohmann::json json = nlohmann::json::array();
+    for (const PhaseMemory& phase : phases) {
+        nlohmann::json parts = nlohmann::json::array();
+        for (const MemoryPart& part : phase.parts) {
+            parts.push_back({{"name", part.name}, {"stage", part.stage}, {"bytes", part.bytes}});
+        }
+        json.push_back({{"phase", phase.phase},
+                        {"total", phase.total()},
+                        {"skipped", phase.skipped},
+                        {"parts", parts}});
+    }
+    return json;
+}
+
+} // namespace
+
+std::uint64_t JobMemoryEstimate::peak() const {
+    return peak_of(phases);
+}
+
+std::uint64_t JobMemoryEstimate::host_peak() const {
+    return peak_of(host_phases);
 }
 
 nlohmann::json JobMemoryEstimate::to_json() const {
@@ -422,18 +584,11 @@ nlohmann::json JobMemoryEstimate::to_json() const {
                            {"tensor_parallel", tensor_parallel},
                            {"pipeline_parallel", pipeline_parallel},
                            {"largest_bucket", {frames, height, width}},
+                           {"swapped_blocks", swapped_blocks},
                            {"peak", peak()},
-                           {"phases", nlohmann::json::array()}};
-    for (const PhaseMemory& phase : phases) {
-        nlohmann::json parts = nlohmann::json::array();
-        for (const MemoryPart& part : phase.parts) {
-            parts.push_back({{"name", part.name}, {"stage", part.stage}, {"bytes", part.bytes}});
-        }
-        json["phases"].push_back({{"phase", phase.phase},
-                                  {"total", phase.total()},
-                                  {"skipped", phase.skipped},
-                                  {"parts", parts}});
-    }
+                           {"phases", phases_json(phases)},
+                           {"host_peak", host_peak()},
+                           {"host_phases", phases_json(host_phases)}};
     return json;
 }
 

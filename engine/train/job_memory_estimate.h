@@ -33,6 +33,7 @@ struct PhaseMemory {
 
 struct JobMemoryEstimate {
     int processes = 1;
+    std::int64_t swapped_blocks = 0; // memory.blocks_to_swap as this process swaps them
     int data_parallel = 1;
     int sequence_parallel = 1;
     int tensor_parallel = 1;
@@ -41,7 +42,13 @@ struct JobMemoryEstimate {
     std::int64_t height = 0;
     std::int64_t width = 0;
     std::vector<PhaseMemory> phases;
+    // What the same phases keep in host memory (pinned where a GPU copies from it): swapped
+    // blocks, a parked expert, a full fine-tune's swapped gradients, host optimizer state. Only
+    // the parts the engine moves there on purpose; the program and the data loader are not
+    // counted.
+    std::vector<PhaseMemory> host_phases;
     std::uint64_t peak() const;
+    std::uint64_t host_peak() const;
     nlohmann::json to_json() const;
 };
 
@@ -54,9 +61,18 @@ struct JobMemoryEstimate {
 // stage's share of the blocks, and activations count whole: the first stage keeps pp_size
 // micro-batches of its 1/pp_size of the blocks in flight under 1F1B. Rank 0 validates with a
 // whole model of its own beside its stage. Two experts trained together (Wan 2.2 A14B) hold both
-// experts' weights, adapters and optimizer state but one expert's activations; an expert the job
-// leaves alone is loaded for validation. Wan 2.1 image-to-video's CLIP counts beside the VAE in
+// experts' adapters and optimizer state but one expert's weights and activations; an expert the
+// job leaves alone is loaded for validation. Wan 2.1 image-to-video's CLIP counts beside the VAE in
 // prepare and in its own stage of validation.
+//
+// Block swap (memory.blocks_to_swap, counted within a pipeline stage): the device holds the
+// resident blocks plus two swapped ones in flight (the running block and the next), the host
+// the swapped blocks, pinned; a block weighs the held weights over the depth (the embeddings,
+// about 1%, count with the blocks), and swapped blocks recompute in backward like checkpointed
+// ones. Two experts trained together keep one expert's weights on the device; the other's wait
+// on the host (memory.inactive_expert host) or are dropped and read back onto the host at its
+// turn (disk: a stage of the host phase). Validation takes the experts to the device in turn,
+// one expert the job does not train too, loaded on the host.
 JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
                                       const models::ModelFolder& model,
                                       const std::vector<core::ComponentInventory>& components,

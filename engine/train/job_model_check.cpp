@@ -1,6 +1,8 @@
 #include "engine/train/job_model_check.h"
 
 #include "engine/core/error.h"
+#include "engine/dist/parallel_mesh.h"
+#include "engine/train/run_experts.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -90,6 +92,68 @@ void check_validation(const common::TrainingJob& job, const models::ModelFolder&
     }
 }
 
+// memory.blocks_to_swap against the model's depth (a pipeline stage's, under pipeline
+// parallelism), and what a swapped full fine-tune and two experts in one process need.
+void check_memory(const common::TrainingJob& job, const models::ModelFolder& model,
+                  const std::string& origin) {
+    const std::int64_t swapped = job.memory.blocks_to_swap;
+    const std::int64_t blocks = model.num_blocks();
+    if (swapped > blocks) {
+        refuse("memory.blocks_to_swap",
+               origin + ": memory.blocks_to_swap is " + std::to_string(swapped) + ", but " +
+                   model.description() + " has " + std::to_string(blocks) + " transformer blocks.",
+               "Swap at most " + std::to_string(blocks) +
+                   " blocks (memory.blocks_to_swap); fewer keep more of the model on the GPU "
+                   "and train faster.");
+    }
+    const bool hybrid = job.parallel.plan == "hybrid";
+    const std::int64_t stages =
+        hybrid ? std::clamp<std::int64_t>(job.parallel.pp_size, 1, blocks) : 1;
+    if (swapped > 0 && stages > 1) {
+        // Stages differ by a block at most; the first ones are the smallest.
+        const auto [first, end] = dist::pipeline_stage_blocks(blocks, static_cast<int>(stages), 0);
+        if (swapped > end - first) {
+            refuse("memory.blocks_to_swap",
+                   origin + ": memory.blocks_to_swap counts within a pipeline stage, and with " +
+                       std::to_string(stages) + " stages (parallel.pp_size) the smallest of " +
+                       model.description() + "'s runs " + std::to_string(end - first) + " of its " +
+                       std::to_string(blocks) + " blocks, fewer than the " +
+                       std::to_string(swapped) + " to swap.",
+                   "Swap at most " + std::to_string(end - first) +
+                       " blocks per stage (memory.blocks_to_swap), or use fewer stages.");
+        }
+    }
+    if (swapped > 0 && job.mode == "full") {
+        if (job.optimizer.name != "adamw-cpu-offload") {
+            refuse("optimizer.name",
+                   origin + ": a full fine-tune with block swap (memory.blocks_to_swap " +
+                       std::to_string(swapped) +
+                       ") keeps the swapped blocks' weights and gradients in host memory, where "
+                       "their update must run, and optimizer " +
+                       job.optimizer.name + " updates weights on the GPU.",
+                   "Use optimizer adamw-cpu-offload (its update runs on the host, overlapped with "
+                   "the copies), or set memory.blocks_to_swap to 0.");
+        }
+        const bool several = hybrid || dist::zero_stage_of(job.parallel) > 0;
+        if (several) {
+            refuse("memory.blocks_to_swap",
+                   origin + ": a full fine-tune with block swap hands the swapped blocks' "
+                            "gradients to the host, past the parallel plan's gradient exchange, "
+                            "so it trains on one process (parallel.plan ddp, one GPU).",
+                   "Set memory.blocks_to_swap to 0 for a multi-GPU plan, or train a LoRA.");
+        }
+    }
+    if (job.mode == "full" && run_experts::trained(job, model.experts()).size() > 1) {
+        refuse("flow_matching.expert",
+               origin + ": a full fine-tune of both experts of " + model.description() +
+                   " in one process would keep both experts' trainable weights, gradients and "
+                   "optimizer state: parking the idle one (memory.inactive_expert) moves only "
+                   "frozen weights.",
+               "Train one expert per run (flow_matching.expert high_noise, then low_noise), or "
+               "train a LoRA of both.");
+    }
+}
+
 } // namespace
 
 void check_job_against_model(const common::TrainingJob& job, const models::ModelFolder& model,
@@ -100,6 +164,7 @@ void check_job_against_model(const common::TrainingJob& job, const models::Model
     }
     check_buckets(job, model, origin);
     check_validation(job, model, origin);
+    check_memory(job, model, origin);
 }
 
 } // namespace tuneframe::train

@@ -17,7 +17,10 @@ namespace tuneframe::train {
 // - the task does not match the model (an I2V job on a text-to-video transformer, or back);
 // - the LoRA rank is wider than a layer it targets;
 // - a training bucket or the validation asks for a frame count or a size the model cannot take,
-//   or validation names a sampler the family has not.
+//   or validation names a sampler the family has not;
+// - memory.blocks_to_swap is past the model's depth (or a pipeline stage's), or swaps a full
+//   fine-tune whose optimizer cannot update on the host (only adamw-cpu-offload does) or that
+//   runs on several processes; a full fine-tune trains both experts of a two-expert model.
 void check_job_against_model(const common::TrainingJob& job, const models::ModelFolder& model,
                              const std::string& origin);
 

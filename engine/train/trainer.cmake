@@ -4,6 +4,7 @@
 target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/checkpoint_recovery.cpp
     ${CMAKE_CURRENT_LIST_DIR}/command_channel.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/expert_residency.cpp
     ${CMAKE_CURRENT_LIST_DIR}/job_memory_estimate.cpp
     ${CMAKE_CURRENT_LIST_DIR}/job_model_check.cpp
     ${CMAKE_CURRENT_LIST_DIR}/pipeline_schedule.cpp

@@ -9,6 +9,7 @@
 #include "engine/models/keyed_generator.h"
 #include "engine/models/model_family.h"
 #include "engine/train/checkpoint_recovery.h"
+#include "engine/train/expert_residency.h"
 #include "engine/train/optim/clip_grad_norm.h"
 #include "engine/train/optim/lr_schedule.h"
 #include "engine/train/optim/optimizer_factory.h"
@@ -124,6 +125,8 @@ struct Trainer::Impl {
     CommandChannel* commands;
     dist::DistributedContext* dist;
     std::unique_ptr<PlanExchange> exchange; // with `dist`
+    std::shared_ptr<models::ResidencyObserver> residency_observer;
+    std::unique_ptr<ExpertResidency> residency; // two experts trained together
     NamedParameters trainable; // every trainable parameter (the optimizer may own a shard)
     dist::CollectiveCounts reported_counts;
 
@@ -152,7 +155,8 @@ struct Trainer::Impl {
 
     Impl(common::TrainingJob job_, fs::path model_, fs::path run_,
          std::unique_ptr<TrainingDataset> dataset_, core::EventEmitter& events_,
-         CommandChannel* commands_, dist::DistributedContext* dist_)
+         CommandChannel* commands_, dist::DistributedContext* dist_,
+         std::shared_ptr<models::ResidencyObserver> residency_)
         : job(std::move(job_))
         , model_folder(std::move(model_))
         , run_folder(std::move(run_))
@@ -160,6 +164,7 @@ struct Trainer::Impl {
         , events(events_)
         , commands(commands_)
         , dist(dist_)
+        , residency_observer(std::move(residency_))
         , model(models::open_model_folder(model_folder))
         , store(run_folder) {}
 
@@ -259,9 +264,9 @@ struct Trainer::Impl {
         }
     }
 
-    // The transformer as the job trains it, whole: loaded in the job's dtype on `where`,
-    // checkpointing set, the base quantized, the adapters injected, and only what trains
-    // trainable.
+    // The transformer as the job trains it, whole: loaded in the job's dtype on `where` (the
+    // base quantized as it is read), checkpointing set, the adapters injected, and only what
+    // trains trainable.
     models::DiffusionTransformer load_model(c10::Device where, int expert) {
         // Before loading: an fp8 base on a LibTorch without fp8 fails at once.
         const lora::BaseQuantization quantization =
@@ -269,13 +274,16 @@ struct Trainer::Impl {
         models::TransformerLoadOptions load;
         load.dtype = dtype;
         load.device = where;
+        // Validation samples with this quantized base too, and exports load the base afresh.
+        load.quantization = quantization;
         models::DiffusionTransformer transformer = model->load_transformer(load, expert);
         transformer->set_checkpointed_blocks(model->transformer_memory()->checkpointed_blocks(
             job.gradient_checkpointing, job.checkpointed_blocks));
         transformer->set_keep_attention(job.checkpoint_keeps_attention);
-        // After loading, so the checkpoint's keys and dtypes load as they are; validation
-        // samples with this quantized base too, and exports load the base afresh.
-        transformer->quantize_base(quantization);
+        if (residency_observer) {
+            transformer->set_residency_observer(residency_observer,
+                                                run_experts::folder_name(expert));
+        }
         if (job.mode == "lora") {
             lora::LoRAConfig config;
             config.rank = job.lora.rank;
@@ -301,6 +309,39 @@ struct Trainer::Impl {
         return transformer;
     }
 
+    // The base's tensors of `expert` as load_model reads them, on the host: what a parked
+    // expert's dropped weights are read back from.
+    core::NamedTensors base_tensors(int expert) const {
+        models::TransformerLoadOptions load;
+        load.dtype = dtype;
+        load.device = c10::kCPU;
+        load.quantization = lora::parse_base_quantization(job.lora.base_quantization);
+        const models::DiffusionTransformer base = model->load_transformer(load, expert);
+        core::NamedTensors tensors;
+        for (const auto& item : base->named_parameters()) {
+            tensors.emplace_back(item.key(), item.value());
+        }
+        for (const auto& item : base->named_buffers()) {
+            tensors.emplace_back(item.key(), item.value());
+        }
+        return tensors;
+    }
+
+    // Where a loaded transformer's weights live while it trains: the last blocks of this rank's
+    // stage (memory.blocks_to_swap) on the host and the rest on the device for the expert that
+    // trains first; the others parked (memory.inactive_expert).
+    void hold(models::DiffusionTransformerImpl& held, bool active, bool loaded_on_host) {
+        const auto [first, end] = exchange
+                                      ? exchange->stage_blocks()
+                                      : std::pair<std::int64_t, std::int64_t>{0, held.num_blocks()};
+        held.swap_blocks(job.memory.blocks_to_swap, device, first, end);
+        if (!active) {
+            held.park(ExpertResidency::parking_of(job.memory.inactive_expert), device);
+        } else if (loaded_on_host) {
+            held.to(device);
+        }
+    }
+
     void set_up_model() {
         device = job_device(job.device, dist);
         dtype = precision_dtype(job.precision);
@@ -317,9 +358,6 @@ struct Trainer::Impl {
                                   "' is an image-to-video model but the job's task is t2v.",
                               "Set task to i2v.");
         }
-        // A plan that splits the model (pipeline stages, tensor-parallel shards) loads it on the
-        // host and moves only this rank's share to the device: a model too large for one GPU,
-        // the reason to split it, never exists whole there.
         const std::vector<int> trained = run_experts::trained(job, model->experts());
         if (dist && trained.size() > 1) {
             throw core::Error(core::ErrorCode::BadInput,
@@ -329,9 +367,18 @@ struct Trainer::Impl {
                               "Train one expert per run (flow_matching.expert high_noise, then "
                               "low_noise), or train both on one GPU.");
         }
+        // A plan that splits the model (pipeline stages, tensor-parallel shards), block swap and a
+        // second expert load the model on the host and move to the device only what this rank
+        // runs there: a model too large for one GPU, the reason to split or swap it, never exists
+        // whole there, nor do two experts.
         const bool splits = dist && (dist->pp_size() > 1 || dist->tp_size() > 1);
+        const bool on_host = splits || job.memory.blocks_to_swap > 0 || trained.size() > 1;
         for (const int expert : trained) {
-            experts[expert] = load_model(splits ? c10::Device(c10::kCPU) : device, expert);
+            experts[expert] = load_model(on_host ? c10::Device(c10::kCPU) : device, expert);
+            if (!splits) {
+                // Before the next expert loads, so the host holds one unparked expert at a time.
+                hold(*experts[expert], expert == trained.front(), on_host);
+            }
         }
         transformer = experts.at(trained.front());
         if (dist) {
@@ -340,7 +387,12 @@ struct Trainer::Impl {
             warn_of_pipeline_bubble();
         }
         if (splits) {
-            transformer->to(device);
+            hold(*transformer, true, true);
+        }
+        if (experts.size() > 1) {
+            residency = std::make_unique<ExpertResidency>(
+                experts, device, ExpertResidency::parking_of(job.memory.inactive_expert),
+                [this](int expert) { return base_tensors(expert); });
         }
         for (const auto& [expert, trained_transformer] : experts) {
             for (const auto& item : trained_transformer->named_parameters()) {
@@ -587,6 +639,10 @@ struct Trainer::Impl {
         for (std::int64_t micro = 0; micro < job.gradient_accumulation; ++micro) {
             const std::vector<std::int64_t> indices = next_batch();
             const models::TrainingBatch batch = batch_maker->make(indices, draw_of(micro));
+            if (residency) {
+                residency->activate(batch.expert);
+            }
+            tell_trains(batch);
             const models::TrainingLoss loss = objective->forward(*experts.at(batch.expert), batch);
             micro_totals.losses.push_back(loss.loss.detach().reshape({1}));
             micro_totals.shapes.push_back(shape_text(batch.latents));
@@ -599,6 +655,16 @@ struct Trainer::Impl {
             }
             micro_totals.samples += static_cast<std::int64_t>(indices.size());
             micro_totals.tokens += batch_maker->tokens(batch);
+        }
+    }
+
+    void tell_trains(const models::TrainingBatch& batch) const {
+        if (residency_observer) {
+            models::ResidencyEvent event;
+            event.kind = models::ResidencyEventKind::Trains;
+            event.model = run_experts::folder_name(batch.expert);
+            event.timesteps = batch.timesteps.to(c10::kCPU);
+            residency_observer->record(event);
         }
     }
 
@@ -671,6 +737,9 @@ struct Trainer::Impl {
             run_pipeline_micro_batches(micro);
         } else {
             run_micro_batches(micro);
+        }
+        for (const auto& [expert, trained_transformer] : experts) {
+            trained_transformer->finish_gradients();
         }
         if (exchange) {
             exchange->synchronize_gradients(optimizer->parameters());
@@ -793,10 +862,16 @@ struct Trainer::Impl {
         if (main_rank() || in_rank_0s_group) {
             const std::shared_ptr<models::TokenExchange> exchange = transformer->token_exchange();
             transformer->set_token_exchange(nullptr);
+            if (residency) {
+                residency->wake_for_sampling();
+            }
             if (main_rank()) {
                 sample_validation_videos(sampling_experts(transformer));
             } else {
                 help_sample_validation_videos();
+            }
+            if (residency) {
+                residency->resume_training();
             }
             transformer->set_token_exchange(exchange);
         }
@@ -812,7 +887,13 @@ struct Trainer::Impl {
             return;
         }
         const int expert = experts.begin()->first;
-        models::DiffusionTransformer whole = load_model(device, expert);
+        const bool swaps = job.memory.blocks_to_swap > 0;
+        models::DiffusionTransformer whole =
+            load_model(swaps ? c10::Device(c10::kCPU) : device, expert);
+        whole->swap_blocks(job.memory.blocks_to_swap, device);
+        if (swaps) {
+            whole->to(device);
+        }
         {
             torch::NoGradGuard no_grad;
             const auto parameters = whole->named_parameters();
@@ -840,7 +921,9 @@ struct Trainer::Impl {
     // Rank 0's part of a validation: each stage's memory (T5, image, denoise, decode) becomes
     // its own phase of the memory table.
     // Every expert the pipeline samples with: the trained ones (`primary` standing for the first,
-    // which may be a whole copy of it), the others loaded from the base for this pass.
+    // which may be a whole copy of it), the others loaded from the base for this pass, as the
+    // trained one is held (its base quantized, its blocks swapping) but on the host, from where
+    // the sampler takes each expert to the device for its steps: never two at once.
     std::vector<models::DiffusionTransformer>
     sampling_experts(const models::DiffusionTransformer& primary) {
         std::vector<models::DiffusionTransformer> all;
@@ -849,8 +932,15 @@ struct Trainer::Impl {
             if (trained == experts.end()) {
                 models::TransformerLoadOptions load;
                 load.dtype = dtype;
-                load.device = device;
-                all.push_back(model->load_transformer(load, expert));
+                load.device = c10::kCPU;
+                load.quantization = lora::parse_base_quantization(job.lora.base_quantization);
+                models::DiffusionTransformer other = model->load_transformer(load, expert);
+                if (residency_observer) {
+                    other->set_residency_observer(residency_observer,
+                                                  run_experts::folder_name(expert));
+                }
+                other->swap_blocks(job.memory.blocks_to_swap, device);
+                all.push_back(std::move(other));
             } else {
                 all.push_back(trained->first == experts.begin()->first ? primary : trained->second);
             }
@@ -991,9 +1081,11 @@ struct Trainer::Impl {
 
 Trainer::Trainer(common::TrainingJob job, fs::path model_folder, fs::path run_folder,
                  std::unique_ptr<TrainingDataset> dataset, core::EventEmitter& events,
-                 CommandChannel* commands, dist::DistributedContext* dist)
+                 CommandChannel* commands, dist::DistributedContext* dist,
+                 std::shared_ptr<models::ResidencyObserver> residency)
     : impl_(std::make_unique<Impl>(std::move(job), std::move(model_folder), std::move(run_folder),
-                                   std::move(dataset), events, commands, dist)) {}
+                                   std::move(dataset), events, commands, dist,
+                                   std::move(residency))) {}
 
 Trainer::~Trainer() = default;
 

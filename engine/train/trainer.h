@@ -13,6 +13,10 @@ namespace tuneframe::dist {
 class DistributedContext;
 }
 
+namespace tuneframe::models {
+class ResidencyObserver;
+}
+
 namespace tuneframe::train {
 
 struct TrainResult {
@@ -33,10 +37,13 @@ public:
     // With `dist`, this is one rank of a data-parallel, ZeRO-2 or hybrid run (job.parallel):
     // rank 0 emits the events, reads `commands` and shares them with the others at step
     // boundaries, validates and writes checkpoints while the others wait.
+    // `residency`: told what the transformers' weights do (swapped blocks, parked experts) and
+    // which expert trains each micro-batch, under the experts' folder names; tests watch it.
     Trainer(common::TrainingJob job, std::filesystem::path model_folder,
             std::filesystem::path run_folder, std::unique_ptr<TrainingDataset> dataset,
             core::EventEmitter& events, CommandChannel* commands = nullptr,
-            dist::DistributedContext* dist = nullptr);
+            dist::DistributedContext* dist = nullptr,
+            std::shared_ptr<models::ResidencyObserver> residency = nullptr);
     ~Trainer();
     Trainer(const Trainer&) = delete;
     Trainer& operator=(const Trainer&) = delete;

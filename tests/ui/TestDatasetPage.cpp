@@ -27,6 +27,8 @@
 #include "ui/import/ImportFileDialog.h"
 #include "ui/import/ImportReportDialog.h"
 #include "ui/playback/VideoPlayerWidget.h"
+#include "ui/train/NewRunForm.h"
+#include "ui/train/TrainPage.h"
 #include "ui/widgets/EmptyStateWidget.h"
 #include "ui/window/MainWindow.h"
 
@@ -39,6 +41,8 @@
 #include <QFile>
 #include <QHash>
 #include <QInputDialog>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
@@ -73,6 +77,8 @@ private slots:
     void filterByStatus();
     void bulkReplaceWithPreviewIsOneUndoableStep();
     void trimFromThePlayerIsSaved();
+    void undoingATrimMovesThePlayersMarks();
+    void bucketsFollowTheTrainForm();
     void bucketPreviewFollowsTheLists();
     void exportWritesManifestOffTheUiThread();
     void viewsSwitchAndShareSelection();
@@ -648,6 +654,75 @@ void TestDatasetPage::trimFromThePlayerIsSaved() {
     QTRY_COMPARE(player->trimOut(), 5);
 }
 
+// Edit ▸ Undo of a trim puts the player's marks back at once, with the clip still selected.
+void TestDatasetPage::undoingATrimMovesThePlayersMarks() {
+    QVERIFY(importByDrop());
+    closeImportReport();
+    const qint64 clipId = clipIdOf(QStringLiteral("clip-0.mp4"));
+    selectClip(clipId);
+    auto* player = page()->inspector()->player();
+    QTRY_VERIFY_WITH_TIMEOUT(player->engine()->clipState() == PlaybackEngine::ClipState::Open,
+                             10000);
+    player->setFocus();
+    QTest::keyClick(player, Qt::Key_Right);
+    QTest::keyClick(player, Qt::Key_Right);
+    QTest::keyClick(player, Qt::Key_I);
+    QTest::keyClick(player, Qt::Key_Right);
+    QTest::keyClick(player, Qt::Key_O);
+    QTRY_VERIFY(storedClip(clipId).trimOut.has_value());
+    QCOMPARE(player->trimIn(), 2);
+    QCOMPARE(player->trimOut(), 3);
+    auto* grid = child<ClipGridView>(QStringLiteral("clipGridView"));
+    grid->setFocus();
+    QTest::keyClick(grid, Qt::Key_Z, Qt::ControlModifier); // the out mark
+    QTRY_VERIFY(!storedClip(clipId).trimOut.has_value());
+    QTRY_COMPARE(player->trimOut(), player->engine()->frameCount() - 1);
+    QCOMPARE(player->trimIn(), 2);
+    QTest::keyClick(grid, Qt::Key_Z, Qt::ControlModifier); // the in mark
+    QTRY_COMPARE(storedClip(clipId).trimIn, qint64(0));
+    QTRY_COMPARE(player->trimIn(), 0);
+    QCOMPARE(page()->inspector()->clipIds(), QVector<qint64>{clipId});
+}
+
+// The Dataset page shows the clips as a run from the Train form will train them: the CPU demo
+// preset's 9 frames at 64×96 the moment it is chosen, a frame bucket typed on the Train page as
+// it is typed, and the fit the preset's buckets make of each clip.
+void TestDatasetPage::bucketsFollowTheTrainForm() {
+    QVERIFY(importByDrop());
+    closeImportReport();
+    m_window->showPage(MainWindow::Page::Train);
+    auto* presets = m_window->trainPage()->findChild<QComboBox*>(QStringLiteral("presetCombo"));
+    QVERIFY(presets);
+    const int cpuPreset = presets->findData(QStringLiteral("cogvideox-tiny.lora.cpu"));
+    QVERIFY(cpuPreset >= 0);
+    presets->setCurrentIndex(cpuPreset);
+    m_window->showPage(MainWindow::Page::Dataset);
+    QTRY_COMPARE(page()->clipModel()->bucketConfig().frame_buckets, std::vector<int>({9}));
+    QCOMPARE(page()->clipModel()->bucketConfig().resolutions.size(), std::size_t(1));
+    QCOMPARE(page()->clipModel()->bucketConfig().resolutions.front().height, 64);
+    QCOMPARE(page()->clipModel()->bucketConfig().resolutions.front().width, 96);
+    selectClip(clipIdOf(QStringLiteral("clip-0.mp4")));
+    auto* facts = child<QLabel>(QStringLiteral("inspectorFactsLabel"));
+    // A 64×48 clip in a 64×96 (height × width) bucket: the preset stretches it.
+    QTRY_VERIFY2(facts->text().contains(QStringLiteral("9 frames, 64×96, stretched")),
+                 qPrintable(facts->text()));
+
+    // Longer than the 12-frame clips: each is too short, and the filter drops them all.
+    m_window->showPage(MainWindow::Page::Train);
+    auto* advanced = m_window->trainPage()->findChild<QWidget*>(QStringLiteral("advancedToggle"));
+    QVERIFY(advanced);
+    QTest::mouseClick(advanced, Qt::LeftButton);
+    auto* frames = m_window->trainPage()->findChild<QLineEdit*>(QStringLiteral("frameBucketsEdit"));
+    QVERIFY(frames);
+    QTRY_VERIFY(frames->isVisible());
+    frames->setFocus();
+    QTest::keyClick(frames, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(frames, QStringLiteral("17"));
+    m_window->showPage(MainWindow::Page::Dataset);
+    QTRY_COMPARE(page()->clipModel()->bucketConfig().frame_buckets, std::vector<int>({17}));
+    QTRY_VERIFY2(facts->text().contains(QStringLiteral("Too short")), qPrintable(facts->text()));
+}
+
 void TestDatasetPage::bucketPreviewFollowsTheLists() {
     QVERIFY(importByDrop());
     closeImportReport();
@@ -680,10 +755,19 @@ void TestDatasetPage::bucketPreviewFollowsTheLists() {
     QVERIFY(!bars.at(0).dropped);
     QVERIFY(bars.at(1).dropped);
 
-    // The clip browser follows, and the project remembers the lists.
+    // The clip browser follows, and the lists become the Train form's (the buckets a run
+    // trains with), which the project keeps with its form.
     QTRY_COMPARE(page()->clipModel()->bucketConfig().frame_buckets, std::vector<int>({8, 4}));
-    QCOMPARE(DatasetPreferences(*m_window->project()).bucketConfig().frame_buckets,
-             std::vector<int>({8, 4}));
+    QTRY_COMPARE(m_window->trainPage()
+                     ->newRunForm()
+                     ->job()
+                     .value(QStringLiteral("dataset"))
+                     .toObject()
+                     .value(QStringLiteral("frame_buckets"))
+                     .toArray(),
+                 QJsonArray({8, 4}));
+    QTRY_COMPARE(DatasetPreferences(*m_window->project()).bucketConfig().frame_buckets,
+                 std::vector<int>({8, 4}));
 
     // A list that does not read keeps the last preview and says why.
     QTest::keyClicks(frames, QStringLiteral(", many"));

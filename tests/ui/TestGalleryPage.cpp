@@ -193,6 +193,10 @@ void TestGalleryPage::runsValidatedAtDifferentStepsShareRows() {
     QVERIFY(m_page->videoAt(0, 1).path.isEmpty());
     QCOMPARE(table->verticalHeaderItem(2)->text(), QStringLiteral("Step 50 · step 100"));
     QCOMPARE(table->verticalHeaderItem(0)->text(), QStringLiteral("Step 150 · step –"));
+    // Each column names its prompt, then its run, on lines of their own: a column narrowed by
+    // the players beside the grid cuts neither.
+    QCOMPARE(table->horizontalHeaderItem(0)->text(), QStringLiteral("Prompt 1\nfine"));
+    QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("Prompt 1\ncoarse"));
 
     // Runs validated at the same steps still share rows by step.
     const qint64 twin = addRun(QStringLiteral("twin"), {50, 100, 150}, 1);
@@ -219,6 +223,13 @@ void TestGalleryPage::sideBySidePlaysUnderOneTransport() {
     // One transport: the right player shows only its picture.
     QVERIFY(!right->findChild<QToolButton*>(QStringLiteral("playButton"))->isVisible());
     QVERIFY(!right->findChild<QWidget*>(QStringLiteral("scrubBar"))->isVisible());
+    // Side by side, the two pictures are the same size: the follower keeps its leader's room for
+    // the transport it does not show.
+    const auto picture = [](VideoPlayerWidget* player) {
+        return player->findChild<QWidget*>(QStringLiteral("videoFrameView"))->geometry();
+    };
+    QTRY_COMPARE(picture(right).size(), picture(left).size());
+    QCOMPARE(picture(right).top(), picture(left).top());
     QTRY_VERIFY_WITH_TIMEOUT(left->engine()->isPlaying(), kTimeoutMs);
 
     // Pausing with the left transport stops both on the same frame.

@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -23,6 +24,7 @@ private slots:
     void invalidInputDisablesCreate_data();
     void invalidInputDisablesCreate();
     void creationFailureKeepsDialogOpen();
+    void aFreshStudioProposesAFolderOfItsOwn();
 
 private:
     QPushButton* createButton() const;
@@ -130,6 +132,33 @@ void TestNewProjectDialog::creationFailureKeepsDialogOpen() {
     // Editing clears the failure.
     m_dialog->setProjectName(QStringLiteral("clash two"));
     QVERIFY(createButton()->isEnabled());
+}
+
+// The first project of a fresh home folder goes into a folder of its own ("Tuneframe Projects"),
+// which creating the project makes, not among the home folder's dotfiles.
+void TestNewProjectDialog::aFreshStudioProposesAFolderOfItsOwn() {
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    const QByteArray realHome = qgetenv("HOME");
+    qputenv("HOME", home.path().toLocal8Bit());
+    qputenv("XDG_CONFIG_HOME", home.filePath(QStringLiteral(".config")).toLocal8Bit());
+    QTemporaryDir config;
+    Settings fresh(config.path());
+    NewProjectDialog dialog(&fresh);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    const QString proposed = QDir(home.path()).filePath(QStringLiteral("Tuneframe Projects"));
+    QCOMPARE(QDir::cleanPath(dialog.location()), proposed);
+    QVERIFY(!QFileInfo::exists(proposed));
+    auto* nameEdit = dialog.findChild<QLineEdit*>(QStringLiteral("projectNameEdit"));
+    QTest::keyClicks(nameEdit, QStringLiteral("Ocean waves"));
+    QPushButton* create = dialog.findChild<QPushButton*>(QStringLiteral("createButton"));
+    QVERIFY2(create->isEnabled(), qPrintable(dialog.validationProblem()));
+    QTest::mouseClick(create, Qt::LeftButton);
+    qputenv("HOME", realHome);
+    qunsetenv("XDG_CONFIG_HOME");
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    QVERIFY(Project::isProjectFolder(QDir(proposed).filePath(QStringLiteral("Ocean waves"))));
 }
 
 QTEST_MAIN(TestNewProjectDialog)

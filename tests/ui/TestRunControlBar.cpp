@@ -5,6 +5,7 @@
 #include "ui/runs/RunControlBar.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -48,6 +49,8 @@ private slots:
     void timeLeftHoldsWhilePaused();
     void configurationFailureOffersEditInsteadOfContinue();
     void buttonsAndActionsAreTheSameCommands();
+    void aPausedRunStillSamplesAndSaves();
+    void narrowBarsKeepEveryButtonWhole();
 };
 
 void TestRunControlBar::progressTextNamesTheUnitInPlainWords() {
@@ -160,6 +163,46 @@ void TestRunControlBar::buttonsAndActionsAreTheSameCommands() {
     // Every command has a shortcut, for the Run menu and the shortcut list.
     for (QAction* command : bar.runActions())
         QVERIFY2(!command->shortcut().isEmpty(), qPrintable(command->objectName()));
+}
+
+// Paused, the engine still validates and writes checkpoints between its steps (docs/protocol.md),
+// so a user who paused to look can sample the weights as they are.
+void TestRunControlBar::aPausedRunStillSamplesAndSaves() {
+    RunControlBar bar;
+    bar.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&bar));
+    QSignalSpy sampled(&bar, &RunControlBar::sampleNowRequested);
+    QSignalSpy saved(&bar, &RunControlBar::saveNowRequested);
+    bar.setRun(QStringLiteral("run"), RunState::Paused);
+    bar.setCanSample(true);
+    QVERIFY(click(button(bar, "sampleNowButton")));
+    QVERIFY(click(button(bar, "saveNowButton")));
+    QCOMPARE(sampled.size(), 1);
+    QCOMPARE(saved.size(), 1);
+    // Not while it validates: one validation at a time.
+    bar.setState(RunState::Validating);
+    QVERIFY(!button(bar, "sampleNowButton")->isEnabled());
+}
+
+// A laptop's narrow column: fewer buttons a row, each wide enough for its text.
+void TestRunControlBar::narrowBarsKeepEveryButtonWhole() {
+    RunControlBar bar;
+    bar.setRun(QStringLiteral("run"), RunState::Training);
+    for (const int width : {900, 420, 300}) {
+        bar.resize(width, 160);
+        bar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        QApplication::processEvents();
+        for (QPushButton* each : bar.findChildren<QPushButton*>()) {
+            if (each->isVisible())
+                QVERIFY2(each->width() >= each->sizeHint().width(),
+                         qPrintable(QStringLiteral("%1 at %2 px: %3 of %4")
+                                        .arg(each->objectName())
+                                        .arg(width)
+                                        .arg(each->width())
+                                        .arg(each->sizeHint().width())));
+        }
+    }
 }
 
 QTEST_MAIN(TestRunControlBar)

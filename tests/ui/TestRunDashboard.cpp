@@ -2,8 +2,9 @@
 // into a handful of replots, the smoothed loss is TensorBoard's debiased EMA, a resumed run's
 // repeated steps replace the old ones, a second run is drawn beside it, hover text names the
 // nearest step, and PNG and CSV exports hold what was plotted. Readability at the sizes people
-// use: step labels never run together, legends stay off the data, plots keep their height (the
-// dashboard scrolls), memory is scaled to its use, and loss switches to a log axis.
+// use: step labels never run together, legends stay off the data, plots keep their height (a
+// grid where all four fit, else tabs), speed is one smoothed axis, memory is scaled to its use,
+// and loss switches to a log axis.
 #include "ui/runs/DashboardPlot.h"
 #include "ui/runs/RunDashboard.h"
 
@@ -15,14 +16,14 @@
 #include <QFile>
 #include <QImage>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSlider>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace {
 
@@ -135,11 +136,12 @@ private slots:
     void stepLabelsNeverRunTogether_data();
     void stepLabelsNeverRunTogether();
     void legendsStayOffTheData();
-    void plotsKeepAReadableHeight();
+    void aShortDashboardShowsOnePlotATabAtAReadableSize();
+    void speedIsOneSmoothedAxis();
     void memoryIsScaledToItsUse();
     void logScaleSwitchChangesTheAxis();
     void realisticRunAtCommonWindowSizes();
-    void aNarrowDashboardStacksItsPlotsAndNeverScrollsAcross();
+    void theGridWhereAllFourFitAndTabsWhereNot();
 };
 
 void TestRunDashboard::stepLabelsNeverRunTogether_data() {
@@ -202,16 +204,56 @@ void TestRunDashboard::legendsStayOffTheData() {
     }
 }
 
-void TestRunDashboard::plotsKeepAReadableHeight() {
+void TestRunDashboard::aShortDashboardShowsOnePlotATabAtAReadableSize() {
     RunDashboard dashboard;
     dashboard.setRun(QStringLiteral("run"), steps(20));
-    // A short window: the plots keep their height and the dashboard scrolls.
+    // A laptop's column: no room for four plots, so one fills it and tabs choose which.
     showAndReplot(dashboard, QSize(700, 360));
-    for (const char* name : kPlots)
-        QVERIFY(plotOf(dashboard, name)->height() >= DashboardPlot::kMinimumPlotHeight);
-    auto* scroll = dashboard.findChild<QScrollArea*>(QStringLiteral("dashboardScroll"));
-    QVERIFY(scroll);
-    QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
+    QVERIFY(dashboard.isTabbed());
+    auto* tabs = dashboard.findChild<QTabWidget*>(QStringLiteral("dashboardTabs"));
+    QVERIFY(tabs && tabs->isVisible());
+    QCOMPARE(tabs->count(), 4);
+    for (int tab = 0; tab < tabs->count(); ++tab) {
+        tabs->setCurrentIndex(tab);
+        QCustomPlot* plot = plotOf(dashboard, kPlots[tab]);
+        QTRY_VERIFY(plot->isVisible());
+        QVERIFY(plot->height() >= DashboardPlot::kMinimumPlotHeight);
+        // Inside the dashboard, so nothing is scrolled or cut off.
+        const QRect shown(plot->mapTo(&dashboard, QPoint(0, 0)), plot->size());
+        QVERIFY2(dashboard.rect().contains(shown),
+                 qPrintable(QStringLiteral("%1 at %2,%3 %4x%5")
+                                .arg(QString::fromLatin1(kPlots[tab]))
+                                .arg(shown.x())
+                                .arg(shown.y())
+                                .arg(shown.width())
+                                .arg(shown.height())));
+    }
+}
+
+// Seconds per step on one axis, raw and smoothed with the loss's weight: a slow first step and
+// noise no longer hide the trend behind a second axis of samples per second.
+void TestRunDashboard::speedIsOneSmoothedAxis() {
+    RunDashboard dashboard;
+    dashboard.setSmoothing(0.5);
+    for (const auto& [index, seconds] : {std::pair{1, 8.0}, std::pair{2, 2.0}, std::pair{3, 1.0}}) {
+        StepMetrics metrics = step(index, 1.0);
+        metrics.stepTimeSeconds = seconds;
+        dashboard.appendStep(metrics);
+    }
+    QCustomPlot* speed = plotOf(dashboard, "speedPlot");
+    QVERIFY(!speed->yAxis2->visible());
+    QCOMPARE(speed->graphCount(), 2);
+    for (int index = 0; index < speed->graphCount(); ++index)
+        QCOMPARE(speed->graph(index)->valueAxis(), speed->yAxis);
+    QCOMPARE(speed->yAxis->label(), QStringLiteral("Seconds per step"));
+    const QVector<double> smoothed = dashboard.smoothedStepTime();
+    QCOMPARE(smoothed.size(), 3);
+    QCOMPARE(smoothed.at(0), 8.0);
+    // ema_n = 0.5 ema_{n-1} + 0.5 x_n, divided by 1 - 0.5^n, as for the loss.
+    QCOMPARE(smoothed.at(1), (0.5 * 4.0 + 0.5 * 2.0) / 0.75);
+    QCOMPARE(smoothed.at(2), (0.5 * 3.0 + 0.5 * 1.0) / 0.875);
+    // The throughput stays one hover away.
+    QVERIFY(dashboard.valuesTextAt(2).contains(QStringLiteral("samples/s")));
 }
 
 void TestRunDashboard::memoryIsScaledToItsUse() {
@@ -380,10 +422,10 @@ void TestRunDashboard::realisticRunAtCommonWindowSizes() {
     }
 }
 
-// The Train page's middle column on a 1366 px screen is about 560 px: two plots side by side
-// would not fit, so they stand one above the other at its full width and the dashboard scrolls
-// down only; wide again, they go back to two columns.
-void TestRunDashboard::aNarrowDashboardStacksItsPlotsAndNeverScrollsAcross() {
+// The Train page's middle column beside the form on a 1366 px screen is about 400 px wide and
+// 450 tall: four plots would each be too small, so they are tabs, one filling the column; on a
+// desktop the four stand in a grid. The arrangement follows the room both ways.
+void TestRunDashboard::theGridWhereAllFourFitAndTabsWhereNot() {
     RunDashboard dashboard;
     dashboard.setRun(QStringLiteral("LoRA r64"), realisticRun(300));
     const auto left = [&](const char* name) {
@@ -392,25 +434,25 @@ void TestRunDashboard::aNarrowDashboardStacksItsPlotsAndNeverScrollsAcross() {
     const auto top = [&](const char* name) {
         return plotOf(dashboard, name)->mapTo(&dashboard, QPoint(0, 0)).y();
     };
-    auto* scroll = dashboard.findChild<QScrollArea*>(QStringLiteral("dashboardScroll"));
-    QVERIFY(scroll);
-    showAndReplot(dashboard, QSize(540, 700));
-    QTRY_COMPARE(left("learningRatePlot"), left("lossPlot"));
-    QVERIFY(top("learningRatePlot") > top("lossPlot"));
-    QVERIFY(top("memoryPlot") > top("speedPlot"));
-    QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
-    QVERIFY(plotOf(dashboard, "lossPlot")->width() > 400);
-    QVERIFY(scroll->verticalScrollBar()->maximum() > 0);
+    showAndReplot(dashboard, QSize(420, 460));
+    QTRY_VERIFY(dashboard.isTabbed());
+    QVERIFY(plotOf(dashboard, "lossPlot")->width() > 380);
+    QVERIFY(plotOf(dashboard, "lossPlot")->height() > 300);
+    screenshot(&dashboard, QStringLiteral("dashboard-420x460.png"));
+
+    showAndReplot(dashboard, QSize(1200, 820));
+    QTRY_VERIFY(!dashboard.isTabbed());
+    QTRY_VERIFY(left("learningRatePlot") > left("lossPlot"));
+    QCOMPARE(top("learningRatePlot"), top("lossPlot"));
+    QVERIFY(top("memoryPlot") > top("lossPlot"));
     // Each plot draws its whole area: a legend that wraps to more rows makes a plot taller, and
     // the rows it gained were left unpainted (black) when its drawing kept the old height.
     for (const char* name : kPlots)
         QTRY_COMPARE(plotOf(dashboard, name)->viewport(), plotOf(dashboard, name)->rect());
-    screenshot(&dashboard, QStringLiteral("dashboard-540x700.png"));
+    screenshot(&dashboard, QStringLiteral("dashboard-1200x820.png"));
 
-    showAndReplot(dashboard, QSize(1200, 820));
-    QTRY_VERIFY(left("learningRatePlot") > left("lossPlot"));
-    QCOMPARE(top("learningRatePlot"), top("lossPlot"));
-    QCOMPARE(scroll->horizontalScrollBar()->maximum(), 0);
+    showAndReplot(dashboard, QSize(700, 400));
+    QTRY_VERIFY(dashboard.isTabbed());
 }
 
 QTEST_MAIN(TestRunDashboard)

@@ -13,7 +13,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -26,8 +25,7 @@ BucketPreviewDialog::BucketPreviewDialog(ClipTableModel* clips, QWidget* parent)
     , m_resolutionsEdit(new QLineEdit(this))
     , m_framesLabel(new QLabel(this))
     , m_framesEdit(new QLineEdit(this))
-    , m_maxFramesLabel(new QLabel(this))
-    , m_maxFramesBox(new QSpinBox(this))
+    , m_sourceLabel(new QLabel(this))
     , m_errorLabel(new QLabel(this))
     , m_summaryLabel(new QLabel(this))
     , m_table(new QTableView(this))
@@ -35,8 +33,9 @@ BucketPreviewDialog::BucketPreviewDialog(ClipTableModel* clips, QWidget* parent)
     setObjectName(QStringLiteral("bucketPreviewDialog"));
     m_resolutionsEdit->setObjectName(QStringLiteral("bucketResolutionsEdit"));
     m_framesEdit->setObjectName(QStringLiteral("bucketFramesEdit"));
-    m_maxFramesBox->setObjectName(QStringLiteral("bucketMaxFramesBox"));
-    m_maxFramesBox->setRange(0, 100000);
+    m_sourceLabel->setObjectName(QStringLiteral("bucketSourceLabel"));
+    m_sourceLabel->setWordWrap(true);
+    m_sourceLabel->setForegroundRole(QPalette::PlaceholderText);
     m_errorLabel->setObjectName(QStringLiteral("bucketErrorLabel"));
     m_errorLabel->setWordWrap(true);
     m_errorLabel->setStyleSheet(QStringLiteral("color: #c94040;"));
@@ -54,12 +53,10 @@ BucketPreviewDialog::BucketPreviewDialog(ClipTableModel* clips, QWidget* parent)
     m_chart->setModel(m_previewModel);
     m_resolutionsLabel->setBuddy(m_resolutionsEdit);
     m_framesLabel->setBuddy(m_framesEdit);
-    m_maxFramesLabel->setBuddy(m_maxFramesBox);
 
     auto* form = new QFormLayout;
     form->addRow(m_resolutionsLabel, m_resolutionsEdit);
     form->addRow(m_framesLabel, m_framesEdit);
-    form->addRow(m_maxFramesLabel, m_maxFramesBox);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_chart);
@@ -70,6 +67,7 @@ BucketPreviewDialog::BucketPreviewDialog(ClipTableModel* clips, QWidget* parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_sourceLabel);
     layout->addLayout(form);
     layout->addWidget(m_errorLabel);
     layout->addWidget(m_summaryLabel);
@@ -81,7 +79,6 @@ BucketPreviewDialog::BucketPreviewDialog(ClipTableModel* clips, QWidget* parent)
     connect(&m_updateTimer, &QTimer::timeout, this, &BucketPreviewDialog::updatePreview);
     connect(m_resolutionsEdit, &QLineEdit::textChanged, this, &BucketPreviewDialog::scheduleUpdate);
     connect(m_framesEdit, &QLineEdit::textChanged, this, &BucketPreviewDialog::scheduleUpdate);
-    connect(m_maxFramesBox, &QSpinBox::valueChanged, this, &BucketPreviewDialog::scheduleUpdate);
     if (m_clips) {
         connect(m_clips, &QAbstractItemModel::modelReset, this,
                 &BucketPreviewDialog::scheduleUpdate);
@@ -102,10 +99,19 @@ void BucketPreviewDialog::setConfig(const tuneframe::common::BucketConfig& confi
     m_loading = true;
     m_resolutionsEdit->setText(BucketListText::formatResolutions(config.resolutions));
     m_framesEdit->setText(BucketListText::formatFrameBuckets(config.frame_buckets));
-    m_maxFramesBox->setValue(static_cast<int>(config.max_frames));
     m_loading = false;
     m_config = config;
     updatePreview();
+}
+
+void BucketPreviewDialog::setClipSettings(const TrainingClipSettings& settings) {
+    m_resizeMode = settings.resizeMode;
+    retranslateUi();
+    const bool sameLists = BucketListText::formatResolutions(settings.buckets.resolutions) ==
+                               BucketListText::formatResolutions(m_config.resolutions) &&
+                           settings.buckets.frame_buckets == m_config.frame_buckets;
+    if (!sameLists && !m_updateTimer.isActive())
+        setConfig(settings.buckets);
 }
 
 tuneframe::common::BucketConfig BucketPreviewDialog::config() const {
@@ -134,7 +140,6 @@ bool BucketPreviewDialog::readConfig(tuneframe::common::BucketConfig* config) {
         m_errorLabel->show();
         return false;
     }
-    config->max_frames = m_maxFramesBox->value();
     m_errorLabel->hide();
     return true;
 }
@@ -147,8 +152,7 @@ void BucketPreviewDialog::updatePreview() {
         return;
     const bool changed = BucketListText::formatResolutions(config.resolutions) !=
                              BucketListText::formatResolutions(m_config.resolutions) ||
-                         config.frame_buckets != m_config.frame_buckets ||
-                         config.max_frames != m_config.max_frames;
+                         config.frame_buckets != m_config.frame_buckets;
     m_config = config;
     const BucketPreview::Result result =
         BucketPreview::compute(m_clips ? m_clips->records() : QVector<ClipRecord>(), config);
@@ -182,7 +186,15 @@ void BucketPreviewDialog::retranslateUi() {
     m_framesEdit->setPlaceholderText(tr("frame counts, for example 49, 25"));
     m_framesEdit->setToolTip(tr("Each clip goes to the frame count closest to its length "
                                 "after trimming; clips shorter than that are dropped"));
-    m_maxFramesLabel->setText(tr("&Longest clip:"));
-    m_maxFramesBox->setSpecialValueText(tr("no limit"));
-    m_maxFramesBox->setSuffix(tr(" frames"));
+    const QString fit = m_resizeMode == QLatin1String("center_crop")
+                            ? tr("A clip whose shape differs from its bucket's is cropped at the "
+                                 "centre to fit.")
+                        : m_resizeMode == QLatin1String("random_crop")
+                            ? tr("A clip whose shape differs from its bucket's is cropped at a "
+                                 "random place to fit.")
+                            : tr("A clip whose shape differs from its bucket's is stretched to "
+                                 "fit.");
+    m_sourceLabel->setText(tr("The buckets of the Train page's form, which a run trains with; "
+                              "lists typed here become the form's.") +
+                           QLatin1Char(' ') + fit);
 }

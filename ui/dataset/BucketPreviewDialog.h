@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/dataset/buckets/TrainingClipSettings.h"
 #include "common/bucket_assignment.h"
 
 #include <QDialog>
@@ -11,14 +12,14 @@ class BucketPreviewModel;
 class ClipTableModel;
 class QLabel;
 class QLineEdit;
-class QSpinBox;
 class QTableView;
 
-// Where the project's clips would train: the user types resolution buckets ("480x720,
-// 720x480") and frame buckets ("49, 25"), and a table and a bar chart show the clips each
-// bucket takes and the clips dropped, by reason, as they type. The assignment is common/'s,
-// the same that prepare runs. Valid lists are handed on (configChanged) so the clip browser's
-// Bucket column and filter follow. Non-modal: it follows clip edits while it stays open.
+// Where the project's clips will train: the Train form's resolution buckets ("480x720,
+// 720x480") and frame buckets ("49, 25"), and a table and a bar chart of the clips each bucket
+// takes and the clips dropped, by reason. The lists can be typed here too: valid ones are
+// handed on (configChanged) to become the Train form's, so the preview is always what Train
+// trains. The assignment is common/'s, the same that prepare runs. Non-modal: it follows clip
+// edits and the Train form while it stays open.
 class BucketPreviewDialog : public QDialog {
     Q_OBJECT
 
@@ -28,6 +29,8 @@ public:
     explicit BucketPreviewDialog(ClipTableModel* clips, QWidget* parent = nullptr);
 
     void setConfig(const tuneframe::common::BucketConfig& config);
+    // The Train form's buckets and fit; lists the user is typing stay as typed.
+    void setClipSettings(const TrainingClipSettings& settings);
     tuneframe::common::BucketConfig config() const;
     BucketPreviewModel* previewModel() const;
     BucketChartWidget* chart() const;
@@ -53,8 +56,8 @@ private:
     QLineEdit* m_resolutionsEdit;
     QLabel* m_framesLabel;
     QLineEdit* m_framesEdit;
-    QLabel* m_maxFramesLabel;
-    QSpinBox* m_maxFramesBox;
+    QLabel* m_sourceLabel;
+    QString m_resizeMode;
     QLabel* m_errorLabel;
     QLabel* m_summaryLabel;
     QTableView* m_table;

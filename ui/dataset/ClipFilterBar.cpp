@@ -15,6 +15,8 @@ namespace {
 
 constexpr int kAnyStatus = -1;
 constexpr int kNotRejected = -2;
+// The most characters a closed filter box makes room for; longer tags and buckets are cut.
+constexpr int kMostFilterCharacters = 18;
 constexpr int kMaximumFrames = 1000000;
 constexpr double kMaximumSeconds = 100000.0;
 
@@ -60,11 +62,10 @@ ClipFilterBar::ClipFilterBar(QWidget* parent)
     m_searchEdit->setObjectName(QStringLiteral("filterSearchEdit"));
     m_searchEdit->setClearButtonEnabled(true);
     m_searchEdit->setMinimumWidth(120);
-    // Sized by a few characters, not by their longest entry, so the bar fits small windows.
-    for (QComboBox* box : {m_statusBox, m_tagBox, m_bucketBox}) {
+    // Sized by their longest entry up to a limit (fitToItems), not by the longest tag or bucket
+    // a project may have, so the bar fits a laptop's window and "Not rejected" stays whole.
+    for (QComboBox* box : {m_statusBox, m_tagBox, m_bucketBox})
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(6);
-    }
     m_statusBox->setObjectName(QStringLiteral("filterStatusBox"));
     m_statusBox->addItem(QString(), kAnyStatus);
     m_statusBox->addItem(QString(), static_cast<int>(ClipStatus::NeedsReview));
@@ -215,8 +216,18 @@ void ClipFilterBar::setChoices(const QStringList& tags, const QList<QSize>& reso
     rebuildKeepingChoice(m_bucketBox, [&] {
         for (const auto& [key, text] : buckets)
             m_bucketBox->addItem(text, key);
-        m_bucketBox->addItem(tr("Dropped by the buckets"), ClipFilter::kDroppedBucketKey);
+        m_bucketBox->addItem(tr("Not in a bucket"), ClipFilter::kDroppedBucketKey);
     });
+    for (QComboBox* box : {m_statusBox, m_tagBox, m_bucketBox})
+        fitToItems(box);
+}
+
+void ClipFilterBar::fitToItems(QComboBox* box) {
+    int longest = 0;
+    for (int index = 0; index < box->count(); ++index)
+        longest = std::max(longest, static_cast<int>(box->itemText(index).size()));
+    // Two more: the box measures in 'x's, narrower than a word's capitals.
+    box->setMinimumContentsLength(std::min(longest + 2, kMostFilterCharacters));
 }
 
 void ClipFilterBar::setStatusFilter(ClipStatus status) {
@@ -285,8 +296,12 @@ void ClipFilterBar::retranslateUi() {
     m_bucketBox->setItemText(0, tr("Any bucket"));
     const int dropped = m_bucketBox->findData(ClipFilter::kDroppedBucketKey);
     if (dropped >= 0)
-        m_bucketBox->setItemText(dropped, tr("Dropped by the buckets"));
-    m_bucketBox->setToolTip(tr("Training bucket, as the bucket preview assigns them"));
+        m_bucketBox->setItemText(dropped, tr("Not in a bucket"));
+    m_bucketBox->setToolTip(
+        tr("The bucket a run from the Train page's form puts the clip in; "
+           "“Not in a bucket”: the clips it leaves out (too short, unreadable)"));
+    for (QComboBox* box : {m_statusBox, m_tagBox, m_bucketBox})
+        fitToItems(box);
     m_missingCaptionCheck->setText(tr("Missing caption"));
     m_moreButton->setText(tr("More Filters"));
     m_clearButton->setText(tr("Clear Filters"));

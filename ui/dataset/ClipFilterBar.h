@@ -52,6 +52,7 @@ protected:
 
 private:
     void retranslateUi();
+    static void fitToItems(QComboBox* box);
     void onChanged();
     void updateSecondRow();
 

@@ -6,6 +6,7 @@
 #include "app/dataset/ClipRecord.h"
 #include "app/dataset/ClipTableModel.h"
 #include "app/dataset/buckets/BucketPreview.h"
+#include "app/dataset/buckets/TrainingClipPlan.h"
 #include "app/playback/PlaybackEngine.h"
 #include "ui/captions/CaptionEditor.h"
 #include "ui/playback/VideoPlayerWidget.h"
@@ -91,17 +92,22 @@ ClipInspectorPanel::ClipInspectorPanel(QWidget* parent)
     m_titleLabel->setFont(titleFont);
     m_problemLabel->setStyleSheet(QStringLiteral("color: #c94040;"));
     m_factsLabel->setForegroundRole(QPalette::PlaceholderText);
-    m_player->setMinimumHeight(180);
+    // The player and the caption share what height there is (4 : 1) down to their minimums;
+    // their preferred sizes would push the caption below a laptop's fold, so they have none.
+    m_player->setMinimumHeight(140);
+    m_player->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
     m_rating->setObjectName(QStringLiteral("inspectorRating"));
     m_triggerButton->setObjectName(QStringLiteral("inspectorTriggerWordButton"));
     m_triggerButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_triggerButton->setFocusPolicy(Qt::NoFocus);
     m_captionEditor->setObjectName(QStringLiteral("captionEditor"));
     m_captionEditor->setMinimumHeight(70);
+    m_captionEditor->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
     m_tokenLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_tokenLabel->setWordWrap(false);
     m_tokenLabel->hide();
     m_tokenNote->setForegroundRole(QPalette::PlaceholderText);
+    m_tokenNote->setWordWrap(false);
     m_captionNote->setStyleSheet(QStringLiteral("color: #b07010;"));
     m_shortenCaptionButton->setObjectName(QStringLiteral("inspectorShortenCaptionButton"));
     m_markCheckedButton->setObjectName(QStringLiteral("inspectorMarkCheckedButton"));
@@ -109,6 +115,7 @@ ClipInspectorPanel::ClipInspectorPanel(QWidget* parent)
     m_clearFrameButton->setObjectName(QStringLiteral("clearConditionFrameButton"));
     m_conditionLabel->setObjectName(QStringLiteral("conditionFrameLabel"));
     m_conditionLabel->setForegroundRole(QPalette::PlaceholderText);
+    m_conditionLabel->setWordWrap(true);
     m_tagsEdit->setObjectName(QStringLiteral("inspectorTagsEdit"));
     m_tagsEdit->setClearButtonEnabled(true);
     m_tagsEdit->setCompleter(new QCompleter(new QStringListModel(m_tagsEdit), m_tagsEdit));
@@ -116,21 +123,33 @@ ClipInspectorPanel::ClipInspectorPanel(QWidget* parent)
     m_captionLabel->setBuddy(m_captionEditor);
     m_tagsLabel->setBuddy(m_tagsEdit);
 
-    auto* statusRow = new QHBoxLayout;
-    statusRow->setSpacing(4);
-    statusRow->addWidget(m_statusLabel);
-    statusRow->addWidget(m_acceptButton);
-    statusRow->addWidget(m_reviewButton);
-    statusRow->addWidget(m_rejectButton);
-    statusRow->addStretch(1);
-    statusRow->addWidget(m_ratingLabel);
-    statusRow->addWidget(m_rating);
+    // Status and rating side by side where the panel is wide enough for both, else one above
+    // the other (resizeEvent), so a laptop's narrow panel shows both whole.
+    auto* statusGroup = new QHBoxLayout;
+    statusGroup->setSpacing(4);
+    statusGroup->addWidget(m_statusLabel);
+    statusGroup->addWidget(m_acceptButton);
+    statusGroup->addWidget(m_reviewButton);
+    statusGroup->addWidget(m_rejectButton);
+    statusGroup->addStretch(1);
+    auto* ratingGroup = new QHBoxLayout;
+    ratingGroup->setSpacing(4);
+    ratingGroup->addWidget(m_ratingLabel);
+    ratingGroup->addWidget(m_rating);
+    ratingGroup->addStretch(1);
+    m_statusRows = new QBoxLayout(QBoxLayout::TopToBottom);
+    m_statusRows->setSpacing(2);
+    m_statusRows->addLayout(statusGroup);
+    m_statusRows->addLayout(ratingGroup);
 
     auto* captionHeader = new QHBoxLayout;
     captionHeader->addWidget(m_captionLabel);
     captionHeader->addWidget(m_triggerButton);
     captionHeader->addStretch(1);
     captionHeader->addWidget(m_tokenLabel);
+    // One line beside the caption's title, the reason in its tooltip: a wrapped note under the
+    // caption pushed the caption below a laptop's fold.
+    captionHeader->addWidget(m_tokenNote);
 
     auto* captionCheck = new QHBoxLayout;
     captionCheck->addWidget(m_captionNote, 1);
@@ -143,20 +162,19 @@ ClipInspectorPanel::ClipInspectorPanel(QWidget* parent)
 
     auto* layout = new QVBoxLayout(m_content);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(6);
+    layout->setSpacing(4);
     layout->addWidget(m_titleLabel);
     layout->addWidget(m_factsLabel);
     layout->addWidget(m_problemLabel);
-    layout->addWidget(m_player, 3);
+    layout->addWidget(m_player, 4);
     auto* conditionRow = new QHBoxLayout;
     conditionRow->addWidget(m_conditionLabel, 1);
     conditionRow->addWidget(m_useFrameButton);
     conditionRow->addWidget(m_clearFrameButton);
     layout->addLayout(conditionRow);
-    layout->addLayout(statusRow);
+    layout->addLayout(m_statusRows);
     layout->addLayout(captionHeader);
-    layout->addWidget(m_captionEditor, 2);
-    layout->addWidget(m_tokenNote);
+    layout->addWidget(m_captionEditor, 1);
     layout->addLayout(captionCheck);
     layout->addLayout(tagsRow);
 
@@ -247,6 +265,11 @@ void ClipInspectorPanel::setTagSuggestions(const QStringList& tags) {
         model->setStringList(tags);
 }
 
+void ClipInspectorPanel::setTrainingClipSettings(const TrainingClipSettings& settings) {
+    m_clipSettings = settings;
+    m_refreshTimer.start();
+}
+
 void ClipInspectorPanel::showClips(const QVector<qint64>& clipIds) {
     commitPendingEdits();
     m_clipIds = clipIds;
@@ -331,12 +354,22 @@ void ClipInspectorPanel::showSingle(const ClipRecord& clip) {
         facts.append(tr("%1 s").arg(locale.toString(clip.trimmedDurationSeconds(), 'f', 1)));
     }
     if (m_model) {
-        const BucketPreview::Placement placement =
-            BucketPreview::place(clip, m_model->bucketConfig());
-        facts.append(placement.placed() ? BucketPreview::bucketText(placement.assignment.frames,
-                                                                    placement.assignment.height,
-                                                                    placement.assignment.width)
-                                        : BucketPreview::causeText(placement.cause));
+        // The bucket of the Train form's next run, and what fitting the clip into it does.
+        TrainingClipSettings settings = m_clipSettings;
+        settings.buckets = m_model->bucketConfig();
+        const BucketPreview::Placement placement = BucketPreview::place(clip, settings.buckets);
+        QString bucket = placement.placed() ? BucketPreview::bucketText(placement.assignment.frames,
+                                                                        placement.assignment.height,
+                                                                        placement.assignment.width)
+                                            : BucketPreview::causeText(placement.cause);
+        const TrainingClipPlan plan = TrainingClipPlan::forClips({clip}, settings);
+        const TrainingClipPlan::Fate fate =
+            plan.clips().isEmpty() ? TrainingClipPlan::Fate::None : plan.clips().first().fate;
+        if (fate == TrainingClipPlan::Fate::Stretched)
+            bucket = tr("%1, stretched").arg(bucket);
+        else if (fate == TrainingClipPlan::Fate::Cropped)
+            bucket = tr("%1, cropped").arg(bucket);
+        facts.append(bucket);
     }
     m_factsLabel->setText(facts.join(QStringLiteral(" · ")));
     m_problemLabel->setText(clip.isUsable() ? QString()
@@ -347,9 +380,11 @@ void ClipInspectorPanel::showSingle(const ClipRecord& clip) {
     if (clip.path != m_openPath) {
         m_openPath = clip.path;
         m_player->openClip(clip.path);
-        m_player->setTrim(static_cast<int>(clip.trimIn),
-                          clip.trimOut ? static_cast<int>(*clip.trimOut - 1) : -1);
     }
+    // The saved trim, also when it changed under the player (Undo, another studio's edit);
+    // setTrim() never reports back, so this saves nothing.
+    m_player->setTrim(static_cast<int>(clip.trimIn),
+                      clip.trimOut ? static_cast<int>(*clip.trimOut - 1) : -1);
     m_rating->setEnabled(true);
     m_rating->setRating(clip.rating);
 
@@ -367,9 +402,11 @@ void ClipInspectorPanel::showSingle(const ClipRecord& clip) {
     m_captionNote->setVisible(longCaption || clip.captionNeedsCheck);
     m_shortenCaptionButton->setVisible(longCaption);
     m_markCheckedButton->setVisible(clip.captionNeedsCheck);
-    m_useFrameButton->setVisible(!clip.isImage);
-    m_clearFrameButton->setVisible(!clip.isImage && clip.conditionFrame.has_value());
-    m_conditionLabel->setVisible(!clip.isImage);
+    // Only a model that conditions on a frame uses it.
+    const bool condition = !clip.isImage && m_clipSettings.imageToVideo;
+    m_useFrameButton->setVisible(condition);
+    m_clearFrameButton->setVisible(condition && clip.conditionFrame.has_value());
+    m_conditionLabel->setVisible(condition);
     m_conditionLabel->setText(
         clip.conditionFrame
             ? tr("Image-to-video condition: frame %1").arg(*clip.conditionFrame)
@@ -455,7 +492,8 @@ void ClipInspectorPanel::updateTokenCount() {
     m_tokenLabel->setVisible(ready && single);
     m_tokenNote->setVisible(!ready && single);
     if (!ready) {
-        m_tokenNote->setText(
+        m_tokenNote->setText(tr("No token count"));
+        m_tokenNote->setToolTip(
             m_tokenizerProblem.isEmpty()
                 ? tr("The token count appears when the project holds a model with its "
                      "tokenizer (models/<name>/tokenizer).")
@@ -530,6 +568,15 @@ void ClipInspectorPanel::onTokenizerLoaded() {
 void ClipInspectorPanel::onTokenizerUnavailable(const QString& reason) {
     m_tokenizerProblem = reason;
     updateTokenCount();
+}
+
+void ClipInspectorPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const int side = m_statusRows->itemAt(0)->sizeHint().width() +
+                     m_statusRows->itemAt(1)->sizeHint().width() + 8;
+    const auto direction = width() >= side ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_statusRows->direction() != direction)
+        m_statusRows->setDirection(direction);
 }
 
 void ClipInspectorPanel::changeEvent(QEvent* event) {

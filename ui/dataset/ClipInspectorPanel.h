@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/dataset/buckets/TrainingClipSettings.h"
+
 #include <QPointer>
 #include <QTimer>
 #include <QVector>
@@ -10,6 +12,7 @@ class CaptionTokenCounter;
 class ClipCuration;
 class ClipTableModel;
 class QAction;
+class QBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -38,6 +41,9 @@ public:
     void setStatusActions(QAction* accept, QAction* needsReview, QAction* reject);
     void setInsertTriggerWordAction(QAction* action);
     void setTagSuggestions(const QStringList& tags);
+    // The Train form's buckets and fit (the clip's bucket line), and whether its model
+    // conditions on a frame (only then is the condition frame offered).
+    void setTrainingClipSettings(const TrainingClipSettings& settings);
 
     // Commits what was typed for the clip shown before, then shows these.
     void showClips(const QVector<qint64>& clipIds);
@@ -62,6 +68,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void retranslateUi();
@@ -98,6 +105,7 @@ private:
     QLabel* m_factsLabel;
     QLabel* m_problemLabel;
     VideoPlayerWidget* m_player;
+    QBoxLayout* m_statusRows;
     QLabel* m_statusLabel;
     QToolButton* m_acceptButton;
     QToolButton* m_reviewButton;
@@ -118,4 +126,5 @@ private:
     QLabel* m_tagsLabel;
     QLineEdit* m_tagsEdit;
     bool m_readOnly = false;
+    TrainingClipSettings m_clipSettings;
 };

@@ -252,6 +252,7 @@ BucketPreviewDialog* DatasetBulkCommands::showBucketPreview() {
     if (!m_bucketPreview) {
         m_bucketPreview = new BucketPreviewDialog(m_model, m_dialogParent);
         m_bucketPreview->setAttribute(Qt::WA_DeleteOnClose);
+        m_bucketPreview->setClipSettings(m_clipSettings);
         connect(m_bucketPreview, &BucketPreviewDialog::configChanged, this,
                 &DatasetBulkCommands::bucketConfigChanged);
     }
@@ -259,6 +260,12 @@ BucketPreviewDialog* DatasetBulkCommands::showBucketPreview() {
     m_bucketPreview->raise();
     m_bucketPreview->activateWindow();
     return m_bucketPreview;
+}
+
+void DatasetBulkCommands::setClipSettings(const TrainingClipSettings& settings) {
+    m_clipSettings = settings;
+    if (m_bucketPreview)
+        m_bucketPreview->setClipSettings(settings);
 }
 
 void DatasetBulkCommands::showError(const QString& objectName, const QString& title,

@@ -2,6 +2,7 @@
 
 #include "app/captions/CaptionWriter.h"
 #include "app/dataset/ClipRecord.h"
+#include "app/dataset/buckets/TrainingClipSettings.h"
 #include "common/bucket_assignment.h"
 
 #include <QObject>
@@ -44,6 +45,8 @@ public:
     void writeCaptions(const QVector<ClipRecord>& clips);
     void exportDataset(const QVector<ClipRecord>& selected, const QVector<ClipRecord>& shown);
     BucketPreviewDialog* showBucketPreview();
+    // The Train form's buckets and fit, which the bucket preview shows.
+    void setClipSettings(const TrainingClipSettings& settings);
 
     bool isWritingCaptions() const;
 
@@ -66,5 +69,6 @@ private:
     QPointer<ClipTableModel> m_model;
     QPointer<ClipCuration> m_curation;
     QPointer<BucketPreviewDialog> m_bucketPreview;
+    TrainingClipSettings m_clipSettings;
     QObject* m_writerThread = nullptr;
 };

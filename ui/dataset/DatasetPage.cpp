@@ -315,13 +315,12 @@ void DatasetPage::connectActions() {
             &DatasetPage::updateActions);
     connect(m_bulkCommands, &DatasetBulkCommands::bucketConfigChanged, this,
             [this](const tuneframe::common::BucketConfig& config) {
-                if (!m_clipModel || !m_sessionProject)
+                if (!m_clipModel || !m_sessionProject || isReadOnly())
                     return;
+                // Shown at once; the Train form takes the lists and sends them back.
                 m_clipModel->setBucketConfig(config);
-                QString error;
-                if (!DatasetPreferences(*m_sessionProject).setBucketConfig(config, &error))
-                    emit statusMessage(error);
                 m_choicesTimer.start();
+                emit bucketListsEdited(config.frame_buckets, config.resolutions);
             });
     connect(m_filterBar, &ClipFilterBar::filterChanged, this, [this](const ClipFilter& filter) {
         m_filterModel->setFilter(filter);
@@ -503,7 +502,8 @@ void DatasetPage::openSession() {
     m_sessionProject = project();
     const Project& current = *m_sessionProject;
     m_clipModel = std::make_unique<ClipTableModel>(current);
-    m_clipModel->setBucketConfig(DatasetPreferences(current).bucketConfig());
+    m_clipModel->setBucketConfig(m_hasClipSettings ? m_clipSettings.buckets
+                                                   : DatasetPreferences(current).bucketConfig());
     m_curation = std::make_unique<ClipCuration>(current, m_clipModel.get());
     m_thumbnails =
         std::make_unique<ThumbnailCache>(ThumbnailCache::folderIn(current.cacheFolder()));
@@ -566,6 +566,25 @@ void DatasetPage::reloadKeepingSelection() {
 void DatasetPage::updateEmptyState() {
     const bool hasClips = m_clipModel && m_clipModel->rowCount() > 0;
     m_contentStack->setCurrentWidget(hasClips ? m_browser : m_projectEmptyState);
+}
+
+void DatasetPage::setTrainingClipSettings(const TrainingClipSettings& settings) {
+    m_clipSettings = settings;
+    m_hasClipSettings = true;
+    m_inspector->setTrainingClipSettings(settings);
+    m_bulkCommands->setClipSettings(settings);
+    if (!m_clipModel)
+        return;
+    m_clipModel->setBucketConfig(settings.buckets);
+    m_choicesTimer.start();
+    m_countsTimer.start();
+}
+
+void DatasetPage::setPreparingNote(const QString& title, const QString& body) {
+    m_preparingTitle = title;
+    m_preparingBody = body;
+    retranslateUi();
+    updateActions();
 }
 
 void DatasetPage::fitInspector() {
@@ -842,15 +861,6 @@ void DatasetPage::dropEvent(QDropEvent* event) {
 void DatasetPage::showEvent(QShowEvent* event) {
     StudioPage::showEvent(event);
     m_pageShown = true;
-    // Until the user sets bucket lists here, the preview follows the Train form, which may
-    // have changed (another preset) while this page was hidden.
-    if (m_clipModel && m_sessionProject) {
-        const DatasetPreferences preferences(*m_sessionProject);
-        if (!preferences.hasOwnBucketLists()) {
-            m_clipModel->setBucketConfig(preferences.bucketConfig());
-            updateCounts();
-        }
-    }
     updateActions();
 }
 
@@ -870,11 +880,17 @@ void DatasetPage::showError(const QString& objectName, const QString& title, con
 void DatasetPage::retranslateUi() {
     StudioPage::retranslateUi();
     setHeader(tr("Dataset"), tr("The clips and captions you train on"));
-    m_projectEmptyState->setTitle(tr("No clips in this project yet"));
-    m_projectEmptyState->setBody(
-        tr("Import a folder of video clips to start your dataset. Each clip then gets a caption, "
-           "and the clips you accept become the training set. You can also drop files and "
-           "folders here; a .txt file next to a clip is read as its caption."));
+    if (m_preparingTitle.isEmpty()) {
+        m_projectEmptyState->setTitle(tr("No clips in this project yet"));
+        m_projectEmptyState->setBody(
+            tr("Import a folder of video clips to start your dataset. Each clip then gets a "
+               "caption, and the clips you accept become the training set. You can also drop "
+               "files and folders here; a .txt file next to a clip is read as its caption."));
+    } else {
+        m_projectEmptyState->setTitle(m_preparingTitle);
+        m_projectEmptyState->setBody(m_preparingBody);
+    }
+    m_emptyImportButton->setVisible(m_preparingTitle.isEmpty());
     m_emptyImportButton->setText(tr("Import Folder…"));
     m_actions->retranslateUi();
     m_editMenuButton->setText(tr("Edit Captions"));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/dataset/buckets/TrainingClipSettings.h"
 #include "app/import/FactoryDatasetSource.h"
 #include "app/import/ImportReport.h"
 #include "ui/window/StudioPage.h"
@@ -61,6 +62,14 @@ public:
     // looks for a model tokenizer again if none was found.
     void reloadClips();
 
+    // What a run from the Train form does with the clips: the Bucket column and filter, the
+    // inspector's bucket line, the bucket preview and the condition frame follow it.
+    void setTrainingClipSettings(const TrainingClipSettings& settings);
+    const TrainingClipSettings& trainingClipSettings() const { return m_clipSettings; }
+    // While the project's clips are still being made (the demo), the empty page says so
+    // instead of asking for an import; an empty title goes back to asking.
+    void setPreparingNote(const QString& title, const QString& body);
+
     ViewMode viewMode() const;
     void setViewMode(ViewMode mode);
     QVector<qint64> selectedClipIds() const;
@@ -79,6 +88,9 @@ public:
 
 signals:
     void importFinished(const ImportReport& report);
+    // Bucket lists typed in the bucket preview, for the Train form to take.
+    void bucketListsEdited(const std::vector<int>& frames,
+                           const std::vector<tuneframe::common::ResolutionBucket>& resolutions);
     // A sentence for the window's status bar.
     void statusMessage(const QString& message);
 
@@ -152,4 +164,8 @@ private:
     QTimer m_choicesTimer;
     QTimer m_countsTimer;
     bool m_pageShown = false;
+    TrainingClipSettings m_clipSettings;
+    bool m_hasClipSettings = false;
+    QString m_preparingTitle;
+    QString m_preparingBody;
 };

@@ -115,6 +115,8 @@ GalleryPage::GalleryPage(QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Run names differ at their ends ("Run 1128-1612"): a cut keeps both.
+    m_table->horizontalHeader()->setTextElideMode(Qt::ElideMiddle);
     m_table->setIconSize(QSize(kThumbnailSize, kThumbnailSize * 2 / 3));
     m_table->verticalHeader()->setDefaultSectionSize(kThumbnailSize * 2 / 3 + 8);
     m_playingLabel->setObjectName(QStringLiteral("galleryPlayingLabel"));
@@ -353,8 +355,10 @@ void GalleryPage::rebuildTable() {
     const QString otherName = m_comparisonCombo->currentText();
     for (int column = 0; column < columns.size(); ++column) {
         const Column& c = columns.at(column);
+        // The prompt, then the run, on lines of their own: a narrow column cut "Run 1128-1612 ·
+        // prompt 1" to "-1612 ·".
         auto* header = new QTableWidgetItem(
-            tr("%1 · prompt %2").arg(c.comparison ? otherName : runName).arg(c.promptIndex + 1));
+            tr("Prompt %1\n%2").arg(c.promptIndex + 1).arg(c.comparison ? otherName : runName));
         header->setToolTip(c.prompt);
         m_table->setHorizontalHeaderItem(column, header);
     }

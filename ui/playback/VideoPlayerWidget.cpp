@@ -8,6 +8,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QKeyEvent>
+#include <QKeySequence>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QStyle>
@@ -68,29 +69,45 @@ VideoPlayerWidget::VideoPlayerWidget(QWidget* parent)
     m_stepForwardButton->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
     m_loopButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
 
-    auto* transport = new QHBoxLayout;
-    transport->setSpacing(4);
-    transport->addWidget(m_stepBackButton);
-    transport->addWidget(m_playButton);
-    transport->addWidget(m_stepForwardButton);
-    transport->addWidget(m_loopButton);
-    transport->addWidget(m_speedBox);
-    transport->addSpacing(12);
-    transport->addWidget(m_frameLabel);
-    transport->addSpacing(8);
-    transport->addWidget(m_timecodeLabel);
-    transport->addStretch(1);
-    transport->addWidget(m_trimLabel);
-    transport->addWidget(m_trimInButton);
-    transport->addWidget(m_trimOutButton);
-    transport->addWidget(m_clearTrimButton);
+    m_buttonsGroup = new QHBoxLayout;
+    m_buttonsGroup->setSpacing(4);
+    m_buttonsGroup->addWidget(m_stepBackButton);
+    m_buttonsGroup->addWidget(m_playButton);
+    m_buttonsGroup->addWidget(m_stepForwardButton);
+    m_buttonsGroup->addWidget(m_loopButton);
+    m_buttonsGroup->addWidget(m_speedBox);
+    m_buttonsGroup->addSpacing(12);
+    m_buttonsGroup->addStretch(1);
+    m_positionGroup = new QHBoxLayout;
+    m_positionGroup->setSpacing(8);
+    m_positionGroup->addWidget(m_frameLabel);
+    m_positionGroup->addWidget(m_timecodeLabel);
+    m_positionGroup->addStretch(1);
+    m_trimGroup = new QHBoxLayout;
+    m_trimGroup->setSpacing(4);
+    m_trimGroup->addWidget(m_trimLabel);
+    m_trimGroup->addStretch(1);
+    m_trimGroup->addWidget(m_trimInButton);
+    m_trimGroup->addWidget(m_trimOutButton);
+    m_trimGroup->addWidget(m_clearTrimButton);
+    // One row where everything fits, else the trim marks on a row of their own, else the
+    // position too (resizeEvent): a laptop's inspector, or two players side by side beside
+    // the gallery's grid, is narrower than one row of all.
+    m_transportRows = new QBoxLayout(QBoxLayout::TopToBottom);
+    m_transportRows->setSpacing(4);
+    m_transportRows->addLayout(m_buttonsGroup);
+    m_transportRows->addLayout(m_positionGroup);
+    m_controlRows = new QBoxLayout(QBoxLayout::TopToBottom);
+    m_controlRows->setSpacing(4);
+    m_controlRows->addLayout(m_transportRows);
+    m_controlRows->addLayout(m_trimGroup);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_scrubBar);
-    layout->addLayout(transport);
+    layout->addLayout(m_controlRows);
 
     connect(m_engine, &PlaybackEngine::clipOpened, this, &VideoPlayerWidget::onClipOpened);
     connect(m_engine, &PlaybackEngine::clipOpenFailed, this, &VideoPlayerWidget::onClipOpenFailed);
@@ -131,8 +148,13 @@ void VideoPlayerWidget::setControls(Controls controls) {
          {static_cast<QWidget*>(m_scrubBar), static_cast<QWidget*>(m_stepBackButton),
           static_cast<QWidget*>(m_playButton), static_cast<QWidget*>(m_stepForwardButton),
           static_cast<QWidget*>(m_loopButton), static_cast<QWidget*>(m_speedBox),
-          static_cast<QWidget*>(m_frameLabel), static_cast<QWidget*>(m_timecodeLabel)})
+          static_cast<QWidget*>(m_frameLabel), static_cast<QWidget*>(m_timecodeLabel)}) {
+        // A follower keeps its leader's room for them, so the two pictures are the same size.
+        QSizePolicy policy = control->sizePolicy();
+        policy.setRetainSizeWhenHidden(controls == Controls::PictureOnly);
+        control->setSizePolicy(policy);
         control->setVisible(transport);
+    }
     for (QWidget* control :
          {static_cast<QWidget*>(m_trimLabel), static_cast<QWidget*>(m_trimInButton),
           static_cast<QWidget*>(m_trimOutButton), static_cast<QWidget*>(m_clearTrimButton)})
@@ -259,6 +281,34 @@ void VideoPlayerWidget::clampTrim() {
         m_trimOut = -1;
     if (m_trimOut >= 0 && m_trimOut < m_trimIn)
         m_trimOut = -1;
+}
+
+QVector<VideoPlayerWidget::KeyBinding> VideoPlayerWidget::keyBindings() {
+    const auto key = [](int code) {
+        return QKeySequence(code).toString(QKeySequence::NativeText);
+    };
+    return {{key(Qt::Key_Space), tr("Play or pause")},
+            {key(Qt::Key_Left), tr("Previous frame")},
+            {key(Qt::Key_Right), tr("Next frame")},
+            {key(Qt::Key_Home), tr("First frame")},
+            {key(Qt::Key_End), tr("Last frame")},
+            {key(Qt::Key_I), tr("Set the trim's in mark at this frame")},
+            {key(Qt::Key_O), tr("Set the trim's out mark at this frame")},
+            {key(Qt::Key_L), tr("Loop on or off")}};
+}
+
+void VideoPlayerWidget::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const int buttons = m_buttonsGroup->sizeHint().width();
+    const int position = m_positionGroup->sizeHint().width();
+    const int trim = m_trimGroup->sizeHint().width();
+    const auto arrange = [](QBoxLayout* rows, bool side) {
+        const auto direction = side ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+        if (rows->direction() != direction)
+            rows->setDirection(direction);
+    };
+    arrange(m_transportRows, width() >= buttons + position + 4);
+    arrange(m_controlRows, width() >= buttons + position + trim + 12);
 }
 
 void VideoPlayerWidget::keyPressEvent(QKeyEvent* event) {

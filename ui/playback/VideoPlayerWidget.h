@@ -2,9 +2,11 @@
 
 #include <QImage>
 #include <QString>
+#include <QVector>
 #include <QWidget>
 
 class PlaybackEngine;
+class QBoxLayout;
 class QComboBox;
 class QLabel;
 class QToolButton;
@@ -37,6 +39,13 @@ public:
     void setControls(Controls controls);
     Controls controls() const;
 
+    struct KeyBinding {
+        QString key;  // as the keyboard shows it: "Space", "I"
+        QString what; // translated
+    };
+    // The keys the player takes while it has the focus, for the list of shortcuts.
+    static QVector<KeyBinding> keyBindings();
+
     // Opens path and shows its first frame; the trim marks reset to the whole clip (call
     // setTrim() afterwards, even before the clip has finished opening, to show saved ones).
     void openClip(const QString& path);
@@ -66,6 +75,7 @@ signals:
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private slots:
@@ -103,6 +113,11 @@ private:
     QToolButton* m_trimOutButton;
     QToolButton* m_clearTrimButton;
     QLabel* m_trimLabel;
+    QBoxLayout* m_buttonsGroup;
+    QBoxLayout* m_positionGroup;
+    QBoxLayout* m_trimGroup;
+    QBoxLayout* m_transportRows;
+    QBoxLayout* m_controlRows;
 
     Controls m_controls = Controls::Full;
     bool m_playWhenOpened = false;

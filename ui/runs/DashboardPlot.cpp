@@ -74,6 +74,14 @@ void DashboardPlot::setTitle(const QString& title) {
     m_title->setText(title);
 }
 
+QString DashboardPlot::title() const {
+    return m_title->text();
+}
+
+void DashboardPlot::setTitleVisible(bool visible) {
+    m_title->setVisible(visible);
+}
+
 void DashboardPlot::setLogScaleAvailable(bool available) {
     m_logScale->setVisible(available);
 }

@@ -22,6 +22,9 @@ public:
 
     QCustomPlot* plot() const;
     void setTitle(const QString& title);
+    QString title() const;
+    // Hidden where a tab already names the plot.
+    void setTitleVisible(bool visible);
     // Shows the log-scale switch; it applies to the left value axis and, when visible, the right.
     void setLogScaleAvailable(bool available);
     bool isLogScale() const;

@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace {
@@ -71,22 +72,20 @@ RunControlBar::RunControlBar(QWidget* parent)
     top->addWidget(m_stateLabel);
     top->addStretch(1);
     top->addWidget(m_etaLabel);
-    // Two rows, so the page still fits a small window.
-    auto* buttons = new QGridLayout;
-    const QList<QPushButton*> ordered{m_stopButton,   m_pauseButton, m_continueButton,
-                                      m_sampleButton, m_saveButton,  m_exportButton};
-    for (int index = 0; index < ordered.size(); ++index)
-        buttons->addWidget(ordered.at(index), index / 3, index % 3);
-    // Shown instead of Continue, in its place.
-    buttons->addWidget(m_editButton, 0, 2);
+    // Rows of equal columns, as many columns as fit whole buttons (resizeEvent), so a laptop's
+    // narrow column shows every button's text.
+    m_buttons = new QGridLayout;
+    m_buttons->setHorizontalSpacing(4);
+    for (QPushButton* button : orderedButtons())
+        button->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    m_editButton->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     m_editButton->hide();
-    buttons->addWidget(m_tensorBoardButton, 1, 3);
-    buttons->setColumnStretch(4, 1);
+    arrangeButtons(4);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
     layout->addWidget(m_progress);
-    layout->addLayout(buttons);
+    layout->addLayout(m_buttons);
 
     bindButton(m_stopButton, m_stopAction);
     bindButton(m_pauseButton, m_pauseAction);
@@ -123,6 +122,37 @@ RunControlBar::RunControlBar(QWidget* parent)
     connect(m_tensorBoardButton, &QPushButton::clicked, this, &RunControlBar::tensorBoardRequested);
     retranslateUi();
     clearRun();
+}
+
+QList<QPushButton*> RunControlBar::orderedButtons() const {
+    return {m_stopButton, m_pauseButton,  m_continueButton,   m_sampleButton,
+            m_saveButton, m_exportButton, m_tensorBoardButton};
+}
+
+void RunControlBar::arrangeButtons(int columns) {
+    if (columns == m_columns)
+        return;
+    m_columns = columns;
+    const QList<QPushButton*> ordered = orderedButtons();
+    for (QPushButton* button : ordered)
+        m_buttons->removeWidget(button);
+    m_buttons->removeWidget(m_editButton);
+    for (int index = 0; index < ordered.size(); ++index)
+        m_buttons->addWidget(ordered.at(index), index / columns, index % columns);
+    // Shown instead of Continue, in its place.
+    m_buttons->addWidget(m_editButton, 2 / columns, 2 % columns);
+    for (int column = 0; column < ordered.size(); ++column)
+        m_buttons->setColumnStretch(column, column < columns ? 1 : 0);
+}
+
+void RunControlBar::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    int widest = m_editButton->sizeHint().width();
+    for (const QPushButton* button : orderedButtons())
+        widest = std::max(widest, button->sizeHint().width());
+    const int spacing = std::max(0, m_buttons->horizontalSpacing());
+    const int fit = (width() + spacing) / (widest + spacing);
+    arrangeButtons(std::clamp(fit, 2, 4));
 }
 
 void RunControlBar::clearRun() {
@@ -237,7 +267,7 @@ void RunControlBar::retranslateUi() {
         action->setToolTip(tip);
     }
     m_exportButton->setText(tr("Export…"));
-    m_tensorBoardButton->setText(tr("Open in TensorBoard…"));
+    m_tensorBoardButton->setText(tr("TensorBoard…"));
     m_tensorBoardButton->setToolTip(
         tr("Show the command that opens this run's event files in TensorBoard."));
     updateProgressText();
@@ -258,8 +288,10 @@ void RunControlBar::updateButtons() {
     m_stopAction->setEnabled(
         acts && (training || m_state == RunState::Preparing || m_state == RunState::Queued));
     m_pauseAction->setEnabled(acts && training && m_state != RunState::Validating);
-    m_sampleAction->setEnabled(acts && m_canSample && m_state == RunState::Training);
-    m_saveAction->setEnabled(acts && m_state == RunState::Training);
+    // A paused engine still validates and writes checkpoints between its steps.
+    const bool between = m_state == RunState::Training || m_state == RunState::Paused;
+    m_sampleAction->setEnabled(acts && m_canSample && between);
+    m_saveAction->setEnabled(acts && between);
     m_continueAction->setEnabled(acts && ended && !mustEdit);
     m_stopButton->setEnabled(m_stopAction->isEnabled());
     m_pauseButton->setEnabled(m_pauseAction->isEnabled());

@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QAction;
+class QGridLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -58,9 +59,12 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void retranslateUi();
+    QList<QPushButton*> orderedButtons() const;
+    void arrangeButtons(int columns);
     void updateButtons();
     void updateProgressText();
 
@@ -81,6 +85,8 @@ private:
     QAction* m_continueAction;
     QAction* m_sampleAction;
     QAction* m_saveAction;
+    QGridLayout* m_buttons;
+    int m_columns = 0;
 
     bool m_hasRun = false;
     bool m_readOnly = false;

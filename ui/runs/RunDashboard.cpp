@@ -4,20 +4,25 @@
 
 #include <qcustomplot.h>
 
+#include <QAction>
 #include <QEvent>
 #include <QFileDialog>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
+#include <QMenu>
 #include <QPainter>
 #include <QPushButton>
 #include <QResizeEvent>
 #include <QSaveFile>
-#include <QScrollArea>
 #include <QSlider>
+#include <QSplitter>
+#include <QStackedWidget>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTimer>
+#include <QToolButton>
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -27,6 +32,8 @@
 namespace {
 
 constexpr int kReplotIntervalMs = 200;
+// The least height the memory table under the grid gets: its header and a few rows.
+constexpr int kExtraPanelHeight = 110;
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 // Headroom above the highest memory curve, so it does not run along the plot's edge.
 constexpr double kMemoryHeadroom = 1.15;
@@ -112,8 +119,9 @@ RunDashboard::RunDashboard(QWidget* parent)
     , m_smoothingLabel(new QLabel(this))
     , m_smoothingSlider(new QSlider(Qt::Horizontal, this))
     , m_fitButton(new QPushButton(this))
-    , m_pngButton(new QPushButton(this))
-    , m_csvButton(new QPushButton(this))
+    , m_saveButton(new QToolButton(this))
+    , m_pngAction(new QAction(this))
+    , m_csvAction(new QAction(this))
     , m_lossPanel(createPlot("lossPlot"))
     , m_learningRatePanel(createPlot("learningRatePlot"))
     , m_speedPanel(createPlot("speedPlot"))
@@ -121,6 +129,11 @@ RunDashboard::RunDashboard(QWidget* parent)
     , m_lossPlot(m_lossPanel->plot())
     , m_learningRatePlot(m_learningRatePanel->plot())
     , m_speedPlot(m_speedPanel->plot())
+    , m_arrangements(new QStackedWidget(this))
+    , m_gridPage(new QWidget)
+    , m_plotGrid(new QGridLayout(m_gridPage))
+    , m_tabs(new QTabWidget)
+    , m_memoryTab(new QSplitter(Qt::Vertical))
     , m_memoryPlot(m_memoryPanel->plot())
     , m_replotTimer(new QTimer(this)) {
     setObjectName(QStringLiteral("runDashboard"));
@@ -129,8 +142,15 @@ RunDashboard::RunDashboard(QWidget* parent)
     m_smoothingSlider->setValue(static_cast<int>(m_smoothing * 1000));
     m_smoothingSlider->setMinimumWidth(60);
     m_fitButton->setObjectName(QStringLiteral("fitPlotsButton"));
-    m_pngButton->setObjectName(QStringLiteral("exportPngButton"));
-    m_csvButton->setObjectName(QStringLiteral("exportCsvButton"));
+    m_saveButton->setObjectName(QStringLiteral("savePlotsButton"));
+    m_saveButton->setPopupMode(QToolButton::InstantPopup);
+    m_saveButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_pngAction->setObjectName(QStringLiteral("exportPngAction"));
+    m_csvAction->setObjectName(QStringLiteral("exportCsvAction"));
+    auto* saveMenu = new QMenu(m_saveButton);
+    saveMenu->addAction(m_pngAction);
+    saveMenu->addAction(m_csvAction);
+    m_saveButton->setMenu(saveMenu);
 
     m_lossRaw = addGraph(m_lossPlot, kRunColor.lighter(160), 1, Qt::SolidLine);
     m_lossSmoothed = addGraph(m_lossPlot, kRunColor, 2, Qt::SolidLine);
@@ -140,10 +160,9 @@ RunDashboard::RunDashboard(QWidget* parent)
     m_learningRatePlot->yAxis2->setVisible(true);
     m_gradNorm = addGraph(m_learningRatePlot, QColor(142, 68, 173), 1, Qt::SolidLine,
                           m_learningRatePlot->yAxis2);
-    m_speedPlot->yAxis2->setVisible(true);
-    m_stepTime = addGraph(m_speedPlot, kRunColor, 1.5, Qt::SolidLine);
-    m_samplesPerSecond =
-        addGraph(m_speedPlot, QColor(39, 174, 96), 1.5, Qt::SolidLine, m_speedPlot->yAxis2);
+    // One axis: seconds per step, raw and smoothed as the loss is (throughput is in the hover).
+    m_stepTime = addGraph(m_speedPlot, kRunColor.lighter(160), 1, Qt::SolidLine);
+    m_stepTimeSmoothed = addGraph(m_speedPlot, kRunColor, 2, Qt::SolidLine);
     m_memoryTotal = addGraph(m_memoryPlot, QColor(127, 127, 127), 1.5, Qt::DashLine);
     m_lossPlot->graph(2)->removeFromLegend();
     m_learningRatePlot->graph(1)->removeFromLegend();
@@ -154,22 +173,24 @@ RunDashboard::RunDashboard(QWidget* parent)
     tools->addWidget(m_smoothingLabel);
     tools->addWidget(m_smoothingSlider, 1);
     tools->addWidget(m_fitButton);
-    tools->addWidget(m_pngButton);
-    tools->addWidget(m_csvButton);
-    auto* plots = new QWidget;
-    plots->setObjectName(QStringLiteral("dashboardPlots"));
-    m_plotGrid = new QGridLayout(plots);
+    tools->addWidget(m_saveButton);
+    m_gridPage->setObjectName(QStringLiteral("dashboardGrid"));
     m_plotGrid->setContentsMargins(0, 0, 0, 0);
-    arrangePlots();
-    auto* scroll = new QScrollArea(this);
-    scroll->setObjectName(QStringLiteral("dashboardScroll"));
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(plots);
+    m_tabs->setObjectName(QStringLiteral("dashboardTabs"));
+    m_memoryTab->setObjectName(QStringLiteral("memoryTabSplitter"));
+    m_memoryTab->setChildrenCollapsible(false);
+    m_tabs->setDocumentMode(true);
+    m_arrangements->setObjectName(QStringLiteral("dashboardPlots"));
+    // The grid never holds the dashboard open: where it does not fit, the tabs take over.
+    m_gridPage->setMinimumSize(1, 1);
+    m_arrangements->installEventFilter(this);
+    m_arrangements->addWidget(m_gridPage);
+    m_arrangements->addWidget(m_tabs);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(tools);
-    layout->addWidget(scroll, 1);
+    layout->addWidget(m_arrangements, 1);
+    arrangePlots();
 
     m_replotTimer->setSingleShot(true);
     m_replotTimer->setInterval(kReplotIntervalMs);
@@ -177,8 +198,8 @@ RunDashboard::RunDashboard(QWidget* parent)
     connect(m_smoothingSlider, &QSlider::valueChanged, this,
             [this](int value) { setSmoothing(value / 1000.0); });
     connect(m_fitButton, &QPushButton::clicked, this, &RunDashboard::fitAll);
-    connect(m_pngButton, &QPushButton::clicked, this, &RunDashboard::onExportPngClicked);
-    connect(m_csvButton, &QPushButton::clicked, this, &RunDashboard::onExportCsvClicked);
+    connect(m_pngAction, &QAction::triggered, this, &RunDashboard::onExportPngClicked);
+    connect(m_csvAction, &QAction::triggered, this, &RunDashboard::onExportCsvClicked);
     retranslateUi();
 }
 
@@ -231,6 +252,9 @@ void RunDashboard::appendStep(const StepMetrics& metrics) {
         m_history.append(metrics);
         if (std::isfinite(metrics.loss))
             m_lossSmoothed->addData(metrics.step, m_smoother.add(metrics.loss));
+        if (std::isfinite(metrics.stepTimeSeconds))
+            m_stepTimeSmoothed->addData(metrics.step,
+                                        m_stepTimeSmoother.add(metrics.stepTimeSeconds));
         addToGraphs(metrics);
     }
     scheduleReplot();
@@ -243,7 +267,6 @@ void RunDashboard::addToGraphs(const StepMetrics& metrics) {
     m_learningRate->addData(step, metrics.learningRate);
     m_gradNorm->addData(step, metrics.gradNorm);
     m_stepTime->addData(step, metrics.stepTimeSeconds);
-    m_samplesPerSecond->addData(step, metrics.samplesPerSecond);
     for (const DeviceMemorySample& sample : metrics.memory) {
         const int base = sample.rank * 3;
         while (m_memoryGraphs.size() < base + 3) {
@@ -299,6 +322,7 @@ void RunDashboard::clear() {
     m_history.clear();
     m_deviceTotalGiB = 0;
     m_smoother.reset();
+    m_stepTimeSmoother.reset();
     m_followLatest = true;
     for (QCustomPlot* plot : {m_lossPlot, m_learningRatePlot, m_speedPlot, m_memoryPlot}) {
         for (int index = 0; index < plot->graphCount(); ++index) {
@@ -366,6 +390,32 @@ DashboardPlot* RunDashboard::lossPanel() const {
 
 DashboardPlot* RunDashboard::learningRatePanel() const {
     return m_learningRatePanel;
+}
+
+DashboardPlot* RunDashboard::speedPanel() const {
+    return m_speedPanel;
+}
+
+DashboardPlot* RunDashboard::memoryPanel() const {
+    return m_memoryPanel;
+}
+
+QVector<double> RunDashboard::smoothedStepTime() const {
+    QVector<double> values;
+    for (auto it = m_stepTimeSmoothed->data()->constBegin();
+         it != m_stepTimeSmoothed->data()->constEnd(); ++it)
+        values.append(it->value);
+    return values;
+}
+
+bool RunDashboard::isTabbed() const {
+    return m_arrangement == Arrangement::Tabs;
+}
+
+void RunDashboard::setExtraPanel(QWidget* panel) {
+    m_extraPanel = panel;
+    m_arrangement = Arrangement::None; // placed again
+    arrangePlots();
 }
 
 QVector<double> RunDashboard::smoothedLoss() const {
@@ -445,27 +495,78 @@ bool RunDashboard::exportCsv(const QString& file, QString* error) const {
     return true;
 }
 
-void RunDashboard::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    arrangePlots();
+bool RunDashboard::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_arrangements && event->type() == QEvent::Resize)
+        arrangePlots();
+    return QWidget::eventFilter(watched, event);
+}
+
+bool RunDashboard::gridFits() const {
+    int panelHeight = 0;
+    for (const DashboardPlot* panel :
+         {m_lossPanel, m_learningRatePanel, m_speedPanel, m_memoryPanel})
+        panelHeight = std::max(panelHeight, panel->minimumSizeHint().height());
+    const int spacing = std::max(0, m_plotGrid->spacing());
+    const int wide = 2 * DashboardPlot::kMinimumPlotWidth + spacing;
+    int tall = 2 * panelHeight + spacing;
+    if (m_extraPanel)
+        tall += spacing + std::max(m_extraPanel->minimumSizeHint().height(), kExtraPanelHeight);
+    return m_arrangements->width() >= wide && m_arrangements->height() >= tall;
 }
 
 void RunDashboard::arrangePlots() {
+    const Arrangement wanted = gridFits() ? Arrangement::Grid : Arrangement::Tabs;
+    if (wanted == m_arrangement)
+        return;
+    m_arrangement = wanted;
     const QList<DashboardPlot*> panels{m_lossPanel, m_learningRatePanel, m_speedPanel,
                                        m_memoryPanel};
-    // Each panel's own margins and the scroll bar that may appear beside them.
-    const int side = 2 * 12 + style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-    const int twoWide = 2 * DashboardPlot::kMinimumPlotWidth + m_plotGrid->spacing() + 2 * side;
-    const int columns = width() >= twoWide ? 2 : 1;
-    if (columns == m_plotColumns)
-        return;
-    m_plotColumns = columns;
+    const int current = std::max(0, m_tabs->currentIndex());
+    while (m_tabs->count() > 0)
+        m_tabs->removeTab(0);
     for (DashboardPlot* panel : panels)
         m_plotGrid->removeWidget(panel);
-    for (int column = 0; column < 2; ++column)
-        m_plotGrid->setColumnStretch(column, column < columns ? 1 : 0);
-    for (int index = 0; index < panels.size(); ++index)
-        m_plotGrid->addWidget(panels.at(index), index / columns, index % columns);
+    if (m_extraPanel)
+        m_plotGrid->removeWidget(m_extraPanel);
+    // Out of the memory tab's splitter, if it was there; the splitter stays empty.
+    for (QWidget* widget : {static_cast<QWidget*>(m_memoryPanel), m_extraPanel}) {
+        if (widget && widget->parentWidget() == m_memoryTab)
+            widget->setParent(m_gridPage);
+    }
+    if (wanted == Arrangement::Grid) {
+        for (int index = 0; index < panels.size(); ++index) {
+            panels.at(index)->setTitleVisible(true);
+            m_plotGrid->addWidget(panels.at(index), index / 2, index % 2);
+            panels.at(index)->show();
+        }
+        m_plotGrid->setRowStretch(0, 2);
+        m_plotGrid->setRowStretch(1, 2);
+        if (m_extraPanel) {
+            m_plotGrid->addWidget(m_extraPanel, 2, 0, 1, 2);
+            m_plotGrid->setRowStretch(2, 1);
+            m_extraPanel->show();
+        }
+        m_arrangements->setCurrentWidget(m_gridPage);
+    } else {
+        // The tab says what the plot is; its own title would say it twice. The memory table
+        // shares the memory plot's tab, under it.
+        for (DashboardPlot* panel : panels) {
+            panel->setTitleVisible(false);
+            if (panel == m_memoryPanel && m_extraPanel) {
+                m_memoryTab->addWidget(m_memoryPanel);
+                m_memoryTab->addWidget(m_extraPanel);
+                m_memoryTab->setStretchFactor(0, 3);
+                m_memoryTab->setStretchFactor(1, 2);
+                m_memoryPanel->show();
+                m_extraPanel->show();
+                m_tabs->addTab(m_memoryTab, panel->title());
+            } else {
+                m_tabs->addTab(panel, panel->title());
+            }
+        }
+        m_tabs->setCurrentIndex(std::min(current, m_tabs->count() - 1));
+        m_arrangements->setCurrentWidget(m_tabs);
+    }
 }
 
 void RunDashboard::changeEvent(QEvent* event) {
@@ -475,15 +576,31 @@ void RunDashboard::changeEvent(QEvent* event) {
 }
 
 void RunDashboard::retranslateUi() {
-    m_smoothingLabel->setText(tr("Smoothing %1").arg(QLocale().toString(m_smoothing, 'f', 3)));
+    // The weight itself in the tooltips: the row keeps to a laptop's narrow column.
+    m_smoothingLabel->setText(tr("Smoothing"));
+    const QString weight = tr("Smoothing %1 (0: none): the loss and the step time are averaged "
+                              "over the steps before, as TensorBoard does.")
+                               .arg(QLocale().toString(m_smoothing, 'f', 3));
+    m_smoothingLabel->setToolTip(weight);
+    m_smoothingSlider->setToolTip(weight);
     m_fitButton->setText(tr("Fit"));
     m_fitButton->setToolTip(tr("Show every point (or double-click a plot)."));
-    m_pngButton->setText(tr("Save PNG…"));
-    m_csvButton->setText(tr("Save CSV…"));
+    m_saveButton->setText(tr("Save"));
+    m_saveButton->setToolTip(tr("Save the plots as a picture or the numbers as CSV."));
+    m_pngAction->setText(tr("Plots as PNG…"));
+    m_csvAction->setText(tr("Numbers as CSV…"));
     m_lossPanel->setTitle(tr("Loss"));
-    m_learningRatePanel->setTitle(tr("Learning rate and grad norm"));
+    m_learningRatePanel->setTitle(tr("Learning rate"));
     m_speedPanel->setTitle(tr("Speed"));
     m_memoryPanel->setTitle(tr("Memory"));
+    const QList<DashboardPlot*> panels{m_lossPanel, m_learningRatePanel, m_speedPanel,
+                                       m_memoryPanel};
+    for (DashboardPlot* panel : panels) {
+        const int tab = m_tabs->indexOf(
+            panel == m_memoryPanel && m_extraPanel ? static_cast<QWidget*>(m_memoryTab) : panel);
+        if (tab >= 0)
+            m_tabs->setTabText(tab, panel->title());
+    }
     m_lossPlot->xAxis->setLabel(tr("Step"));
     m_lossPlot->yAxis->setLabel(tr("Loss"));
     m_lossRaw->setName(tr("Loss"));
@@ -497,9 +614,8 @@ void RunDashboard::retranslateUi() {
     m_gradNorm->setName(tr("Grad norm"));
     m_speedPlot->xAxis->setLabel(tr("Step"));
     m_speedPlot->yAxis->setLabel(tr("Seconds per step"));
-    m_speedPlot->yAxis2->setLabel(tr("Samples per second"));
-    m_stepTime->setName(tr("Step time"));
-    m_samplesPerSecond->setName(tr("Samples/s"));
+    m_stepTime->setName(tr("Seconds per step"));
+    m_stepTimeSmoothed->setName(tr("Seconds per step, smoothed"));
     m_memoryPlot->xAxis->setLabel(tr("Step"));
     m_memoryPlot->yAxis->setLabel(tr("Memory (GiB)"));
     nameMemoryGraphs();
@@ -521,19 +637,24 @@ void RunDashboard::nameMemoryGraphs() {
 }
 
 void RunDashboard::rebuildSmoothed() {
-    m_lossSmoothed->data()->clear();
     m_smoother = LossSmoother(m_smoothing);
+    m_stepTimeSmoother = LossSmoother(m_smoothing);
     QVector<double> keys;
     QVector<double> values;
-    keys.reserve(m_history.size());
-    values.reserve(m_history.size());
+    QVector<double> timeKeys;
+    QVector<double> times;
     for (const StepMetrics& metrics : m_history) {
-        if (!std::isfinite(metrics.loss))
-            continue;
-        keys.append(metrics.step);
-        values.append(m_smoother.add(metrics.loss));
+        if (std::isfinite(metrics.loss)) {
+            keys.append(metrics.step);
+            values.append(m_smoother.add(metrics.loss));
+        }
+        if (std::isfinite(metrics.stepTimeSeconds)) {
+            timeKeys.append(metrics.step);
+            times.append(m_stepTimeSmoother.add(metrics.stepTimeSeconds));
+        }
     }
     m_lossSmoothed->setData(keys, values, true);
+    m_stepTimeSmoothed->setData(timeKeys, times, true);
 }
 
 void RunDashboard::scheduleReplot() {
@@ -571,8 +692,6 @@ void RunDashboard::fitAll() {
             QCPRange range;
             if (robustRange(m_stepTime, &range))
                 plot->yAxis->setRange(range);
-            if (robustRange(m_samplesPerSecond, &range))
-                plot->yAxis2->setRange(range);
         }
         plot->replot(QCustomPlot::rpQueuedReplot);
     }
@@ -606,14 +725,14 @@ void RunDashboard::onExportPngClicked() {
     askForFile(
         tr("Save Plots as PNG"), m_runName + QStringLiteral(".png"), tr("PNG images (*.png)"),
         [this](const QString& file, QString* error) { return exportPng(file, error); },
-        m_pngButton);
+        m_saveButton);
 }
 
 void RunDashboard::onExportCsvClicked() {
     askForFile(
         tr("Save Metrics as CSV"), m_runName + QStringLiteral(".csv"), tr("CSV files (*.csv)"),
         [this](const QString& file, QString* error) { return exportCsv(file, error); },
-        m_csvButton);
+        m_saveButton);
 }
 
 void RunDashboard::askForFile(const QString& title, const QString& name, const QString& filter,

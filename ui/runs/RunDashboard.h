@@ -9,22 +9,29 @@
 #include <functional>
 
 class DashboardPlot;
+class QAction;
 class QCPGraph;
 class QCustomPlot;
 class QGridLayout;
 class QLabel;
 class QPushButton;
 class QSlider;
+class QSplitter;
+class QStackedWidget;
+class QTabWidget;
 class QTimer;
+class QToolButton;
 
 // The selected run's live plots (QCustomPlot): loss raw and smoothed (TensorBoard's debiased
-// EMA, with a slider), learning rate, grad norm, step time and throughput, and per-rank memory
-// with the device total. Steps are appended to the data as they arrive and one timer coalesces
-// the replots, so 100k points stay smooth. A second run can be drawn on the same plots.
-// Drag pans, the wheel zooms, double-click fits, hovering shows the nearest step's values.
-// Each plot keeps a readable height: below it the dashboard scrolls instead of squashing them.
-// Memory is scaled to what the run uses; the device's total is named in the legend and drawn
-// only when the use comes near it.
+// EMA, with a slider), learning rate and grad norm, seconds per step raw and smoothed on one
+// axis, and per-rank memory with the device total. Steps are appended to the data as they
+// arrive and one timer coalesces the replots, so 100k points stay smooth. A second run can be
+// drawn on the same plots. Drag pans, the wheel zooms, double-click fits, hovering shows the
+// nearest step's values (throughput among them).
+// The plots stand in a grid of two by two where all four fit at a readable size, and in tabs,
+// one plot filling the room, where they do not (a laptop's window): never scrolled, never
+// squashed. Memory is scaled to what the run uses; the device's total is named in the legend
+// and drawn only when the use comes near it.
 class RunDashboard : public QWidget {
     Q_OBJECT
 
@@ -50,21 +57,30 @@ public:
     QVector<double> smoothedLoss() const;
     DashboardPlot* lossPanel() const;
     DashboardPlot* learningRatePanel() const;
+    DashboardPlot* speedPanel() const;
+    DashboardPlot* memoryPanel() const;
+    QVector<double> smoothedStepTime() const;
+    // Whether the plots are in tabs (too little room for the grid).
+    bool isTabbed() const;
+    // A panel shown with the plots (the Train page's memory table): under the grid across its
+    // width, or under the memory plot in its tab.
+    void setExtraPanel(QWidget* panel);
 
     bool exportPng(const QString& file, QString* error) const;
     bool exportCsv(const QString& file, QString* error) const;
 
 protected:
     void changeEvent(QEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
+    // The plots' room changed: the grid may fit, or no longer fit.
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     struct Series;
     DashboardPlot* createPlot(const char* objectName);
     void fitMemoryAxis();
-    // Two columns of plots where two fit side by side, else one above the other, so a narrow
-    // dashboard (the Train page's middle column on a 1366 px screen) scrolls down, not across.
+    // The grid where all four plots (and the extra panel) fit at their minimum size, else tabs.
     void arrangePlots();
+    bool gridFits() const;
     void retranslateUi();
     void addToGraphs(const StepMetrics& metrics);
     void rebuildSmoothed();
@@ -84,20 +100,28 @@ private:
     QVector<StepMetrics> m_comparison;
     double m_smoothing = 0.6;
     LossSmoother m_smoother;
+    LossSmoother m_stepTimeSmoother;
     int m_replotCount = 0;
     bool m_followLatest = true;
 
     QLabel* m_smoothingLabel;
     QSlider* m_smoothingSlider;
     QPushButton* m_fitButton;
-    QPushButton* m_pngButton;
-    QPushButton* m_csvButton;
+    QToolButton* m_saveButton;
+    QAction* m_pngAction;
+    QAction* m_csvAction;
     DashboardPlot* m_lossPanel;
     DashboardPlot* m_learningRatePanel;
     DashboardPlot* m_speedPanel;
     DashboardPlot* m_memoryPanel;
-    QGridLayout* m_plotGrid = nullptr;
-    int m_plotColumns = 0;
+    QStackedWidget* m_arrangements;
+    QWidget* m_gridPage;
+    QGridLayout* m_plotGrid;
+    QTabWidget* m_tabs;
+    QSplitter* m_memoryTab;
+    QWidget* m_extraPanel = nullptr;
+    enum class Arrangement { None, Grid, Tabs };
+    Arrangement m_arrangement = Arrangement::None;
     QCustomPlot* m_lossPlot;
     QCustomPlot* m_learningRatePlot;
     QCustomPlot* m_speedPlot;
@@ -109,7 +133,7 @@ private:
     QCPGraph* m_comparisonLearningRate = nullptr;
     QCPGraph* m_gradNorm = nullptr;
     QCPGraph* m_stepTime = nullptr;
-    QCPGraph* m_samplesPerSecond = nullptr;
+    QCPGraph* m_stepTimeSmoothed = nullptr;
     QVector<QCPGraph*> m_memoryGraphs; // per rank: allocated, reserved, peak
     QCPGraph* m_memoryTotal = nullptr;
     double m_deviceTotalGiB = 0;

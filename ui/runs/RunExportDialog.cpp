@@ -84,6 +84,17 @@ RunExportDialog::RunExportDialog(const QString& enginePath, QWidget* parent)
     layout->addWidget(m_resultLabel);
     layout->addWidget(m_buttons);
 
+    // What the last export said is about that run, step and format: another choice clears it.
+    for (QComboBox* box : {m_runCombo, m_stepCombo, m_formatCombo}) {
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            if (isExporting())
+                return;
+            m_resultText.clear();
+            m_resultLabel->clear();
+            m_exportedPath.clear();
+            m_openFolderButton->hide();
+        });
+    }
     connect(m_runCombo, &QComboBox::currentIndexChanged, this, &RunExportDialog::onRunChosen);
     connect(m_stepCombo, &QComboBox::currentIndexChanged, this,
             &RunExportDialog::updateDefaultDestination);
@@ -198,7 +209,8 @@ void RunExportDialog::reject() {
 }
 
 void RunExportDialog::retranslateUi() {
-    setWindowTitle(tr("Export Adapter"));
+    // A full fine-tune has no adapter: what it exports is the model.
+    setWindowTitle(chosenRunIsFull() ? tr("Export the Fine-Tuned Model") : tr("Export Adapter"));
     m_runLabel->setText(tr("Run"));
     m_stepLabel->setText(tr("Checkpoint"));
     m_formatLabel->setText(tr("Format"));

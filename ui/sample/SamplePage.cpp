@@ -15,10 +15,12 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -27,10 +29,17 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <utility>
+
 namespace {
 
 // Marks the adapter choices that are transformer folders (sampled with --transformer).
 constexpr int kTransformerFolderRole = Qt::UserRole + 1;
+// The run an adapter choice came from.
+constexpr int kRunRole = Qt::UserRole + 2;
+// Characters of an adapter's name the closed box shows (the list shows them whole).
+constexpr int kAdapterTextLength = 22;
 
 template <typename Box>
 Box* box(const char* name, double minimum, double maximum, double value) {
@@ -110,10 +119,16 @@ SamplePage::SamplePage(QWidget* parent)
     size->addWidget(m_framesSpin);
     size->addWidget(m_heightSpin);
     size->addWidget(m_widthSpin);
-    auto* adapter = new QHBoxLayout;
-    adapter->addWidget(m_adapterCombo, 1);
-    adapter->addWidget(m_scaleLabel);
-    adapter->addWidget(m_scaleSpin);
+    // The strength under the adapter: a run's name and step need the row's whole width.
+    m_adapterCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_adapterCombo->setMinimumContentsLength(kAdapterTextLength);
+    auto* strength = new QHBoxLayout;
+    strength->addWidget(m_scaleLabel);
+    strength->addWidget(m_scaleSpin);
+    strength->addStretch(1);
+    auto* adapter = new QVBoxLayout;
+    adapter->addWidget(m_adapterCombo);
+    adapter->addLayout(strength);
     auto* modelRow = new QHBoxLayout;
     modelRow->addWidget(m_modelEdit, 1);
     modelRow->addWidget(m_modelBrowse);
@@ -152,8 +167,11 @@ SamplePage::SamplePage(QWidget* parent)
 
     connect(m_generateButton, &QPushButton::clicked, this, &SamplePage::generate);
     // A transformer folder replaces the model's transformer: there is no adapter strength.
-    connect(m_adapterCombo, &QComboBox::currentIndexChanged, this,
-            [this] { m_scaleSpin->setEnabled(!chosenIsTransformerFolder()); });
+    connect(m_adapterCombo, &QComboBox::currentIndexChanged, this, [this] {
+        m_scaleSpin->setEnabled(!chosenIsTransformerFolder());
+        m_adapterCombo->setToolTip(m_adapterCombo->currentText());
+        applyRunDefaults();
+    });
     connect(m_modelBrowse, &QPushButton::clicked, this, [this] {
         auto* dialog = new QFileDialog(this, tr("Choose the Model Folder"),
                                        QDir::fromNativeSeparators(m_modelEdit->text()));
@@ -208,6 +226,7 @@ void SamplePage::setTrainingRuns(TrainingRuns* runs) {
     if (m_runs)
         disconnect(m_runs, nullptr, this, nullptr);
     m_runs = runs;
+    m_defaultsRunId = 0;
     if (m_runs)
         connect(m_runs, &TrainingRuns::adaptersChanged, this, &SamplePage::reloadAdapters);
     reloadAdapters();
@@ -297,8 +316,10 @@ void SamplePage::retranslateUi() {
     m_imageBrowse->setText(tr("Browse…"));
     m_modelBrowse->setText(tr("Browse…"));
     m_schedulerLabel->setText(tr("Scheduler"));
-    m_schedulerCombo->setItemText(0, tr("DPM (what training validates with)"));
+    m_schedulerCombo->setItemText(0, tr("DPM"));
     m_schedulerCombo->setItemText(1, tr("DDIM"));
+    m_schedulerCombo->setToolTip(tr("Choosing a run's adapter sets the sampler its validation "
+                                    "videos were made with."));
     m_dynamicCfgCheck->setText(tr("Dynamic guidance"));
     m_dynamicCfgCheck->setToolTip(
         tr("Guidance that grows over the denoising steps (CogVideoX's dynamic CFG): often "
@@ -318,22 +339,96 @@ void SamplePage::reloadAdapters() {
     m_adapterCombo->clear();
     m_adapterCombo->addItem(tr("No adapter (the base model)"), QString());
     if (m_runs) {
-        for (const TrainingRuns::Adapter& adapter : m_runs->adapters()) {
-            m_adapterCombo->addItem(adapter.transformerFolder
-                                        ? tr("%1 · step %2 · fine-tuned transformer")
-                                              .arg(adapter.runName)
-                                              .arg(adapter.step)
-                                        : tr("%1 · step %2 · %3")
-                                              .arg(adapter.runName)
-                                              .arg(adapter.step)
-                                              .arg(adapter.format),
-                                    adapter.path);
-            m_adapterCombo->setItemData(m_adapterCombo->count() - 1, adapter.transformerFolder,
-                                        kTransformerFolderRole);
+        const QVector<TrainingRuns::Adapter> adapters = m_runs->adapters();
+        for (const TrainingRuns::Adapter& adapter : adapters) {
+            const bool full = m_runs->job(adapter.runId).value(QStringLiteral("mode")).toString() ==
+                              QLatin1String("full");
+            QString text = tr("%1 · step %2 · %3")
+                               .arg(adapter.runName)
+                               .arg(adapter.step)
+                               .arg(formatText(adapter.format, full));
+            // The same export twice (two folders): the folder tells them apart.
+            const auto same = std::count_if(
+                adapters.cbegin(), adapters.cend(), [&adapter](const TrainingRuns::Adapter& other) {
+                    return other.runId == adapter.runId && other.step == adapter.step &&
+                           other.format == adapter.format;
+                });
+            if (same > 1) {
+                // A pipeline is sampled through its transformer/: the folder named is the export's.
+                const QFileInfo path(adapter.path);
+                const QString folder = adapter.format == QLatin1String("pipeline")
+                                           ? QFileInfo(path.absolutePath()).fileName()
+                                           : path.fileName();
+                text = tr("%1 (%2)").arg(text, folder);
+            }
+            m_adapterCombo->addItem(text, adapter.path);
+            const int row = m_adapterCombo->count() - 1;
+            m_adapterCombo->setItemData(row, adapter.transformerFolder, kTransformerFolderRole);
+            m_adapterCombo->setItemData(row, adapter.runId, kRunRole);
+            m_adapterCombo->setItemData(row, QDir::toNativeSeparators(adapter.path),
+                                        Qt::ToolTipRole);
         }
     }
     const int index = m_adapterCombo->findData(current);
     m_adapterCombo->setCurrentIndex(index < 0 ? 0 : index);
+}
+
+QString SamplePage::formatText(const QString& format, bool fullFineTune) {
+    if (format == QLatin1String("diffusers"))
+        return tr("diffusers LoRA");
+    if (format == QLatin1String("comfyui"))
+        return tr("ComfyUI LoRA");
+    if (format == QLatin1String("merged"))
+        return fullFineTune ? tr("fine-tuned transformer") : tr("LoRA merged into the transformer");
+    if (format == QLatin1String("pipeline"))
+        return tr("whole pipeline");
+    return format;
+}
+
+void SamplePage::applyRunDefaults() {
+    const qint64 runId = m_adapterCombo->currentData(kRunRole).toLongLong();
+    if (!m_runs || runId == 0 || runId == m_defaultsRunId)
+        return;
+    m_defaultsRunId = runId;
+    const QJsonObject job = m_runs->job(runId);
+    const QJsonObject validation = job.value(QStringLiteral("validation")).toObject();
+    const QString model = job.value(QStringLiteral("model")).toString();
+    if (!model.isEmpty() && QFileInfo(model).isDir())
+        m_modelEdit->setText(QDir::toNativeSeparators(model));
+    selectSampler(validation.value(QStringLiteral("sampler")).toString());
+    if (validation.contains(QStringLiteral("steps")))
+        m_stepsSpin->setValue(validation.value(QStringLiteral("steps")).toInt());
+    if (validation.contains(QStringLiteral("guidance")))
+        m_guidanceSpin->setValue(validation.value(QStringLiteral("guidance")).toDouble());
+    m_dynamicCfgCheck->setChecked(validation.value(QStringLiteral("dynamic_cfg")).toBool());
+    // 0 is the model's own size: the form keeps what it has.
+    for (const auto& [key, box] :
+         {std::pair{"frames", m_framesSpin}, std::pair{"height", m_heightSpin},
+          std::pair{"width", m_widthSpin}}) {
+        const int value = validation.value(QLatin1String(key)).toInt();
+        if (value > 0)
+            box->setValue(value);
+    }
+    if (validation.contains(QStringLiteral("seed")))
+        m_seedSpin->setValue(validation.value(QStringLiteral("seed")).toInt());
+    const QJsonArray prompts = validation.value(QStringLiteral("prompts")).toArray();
+    if (m_promptEdit->toPlainText().trimmed().isEmpty() && !prompts.isEmpty())
+        m_promptEdit->setPlainText(prompts.first().toString());
+    m_statusLabel->setText(tr("The settings of “%1”'s validation videos: %2 steps, guidance %3.")
+                               .arg(m_runs->summary(runId).name)
+                               .arg(m_stepsSpin->value())
+                               .arg(QLocale().toString(m_guidanceSpin->value())));
+}
+
+void SamplePage::selectSampler(const QString& sampler) {
+    if (sampler.isEmpty())
+        return; // the family's own, which the engine picks
+    int index = m_schedulerCombo->findData(sampler);
+    if (index < 0) {
+        m_schedulerCombo->addItem(sampler, sampler);
+        index = m_schedulerCombo->count() - 1;
+    }
+    m_schedulerCombo->setCurrentIndex(index);
 }
 
 bool SamplePage::chosenIsTransformerFolder() const {

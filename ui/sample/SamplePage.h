@@ -21,6 +21,8 @@ class VideoPlayerWidget;
 // The Sample page: a video from a base model plus, optionally, an adapter a run exported,
 // rendered by `tuneframe-engine sample` into <project>/samples/ and played here: text to video,
 // or image to video from a picture, with a negative prompt, the scheduler and dynamic guidance.
+// Choosing a run's adapter takes that run's validation settings (sampler, steps, guidance,
+// frames and size, seed) and its base model, so a sample matches the run's gallery videos.
 // Each video gets a <video>.json beside it with what made it, and the project's samples are
 // listed again when it is reopened.
 class SamplePage : public StudioPage {
@@ -46,6 +48,11 @@ protected:
 
 private:
     void reloadAdapters();
+    // The chosen adapter's run: its base model and validation settings become the form's.
+    void applyRunDefaults();
+    // The scheduler item for a sampler name, added when the list lacks it (a family's own).
+    void selectSampler(const QString& sampler);
+    static QString formatText(const QString& format, bool fullFineTune);
     bool chosenIsTransformerFolder() const;
     void reloadResults();
     void addResult(const QString& video, const QString& prompt, bool first);
@@ -65,6 +72,7 @@ private:
     QPushButton* m_modelBrowse;
     QLabel* m_adapterLabel;
     QComboBox* m_adapterCombo;
+    qint64 m_defaultsRunId = 0; // the run whose validation settings the form holds
     QLabel* m_scaleLabel;
     QDoubleSpinBox* m_scaleSpin;
     QLabel* m_promptLabel;

@@ -160,10 +160,15 @@ NewRunForm::NewRunForm(QWidget* parent)
     // A narrow column puts a label above its field instead of cutting the field off.
     m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     FormFields::letShrink(m_presetCombo);
-    auto* presetRow = new QHBoxLayout;
-    presetRow->addWidget(m_presetCombo, 1);
-    presetRow->addWidget(m_savePresetButton);
-    presetRow->addWidget(m_deletePresetButton);
+    // The preset's name over the whole field and its buttons under it, as the model folder's:
+    // beside them, the name showed as "CogVideoX tiny (dem".
+    auto* presetButtons = new QHBoxLayout;
+    presetButtons->addWidget(m_savePresetButton);
+    presetButtons->addWidget(m_deletePresetButton);
+    presetButtons->addStretch(1);
+    auto* presetRow = new QVBoxLayout;
+    presetRow->addWidget(m_presetCombo);
+    presetRow->addLayout(presetButtons);
     addRow(nullptr, presetRow);
     m_form->addRow(m_presetDescription);
     addRow(nullptr, m_modelRow);

@@ -1,10 +1,17 @@
 #include "ui/train/TrainPage.h"
 
+#include "ui/runs/DashboardPlot.h"
 #include "ui/runs/MemoryTableWidget.h"
 #include "ui/runs/SweepComparisonDialog.h"
 #include "ui/train/SweepDialog.h"
 
+#include "app/dataset/ClipStore.h"
+#include "app/dataset/ConditionImages.h"
+#include "app/dataset/DatasetPreferences.h"
 #include "app/dataset/PreparedSkips.h"
+#include "app/dataset/buckets/BucketListText.h"
+#include "app/dataset/buckets/TrainingClipPlan.h"
+#include "app/demo/DemoClipCatalog.h"
 #include "app/jobs/JobPresets.h"
 #include "app/jobs/TrainingPreferences.h"
 #include "app/project/Project.h"
@@ -17,6 +24,7 @@
 #include "ui/runs/RunExportDialog.h"
 #include "ui/runs/RunFailurePanel.h"
 #include "ui/runs/TensorBoardDialog.h"
+#include "ui/train/ClipPlanPanel.h"
 #include "ui/train/NewRunForm.h"
 #include "ui/train/OtherMachinesDialog.h"
 #include "ui/train/RunQueuePanel.h"
@@ -25,6 +33,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDesktopServices>
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -36,39 +45,52 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
+#include <QToolButton>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace {
 
 // Long enough that typing a number is one write, short enough that a crash loses little.
 constexpr int kSaveFormDelayMs = 500;
+// The form is checked within 150 ms of an edit (NewRunForm); its clip settings follow after.
+constexpr int kClipSettingsDelayMs = 250;
+// The form column folded to its summary: as wide as the action bar wants, no more.
+constexpr int kCollapsedFormWidth = 240;
+// The validation prompts a demo preset's clips suggest, at most.
+constexpr int kSuggestedPrompts = 2;
 
 } // namespace
 
 TrainPage::TrainPage(QWidget* parent)
     : StudioPage(parent)
-    , m_saveFormTimer(new QTimer(this)) {
+    , m_saveFormTimer(new QTimer(this))
+    , m_clipSettingsTimer(new QTimer(this)) {
     setObjectName(QStringLiteral("trainPage"));
     m_saveFormTimer->setSingleShot(true);
     m_saveFormTimer->setInterval(kSaveFormDelayMs);
     connect(m_saveFormTimer, &QTimer::timeout, this, &TrainPage::saveForm);
+    m_clipSettingsTimer->setSingleShot(true);
+    m_clipSettingsTimer->setInterval(kClipSettingsDelayMs);
+    connect(m_clipSettingsTimer, &QTimer::timeout, this, &TrainPage::updateClipSettings);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setObjectName(QStringLiteral("trainSplitter"));
+    splitter->setChildrenCollapsible(false);
     splitter->addWidget(createNewRunPanel());
     splitter->addWidget(createRunPanel());
     splitter->addWidget(createHistoryPanel());
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
     splitter->setStretchFactor(2, 0);
-    splitter->setSizes({380, 760, 320});
-    // The page must fit the smallest window the studio allows; the run and history parts
-    // squeeze, the form scrolls up and down but keeps the width its fields need (its own
-    // minimum, FittedScrollArea).
-    for (int index = 1; index < splitter->count(); ++index)
-        splitter->widget(index)->setMinimumWidth(120);
+    splitter->setSizes({380, 760, 300});
+    m_splitter = splitter;
+    // The page must fit a laptop's window: the plots squeeze (to tabs), the form scrolls up and
+    // down but keeps the width its fields need (FittedScrollArea), the runs keep their columns.
+    splitter->widget(1)->setMinimumWidth(DashboardPlot::kMinimumPlotWidth);
     setProjectContent(splitter);
     retranslateUi();
     updateLaunchButtons();
@@ -79,36 +101,54 @@ TrainPage::~TrainPage() {
 }
 
 QWidget* TrainPage::createNewRunPanel() {
+    m_formColumn = new QWidget;
+    m_formColumn->setObjectName(QStringLiteral("newRunColumn"));
+    m_formTitle = new QLabel(m_formColumn);
+    QFont titleFont = m_formTitle->font();
+    titleFont.setBold(true);
+    m_formTitle->setFont(titleFont);
+    m_formToggle = new QToolButton(m_formColumn);
+    m_formToggle->setObjectName(QStringLiteral("newRunFormToggle"));
+    m_formToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_formToggle->setAutoRaise(true);
+    connect(m_formToggle, &QToolButton::clicked, this,
+            [this] { setFormCollapsed(!isFormCollapsed()); });
+    auto* header = new QHBoxLayout;
+    header->addWidget(m_formTitle, 1);
+    header->addWidget(m_formToggle);
+
     auto* panel = new QWidget;
     m_form = new NewRunForm(panel);
-    m_runNameLabel = new QLabel(panel);
-    m_runNameEdit = new QLineEdit(panel);
-    m_runNameEdit->setObjectName(QStringLiteral("runNameEdit"));
-    m_trainButton = new QPushButton(panel);
-    m_trainButton->setObjectName(QStringLiteral("trainButton"));
-    m_trainButton->setDefault(true);
-    m_queueButton = new QPushButton(panel);
-    m_queueButton->setObjectName(QStringLiteral("addToQueueButton"));
-    m_sweepButton = new QPushButton(panel);
-    m_sweepButton->setObjectName(QStringLiteral("sweepButton"));
-    m_launchMessage = new QLabel(panel);
-    m_launchMessage->setObjectName(QStringLiteral("launchMessage"));
-    m_launchMessage->setWordWrap(true);
-    m_launchMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* panelLayout = new QVBoxLayout(panel);
+    panelLayout->setContentsMargins(0, 0, 4, 0);
+    panelLayout->addWidget(m_form);
+    panelLayout->addStretch(1);
+    // Never shorter than its fields want (the scroll area scrolls instead): a form squeezed to
+    // its minimum clips every field's text, as it did once Advanced was open.
+    panel->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    auto* scroll = new FittedScrollArea;
+    scroll->setObjectName(QStringLiteral("newRunScroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(panel);
+    m_formScroll = scroll;
 
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_trainButton);
-    buttons->addWidget(m_queueButton);
-    buttons->addWidget(m_sweepButton);
-    auto* layout = new QVBoxLayout(panel);
-    layout->addWidget(m_form);
-    layout->addWidget(m_runNameLabel);
-    layout->addWidget(m_runNameEdit);
-    layout->addLayout(buttons);
-    layout->addWidget(m_launchMessage);
-    layout->addStretch(1);
+    m_formSummary = new QLabel(m_formColumn);
+    m_formSummary->setObjectName(QStringLiteral("newRunSummary"));
+    m_formSummary->setWordWrap(true);
+    m_formSummary->setForegroundRole(QPalette::PlaceholderText);
+    m_formSummary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_formSummary->hide();
+
+    auto* layout = new QVBoxLayout(m_formColumn);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(6);
+    layout->addLayout(header);
+    layout->addWidget(scroll, 1);
+    layout->addWidget(m_formSummary, 1);
+    layout->addWidget(createActionBar(m_formColumn));
 
     connect(m_form, &NewRunForm::validityChanged, this, &TrainPage::updateLaunchButtons);
+    connect(m_form, &NewRunForm::validityChanged, m_clipSettingsTimer, qOverload<>(&QTimer::start));
     connect(m_form, &NewRunForm::jobChanged, this, &TrainPage::onFormChanged);
     connect(m_form, &NewRunForm::datasetImportRequested, this, &TrainPage::datasetImportRequested);
     reloadPresets();
@@ -117,6 +157,50 @@ QWidget* TrainPage::createNewRunPanel() {
         if (!selectId.isEmpty())
             m_form->selectPreset(selectId);
     });
+    return m_formColumn;
+}
+
+// Under the form and outside its scroll area: the run's name, Train, Add to Queue and Sweep, what
+// a run would do with the clips, and what the last launch said, always in view.
+QWidget* TrainPage::createActionBar(QWidget* parent) {
+    auto* bar = new QFrame(parent);
+    bar->setObjectName(QStringLiteral("trainActionBar"));
+    bar->setFrameShape(QFrame::StyledPanel);
+    m_runNameLabel = new QLabel(bar);
+    m_runNameEdit = new QLineEdit(bar);
+    m_runNameEdit->setObjectName(QStringLiteral("runNameEdit"));
+    m_runNameLabel->setBuddy(m_runNameEdit);
+    m_trainButton = new QPushButton(bar);
+    m_trainButton->setObjectName(QStringLiteral("trainButton"));
+    m_trainButton->setDefault(true);
+    m_queueButton = new QPushButton(bar);
+    m_queueButton->setObjectName(QStringLiteral("addToQueueButton"));
+    m_sweepButton = new QPushButton(bar);
+    m_sweepButton->setObjectName(QStringLiteral("sweepButton"));
+    m_trainClipPlan = new ClipPlanPanel(QStringLiteral("trainClipPlan"), bar);
+    m_trainClipPlan->setAlwaysShown(true);
+    connect(m_trainClipPlan, &ClipPlanPanel::showClipsRequested, this,
+            &TrainPage::showClipsRequested);
+    m_launchMessage = new QLabel(bar);
+    m_launchMessage->setObjectName(QStringLiteral("launchMessage"));
+    m_launchMessage->setWordWrap(true);
+    m_launchMessage->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* nameRow = new QHBoxLayout;
+    nameRow->addWidget(m_runNameLabel);
+    nameRow->addWidget(m_runNameEdit, 1);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_trainButton, 1);
+    buttons->addWidget(m_queueButton, 1);
+    buttons->addWidget(m_sweepButton);
+    auto* layout = new QVBoxLayout(bar);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->setSpacing(4);
+    layout->addLayout(nameRow);
+    layout->addLayout(buttons);
+    layout->addWidget(m_trainClipPlan);
+    layout->addWidget(m_launchMessage);
+
     m_trainAction = new QAction(this);
     m_trainAction->setObjectName(QStringLiteral("trainAction"));
     m_trainAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
@@ -134,15 +218,55 @@ QWidget* TrainPage::createNewRunPanel() {
             launch(false);
     });
     connect(m_sweepButton, &QPushButton::clicked, this, &TrainPage::openSweepDialog);
+    return bar;
+}
 
-    // Never shorter than its fields want (the scroll area scrolls instead): a form squeezed to
-    // its minimum clips every field's text, as it did once Advanced was open.
-    panel->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
-    auto* scroll = new FittedScrollArea;
-    scroll->setObjectName(QStringLiteral("newRunScroll"));
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(panel);
-    return scroll;
+void TrainPage::setFormCollapsed(bool collapsed) {
+    if (collapsed == isFormCollapsed())
+        return;
+    const QList<int> sizes = m_splitter->sizes();
+    if (collapsed)
+        m_expandedFormWidth = sizes.value(0);
+    m_formScroll->setVisible(!collapsed);
+    m_formSummary->setVisible(collapsed);
+    updateSummary();
+    updateFormToggle();
+    // The width the form gives up goes to the plots, and comes back from them.
+    const int form = collapsed
+                         ? std::min(sizes.value(0), kCollapsedFormWidth)
+                         : std::max(m_expandedFormWidth, m_formColumn->minimumSizeHint().width());
+    const int change = sizes.value(0) - form;
+    if (sizes.size() == 3 && change != 0)
+        m_splitter->setSizes({form, std::max(0, sizes.value(1) + change), sizes.value(2)});
+}
+
+bool TrainPage::isFormCollapsed() const {
+    return m_formSummary && m_formSummary->isVisibleTo(m_formColumn);
+}
+
+void TrainPage::updateSummary() {
+    if (!isFormCollapsed())
+        return;
+    const QJsonObject job = m_form->job();
+    const TrainingClipSettings clips = TrainingClipSettings::fromJob(job);
+    const QString model = QFileInfo(m_form->modelFolder()).fileName();
+    QStringList lines{m_form->presetName()};
+    if (!model.isEmpty())
+        lines.append(tr("Model: %1").arg(model));
+    lines.append(tr("%1 steps at learning rate %2, batch %3")
+                     .arg(job.value(QStringLiteral("max_steps")).toInteger())
+                     .arg(QLocale().toString(job.value(QStringLiteral("optimizer"))
+                                                 .toObject()
+                                                 .value(QStringLiteral("lr"))
+                                                 .toDouble(),
+                                             'g', 3))
+                     .arg(job.value(QStringLiteral("batch_size")).toInteger()));
+    lines.append(tr("Frames %1 at %2")
+                     .arg(BucketListText::formatFrameBuckets(clips.buckets.frame_buckets),
+                          BucketListText::formatResolutions(clips.buckets.resolutions)));
+    if (!m_form->isValid() && !m_form->validationError().isEmpty())
+        lines.append(m_form->validationError());
+    m_formSummary->setText(lines.join(QLatin1Char('\n')));
 }
 
 QWidget* TrainPage::createRunPanel() {
@@ -152,26 +276,27 @@ QWidget* TrainPage::createRunPanel() {
     m_skippedPanel = new SkippedClipsPanel(panel);
     connect(m_skippedPanel, &SkippedClipsPanel::showClipsRequested, this,
             &TrainPage::showClipsRequested);
+    m_runClipPlan = new ClipPlanPanel(QStringLiteral("runClipPlan"), panel);
+    connect(m_runClipPlan, &ClipPlanPanel::showClipsRequested, this,
+            &TrainPage::showClipsRequested);
     m_dashboard = new RunDashboard(panel);
-    // The plots and the memory table share the height; either can be dragged smaller.
-    auto* plotsAndMemory = new QSplitter(Qt::Vertical, panel);
-    plotsAndMemory->setObjectName(QStringLiteral("plotsAndMemorySplitter"));
-    m_memoryTable = new MemoryTableWidget(plotsAndMemory);
-    plotsAndMemory->addWidget(m_dashboard);
-    plotsAndMemory->addWidget(m_memoryTable);
-    plotsAndMemory->setStretchFactor(0, 4);
-    plotsAndMemory->setStretchFactor(1, 1);
+    // The memory table goes with the plots: under their grid, or a tab beside them.
+    m_memoryTable = new MemoryTableWidget(panel);
     m_memoryTable->setMinimumHeight(0);
     m_memoryTable->view()->setMinimumHeight(0);
+    // It takes the height the plots leave, never holds the page open.
     m_memoryTable->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
+    m_dashboard->setExtraPanel(m_memoryTable);
     m_compareSweepButton = new QPushButton(panel);
     m_compareSweepButton->setObjectName(QStringLiteral("compareSweepButton"));
     m_compareSweepButton->hide();
     auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(4, 0, 4, 0);
     layout->addWidget(m_controlBar);
     layout->addWidget(m_failurePanel);
     layout->addWidget(m_skippedPanel);
-    layout->addWidget(plotsAndMemory, 1);
+    layout->addWidget(m_runClipPlan);
+    layout->addWidget(m_dashboard, 1);
     layout->addWidget(m_compareSweepButton);
     connect(m_compareSweepButton, &QPushButton::clicked, this, [this] {
         if (!m_runs)
@@ -225,6 +350,8 @@ QWidget* TrainPage::createHistoryPanel() {
     m_historyView->verticalHeader()->hide();
     // The column is narrow: the run's name takes what the short columns leave, each on one line.
     m_historyView->setWordWrap(false);
+    // Run names differ at their ends ("Run 1128-1958"): a cut keeps both.
+    m_historyView->setTextElideMode(Qt::ElideMiddle);
     QHeaderView* columns = m_historyView->horizontalHeader();
     columns->setStretchLastSection(false);
     columns->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -246,6 +373,21 @@ QWidget* TrainPage::createHistoryPanel() {
     m_otherMachinesAction = new QAction(m_historyView);
     m_otherMachinesAction->setObjectName(QStringLiteral("otherMachinesAction"));
     m_historyView->addAction(m_otherMachinesAction);
+    // Before Delete, which comes last.
+    m_useRunSettingsAction = new QAction(m_historyView);
+    m_useRunSettingsAction->setObjectName(QStringLiteral("useRunSettingsAction"));
+    m_openRunFolderAction = new QAction(m_historyView);
+    m_openRunFolderAction->setObjectName(QStringLiteral("openRunFolderAction"));
+    m_historyView->insertActions(m_deleteRunAction,
+                                 {m_useRunSettingsAction, m_openRunFolderAction});
+    connect(m_openRunFolderAction, &QAction::triggered, this, &TrainPage::openRunFolder);
+    connect(m_useRunSettingsAction, &QAction::triggered, this, [this] {
+        if (m_runs && m_selectedRunId)
+            useRunSettings(m_selectedRunId,
+                           tr("The settings of “%1” are in the form: change what you like, "
+                              "then choose Train.")
+                               .arg(m_runs->summary(m_selectedRunId).name));
+    });
     m_historyView->setContextMenuPolicy(Qt::ActionsContextMenu);
     connect(m_deleteRunAction, &QAction::triggered, this, &TrainPage::onDeleteRunRequested);
     connect(m_otherMachinesAction, &QAction::triggered, this,
@@ -334,8 +476,13 @@ void TrainPage::setTrainingRuns(TrainingRuns* runs) {
                 reloadMemoryTable();
         });
     }
-    if (m_runs)
+    m_promptsCheckedFor.clear();
+    if (m_runs) {
         restoreForm();
+        adaptDemoPrompts();
+    }
+    m_clipSettingsSent = false;
+    updateClipSettings();
     reloadHistory();
     reloadQueue();
     if (m_historyModel->rowCount() > 0)
@@ -371,9 +518,12 @@ void TrainPage::restoreForm() {
 }
 
 void TrainPage::onFormChanged() {
+    m_clipSettingsTimer->start();
+    updateSummary();
     // Only edits made while a project is open belong to it; restoring is not an edit.
     if (m_restoringForm || !m_runs)
         return;
+    adaptDemoPrompts();
     m_formChanged = true;
     m_saveFormTimer->start();
 }
@@ -469,11 +619,11 @@ void TrainPage::reloadMemoryTable() {
 void TrainPage::retranslateUi() {
     StudioPage::retranslateUi();
     setHeader(tr("Train"), tr("Fine-tune a model on your accepted clips and watch it learn"));
-    m_runNameLabel->setText(tr("Run name"));
+    m_runNameLabel->setText(tr("Run &name"));
     m_runNameEdit->setPlaceholderText(suggestedRunName());
     m_trainButton->setText(tr("Train"));
-    m_trainButton->setToolTip(
-        tr("Export the accepted clips, prepare them and start training now."));
+    m_formTitle->setText(tr("New run"));
+    updateFormToggle();
     m_queueButton->setText(tr("Add to Queue"));
     m_trainAction->setText(tr("Start &Training"));
     m_queueAction->setText(tr("Add to &Queue"));
@@ -484,12 +634,17 @@ void TrainPage::retranslateUi() {
                                  "another."));
     m_historyTitle->setText(tr("Runs"));
     m_deleteRunAction->setText(tr("Delete Run…"));
+    m_openRunFolderAction->setText(tr("Open Run Folder"));
+    m_useRunSettingsAction->setText(tr("Use These Settings"));
+    m_useRunSettingsAction->setToolTip(
+        tr("Put this run's settings in the new-run form, to train again with changes."));
     m_otherMachinesAction->setText(tr("Commands for the Other Machines…"));
     m_deleteRunAction->setToolTip(
         tr("Delete the run's checkpoints, validation videos and logs to free disk space"));
     m_compareLabel->setText(tr("Compare with"));
     m_historyModel->retranslate();
     reloadComparisonChoices();
+    updateLaunchButtons();
 }
 
 void TrainPage::onProjectChanged() {
@@ -553,6 +708,12 @@ void TrainPage::updateLaunchButtons() {
     m_queuePanel->setReadOnly(isReadOnly());
     m_trainButton->setEnabled(ready);
     m_queueButton->setEnabled(ready);
+    // A greyed-out Train says why, wherever the form's own message has scrolled to.
+    m_trainButton->setToolTip(m_form->isValid() || !m_runs
+                                  ? tr("Export the accepted clips, prepare them and start "
+                                       "training now.")
+                                  : m_form->validationError());
+    updateSummary();
     m_trainAction->setEnabled(ready);
     m_queueAction->setEnabled(ready);
     m_sweepButton->setEnabled(ready);
@@ -562,6 +723,34 @@ void TrainPage::reloadHistory() {
     m_historyModel->setRows(m_runs ? m_runs->history() : QVector<RunHistoryRow>());
     m_historyView->resizeColumnsToContents();
     reloadComparisonChoices();
+    fitRunsColumn();
+}
+
+void TrainPage::fitRunsColumn() {
+    if (!m_splitter)
+        return;
+    const QHeaderView* header = m_historyView->horizontalHeader();
+    int needed =
+        2 * m_historyView->frameWidth() + m_historyView->verticalScrollBar()->sizeHint().width();
+    for (int column = 0; column < header->count(); ++column) {
+        if (m_historyView->isColumnHidden(column))
+            continue;
+        needed += column == RunHistoryModel::NameColumn
+                      ? std::max(static_cast<const QAbstractItemView*>(m_historyView)
+                                     ->sizeHintForColumn(column),
+                                 header->sectionSizeHint(column))
+                      : header->sectionSize(column);
+    }
+    QWidget* column = m_splitter->widget(2);
+    needed = std::max(needed, column->minimumSizeHint().width());
+    // The names stay whole: the column never gets narrower than its longest.
+    m_historyView->setMinimumWidth(needed - 2 * m_historyView->frameWidth());
+    const QList<int> sizes = m_splitter->sizes();
+    if (sizes.size() != 3 || sizes.value(2) == needed || sizes.value(1) + sizes.value(2) <= needed)
+        return;
+    // Only narrower, to what it needs; the room goes to the plots.
+    if (sizes.value(2) > needed)
+        m_splitter->setSizes({sizes.value(0), sizes.value(1) + sizes.value(2) - needed, needed});
 }
 
 void TrainPage::reloadQueue() {
@@ -626,10 +815,13 @@ void TrainPage::showSelectedRun() {
 void TrainPage::reloadSkippedClips() {
     if (!m_runs || !m_selectedRunId) {
         m_skippedPanel->setClips({});
+        m_runClipPlan->setPlan({});
         return;
     }
     QString error;
-    m_skippedPanel->setClips(PreparedSkips::read(m_runs->runFolder(m_selectedRunId), &error));
+    const QString folder = m_runs->runFolder(m_selectedRunId);
+    m_skippedPanel->setClips(PreparedSkips::read(folder, &error));
+    m_runClipPlan->setPlan(TrainingClipPlan::forRun(folder, m_runs->job(m_selectedRunId), &error));
     if (!error.isEmpty())
         emit statusMessage(error);
 }
@@ -694,15 +886,25 @@ void TrainPage::onContinueRequested() {
 void TrainPage::onEditRequested() {
     if (!m_runs || !m_selectedRunId)
         return;
-    const QJsonObject job = m_runs->job(m_selectedRunId);
+    useRunSettings(m_selectedRunId, tr("The settings of “%1” are in the form. Fix what the "
+                                       "message above names, then choose Train.")
+                                        .arg(m_runs->summary(m_selectedRunId).name));
+}
+
+void TrainPage::useRunSettings(qint64 runId, const QString& message) {
+    const QJsonObject job = m_runs->job(runId);
     m_form->applyOverrides(job);
     const QString model = job.value(QStringLiteral("model")).toString();
     if (!model.isEmpty())
         m_form->setModelFolder(model);
-    m_launchMessage->setText(tr("The settings of “%1” are in the form. Fix what the message "
-                                "above names, then choose Train.")
-                                 .arg(m_runs->summary(m_selectedRunId).name));
+    setFormCollapsed(false);
+    m_launchMessage->setText(message);
     m_form->setFocus(Qt::OtherFocusReason);
+}
+
+void TrainPage::openRunFolder() {
+    if (m_runs && m_selectedRunId)
+        QDesktopServices::openUrl(QUrl::fromLocalFile(m_runs->runFolder(m_selectedRunId)));
 }
 
 void TrainPage::onExportRequested() {
@@ -763,6 +965,8 @@ void TrainPage::updateDeleteRunAction() {
     // A run an engine may be working in cannot lose its folder; Stop first.
     m_deleteRunAction->setEnabled(m_runs && m_selectedRunId && !isReadOnly() &&
                                   !isActiveRunState(m_runs->state(m_selectedRunId)));
+    m_openRunFolderAction->setEnabled(m_runs && m_selectedRunId);
+    m_useRunSettingsAction->setEnabled(m_runs && m_selectedRunId && !isReadOnly());
     m_otherMachinesAction->setVisible(m_runs && m_selectedRunId &&
                                       m_runs->launchPlan(m_selectedRunId).machineCount() > 1);
 }
@@ -834,4 +1038,96 @@ void TrainPage::reloadPresets() {
     if (!problems.isEmpty())
         m_launchMessage->setText(
             tr("Some presets were left out:\n%1").arg(problems.join(QLatin1Char('\n'))));
+}
+
+void TrainPage::updateFormToggle() {
+    const bool collapsed = isFormCollapsed();
+    m_formToggle->setText(collapsed ? tr("Edit Settings") : tr("Hide Settings"));
+    m_formToggle->setArrowType(collapsed ? Qt::RightArrow : Qt::DownArrow);
+    m_formToggle->setToolTip(collapsed ? tr("Open the settings of the next run.")
+                                       : tr("Fold the settings into a summary, so the plots get "
+                                            "the room. Train stays here."));
+}
+
+void TrainPage::showEvent(QShowEvent* event) {
+    StudioPage::showEvent(event);
+    m_clipSettingsTimer->start();
+    fitRunsColumn();
+}
+
+TrainingClipSettings TrainPage::clipSettings() const {
+    TrainingClipSettings settings = TrainingClipSettings::fromJob(m_form->job());
+    // Read here rather than from the job's task, which the form fills in only once it has
+    // checked the model folder.
+    const QString model = m_form->modelFolder();
+    settings.imageToVideo =
+        !model.isEmpty() && QFileInfo(model).isDir() && ConditionImages::isImageToVideoModel(model);
+    return settings;
+}
+
+void TrainPage::updateClipSettings() {
+    m_clipSettingsTimer->stop();
+    const TrainingClipSettings settings = clipSettings();
+    if (!m_clipSettingsSent || settings != m_clipSettings) {
+        m_clipSettings = settings;
+        m_clipSettingsSent = true;
+        emit clipSettingsChanged(settings);
+    }
+    const std::shared_ptr<Project> current = project();
+    if (!current || !m_runs) {
+        m_trainClipPlan->setPlan({});
+        return;
+    }
+    QString error;
+    const QVector<ClipRecord> clips = ClipStore(*current).allClips(&error);
+    m_trainClipPlan->setPlan(TrainingClipPlan::forClips(clips, settings));
+    if (!error.isEmpty())
+        emit statusMessage(error);
+}
+
+void TrainPage::setBucketLists(
+    const std::vector<int>& frames,
+    const std::vector<tuneframe::common::ResolutionBucket>& resolutions) {
+    QJsonArray frameList;
+    for (const int count : frames)
+        frameList.append(count);
+    QJsonArray sizes;
+    for (const tuneframe::common::ResolutionBucket& size : resolutions)
+        sizes.append(QJsonArray{size.height, size.width});
+    QJsonObject dataset = m_form->job().value(QStringLiteral("dataset")).toObject();
+    dataset.insert(QStringLiteral("frame_buckets"), frameList);
+    dataset.insert(QStringLiteral("resolution_buckets"), sizes);
+    m_form->applyOverrides(QJsonObject{{QStringLiteral("dataset"), dataset}});
+    onFormChanged();
+}
+
+void TrainPage::adaptDemoPrompts() {
+    const std::shared_ptr<Project> current = project();
+    const QString preset = m_form->presetId();
+    if (!current || preset == m_promptsCheckedFor)
+        return;
+    m_promptsCheckedFor = preset;
+    if (DatasetPreferences(*current).triggerWord() == DemoClipCatalog::kTriggerWord)
+        return; // the demo project: its prompts are the presets' own
+    const QJsonArray prompts = m_form->job()
+                                   .value(QStringLiteral("validation"))
+                                   .toObject()
+                                   .value(QStringLiteral("prompts"))
+                                   .toArray();
+    bool demoPrompts = false;
+    for (const QJsonValue& prompt : prompts)
+        demoPrompts = demoPrompts || prompt.toString().contains(DemoClipCatalog::kTriggerWord);
+    if (!demoPrompts)
+        return;
+    // The project's own captions show what the run learned; the demo's describe other clips.
+    QJsonArray captions;
+    QString error;
+    for (const ClipRecord& clip : ClipStore(*current).allClips(&error)) {
+        if (clip.status == ClipStatus::Accepted && clip.hasCaption() &&
+            captions.size() < kSuggestedPrompts)
+            captions.append(clip.caption.simplified());
+    }
+    QJsonObject validation = m_form->job().value(QStringLiteral("validation")).toObject();
+    validation.insert(QStringLiteral("prompts"), captions);
+    m_form->applyOverrides(QJsonObject{{QStringLiteral("validation"), validation}});
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/dataset/buckets/TrainingClipSettings.h"
 #include "app/import/FactoryDatasetSource.h"
 #include "app/runs/RunState.h"
 #include "ui/window/StudioPage.h"
@@ -8,6 +9,7 @@
 
 #include <memory>
 
+class ClipPlanPanel;
 class MemoryTableWidget;
 class NewRunForm;
 class QAction;
@@ -15,9 +17,10 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QAction;
+class QSplitter;
 class QTableView;
 class QTimer;
+class QToolButton;
 class RunControlBar;
 class RunFailurePanel;
 class SkippedClipsPanel;
@@ -59,6 +62,15 @@ public:
     // Train, Add to Queue and the selected run's commands, for the Run menu; each is enabled
     // exactly when its button is.
     QList<QAction*> runMenuActions() const;
+    // The form's settings folded into one line (the plots get its width) or open to edit; Train
+    // and Add to Queue stay in view either way.
+    void setFormCollapsed(bool collapsed);
+    bool isFormCollapsed() const;
+    // What the form's run would do with the clips, as the Dataset page is told.
+    TrainingClipSettings clipSettings() const;
+    // Bucket lists chosen elsewhere (the Dataset page's preview) become the form's.
+    void setBucketLists(const std::vector<int>& frames,
+                        const std::vector<tuneframe::common::ResolutionBucket>& resolutions);
 
 signals:
     // A new run began (or was queued); MainWindow may want to show it elsewhere too.
@@ -68,13 +80,20 @@ signals:
     void datasetImportRequested(const FactoryDataset& dataset);
     // The clips at these paths are to be shown on the Dataset page (ones a run left out).
     void showClipsRequested(const QStringList& paths);
+    // The form's buckets, fit or model changed: the Dataset page shows the clips as they will
+    // train. Also sent once a project's form is restored.
+    void clipSettingsChanged(const TrainingClipSettings& settings);
 
 protected:
     void retranslateUi() override;
     void onProjectChanged() override;
+    // The clips may have changed on the Dataset page: what Train would do with them is said
+    // again.
+    void showEvent(QShowEvent* event) override;
 
 private:
     QWidget* createNewRunPanel();
+    QWidget* createActionBar(QWidget* parent);
     QWidget* createRunPanel();
     QWidget* createHistoryPanel();
     // Asks first when the memory estimate says the run will not fit.
@@ -86,6 +105,18 @@ private:
     void reloadComparisonChoices();
     void showSelectedRun();
     void reloadSkippedClips();
+    // Tells the Dataset page the form's clip settings and says under the form what a run
+    // made now would do with the project's clips.
+    void updateClipSettings();
+    void updateSummary();
+    void updateFormToggle();
+    // The Runs column as wide as its columns need, the rest to the plots.
+    void fitRunsColumn();
+    // A preset's demo prompts name the demo's trigger word; in another project they are
+    // replaced by the project's own captions.
+    void adaptDemoPrompts();
+    void useRunSettings(qint64 runId, const QString& message);
+    void openRunFolder();
     void onRunStateChanged(qint64 runId, RunState state);
     void onStepReported(qint64 runId, const StepMetrics& metrics);
     void onProgressChanged(qint64 runId, qint64 done, qint64 total, double etaSeconds,
@@ -120,10 +151,22 @@ private:
     // Form edits reach the project a moment after the typing stops, and at once when the
     // project changes or the page goes.
     QTimer* m_saveFormTimer = nullptr;
+    QTimer* m_clipSettingsTimer = nullptr;
+    TrainingClipSettings m_clipSettings;
+    bool m_clipSettingsSent = false;
+    QString m_promptsCheckedFor; // the preset whose prompts adaptDemoPrompts() last looked at
+    int m_expandedFormWidth = 0;
     bool m_formChanged = false;
     bool m_restoringForm = false;
 
     NewRunForm* m_form = nullptr;
+    QWidget* m_formColumn = nullptr;
+    QLabel* m_formTitle = nullptr;
+    QToolButton* m_formToggle = nullptr;
+    QWidget* m_formScroll = nullptr;
+    QLabel* m_formSummary = nullptr;
+    ClipPlanPanel* m_trainClipPlan = nullptr;
+    QSplitter* m_splitter = nullptr;
     QLabel* m_runNameLabel = nullptr;
     QLineEdit* m_runNameEdit = nullptr;
     QPushButton* m_trainButton = nullptr;
@@ -136,6 +179,7 @@ private:
     RunControlBar* m_controlBar = nullptr;
     RunFailurePanel* m_failurePanel = nullptr;
     SkippedClipsPanel* m_skippedPanel = nullptr;
+    ClipPlanPanel* m_runClipPlan = nullptr;
     RunDashboard* m_dashboard = nullptr;
     MemoryTableWidget* m_memoryTable = nullptr;
     QPushButton* m_compareSweepButton = nullptr;
@@ -145,6 +189,8 @@ private:
     RunHistoryModel* m_historyModel = nullptr;
     QTableView* m_historyView = nullptr;
     QAction* m_deleteRunAction = nullptr;
+    QAction* m_openRunFolderAction = nullptr;
+    QAction* m_useRunSettingsAction = nullptr;
     QAction* m_otherMachinesAction = nullptr; // the selected run's lines for its other machines
     QLabel* m_compareLabel = nullptr;
     QComboBox* m_compareCombo = nullptr;

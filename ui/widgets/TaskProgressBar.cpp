@@ -8,7 +8,8 @@
 
 namespace {
 
-constexpr int kProgressWidth = 220;
+constexpr int kProgressWidth = 160;
+constexpr int kLabelWidth = 360;
 
 } // namespace
 
@@ -19,7 +20,8 @@ TaskProgressBar::TaskProgressBar(QWidget* parent)
     , m_cancelButton(new QPushButton(this)) {
     m_label->setObjectName(QStringLiteral("taskLabel"));
     m_label->setTextFormat(Qt::PlainText);
-    m_label->setMinimumWidth(120);
+    // Room for a step's words ("Measuring the demo clips' colours…") beside the project's path.
+    m_label->setMinimumWidth(kLabelWidth);
     m_label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_progress->setObjectName(QStringLiteral("taskProgress"));
     m_progress->setFixedWidth(kProgressWidth);
@@ -47,8 +49,10 @@ void TaskProgressBar::start(const QString& text) {
 void TaskProgressBar::setProgress(int done, int total, const QString& text) {
     m_label->setText(text);
     m_label->setToolTip(text);
-    m_progress->setRange(0, qMax(total, 0));
-    m_progress->setValue(total > 0 ? qBound(0, done, total) : 0);
+    // Work that goes on past its last counted part is busy, not a full bar that seems stuck.
+    const bool counted = total > 0 && done < total;
+    m_progress->setRange(0, counted ? total : 0);
+    m_progress->setValue(counted ? qMax(0, done) : 0);
 }
 
 void TaskProgressBar::finish() {

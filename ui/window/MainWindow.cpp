@@ -35,6 +35,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -43,6 +44,9 @@
 namespace {
 
 constexpr int kNavigationWidth = 184;
+// The first window on a screen with room for it; a smaller screen gets a maximised window.
+constexpr int kPreferredWidth = 1440;
+constexpr int kPreferredHeight = 900;
 constexpr int kRecentEntryWidth = 520; // pixels; longer paths are elided in the middle
 
 } // namespace
@@ -73,6 +77,7 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
         if (m_demoController)
             m_demoController->cancel();
         m_demoProgress->finish();
+        m_datasetPage->setPreparingNote(QString(), QString());
     });
     connect(m_datasetPage, &DatasetPage::statusMessage, this,
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
@@ -80,6 +85,11 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
             [this](const QString& message) { statusBar()->showMessage(message, 10000); });
     connect(m_trainPage, &TrainPage::datasetImportRequested, this,
             &MainWindow::onFactoryDatasetRequested);
+    // The Dataset page shows the clips as the Train form's run will train them.
+    connect(m_trainPage, &TrainPage::clipSettingsChanged, m_datasetPage,
+            &DatasetPage::setTrainingClipSettings);
+    connect(m_datasetPage, &DatasetPage::bucketListsEdited, m_trainPage,
+            &TrainPage::setBucketLists);
     connect(m_trainPage, &TrainPage::showClipsRequested, this, [this](const QStringList& paths) {
         showPage(Page::Dataset);
         const int missing = static_cast<int>(paths.size()) - m_datasetPage->showClipsAt(paths);
@@ -100,8 +110,7 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
     updateSettingsActions();
     showPage(Page::Dataset);
 
-    if (!restoreGeometry(m_settings->mainWindowGeometry()))
-        resize(1180, 760);
+    placeOnScreen(restoreGeometry(m_settings->mainWindowGeometry()));
     restoreState(m_settings->mainWindowState());
     setUpSplitters();
 
@@ -115,6 +124,33 @@ MainWindow::MainWindow(Settings* settings, QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+// The first window, and one whose saved size no longer fits (a smaller screen now), lies wholly
+// on the screen's free area: on a laptop it takes all of it, so the status bar is never below
+// the task bar.
+void MainWindow::placeOnScreen(bool restored) {
+    const QRect available = screen()->availableGeometry();
+    // A title bar and borders, which resize() does not count.
+    const QSize frame(16, 48);
+    if (restored) {
+        if (frameGeometry().width() <= available.width() &&
+            frameGeometry().height() <= available.height())
+            return;
+    } else {
+        const QSize wanted(kPreferredWidth, kPreferredHeight);
+        if (wanted.width() + frame.width() <= available.width() &&
+            wanted.height() + frame.height() <= available.height()) {
+            resize(wanted);
+            move(available.center() - QPoint((wanted.width() + frame.width()) / 2,
+                                             (wanted.height() + frame.height()) / 2));
+            return;
+        }
+    }
+    // As large as the screen allows, not maximised: a window state would outlive a later
+    // resize().
+    resize(available.size() - frame);
+    move(available.topLeft());
+}
 
 bool MainWindow::openProject(const QString& folder) {
     Project::Result result = Project::open(folder);
@@ -226,12 +262,13 @@ bool MainWindow::openDemoProject(const QString& folder) {
     DemoProjectController* controller = m_demoController;
     connect(controller, &DemoProjectController::progressChanged, this,
             [this](int done, int total, const QString& step) {
-                m_demoProgress->setProgress(done, total, tr("Demo project: %1").arg(step));
+                m_demoProgress->setProgress(done, total, step);
             });
     connect(controller, &DemoProjectController::clipsImported, m_datasetPage,
             &DatasetPage::reloadClips);
     connect(controller, &DemoProjectController::ready, this, [this, controller] {
         m_demoProgress->finish();
+        m_datasetPage->setPreparingNote(QString(), QString());
         m_datasetPage->reloadClips();
         if (!controller->reusedExisting())
             statusBar()->showMessage(tr("The demo project is ready: captioned clips to try "
@@ -245,6 +282,7 @@ bool MainWindow::openDemoProject(const QString& folder) {
     });
     connect(controller, &DemoProjectController::failed, this, [this](const QString& message) {
         m_demoProgress->finish();
+        m_datasetPage->setPreparingNote(QString(), QString());
         showMessage(QStringLiteral("demoProjectError"), QMessageBox::Warning,
                     tr("Could Not Build the Demo Project"), message);
         emit demoProjectFailed(message);
@@ -257,8 +295,13 @@ bool MainWindow::openDemoProject(const QString& folder) {
         emit demoProjectFailed(controller->errorMessage());
         return false;
     }
-    if (controller->isRunning())
+    if (controller->isRunning()) {
         m_demoProgress->start(tr("Preparing the demo project…"));
+        m_datasetPage->setPreparingNote(
+            tr("The demo clips are being made"),
+            tr("In a minute or two they appear here, captioned, with a tiny model to train on "
+               "them. The bar at the bottom of the window shows how far it got."));
+    }
     if (!setProject(demo))
         return false;
     showPage(Page::Dataset);

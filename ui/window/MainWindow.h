@@ -115,6 +115,8 @@ private:
     // What engines do for the project, for a studio about to close; empty when nothing runs.
     QString runningWorkText() const;
     void setUpSplitters();
+    // restored: the saved geometry was applied.
+    void placeOnScreen(bool restored);
     void saveSplitters();
     void askToCloseWhileRunning(const QString& work);
 

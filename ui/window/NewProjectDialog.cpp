@@ -186,8 +186,12 @@ QString NewProjectDialog::findProblem() const {
         return tr("Choose a name other than “%1”.").arg(name);
     if (location().isEmpty())
         return tr("Choose where to create the project.");
-    const QFileInfo locationInfo(location());
-    if (!locationInfo.isDir())
+    QFileInfo locationInfo(location());
+    // A location one folder short of existing (the proposed "Tuneframe Projects") is made with
+    // the project; one further off is more likely a typing mistake.
+    if (!locationInfo.exists() && QFileInfo(locationInfo.absolutePath()).isDir())
+        locationInfo = QFileInfo(locationInfo.absolutePath());
+    else if (!locationInfo.isDir())
         return tr("The location “%1” does not exist. Choose an existing folder.")
             .arg(QDir::toNativeSeparators(location()));
     if (!locationInfo.isWritable())

@@ -4,6 +4,7 @@
 #include "app/engine/EngineVersionCheck.h"
 #include "app/project/Settings.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QEvent>
@@ -11,10 +12,14 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
+#include <QLocale>
 #include <QPushButton>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace {
 
@@ -29,6 +34,8 @@ PreferencesDialog::PreferencesDialog(Settings* settings, QWidget* parent)
     , m_automaticEnginePath(EngineLocator::enginePath())
     , m_check(new EngineVersionCheck(this))
     , m_checkDelay(new QTimer(this))
+    , m_languageLabel(new QLabel(this))
+    , m_languageCombo(new QComboBox(this))
     , m_engineLabel(new QLabel(this))
     , m_engineEdit(new QLineEdit(this))
     , m_engineBrowse(new QPushButton(this))
@@ -38,6 +45,16 @@ PreferencesDialog::PreferencesDialog(Settings* settings, QWidget* parent)
     , m_projectBrowse(new QPushButton(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)) {
     setObjectName(QStringLiteral("preferencesDialog"));
+    m_languageCombo->setObjectName(QStringLiteral("languageCombo"));
+    m_languageCombo->addItem(QString(), static_cast<int>(Settings::Language::System));
+    // Each language is named in itself, so it can be found whatever the current language is.
+    m_languageCombo->addItem(QStringLiteral("English"),
+                             static_cast<int>(Settings::Language::English));
+    m_languageCombo->addItem(QStringLiteral("简体中文"),
+                             static_cast<int>(Settings::Language::SimplifiedChinese));
+    m_languageCombo->setCurrentIndex(
+        std::max(0, m_languageCombo->findData(static_cast<int>(settings->language()))));
+    m_languageLabel->setBuddy(m_languageCombo);
     m_engineEdit->setObjectName(QStringLiteral("enginePathEdit"));
     m_engineBrowse->setObjectName(QStringLiteral("engineBrowseButton"));
     m_engineStatus->setObjectName(QStringLiteral("engineCheckLabel"));
@@ -48,7 +65,7 @@ PreferencesDialog::PreferencesDialog(Settings* settings, QWidget* parent)
     m_engineEdit->setText(QDir::toNativeSeparators(settings->enginePath()));
     m_engineEdit->setClearButtonEnabled(true);
     m_projectEdit->setText(QDir::toNativeSeparators(settings->lastProjectLocation()));
-    m_engineEdit->setMinimumWidth(420);
+    m_engineEdit->setMinimumWidth(360);
     m_engineLabel->setBuddy(m_engineEdit);
     m_projectLabel->setBuddy(m_projectEdit);
 
@@ -59,6 +76,7 @@ PreferencesDialog::PreferencesDialog(Settings* settings, QWidget* parent)
     projectRow->addWidget(m_projectEdit, 1);
     projectRow->addWidget(m_projectBrowse);
     auto* form = new QFormLayout;
+    form->addRow(m_languageLabel, m_languageCombo);
     form->addRow(m_engineLabel, engineRow);
     form->addRow(QString(), m_engineStatus);
     form->addRow(m_projectLabel, projectRow);
@@ -79,16 +97,28 @@ PreferencesDialog::PreferencesDialog(Settings* settings, QWidget* parent)
                 m_engineStatus->setStyleSheet(QString());
                 m_engineStatus->setText(
                     tr("Found %1 at %2.").arg(version, QDir::toNativeSeparators(path)));
+                growToFit();
             });
     connect(m_check, &EngineVersionCheck::failed, this,
             [this](const QString&, const QString& message) {
                 m_engineStatus->setStyleSheet(QStringLiteral("color: #c0392b"));
                 m_engineStatus->setText(message);
+                growToFit();
             });
     connect(m_buttons, &QDialogButtonBox::accepted, this, &PreferencesDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &PreferencesDialog::reject);
     retranslateUi();
     checkEngine();
+}
+
+// The check's answer wraps to more lines than "Checking…": the dialog grows to show it whole
+// (a dialog's height does not follow its wrapped labels by itself).
+void PreferencesDialog::growToFit() {
+    layout()->activate();
+    const int needed = layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width())
+                                                     : sizeHint().height();
+    if (needed > height())
+        resize(width(), needed);
 }
 
 void PreferencesDialog::setAutomaticEnginePath(const QString& path) {
@@ -106,6 +136,8 @@ bool PreferencesDialog::isEngineCheckRunning() const {
 }
 
 void PreferencesDialog::accept() {
+    m_settings->setLanguage(
+        static_cast<Settings::Language>(m_languageCombo->currentData().toInt()));
     m_settings->setEnginePath(QDir::fromNativeSeparators(m_engineEdit->text().trimmed()));
     const QString folder = QDir::fromNativeSeparators(m_projectEdit->text().trimmed());
     if (!folder.isEmpty())
@@ -121,6 +153,11 @@ void PreferencesDialog::changeEvent(QEvent* event) {
 
 void PreferencesDialog::retranslateUi() {
     setWindowTitle(tr("Preferences"));
+    m_languageLabel->setText(tr("&Language:"));
+    const QString system = QLocale::system().nativeLanguageName();
+    m_languageCombo->setItemText(0, system.isEmpty() ? tr("As the system's")
+                                                     : tr("As the system's (%1)").arg(system));
+    m_languageCombo->setToolTip(tr("Applies at once when you choose OK; no restart."));
     m_engineLabel->setText(tr("&Engine:"));
     m_engineEdit->setPlaceholderText(
         tr("Automatic: %1").arg(QDir::toNativeSeparators(m_automaticEnginePath)));

@@ -3,6 +3,7 @@
 #include <QDialog>
 
 class EngineVersionCheck;
+class QComboBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
@@ -10,9 +11,10 @@ class QPushButton;
 class QTimer;
 class Settings;
 
-// Edit → Preferences: the tuneframe-engine to run (checked with --version as it is typed or
-// browsed to) and the folder new projects go in. OK stores them in Settings; an empty engine
-// path means "find it automatically", and the dialog shows which one that finds.
+// Edit → Preferences: the language the studio speaks (applied at once, no restart), the
+// tuneframe-engine to run (checked with --version as it is typed or browsed to) and the folder
+// new projects go in. OK stores them in Settings; an empty engine path means "find it
+// automatically", and the dialog shows which one that finds.
 class PreferencesDialog : public QDialog {
     Q_OBJECT
 
@@ -33,6 +35,7 @@ protected:
 
 private:
     void retranslateUi();
+    void growToFit();
     void scheduleCheck();
     void checkEngine();
     void browseForEngine();
@@ -43,6 +46,8 @@ private:
     QString m_automaticEnginePath;
     EngineVersionCheck* m_check;
     QTimer* m_checkDelay;
+    QLabel* m_languageLabel;
+    QComboBox* m_languageCombo;
     QLabel* m_engineLabel;
     QLineEdit* m_engineEdit;
     QPushButton* m_engineBrowse;

@@ -1,5 +1,7 @@
 #include "ui/window/ShortcutsDialog.h"
 
+#include "ui/playback/VideoPlayerWidget.h"
+
 #include <QAction>
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -58,6 +60,14 @@ ShortcutsDialog::ShortcutsDialog(QMainWindow* window)
             listed.append(action);
             addRow(tr("On its page"), action);
         }
+    }
+    // The players' keys are no actions: the player takes them while it has the focus.
+    for (const VideoPlayerWidget::KeyBinding& binding : VideoPlayerWidget::keyBindings()) {
+        const int row = m_table->rowCount();
+        m_table->insertRow(row);
+        m_table->setItem(row, CommandColumn, new QTableWidgetItem(binding.what));
+        m_table->setItem(row, ShortcutColumn, new QTableWidgetItem(binding.key));
+        m_table->setItem(row, WhereColumn, new QTableWidgetItem(tr("In a video player")));
     }
     m_table->resizeColumnsToContents();
 

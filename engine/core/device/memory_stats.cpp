@@ -6,6 +6,8 @@
 #include <cuda_runtime_api.h>
 #endif
 
+#include "engine/core/error.h"
+
 #include <fstream>
 #include <string>
 #include <unistd.h>
@@ -73,6 +75,25 @@ void reset_peak_memory(c10::Device device) {
     }
 #endif
     (void)device;
+}
+
+void limit_device_memory(c10::Device device, double fraction) {
+    if (!(fraction > 0 && fraction <= 1)) {
+        throw Error(ErrorCode::Usage,
+                    "A device memory fraction must be above 0 and at most 1, not " +
+                        std::to_string(fraction) + ".");
+    }
+#ifdef TUNEFRAME_TORCH_CUDA
+    if (device.is_cuda()) {
+        c10::cuda::CUDACachingAllocator::setMemoryFraction(fraction,
+                                                           device.has_index() ? device.index() : 0);
+        return;
+    }
+#endif
+    throw Error(ErrorCode::Usage,
+                "A memory fraction caps the CUDA allocator, and the device is " + device.str() +
+                    ".",
+                "Leave --memory-fraction out, or run on a GPU (--device cuda).");
 }
 
 } // namespace tuneframe::core

@@ -23,5 +23,9 @@ struct MemoryStats {
 MemoryStats memory_stats(c10::Device device);
 // Starts a new peak (CUDA: the allocator's peak; the CPU's high-water mark cannot be reset).
 void reset_peak_memory(c10::Device device);
+// Caps what the CUDA caching allocator may hold on `device` at `fraction` of its memory (as
+// torch.cuda.set_per_process_memory_fraction), so a smaller card is emulated: past the cap an
+// allocation fails as it would there. A Usage error for another device.
+void limit_device_memory(c10::Device device, double fraction);
 
 } // namespace tuneframe::core

@@ -1,20 +1,31 @@
 #include "engine/models/cogvideox/attention_processor.h"
 
 #include "engine/core/kernels/attention.h"
+#include "engine/core/kernels/head_norm_rotary.h"
 
 #include <torch/torch.h>
+
+#include <vector>
 
 namespace tuneframe::models::cogvideox {
 namespace {
 
-using torch::indexing::Slice;
-
-// Rotary acts on the video tokens only; the text tokens pass unchanged.
-at::Tensor rotate_video_tokens(const at::Tensor& x, std::int64_t text_length,
-                               const RotaryEmbedding& rotary) {
-    at::Tensor text = x.index({Slice(), Slice(), Slice(0, text_length)});
-    at::Tensor video = x.index({Slice(), Slice(), Slice(text_length)});
-    return torch::cat({text, apply_rotary_emb(video, rotary)}, 2);
+// q or k [B, L+N, heads * d] -> normalised over d, rotated on the video rows: [B, heads, L+N, d]
+at::Tensor norm_and_rotate(const at::Tensor& projected, std::int64_t heads,
+                           const torch::nn::LayerNorm& norm, std::int64_t text_length,
+                           const std::optional<RotaryEmbedding>& rotary) {
+    core::HeadNormRotaryArgs args;
+    args.x = projected;
+    args.heads = heads;
+    args.weight = norm->weight;
+    args.bias = norm->bias;
+    args.eps = norm->options.eps();
+    if (rotary) {
+        args.cos = rotary->cos;
+        args.sin = rotary->sin;
+    }
+    args.text_rows = text_length;
+    return core::head_norm_rotary(args);
 }
 
 } // namespace
@@ -50,24 +61,21 @@ at::Tensor AttentionImpl::split_heads(const at::Tensor& x) const {
     return x.view({x.size(0), -1, heads_, dim_head_}).transpose(1, 2);
 }
 
-std::pair<at::Tensor, at::Tensor>
-AttentionImpl::forward(const at::Tensor& hidden_states, const at::Tensor& encoder_hidden_states,
-                       const std::optional<RotaryEmbedding>& rotary, const SequenceSplit* split,
-                       core::KeptAttention* kept) {
-    const std::int64_t text_length = encoder_hidden_states.size(1);
-    at::Tensor tokens = torch::cat({encoder_hidden_states, hidden_states}, 1); // [B, L+N, D]
+at::Tensor AttentionImpl::forward(const at::Tensor& tokens_in, std::int64_t text_length,
+                                  const std::optional<RotaryEmbedding>& rotary,
+                                  const SequenceSplit* split, core::KeptAttention* kept) {
+    at::Tensor tokens = tokens_in; // [B, L+N, D]
     if (parallel_) {
         tokens = parallel_->enter(tokens);
     }
     const std::int64_t batch = tokens.size(0);
 
-    at::Tensor query = norm_q->forward(split_heads(to_q->forward(tokens))); // [B, h, L+N, d]
-    at::Tensor key = norm_k->forward(split_heads(to_k->forward(tokens)));
-    at::Tensor value = split_heads(to_v->forward(tokens));
-    if (rotary) {
-        query = rotate_video_tokens(query, text_length, *rotary);
-        key = rotate_video_tokens(key, text_length, *rotary);
-    }
+    const std::vector<at::Tensor> qkv =
+        lora::LoRALinearImpl::forward_group({to_q.get(), to_k.get(), to_v.get()}, tokens);
+    at::Tensor query =
+        norm_and_rotate(qkv[0], heads_, norm_q, text_length, rotary); // [B, h, L+N, d]
+    at::Tensor key = norm_and_rotate(qkv[1], heads_, norm_k, text_length, rotary);
+    at::Tensor value = split_heads(qkv[2]);
 
     if (split) {
         // Attention has no mask, so the order of the gathered tokens does not matter as long
@@ -90,8 +98,7 @@ AttentionImpl::forward(const at::Tensor& hidden_states, const at::Tensor& encode
     } else {
         out = to_out_proj_->forward(out);
     }
-    out = to_out_dropout_->forward(out);
-    return {out.index({Slice(), Slice(text_length)}), out.index({Slice(), Slice(0, text_length)})};
+    return to_out_dropout_->forward(out);
 }
 
 } // namespace tuneframe::models::cogvideox

@@ -1,10 +1,10 @@
 #include "engine/models/cogvideox/cogvideox_transformer_3d.h"
 
 #include "engine/core/error.h"
+#include "engine/core/kernels/gated_residual.h"
 #include "engine/models/cogvideox/quantized_base.h"
 #include "engine/models/cogvideox/tensor_parallel.h"
 #include "engine/models/default_dtype_guard.h"
-#include "engine/models/gradient_checkpointing.h"
 
 #include <torch/torch.h>
 
@@ -15,7 +15,6 @@ namespace {
 
 using core::Error;
 using core::ErrorCode;
-using torch::indexing::Slice;
 
 std::string input_shape(const at::Tensor& tensor) {
     std::string text = "[";
@@ -45,28 +44,24 @@ CogVideoXBlockImpl::CogVideoXBlockImpl(const CogVideoXTransformer3DConfig& confi
     ff = register_module("ff", FeedForward(dim, 4 * dim, config.dropout));
 }
 
-std::pair<at::Tensor, at::Tensor>
-CogVideoXBlockImpl::forward(const at::Tensor& hidden_states,
-                            const at::Tensor& encoder_hidden_states, const at::Tensor& temb,
-                            const std::optional<RotaryEmbedding>& rotary,
-                            const SequenceSplit* split, core::KeptAttention* kept) {
-    const std::int64_t text_length = encoder_hidden_states.size(1);
-    auto n1 = norm1->forward(hidden_states, encoder_hidden_states, temb);
-    auto [attn_hidden, attn_encoder] =
-        attn1->forward(n1.hidden_states, n1.encoder_hidden_states, rotary, split, kept);
-    at::Tensor hidden = hidden_states + n1.gate * attn_hidden;
-    at::Tensor encoder = encoder_hidden_states + n1.encoder_gate * attn_encoder;
+at::Tensor CogVideoXBlockImpl::forward(const at::Tensor& tokens, std::int64_t text_length,
+                                       const at::Tensor& temb,
+                                       const std::optional<RotaryEmbedding>& rotary,
+                                       const SequenceSplit* split, core::KeptAttention* kept) {
+    // 1. Norm & modulate, joint attention, gated residual
+    auto n1 = norm1->forward(tokens, text_length, temb);
+    const at::Tensor attention = attn1->forward(n1.tokens, text_length, rotary, split, kept);
+    const at::Tensor hidden =
+        core::gated_residual({tokens, attention, n1.gate, n1.encoder_gate, text_length});
 
-    auto n2 = norm2->forward(hidden, encoder, temb);
-    at::Tensor ff_output =
-        ff->forward(torch::cat({n2.encoder_hidden_states, n2.hidden_states}, 1)); // [B, L+N, D]
-    hidden = hidden + n2.gate * ff_output.index({Slice(), Slice(text_length)});
-    encoder = encoder + n2.encoder_gate * ff_output.index({Slice(), Slice(0, text_length)});
-    return {hidden, encoder};
+    // 2. Norm & modulate, feed-forward, gated residual
+    auto n2 = norm2->forward(hidden, text_length, temb);
+    return core::gated_residual(
+        {hidden, ff->forward(n2.tokens), n2.gate, n2.encoder_gate, text_length}); // [B, L+N, D]
 }
 
 CogVideoXTransformer3DModelImpl::CogVideoXTransformer3DModelImpl(
-    const CogVideoXTransformer3DConfig& config, torch::Dtype dtype)
+    const CogVideoXTransformer3DConfig& config, torch::Dtype dtype, lora::BaseQuantization stored)
     : config_(config) {
     const DefaultDtypeGuard default_dtype(dtype);
     const std::int64_t dim = config.inner_dim();
@@ -80,6 +75,7 @@ CogVideoXTransformer3DModelImpl::CogVideoXTransformer3DModelImpl(
     }
     transformer_blocks = register_module("transformer_blocks", torch::nn::ModuleList());
     for (std::int64_t i = 0; i < config.num_layers; ++i) {
+        const lora::QuantizedBaseGuard blocks_stored(stored); // is_quantized_base_layer's
         CogVideoXBlock block(config);
         transformer_blocks->push_back(block);
         blocks_.push_back(block);
@@ -210,28 +206,29 @@ void CogVideoXTransformer3DModelImpl::split_blocks_over(
     tensor_parallel_ = parallel;
 }
 
-std::pair<at::Tensor, at::Tensor> CogVideoXTransformer3DModelImpl::run_block(
-    std::size_t index, const at::Tensor& hidden, const at::Tensor& encoder, const at::Tensor& temb,
-    const std::optional<RotaryEmbedding>& rotary, const std::optional<SequenceSplit>& split) {
-    CogVideoXBlock block = blocks_[index];
-    if (static_cast<std::int64_t>(index) >= checkpointed_blocks() || !is_training() ||
-        !torch::GradMode::is_enabled()) {
-        return block->forward(hidden, encoder, temb, rotary, split ? &*split : nullptr);
-    }
-    std::shared_ptr<CogVideoXBlockImpl> impl = block.ptr();
+at::Tensor CogVideoXTransformer3DModelImpl::run_block(std::size_t index, const at::Tensor& tokens,
+                                                      std::int64_t text_length,
+                                                      const at::Tensor& temb,
+                                                      const std::optional<RotaryEmbedding>& rotary,
+                                                      const std::optional<SequenceSplit>& split) {
+    const auto number = static_cast<std::int64_t>(index);
+    std::shared_ptr<CogVideoXBlockImpl> impl = blocks_[index].ptr();
     std::shared_ptr<core::KeptAttention> kept;
-    if (keeps_attention()) {
+    if (keeps_attention() && block_recomputes(number)) {
         kept = std::make_shared<core::KeptAttention>();
     }
-    // The recomputation runs during backward, after forward returned: it keeps its own copies.
-    auto outputs = models::checkpoint(
-        [impl, rotary, split, kept](const std::vector<at::Tensor>& in) {
-            auto [h, e] =
-                impl->forward(in[0], in[1], in[2], rotary, split ? &*split : nullptr, kept.get());
-            return std::vector<at::Tensor>{h, e};
+    // A recomputation runs during backward, after forward returned: it keeps its own copies.
+    return run_block_function(
+        number,
+        [impl, text_length, rotary, split, kept](const std::vector<at::Tensor>& in) {
+            return std::vector<at::Tensor>{impl->forward(in[0], text_length, in[1], rotary,
+                                                         split ? &*split : nullptr, kept.get())};
         },
-        {hidden, encoder, temb}, block->parameters());
-    return {outputs[0], outputs[1]};
+        {tokens, temb})[0];
+}
+
+torch::nn::Module& CogVideoXTransformer3DModelImpl::block_module(std::int64_t index) {
+    return *blocks_.at(static_cast<std::size_t>(index));
 }
 
 at::Tensor CogVideoXTransformer3DModelImpl::unpatchify(const at::Tensor& tokens,
@@ -351,23 +348,25 @@ StageOutput CogVideoXTransformer3DModelImpl::run_stage(
         rotary = RotaryEmbedding{rotary->cos.narrow(0, runs->video_start, runs->video_length),
                                  rotary->sin.narrow(0, runs->video_start, runs->video_length)};
     }
-    at::Tensor hidden;
-    at::Tensor encoder;
+    at::Tensor tokens; // [B, L+N, D]: text, then video (this rank's runs of each)
+    std::int64_t text_rows = text_length;
     at::Tensor emb;
     if (begin == 0) {
         emb = time_embeddings(inputs, model_dtype);
-        at::Tensor tokens = embedding_dropout->forward(
+        tokens = embedding_dropout->forward(
             patch_embed->forward(inputs.encoder_hidden_states.to(model_dtype),
                                  inputs.hidden_states.to(model_dtype))); // [B, L + N, D]
-        encoder = tokens.index({Slice(), Slice(0, text_length)});
-        hidden = tokens.index({Slice(), Slice(text_length)});
         if (runs) {
-            encoder = encoder.narrow(1, runs->text_start, runs->text_length);
-            hidden = hidden.narrow(1, runs->video_start, runs->video_length);
+            tokens =
+                torch::cat({tokens.narrow(1, runs->text_start, runs->text_length),
+                            tokens.narrow(1, text_length + runs->video_start, runs->video_length)},
+                           1);
+            text_rows = runs->text_length;
         }
     } else {
-        hidden = carried->parts.at(0);
-        encoder = carried->parts.at(1);
+        const at::Tensor& encoder = carried->parts.at(1);
+        tokens = torch::cat({encoder, carried->parts.at(0)}, 1);
+        text_rows = encoder.size(1);
         emb = carried->parts.at(2);
     }
     std::optional<SequenceSplit> split;
@@ -375,10 +374,11 @@ StageOutput CogVideoXTransformer3DModelImpl::run_stage(
         split = runs->split;
     }
     for (auto i = static_cast<std::size_t>(begin); i < static_cast<std::size_t>(end); ++i) {
-        std::tie(hidden, encoder) = run_block(i, hidden, encoder, emb, rotary, split);
+        tokens = run_block(i, tokens, text_rows, emb, rotary, split);
     }
+    at::Tensor hidden = tokens.narrow(1, text_rows, tokens.size(1) - text_rows); // [B, N, D]
     if (end < config_.num_layers) {
-        return {{{hidden, encoder, emb}}, {}};
+        return {{{hidden.contiguous(), tokens.narrow(1, 0, text_rows).contiguous(), emb}}, {}};
     }
     // LayerNorm is per token, so normalising the video tokens alone equals diffusers'
     // normalise-[text; video]-then-slice path of the rotary models.

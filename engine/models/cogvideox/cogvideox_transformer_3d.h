@@ -15,22 +15,23 @@
 #include <torch/nn/pimpl.h>
 
 #include <optional>
-#include <utility>
 #include <vector>
 
 namespace tuneframe::models::cogvideox {
 
 // CogVideoXBlock: adaLN-zero modulated joint attention over [text; video], then one
-// feed-forward over the concatenation, each gated back into its stream.
+// feed-forward over the concatenation, each gated back into its stream. The two streams live in
+// one buffer, text first, from the first block to the last: diffusers' per-block concatenation
+// and split are gone, and each norm, modulation and gated residual is one pass over both.
 class CogVideoXBlockImpl : public torch::nn::Module {
 public:
     explicit CogVideoXBlockImpl(const CogVideoXTransformer3DConfig& config);
 
-    // hidden_states [B, N, D], encoder_hidden_states [B, L, D], temb [B, E] -> updated pair.
-    std::pair<at::Tensor, at::Tensor>
-    forward(const at::Tensor& hidden_states, const at::Tensor& encoder_hidden_states,
-            const at::Tensor& temb, const std::optional<RotaryEmbedding>& rotary,
-            const SequenceSplit* split = nullptr, core::KeptAttention* kept = nullptr);
+    // tokens [B, L+N, D] (encoder_hidden_states then hidden_states: the first `text_length`
+    // rows text), temb [B, E] -> the updated tokens.
+    at::Tensor forward(const at::Tensor& tokens, std::int64_t text_length, const at::Tensor& temb,
+                       const std::optional<RotaryEmbedding>& rotary,
+                       const SequenceSplit* split = nullptr, core::KeptAttention* kept = nullptr);
 
     CogVideoXLayerNormZero norm1{nullptr};
     Attention attn1{nullptr};
@@ -53,9 +54,11 @@ struct CogVideoXTransformerInputs : models::TransformerInputs {
 class CogVideoXTransformer3DModelImpl : public models::DiffusionTransformerImpl {
 public:
     // Parameters are allocated in `dtype` directly, so a real-size model never exists in
-    // float32 first.
-    explicit CogVideoXTransformer3DModelImpl(const CogVideoXTransformer3DConfig& config,
-                                             torch::Dtype dtype = torch::kFloat32);
+    // float32 first. `stored`: the blocks' Linear layers are built with their base already
+    // stored so (lora::QuantizedBaseGuard), for a loader that quantizes as it reads.
+    explicit CogVideoXTransformer3DModelImpl(
+        const CogVideoXTransformer3DConfig& config, torch::Dtype dtype = torch::kFloat32,
+        lora::BaseQuantization stored = lora::BaseQuantization::None);
 
     std::string class_name() const override { return "CogVideoXTransformer3DModel"; }
     nlohmann::json config_json() const override { return config_.to_json(); }
@@ -99,6 +102,9 @@ public:
     AdaLayerNorm norm_out{nullptr};
     lora::LoRALinear proj_out{nullptr};
 
+protected:
+    torch::nn::Module& block_module(std::int64_t index) override;
+
 private:
     StageOutput run_stage(const models::TransformerInputs& inputs,
                           const std::optional<RotaryEmbedding>& given_rotary, std::int64_t begin,
@@ -106,10 +112,10 @@ private:
     void check_inputs(const models::TransformerInputs& inputs,
                       const std::optional<RotaryEmbedding>& given_rotary) const;
     at::Tensor time_embeddings(const models::TransformerInputs& inputs, torch::Dtype dtype);
-    std::pair<at::Tensor, at::Tensor> run_block(std::size_t index, const at::Tensor& hidden,
-                                                const at::Tensor& encoder, const at::Tensor& temb,
-                                                const std::optional<RotaryEmbedding>& rotary,
-                                                const std::optional<SequenceSplit>& split);
+    // tokens [B, L+N, D] -> the same after block `index`
+    at::Tensor run_block(std::size_t index, const at::Tensor& tokens, std::int64_t text_length,
+                         const at::Tensor& temb, const std::optional<RotaryEmbedding>& rotary,
+                         const std::optional<SequenceSplit>& split);
     at::Tensor unpatchify(const at::Tensor& tokens, const at::IntArrayRef& input_shape) const;
     // How sequence parallelism splits the text and video tokens; nullopt without it.
     struct TokenRuns {

@@ -316,15 +316,4 @@ RotaryEmbedding prepare_rotary_positional_embeddings(const CogVideoXTransformer3
                                          (latent_frames + pt - 1) / pt, base_height, base_width);
 }
 
-at::Tensor apply_rotary_emb(const at::Tensor& x, const RotaryEmbedding& rotary) {
-    at::Tensor cos = rotary.cos.to(x.device()).unsqueeze(0).unsqueeze(0); // [1, 1, N, d]
-    at::Tensor sin = rotary.sin.to(x.device()).unsqueeze(0).unsqueeze(0);
-    std::vector<int64_t> pairs = x.sizes().vec();
-    pairs.back() /= 2;
-    pairs.push_back(2);
-    auto parts = x.reshape(pairs).unbind(-1); // real, imaginary
-    at::Tensor rotated = torch::stack({-parts[1], parts[0]}, -1).flatten(3);
-    return (x.to(torch::kFloat32) * cos + rotated.to(torch::kFloat32) * sin).to(x.scalar_type());
-}
-
 } // namespace tuneframe::models::cogvideox

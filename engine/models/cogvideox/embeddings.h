@@ -1,8 +1,8 @@
 #pragma once
 
 #include "engine/lora/lora_linear.h"
-#include "engine/models/layers/timestep_embedding.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
+#include "engine/models/layers/timestep_embedding.h"
 
 #include <torch/nn/module.h>
 #include <torch/nn/modules/conv.h>
@@ -97,9 +97,5 @@ RotaryEmbedding prepare_rotary_positional_embeddings(const CogVideoXTransformer3
                                                      std::int64_t latent_frames,
                                                      std::int64_t latent_height,
                                                      std::int64_t latent_width);
-
-// Rotates channel pairs (x0, x1) of x [B, heads, N, head_dim] by the per-token tables, in
-// float32, and casts back to x's dtype (diffusers' apply_rotary_emb, use_real=True).
-at::Tensor apply_rotary_emb(const at::Tensor& x, const RotaryEmbedding& rotary);
 
 } // namespace tuneframe::models::cogvideox

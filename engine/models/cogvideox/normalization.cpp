@@ -1,5 +1,7 @@
 #include "engine/models/cogvideox/normalization.h"
 
+#include "engine/core/kernels/layer_norm_modulate.h"
+
 #include <torch/torch.h>
 
 namespace tuneframe::models::cogvideox {
@@ -10,9 +12,20 @@ torch::nn::LayerNormOptions layer_norm_options(std::int64_t dim, bool elementwis
     return torch::nn::LayerNormOptions({dim}).eps(eps).elementwise_affine(elementwise_affine);
 }
 
-// x * (1 + scale) + shift with per-sample [B, D] modulation broadcast over tokens.
-at::Tensor modulate(const at::Tensor& x, const at::Tensor& shift, const at::Tensor& scale) {
-    return x * (1 + scale.unsqueeze(1)) + shift.unsqueeze(1);
+// norm(x) * (1 + scale) + shift with per-sample [B, D] modulations, `text` on the first
+// `text_rows` rows.
+at::Tensor norm_and_modulate(const torch::nn::LayerNorm& norm, const at::Tensor& x,
+                             const core::Modulation& video, const core::Modulation& text,
+                             std::int64_t text_rows) {
+    core::LayerNormModulateArgs args;
+    args.x = x;
+    args.weight = norm->weight;
+    args.bias = norm->bias;
+    args.eps = norm->options.eps();
+    args.video = video;
+    args.text = text;
+    args.text_rows = text_rows;
+    return core::layer_norm_modulate(args);
 }
 
 } // namespace
@@ -24,16 +37,14 @@ CogVideoXLayerNormZeroImpl::CogVideoXLayerNormZeroImpl(std::int64_t conditioning
     , norm(register_module("norm", torch::nn::LayerNorm(layer_norm_options(
                                        embedding_dim, elementwise_affine, eps)))) {}
 
-CogVideoXLayerNormZeroImpl::Output
-CogVideoXLayerNormZeroImpl::forward(const at::Tensor& hidden_states,
-                                    const at::Tensor& encoder_hidden_states,
-                                    const at::Tensor& temb) {
+CogVideoXLayerNormZeroImpl::Output CogVideoXLayerNormZeroImpl::forward(const at::Tensor& tokens,
+                                                                       std::int64_t text_length,
+                                                                       const at::Tensor& temb) {
     // shift, scale, gate, enc_shift, enc_scale, enc_gate: each [B, D]
     auto chunks = linear->forward(torch::silu(temb)).chunk(6, 1);
     Output out;
-    out.hidden_states = modulate(norm->forward(hidden_states), chunks[0], chunks[1]);
-    out.encoder_hidden_states =
-        modulate(norm->forward(encoder_hidden_states), chunks[3], chunks[4]);
+    out.tokens = norm_and_modulate(norm, tokens, {chunks[0], chunks[1]}, {chunks[3], chunks[4]},
+                                   text_length);
     out.gate = chunks[2].unsqueeze(1);
     out.encoder_gate = chunks[5].unsqueeze(1);
     return out;
@@ -47,7 +58,7 @@ AdaLayerNormImpl::AdaLayerNormImpl(std::int64_t embedding_dim, std::int64_t outp
 
 at::Tensor AdaLayerNormImpl::forward(const at::Tensor& x, const at::Tensor& temb) {
     auto chunks = linear->forward(torch::silu(temb)).chunk(2, 1); // shift, scale
-    return modulate(norm->forward(x), chunks[0], chunks[1]);
+    return norm_and_modulate(norm, x, {chunks[0], chunks[1]}, {}, 0);
 }
 
 } // namespace tuneframe::models::cogvideox

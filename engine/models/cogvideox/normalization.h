@@ -12,20 +12,20 @@
 namespace tuneframe::models::cogvideox {
 
 // CogVideoXLayerNormZero: one LayerNorm (and its weights) modulates both the video and the
-// text tokens, each with its own shift/scale/gate from the time embedding.
+// text tokens, each with its own shift/scale/gate from the time embedding. The block keeps both
+// in one buffer, text first, so one pass (core::layer_norm_modulate) serves both.
 class CogVideoXLayerNormZeroImpl : public torch::nn::Module {
 public:
     CogVideoXLayerNormZeroImpl(std::int64_t conditioning_dim, std::int64_t embedding_dim,
                                bool elementwise_affine, double eps);
 
     struct Output {
-        at::Tensor hidden_states;         // [B, N, D]
-        at::Tensor encoder_hidden_states; // [B, L, D]
-        at::Tensor gate;                  // [B, 1, D]
-        at::Tensor encoder_gate;          // [B, 1, D]
+        at::Tensor tokens;       // [B, L+N, D], normalised and modulated
+        at::Tensor gate;         // [B, 1, D], the video rows'
+        at::Tensor encoder_gate; // [B, 1, D], the text rows'
     };
-    Output forward(const at::Tensor& hidden_states, const at::Tensor& encoder_hidden_states,
-                   const at::Tensor& temb);
+    // tokens [B, L+N, D] (the first `text_length` rows text), temb [B, E].
+    Output forward(const at::Tensor& tokens, std::int64_t text_length, const at::Tensor& temb);
 
     lora::LoRALinear linear{nullptr};
     torch::nn::LayerNorm norm{nullptr};

@@ -4,6 +4,7 @@
 #include "engine/core/json_file.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/lora/lora_linear.h"
+#include "engine/models/quantized_base_loading.h"
 #include "engine/models/streaming_weights.h"
 
 #include <torch/torch.h>
@@ -28,11 +29,17 @@ CogVideoXTransformer3DModel load_cogvideox_transformer(const std::filesystem::pa
 
     auto model = [&] {
         const lora::SkipInitGuard every_tensor_comes_from_the_file;
-        return CogVideoXTransformer3DModel(config, dtype);
+        return CogVideoXTransformer3DModel(config, dtype, options.quantization);
     }();
+    const QuantizedBaseLoading quantized(*model, dtype);
     LoadWeightsOptions load;
     load.buffers_in_stored_dtype = !options.dtype.has_value();
-    load.ignore = lora::is_adapter_tensor;
+    load.ignore = [&quantized](const std::string& name) {
+        return lora::is_adapter_tensor(name) || quantized.computed(name);
+    };
+    load.store = [&quantized](const std::string& name, const at::Tensor& source) {
+        return quantized.store(name, source);
+    };
     load.model_name = "CogVideoXTransformer3DModel (" + config_path.string() + ")";
     load_weights_streaming(*model, checkpoint, load);
     if (options.device != torch::kCPU) {

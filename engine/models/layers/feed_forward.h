@@ -13,6 +13,14 @@
 namespace tuneframe::models {
 
 // GELU: a projection followed by tanh-approximated GELU ("gelu-approximate").
+//
+// The activation is not fused into the projection's GEMM as a cuBLASLt GELU epilogue. LibTorch
+// reaches that epilogue only through at::_addmm_activation, which has no derivative in 1.13 or
+// 2.6, and its backward would need the pre-activation, which the epilogue's GELU_AUX variant
+// keeps but LibTorch does not expose: a training path would call cuBLASLt directly (descriptors,
+// workspace, alignment and dtype rules per version), with nothing to run it against here. A LoRA
+// adapter on net.0.proj must also be added before the activation. By its memory traffic the
+// separate GELU is about 1% of a 2b step on an H200 (issue 36), too little for that risk.
 class GELUImpl : public torch::nn::Module {
 public:
     GELUImpl(std::int64_t dim_in, std::int64_t dim_out);

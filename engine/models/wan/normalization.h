@@ -19,6 +19,7 @@ class FP32LayerNormImpl : public torch::nn::Module {
 public:
     FP32LayerNormImpl(std::int64_t dim, double eps, bool elementwise_affine);
     at::Tensor forward(const at::Tensor& x);
+    double eps() const { return eps_; }
 
     at::Tensor weight; // undefined without elementwise_affine
     at::Tensor bias;

@@ -17,17 +17,21 @@
 namespace tuneframe::models::wan {
 namespace {
 
-// Sends borrowed transformers back to their device when it goes out of scope, however sampling
-// ends.
+// Sends borrowed transformers back where each was lent from when it goes out of scope, however
+// sampling ends: the trained one to the device, an expert the trainer loaded for the pass (or
+// parked) to the host, so the pass never ends with both experts on the device.
 class BorrowedHome {
 public:
-    BorrowedHome(std::vector<WanTransformer3DModel> models, c10::Device device)
-        : models_(std::move(models))
-        , device_(device) {}
+    explicit BorrowedHome(std::vector<WanTransformer3DModel> models)
+        : models_(std::move(models)) {
+        for (const WanTransformer3DModel& model : models_) {
+            devices_.push_back(model->patch_embedding->weight.device());
+        }
+    }
     ~BorrowedHome() {
-        for (WanTransformer3DModel& model : models_) {
+        for (std::size_t i = 0; i < models_.size(); ++i) {
             try {
-                model->to(device_);
+                models_[i]->to(devices_[i]);
             } catch (const std::exception&) {
                 // Already unwinding from the error that matters, or out of device memory: the
                 // trainer's next step reports the misplaced weights.
@@ -39,7 +43,7 @@ public:
 
 private:
     std::vector<WanTransformer3DModel> models_;
-    c10::Device device_;
+    std::vector<c10::Device> devices_;
 };
 
 const char* expert_component(int expert) {
@@ -247,8 +251,7 @@ std::vector<SampleResult> WanPipeline::generate_all(const std::vector<SampleRequ
     // (loaded once for every request) while they denoise.
     const bool offload = offloads();
     const c10::Device host(c10::kCPU);
-    BorrowedHome home(offload ? borrowed_ : std::vector<WanTransformer3DModel>{},
-                      options_.placement.device);
+    BorrowedHome home(offload ? borrowed_ : std::vector<WanTransformer3DModel>{});
     if (offload) {
         for (WanTransformer3DModel& model : borrowed_) {
             model->to(host);

@@ -5,6 +5,7 @@
 #include "engine/core/tensor_io.h"
 #include "engine/lora/lora_injection.h"
 #include "engine/lora/lora_linear.h"
+#include "engine/models/quantized_base_loading.h"
 #include "engine/models/streaming_weights.h"
 #include "engine/models/wan/original_keys.h"
 
@@ -146,9 +147,11 @@ void check_mapping(const std::map<std::string, at::Tensor>& expected, const Sour
                 "complete.");
 }
 
-// Copies the mapped tensors into the model in file order, decoding fp8 and applying its scales.
+// Copies the mapped tensors into the model in file order, decoding fp8 and applying its scales
+// (and quantizing a quantized base's weights as they come).
 void copy_mapped(WanTransformer3DModelImpl& model, const core::SafetensorsCheckpoint& checkpoint,
-                 const Sources& sources) {
+                 const Sources& sources, torch::Dtype dtype) {
+    const QuantizedBaseLoading quantized(model, dtype);
     std::map<std::string, at::Tensor> expected;
     for (const auto& item : model.named_parameters()) {
         if (!lora::is_adapter_tensor(item.key())) {
@@ -157,17 +160,22 @@ void copy_mapped(WanTransformer3DModelImpl& model, const core::SafetensorsCheckp
     }
     check_mapping(expected, sources, checkpoint.source().string());
 
-    std::vector<std::pair<const Source*, at::Tensor>> copies;
+    struct Copy {
+        const std::string* name;
+        const Source* source;
+        at::Tensor target;
+    };
+    std::vector<Copy> copies;
     for (const auto& [name, source] : sources) {
-        copies.emplace_back(&source, expected.at(name));
+        copies.push_back({&name, &source, expected.at(name)});
     }
-    std::sort(copies.begin(), copies.end(), [](const auto& a, const auto& b) {
-        return std::pair{a.first->shard, a.first->tensor->begin} <
-               std::pair{b.first->shard, b.first->tensor->begin};
+    std::sort(copies.begin(), copies.end(), [](const Copy& a, const Copy& b) {
+        return std::pair{a.source->shard, a.source->tensor->begin} <
+               std::pair{b.source->shard, b.source->tensor->begin};
     });
     torch::NoGradGuard no_grad;
     const auto& shards = checkpoint.shards();
-    for (auto& [source, target] : copies) {
+    for (auto& [name, source, target] : copies) {
         at::Tensor value = core::view_tensor(shards[source->shard], *source->tensor);
         if (source->scale) {
             at::Tensor scale =
@@ -178,13 +186,16 @@ void copy_mapped(WanTransformer3DModelImpl& model, const core::SafetensorsCheckp
             }
             value = value.to(torch::kFloat32) * scale.reshape(per_row);
         }
-        target.copy_(value);
+        if (!quantized.store(*name, value)) {
+            target.copy_(value);
+        }
     }
 }
 
-WanTransformer3DModel build(const WanTransformer3DConfig& config, torch::Dtype dtype) {
+WanTransformer3DModel build(const WanTransformer3DConfig& config, torch::Dtype dtype,
+                            const TransformerLoadOptions& options) {
     const lora::SkipInitGuard every_tensor_comes_from_the_file;
-    return WanTransformer3DModel(config, dtype);
+    return WanTransformer3DModel(config, dtype, options.quantization);
 }
 
 WanTransformer3DModel ready(WanTransformer3DModel model, const TransformerLoadOptions& options) {
@@ -217,9 +228,9 @@ WanTransformer3DModel load_mapped(const core::SafetensorsCheckpoint& checkpoint,
     }
     const WanTransformer3DConfig resolved =
         config ? *config : infer_transformer_config(shapes, heads, origin);
-    WanTransformer3DModel model =
-        build(resolved, options.dtype.value_or(unquantized_dtype(sources)));
-    copy_mapped(*model, checkpoint, sources);
+    const torch::Dtype dtype = options.dtype.value_or(unquantized_dtype(sources));
+    WanTransformer3DModel model = build(resolved, dtype, options);
+    copy_mapped(*model, checkpoint, sources, dtype);
     return ready(model, options);
 }
 
@@ -235,10 +246,17 @@ WanTransformer3DModel load_diffusers_folder(const fs::path& folder, const fs::pa
     if (!plain || !looks_like_wan_transformer(names)) {
         return load_mapped(checkpoint, config, std::nullopt, options);
     }
-    WanTransformer3DModel model = build(config, options.dtype.value_or(stored_dtype(checkpoint)));
+    const torch::Dtype dtype = options.dtype.value_or(stored_dtype(checkpoint));
+    WanTransformer3DModel model = build(config, dtype, options);
+    const QuantizedBaseLoading quantized(*model, dtype);
     LoadWeightsOptions load;
     load.buffers_in_stored_dtype = !options.dtype.has_value();
-    load.ignore = lora::is_adapter_tensor;
+    load.ignore = [&quantized](const std::string& name) {
+        return lora::is_adapter_tensor(name) || quantized.computed(name);
+    };
+    load.store = [&quantized](const std::string& name, const at::Tensor& source) {
+        return quantized.store(name, source);
+    };
     load.model_name = "WanTransformer3DModel (" + config_path.string() + ")";
     load_weights_streaming(*model, checkpoint, load);
     return ready(model, options);

@@ -16,6 +16,8 @@ struct TransformerLoadOptions {
     // For original / ComfyUI files, whose heads are not in the file: unset, width / 128 (every
     // released Wan) or the original config.json's num_heads.
     std::optional<std::int64_t> num_attention_heads;
+    // The blocks' Linear weights quantized as they are read (models::TransformerLoadOptions).
+    lora::BaseQuantization quantization = lora::BaseQuantization::None;
 };
 
 // Loads a Wan transformer from

@@ -1,9 +1,10 @@
 #include "engine/models/wan/transformer_wan.h"
 
 #include "engine/core/error.h"
+#include "engine/core/kernels/gated_residual.h"
+#include "engine/core/kernels/layer_norm_modulate.h"
 #include "engine/core/safetensors/safetensors_file.h"
 #include "engine/models/default_dtype_guard.h"
-#include "engine/models/gradient_checkpointing.h"
 #include "engine/models/wan/tensor_parallel.h"
 
 #include <torch/torch.h>
@@ -41,6 +42,19 @@ std::vector<at::Tensor> modulation(const at::Tensor& table, const at::Tensor& em
         }
     }
     return parts;
+}
+
+// FP32LayerNorm then adaLN's modulation, in float32 over the tokens' dtype, cast back: one pass
+// through core::layer_norm_modulate (a fused kernel on CUDA) where the modulation is per sample.
+at::Tensor modulated_norm(const FP32LayerNorm& norm, const at::Tensor& x, const at::Tensor& shift,
+                          const at::Tensor& scale) {
+    core::LayerNormModulateArgs args;
+    args.x = x;
+    args.weight = norm->weight;
+    args.bias = norm->bias;
+    args.eps = norm->eps();
+    args.video = {shift, scale};
+    return core::layer_norm_modulate(args);
 }
 
 // Gives a module's weights' memory back and takes them out of training.
@@ -91,20 +105,17 @@ at::Tensor WanTransformerBlockImpl::forward(const at::Tensor& hidden_states,
 
     // 1. Self-attention
     at::Tensor hidden = hidden_states;
-    at::Tensor norm_hidden =
-        (norm1->forward(hidden.to(torch::kFloat32)) * (1 + scale_msa) + shift_msa).to(dtype);
+    at::Tensor norm_hidden = modulated_norm(norm1, hidden, shift_msa, scale_msa);
     at::Tensor attn_output = attn1->forward(norm_hidden, {}, &rotary, split, kept);
-    hidden = (hidden.to(torch::kFloat32) + attn_output * gate_msa).to(dtype);
+    hidden = core::gated_residual({hidden, attn_output, gate_msa, {}, 0}); // in float32
 
     // 2. Cross-attention
     norm_hidden = norm2.is_empty() ? hidden : norm2->forward(hidden.to(torch::kFloat32)).to(dtype);
     hidden = hidden + attn2->forward(norm_hidden, encoder_hidden_states);
 
     // 3. Feed-forward
-    norm_hidden =
-        (norm3->forward(hidden.to(torch::kFloat32)) * (1 + c_scale_msa) + c_shift_msa).to(dtype);
-    const at::Tensor ff_output = ffn->forward(norm_hidden);
-    return (hidden.to(torch::kFloat32) + ff_output.to(torch::kFloat32) * c_gate_msa).to(dtype);
+    norm_hidden = modulated_norm(norm3, hidden, c_shift_msa, c_scale_msa);
+    return core::gated_residual({hidden, ffn->forward(norm_hidden), c_gate_msa, {}, 0});
 }
 
 void WanTransformerBlockImpl::split_over(const std::shared_ptr<TensorParallel>& parallel) {
@@ -114,7 +125,8 @@ void WanTransformerBlockImpl::split_over(const std::shared_ptr<TensorParallel>& 
 }
 
 WanTransformer3DModelImpl::WanTransformer3DModelImpl(const WanTransformer3DConfig& config,
-                                                     torch::Dtype dtype)
+                                                     torch::Dtype dtype,
+                                                     lora::BaseQuantization stored)
     : config_(config) {
     const DefaultDtypeGuard default_dtype(dtype);
     const std::int64_t dim = config.inner_dim();
@@ -136,6 +148,7 @@ WanTransformer3DModelImpl::WanTransformer3DModelImpl(const WanTransformer3DConfi
     // 3. Transformer blocks
     blocks = register_module("blocks", torch::nn::ModuleList());
     for (std::int64_t i = 0; i < config.num_layers; ++i) {
+        const lora::QuantizedBaseGuard blocks_stored(stored); // is_quantized_base_layer's
         WanTransformerBlock block(config);
         blocks->push_back(block);
         blocks_.push_back(block);
@@ -382,26 +395,26 @@ at::Tensor WanTransformer3DModelImpl::run_block(std::size_t index, const at::Ten
                                                 const at::Tensor& timestep_proj,
                                                 const RotaryTables& rotary,
                                                 const std::optional<SequenceSplit>& split) {
-    WanTransformerBlock block = blocks_[index];
-    if (static_cast<std::int64_t>(index) >= checkpointed_blocks() || !is_training() ||
-        !torch::GradMode::is_enabled()) {
-        return block->forward(hidden, encoder, timestep_proj, rotary, split ? &*split : nullptr);
-    }
-    std::shared_ptr<WanTransformerBlockImpl> impl = block.ptr();
+    const auto number = static_cast<std::int64_t>(index);
+    std::shared_ptr<WanTransformerBlockImpl> impl = blocks_[index].ptr();
     // Only self-attention is kept: cross-attention to 512 text tokens costs little to redo
     // and its output would cost as much memory to keep.
     std::shared_ptr<core::KeptAttention> kept;
-    if (keeps_attention()) {
+    if (keeps_attention() && block_recomputes(number)) {
         kept = std::make_shared<core::KeptAttention>();
     }
-    // The recomputation runs during backward, after forward returned: it keeps its own copies.
-    const auto outputs = models::checkpoint(
+    // A recomputation runs during backward, after forward returned: it keeps its own copies.
+    return run_block_function(
+        number,
         [impl, rotary, split, kept](const std::vector<at::Tensor>& in) {
             return std::vector<at::Tensor>{
                 impl->forward(in[0], in[1], in[2], rotary, split ? &*split : nullptr, kept.get())};
         },
-        {hidden, encoder, timestep_proj}, block->parameters());
-    return outputs[0];
+        {hidden, encoder, timestep_proj})[0];
+}
+
+torch::nn::Module& WanTransformer3DModelImpl::block_module(std::int64_t index) {
+    return *blocks_.at(static_cast<std::size_t>(index));
 }
 
 at::Tensor WanTransformer3DModelImpl::output_projection(const at::Tensor& hidden,
@@ -411,9 +424,7 @@ at::Tensor WanTransformer3DModelImpl::output_projection(const at::Tensor& hidden
         modulation(scale_shift_table, temb.dim() == 3 ? temb.unsqueeze(2) : temb.unsqueeze(1));
     const at::Tensor& shift = m[0];
     const at::Tensor& scale = m[1];
-    const at::Tensor normed = (norm_out->forward(hidden.to(torch::kFloat32)) * (1 + scale) + shift)
-                                  .to(hidden.scalar_type());
-    return proj_out->forward(normed); // [B, N, pt*ph*pw*C]
+    return proj_out->forward(modulated_norm(norm_out, hidden, shift, scale)); // [B, N, pt*ph*pw*C]
 }
 
 at::Tensor WanTransformer3DModelImpl::unpatchify(const at::Tensor& tokens,

@@ -55,9 +55,11 @@ TORCH_MODULE(WanTransformerBlock);
 class WanTransformer3DModelImpl : public DiffusionTransformerImpl {
 public:
     // Parameters are allocated in `dtype` directly, so a real-size model never exists in
-    // float32 first.
-    explicit WanTransformer3DModelImpl(const WanTransformer3DConfig& config,
-                                       torch::Dtype dtype = torch::kFloat32);
+    // float32 first. `stored`: the blocks' Linear layers are built with their base already
+    // stored so (lora::QuantizedBaseGuard), for a loader that quantizes as it reads.
+    explicit WanTransformer3DModelImpl(
+        const WanTransformer3DConfig& config, torch::Dtype dtype = torch::kFloat32,
+        lora::BaseQuantization stored = lora::BaseQuantization::None);
 
     std::string class_name() const override { return "WanTransformer3DModel"; }
     nlohmann::json config_json() const override { return config_.to_json(); }
@@ -91,6 +93,9 @@ public:
     FP32LayerNorm norm_out{nullptr};
     lora::LoRALinear proj_out{nullptr};
     at::Tensor scale_shift_table; // [1, 2, D]
+
+protected:
+    torch::nn::Module& block_module(std::int64_t index) override;
 
 private:
     // How sequence parallelism splits the video tokens; nullopt without it.

@@ -75,6 +75,7 @@ WanFamily::load_transformer(const fs::path& path,
     wan::TransformerLoadOptions load;
     load.dtype = options.dtype;
     load.device = options.device;
+    load.quantization = options.quantization;
     return load_wan_transformer(path, load).ptr();
 }
 

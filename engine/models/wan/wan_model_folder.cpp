@@ -4,9 +4,9 @@
 #include "engine/core/json_file.h"
 #include "engine/models/clip/clip_image_processor.h"
 #include "engine/models/clip/clip_vision_model.h"
-#include "engine/models/wan/wan_family.h"
 #include "engine/models/wan/pipeline_wan.h"
 #include "engine/models/wan/transformer_checkpoint.h"
+#include "engine/models/wan/wan_family.h"
 #include "engine/models/wan/wan_prompt_encoder.h"
 #include "engine/models/wan/wan_training_objective.h"
 #include "engine/models/wan/wan_transformer_memory.h"
@@ -200,6 +200,7 @@ DiffusionTransformer WanModelFolder::load_transformer(const models::TransformerL
     wan::TransformerLoadOptions load;
     load.dtype = options.dtype;
     load.device = options.device;
+    load.quantization = options.quantization;
     return load_wan_transformer(transformer_folder(expert), load).ptr();
 }
 

@@ -68,16 +68,38 @@ models::VideoShape video_shape(const BenchSpec& spec) {
     return {spec.frames, spec.height, spec.width, 1};
 }
 
-// What the job memory estimate predicts for this step (weights, adapter state, activations).
+// What the job memory estimate predicts for this step (weights, adapter state, activations):
+// with blocks swapped, the resident blocks and two in flight (`block_bytes` each), and the
+// swapped blocks recomputing.
 std::int64_t estimate_bytes(const BenchSpec& spec, const models::BenchModel& model,
                             const models::TransformerMemory& memory, std::int64_t checkpointed,
-                            c10::ScalarType dtype, lora::BaseQuantization quantization) {
+                            c10::ScalarType dtype, lora::BaseQuantization quantization,
+                            std::int64_t block_bytes) {
+    const std::int64_t recomputed =
+        std::min<std::int64_t>(memory.num_blocks(), checkpointed + spec.blocks_to_swap);
+    const std::int64_t away = std::max<std::int64_t>(spec.blocks_to_swap - 2, 0);
     return static_cast<std::int64_t>(
-        models::estimate_lora_training(memory, model.parameters(),
-                                       static_cast<std::int64_t>(c10::elementSize(dtype)),
-                                       video_shape(spec), model.lora_targets(), spec.rank,
-                                       {checkpointed, spec.keep_attention}, quantization)
-            .total());
+               models::estimate_lora_training(memory, model.parameters(),
+                                              static_cast<std::int64_t>(c10::elementSize(dtype)),
+                                              video_shape(spec), model.lora_targets(), spec.rank,
+                                              {recomputed, spec.keep_attention}, quantization)
+                   .total()) -
+           away * block_bytes;
+}
+
+// The frozen weights of one block as the model holds them (a block of the built model's blocks,
+// all of one size), adapters aside.
+std::int64_t frozen_block_bytes(const models::DiffusionTransformerImpl& model) {
+    std::int64_t bytes = 0;
+    for (const auto& item : model.named_parameters()) {
+        if (!lora::is_adapter_tensor(item.key())) {
+            bytes += item.value().numel() * static_cast<std::int64_t>(item.value().element_size());
+        }
+    }
+    for (const auto& item : model.named_buffers()) {
+        bytes += item.value().numel() * static_cast<std::int64_t>(item.value().element_size());
+    }
+    return bytes / std::max<std::int64_t>(model.num_blocks(), 1);
 }
 
 // "wan, 1536 wide, 4096-wide text, 16 in / 16 out channels": what must agree for the folder's
@@ -255,17 +277,32 @@ nlohmann::json run_bench(const BenchSpec& spec) {
             core::reset_peak_memory(device);
         }
     };
+    if (spec.memory_fraction) {
+        core::limit_device_memory(device, *spec.memory_fraction);
+    }
+    if (spec.blocks_to_swap < 0 || spec.blocks_to_swap > bench->num_blocks()) {
+        throw core::Error(core::ErrorCode::Usage,
+                          "bench --blocks-to-swap must be between 0 and the model's " +
+                              std::to_string(bench->num_blocks()) + " blocks.");
+    }
+    // A model that swaps is built, quantized and adapted on the host, and only what stays
+    // resident goes to the device: the reason to swap is a device too small for all of it.
+    const bool swaps = spec.blocks_to_swap > 0;
+    const c10::Device build_on = swaps ? c10::Device(c10::kCPU) : device;
     torch::manual_seed(0);
     const models::DiffusionTransformer model = bench->build(dtype);
-    model->to(device);
+    model->to(build_on);
     model->quantize_base(quantization);
     lora::LoRAConfig lora_config;
     lora_config.rank = spec.rank;
     lora_config.alpha = static_cast<double>(spec.rank);
     lora_config.target_modules = bench->lora_targets();
     lora::inject_lora(*model, lora_config);
-    model->to(device);
+    model->to(build_on);
     lora::freeze_all_but_lora(*model);
+    const std::int64_t block_bytes = frozen_block_bytes(*model);
+    model->swap_blocks(spec.blocks_to_swap, device);
+    model->to(device);
     const std::unique_ptr<models::TransformerMemory> memory = bench->memory(text_tokens);
     const std::int64_t checkpointed =
         memory->checkpointed_blocks(spec.checkpointing, spec.checkpointed_blocks);
@@ -305,6 +342,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         const models::TrainingLoss loss = training.objective->forward(*model, batch);
         phase_end("forward");
         loss.loss.backward();
+        model->finish_gradients();
         phase_end("backward");
         clip_grad_norm(trainable, 1.0);
         optimizer->step();
@@ -373,8 +411,14 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         {"peak_memory_bytes", peak_bytes},
         {"peak_tensor_bytes", peak_tensor_bytes},
         {"estimate_bytes",
-         estimate_bytes(spec, *bench, *memory, checkpointed, dtype, quantization)},
+         estimate_bytes(spec, *bench, *memory, checkpointed, dtype, quantization, block_bytes)},
         {"quantize", lora::base_quantization_name(quantization)},
+        {"blocks_to_swap", spec.blocks_to_swap},
+        {"memory_limit_bytes",
+         spec.memory_fraction
+             ? static_cast<std::int64_t>(*spec.memory_fraction *
+                                         static_cast<double>(core::memory_stats(device).total))
+             : 0},
         {"phase_peak_bytes", phase_peaks},
         {"attention", spec.attention},
     };

@@ -34,6 +34,12 @@ struct BenchSpec {
     // The frozen base's block Linears stored as "int8" or "fp8" (lora.base_quantization), or
     // "none".
     std::string quantize = "none";
+    // memory.blocks_to_swap: the last N blocks' weights on the host, fetched one block ahead
+    // (the model is then built and quantized on the host and only the rest moved to the device).
+    std::int64_t blocks_to_swap = 0;
+    // Caps the CUDA caching allocator at this fraction of the GPU's memory (a 24 GB card on a
+    // larger one); unset: no cap.
+    std::optional<double> memory_fraction;
     // Where to write a Chrome trace of one extra step after the timed ones; empty: none.
     std::string profile_path;
     // After the steps, one validation pass as training runs it (train::ValidationPass: the text
@@ -64,7 +70,8 @@ BenchSpec bench_architecture(const std::string& architecture);
 // peak_tensor_bytes (the peak of live tensor bytes: CUDA's allocated bytes, on the CPU counted
 // by core::CpuAllocationTracker), the peak of each phase in those terms (`phase_peak_bytes`),
 // estimate_bytes (what the job memory estimate predicts for this step), trainable_parameters,
-// the base quantization, the shape, and mfu on GPUs whose peak throughput is known. With a
+// the base quantization, the blocks swapped and the device cap (`memory_limit_bytes`), the
+// shape, and mfu on GPUs whose peak throughput is known. With a
 // validation pipeline, `validation` holds its seconds, the peak tensor bytes of each stage
 // (text, denoise, decode; the trained state included) and their maximum, and
 // `peak_with_validation_bytes` the higher of that and the steps' peak.

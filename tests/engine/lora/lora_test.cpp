@@ -104,12 +104,13 @@ TEST(LoRALinear, KeepsFloat32MastersAndComputesInBf16OverABf16Base) {
     const at::Tensor x = torch::randn({5, 16}).to(torch::kBFloat16);
     const at::Tensor out = layer->forward(x);
     EXPECT_EQ(out.scalar_type(), torch::kBFloat16);
-    // PEFT under autocast: the float32 masters cast to bf16 for two bf16 products.
+    // PEFT under autocast: the float32 masters cast to bf16 for two bf16 products, the second
+    // accumulating into the base output.
     namespace F = torch::nn::functional;
     const at::Tensor base = F::linear(x, layer->weight, layer->bias);
     const at::Tensor down = F::linear(x, layer->lora_A->weight.to(torch::kBFloat16));
-    const at::Tensor update = F::linear(down, layer->lora_B->weight.to(torch::kBFloat16));
-    EXPECT_TRUE(torch::equal(out, base.add(update, 2.0)));
+    const at::Tensor up = layer->lora_B->weight.to(torch::kBFloat16);
+    EXPECT_TRUE(torch::equal(out, at::addmm(base, down, up.t(), 1, 2.0)));
     // ... which stays within bf16 rounding of the float32 adapter on the upcast input.
     const at::Tensor exact =
         base.to(torch::kFloat32) +
@@ -123,6 +124,79 @@ TEST(LoRALinear, KeepsFloat32MastersAndComputesInBf16OverABf16Base) {
     ASSERT_TRUE(layer->lora_A->weight.grad().defined());
     EXPECT_EQ(layer->lora_A->weight.grad().scalar_type(), torch::kFloat32);
     EXPECT_GT(layer->lora_A->weight.grad().abs().sum().item<double>(), 0.0);
+}
+
+// q, k and v share their input: their adapters run as one down-projection over the
+// concatenated lora_A weights and give the same outputs and gradients as three apart.
+TEST(LoRALinear, GroupedAdaptersEqualSeparateOnes) {
+    torch::manual_seed(15);
+    std::vector<LoRALinear> layers;
+    for (int i = 0; i < 3; ++i) {
+        LoRALinear layer(32, 24);
+        layer->add_adapter({4, 4.0 + i});
+        torch::NoGradGuard no_grad;
+        layer->lora_B->weight.normal_();
+        layers.push_back(layer);
+    }
+    const std::vector<LoRALinearImpl*> group{layers[0].get(), layers[1].get(), layers[2].get()};
+    for (const torch::Dtype dtype : {torch::kFloat32, torch::kBFloat16}) {
+        for (LoRALinear& layer : layers) {
+            layer->to(dtype);
+        }
+        const at::Tensor x = torch::randn({2, 5, 32}).to(dtype).requires_grad_();
+        std::vector<at::Tensor> wrt{x};
+        for (LoRALinear& layer : layers) {
+            wrt.insert(wrt.end(), {layer->weight, layer->lora_A->weight, layer->lora_B->weight});
+        }
+        const at::Tensor probe = torch::randn({2, 5, 24}).to(dtype);
+        const auto loss = [&](const std::vector<at::Tensor>& outputs) {
+            at::Tensor sum = torch::zeros({}, torch::kFloat32);
+            for (std::size_t i = 0; i < outputs.size(); ++i) {
+                sum = sum + (outputs[i] * probe * (1.0 + static_cast<double>(i))).sum();
+            }
+            return sum;
+        };
+        std::vector<at::Tensor> apart;
+        for (LoRALinear& layer : layers) {
+            apart.push_back(layer->forward(x));
+        }
+        const std::vector<at::Tensor> grouped = LoRALinearImpl::forward_group(group, x);
+        const double bound = dtype == torch::kFloat32 ? 1e-5 : 2e-2;
+        for (std::size_t i = 0; i < 3; ++i) {
+            EXPECT_EQ(grouped[i].scalar_type(), dtype);
+            EXPECT_TRUE(torch::allclose(grouped[i], apart[i], bound, bound)) << dtype;
+        }
+        const auto expected = torch::autograd::grad({loss(apart)}, wrt);
+        const auto actual = torch::autograd::grad({loss(grouped)}, wrt);
+        for (std::size_t i = 0; i < wrt.size(); ++i) {
+            const double scale = expected[i].abs().max().item<double>();
+            EXPECT_LE((actual[i] - expected[i]).abs().max().item<double>(), bound * scale)
+                << dtype << ", gradient " << i;
+        }
+    }
+}
+
+TEST(LoRALinear, GroupsOnlyAdaptersThatCanShareTheDownProjection) {
+    torch::manual_seed(16);
+    LoRALinear q(16, 16), k(16, 16), v(16, 16);
+    q->add_adapter({4, 4});
+    k->add_adapter({2, 4}); // another rank
+    const at::Tensor x = torch::randn({3, 16});
+    const std::vector<at::Tensor> outputs =
+        LoRALinearImpl::forward_group({q.get(), k.get(), v.get()}, x);
+    EXPECT_TRUE(torch::equal(outputs[0], q->forward(x)));
+    EXPECT_TRUE(torch::equal(outputs[1], k->forward(x)));
+    EXPECT_TRUE(torch::equal(outputs[2], v->forward(x)));
+
+    // Dropout in training: each adapter draws its own mask, as PEFT's do.
+    LoRALinear a(16, 16), b(16, 16);
+    a->add_adapter({4, 4, 0.5});
+    b->add_adapter({4, 4, 0.5});
+    torch::manual_seed(17);
+    const std::vector<at::Tensor> grouped = LoRALinearImpl::forward_group({a.get(), b.get()}, x);
+    torch::manual_seed(17);
+    EXPECT_TRUE(torch::equal(grouped[0], a->forward(x)));
+    EXPECT_TRUE(torch::equal(grouped[1], b->forward(x)));
 }
 
 TEST(LoRALinear, MergesAndUnmerges) {

@@ -4,6 +4,7 @@
 #include "engine/core/error.h"
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/cogvideox_model_folder.h"
+#include "engine/models/model_family.h"
 #include "engine/train/job_model_check.h"
 #include "tests/support/test_paths.h"
 
@@ -97,6 +98,66 @@ TEST(JobModelCheck, ValidationMustAskForWhatTheSamplerMakes) {
     EXPECT_EQ(refusal(job, model).field, "validation.width");
     job.validation.width = 96;
     EXPECT_EQ(refusal(job, model).field, "");
+}
+
+// memory.blocks_to_swap against the model: its depth (the tiny pipeline's 2 blocks), a pipeline
+// stage's, and what a swapped full fine-tune needs (an optimizer that updates on the host, one
+// process); a full fine-tune of both experts of Wan 2.2 A14B in one process.
+TEST(JobModelCheck, BlockSwapFitsTheModelItsStageAndItsOptimizer) {
+    const auto tiny = diffusion::PipelineFolder::open(test::tiny_pipeline());
+    common::TrainingJob job = small_lora_job();
+    job.memory.blocks_to_swap = 2;
+    EXPECT_EQ(refusal(job, tiny).field, "");
+
+    job.memory.blocks_to_swap = 3;
+    const Refusal deep = refusal(job, tiny);
+    EXPECT_EQ(deep.field, "memory.blocks_to_swap");
+    EXPECT_NE(deep.message.find("has 2 transformer blocks"), std::string::npos) << deep.message;
+    EXPECT_NE(deep.hint.find("at most 2"), std::string::npos) << deep.hint;
+
+    // 30 blocks over 4 stages: the first two run 7 each.
+    auto v1_5 = v1_5_model();
+    v1_5.transformer_config.num_layers = 30;
+    job.parallel.plan = "hybrid";
+    job.parallel.pp_size = 4;
+    job.memory.blocks_to_swap = 7;
+    EXPECT_EQ(refusal(job, v1_5).field, "");
+    job.memory.blocks_to_swap = 8;
+    const Refusal staged = refusal(job, v1_5);
+    EXPECT_EQ(staged.field, "memory.blocks_to_swap");
+    EXPECT_NE(staged.message.find("runs 7 of its 30 blocks"), std::string::npos) << staged.message;
+
+    common::TrainingJob full = small_lora_job();
+    full.mode = "full";
+    full.memory.blocks_to_swap = 1;
+    const Refusal optimizer = refusal(full, tiny);
+    EXPECT_EQ(optimizer.field, "optimizer.name");
+    EXPECT_NE(optimizer.hint.find("adamw-cpu-offload"), std::string::npos) << optimizer.hint;
+    full.optimizer.name = "adamw-cpu-offload";
+    EXPECT_EQ(refusal(full, tiny).field, "");
+    full.parallel.plan = "zero2";
+    const Refusal sharded = refusal(full, tiny);
+    EXPECT_EQ(sharded.field, "memory.blocks_to_swap");
+    EXPECT_NE(sharded.message.find("one process"), std::string::npos) << sharded.message;
+}
+
+TEST(JobModelCheck, AFullFineTuneTrainsOneExpertPerProcess) {
+    const auto a14b = models::open_model_folder(test::tiny_wan_pipeline("wan2.2-tiny-a14b"));
+    common::TrainingJob job = small_lora_job();
+    job.mode = "full";
+    job.validation.sampler = "";
+    try {
+        check_job_against_model(job, *a14b, "job.json");
+        FAIL() << "expected a refusal";
+    } catch (const core::Error& error) {
+        EXPECT_EQ(error.field(), "flow_matching.expert");
+        EXPECT_NE(error.hint().find("one expert per run"), std::string::npos) << error.hint();
+    }
+    job.flow_matching.expert = "low_noise";
+    EXPECT_NO_THROW(check_job_against_model(job, *a14b, "job.json"));
+    job.mode = "lora";
+    job.flow_matching.expert = "both";
+    EXPECT_NO_THROW(check_job_against_model(job, *a14b, "job.json"));
 }
 
 } // namespace

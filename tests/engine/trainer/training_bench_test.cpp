@@ -462,5 +462,35 @@ TEST(TrainingBench, ValidationRefusesAnotherFamilysOrShapesPipeline) {
     }
 }
 
+// --blocks-to-swap: the last blocks' weights on the host, brought in one block ahead; the
+// estimate counts the device's share (two swapped blocks in flight). On the CPU the "device" is
+// the host, so the measured peak does not drop here (bench/ measures it on a GPU, under
+// --memory-fraction, which a CPU refuses).
+TEST(TrainingBench, SwappedBlocksRunAndTheEstimateCountsTwoInFlight) {
+    BenchSpec spec = tiny_wan_spec("wan2.1-tiny");
+    spec.layers = 6;
+    const nlohmann::json whole = run_bench(spec);
+    spec.blocks_to_swap = 4;
+    const nlohmann::json swapped = run_bench(spec);
+    EXPECT_EQ(whole["blocks_to_swap"], 0);
+    EXPECT_EQ(swapped["blocks_to_swap"], 4);
+    EXPECT_EQ(swapped["memory_limit_bytes"], 0);
+    EXPECT_LT(swapped["estimate_bytes"].get<std::int64_t>(),
+              whole["estimate_bytes"].get<std::int64_t>());
+    EXPECT_GT(swapped["median_step_s"].get<double>(), 0.0);
+
+    spec.blocks_to_swap = 7;
+    EXPECT_THROW(run_bench(spec), core::Error);
+    spec.blocks_to_swap = 2;
+    spec.memory_fraction = 0.5;
+    try {
+        run_bench(spec);
+        FAIL() << "expected a usage error";
+    } catch (const core::Error& error) {
+        EXPECT_EQ(error.code(), core::ErrorCode::Usage);
+        EXPECT_NE(std::string(error.what()).find("CUDA"), std::string::npos) << error.what();
+    }
+}
+
 } // namespace
 } // namespace tuneframe::train

@@ -1,7 +1,7 @@
 // Tensor and sequence parallelism of the Wan transformer: ranks as threads of this process over
 // real Gloo groups (tp2, sp2 and tp2 x sp2 on a four-head I2V model with LoRA adapters, every
-// block checkpointed) give the whole model's output and, once the ranks' parts are summed and
-// joined, its gradients.
+// block checkpointed, and tp2 x sp2 with the last two blocks of each rank's split swapped) give
+// the whole model's output and, once the ranks' parts are summed and joined, its gradients.
 #include "engine/dist/all_reduce_tensor_parallel.h"
 #include "engine/dist/all_to_all_token_exchange.h"
 #include "engine/dist/distributed_context.h"
@@ -63,7 +63,7 @@ struct RankResult {
 };
 
 RankResult run_rank(int rank, int world, int port, const common::ParallelSettings& parallel,
-                    WanTransformer3DModel model, const Case& c) {
+                    WanTransformer3DModel model, const Case& c, std::int64_t swapped) {
     RankResult result;
     try {
         dist::RendezvousEnvironment environment;
@@ -82,6 +82,8 @@ RankResult run_rank(int rank, int world, int port, const common::ParallelSetting
             model->set_token_exchange(
                 std::make_shared<dist::AllToAllTokenExchange>(*context.sequence_group()));
         }
+        // After the split, as the trainer does: each rank swaps its own share of the blocks.
+        model->swap_blocks(swapped, c10::kCPU);
         result.output = model->forward(c.inputs);
         (result.output * c.loss_weights).sum().backward();
 
@@ -125,6 +127,7 @@ struct Plan {
     std::int64_t tp;
     std::int64_t sp;
     bool per_token;
+    std::int64_t swapped = 0; // memory.blocks_to_swap
 };
 
 class WanTransformerParallel : public ::testing::TestWithParam<Plan> {};
@@ -154,7 +157,8 @@ TEST_P(WanTransformerParallel, EqualsTheWholeModel) {
     for (int rank = 0; rank < world; ++rank) {
         ranks.emplace_back([&, rank] {
             results[static_cast<std::size_t>(rank)] =
-                run_rank(rank, world, port, parallel, models[static_cast<std::size_t>(rank)], c);
+                run_rank(rank, world, port, parallel, models[static_cast<std::size_t>(rank)], c,
+                         plan.swapped);
         });
     }
     for (std::thread& thread : ranks) {
@@ -197,7 +201,8 @@ TEST_P(WanTransformerParallel, EqualsTheWholeModel) {
 
 INSTANTIATE_TEST_SUITE_P(Plans, WanTransformerParallel,
                          ::testing::Values(Plan{"tp2", 2, 1, false}, Plan{"sp2", 1, 2, true},
-                                           Plan{"tp2_sp2", 2, 2, true}),
+                                           Plan{"tp2_sp2", 2, 2, true},
+                                           Plan{"tp2_sp2_swap2", 2, 2, true, 2}),
                          [](const auto& info) { return info.param.name; });
 
 } // namespace
