@@ -1,7 +1,7 @@
 // The gated residual x + gate * y of an adaLN-zero block, text and video rows gated apart, in
-// one pass. Forward: elementwise, a vector of 16 bytes per thread. Backward: one block per chunk
-// of one segment's rows writes dy = dout * gate and keeps each column's sum of dout * y, reduced
-// over the chunks by sum_chunks_by_segment.
+// one pass. Forward: elementwise, a vector of 16 bytes per thread, a row per block row. Backward:
+// one block per chunk of one segment's rows writes dy = dout * gate and keeps each column's sum of
+// dout * y, reduced over the chunks by sum_chunks_by_segment.
 #include "engine/core/kernels/cuda/kernel_support.cuh"
 
 namespace tuneframe::core::cuda_kernels {
@@ -20,28 +20,28 @@ __device__ __forceinline__ const P* gate_row(const SegmentVectors& gate, bool te
                 : static_cast<const P*>(gate.video) + sample * gate.video_batch_stride;
 }
 
+// One row per blockIdx.x, kForwardThreads vectors of it per blockIdx.y: no division per element.
 template <typename T, typename P, int VEC>
 __global__ void __launch_bounds__(kForwardThreads) forward_kernel(const GatedResidualForward a) {
     const std::int64_t width = a.shape.width;
-    const std::int64_t vectors = a.shape.batch * a.shape.rows * width / VEC;
-    const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-    for (std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-         index < vectors; index += stride) {
-        const std::int64_t element = index * VEC;
-        const std::int64_t row = element / width;
-        const std::int64_t column = element % width;
-        const std::int64_t sample = row / a.shape.rows;
-        const bool text = row % a.shape.rows < a.shape.text_rows;
-        float x[VEC], y[VEC], g[VEC];
-        load<T, VEC>(static_cast<const T*>(a.x) + element, x);
-        load<T, VEC>(static_cast<const T*>(a.y) + element, y);
-        load<P, VEC>(gate_row<P>(a.gate, text, sample) + column, g);
-#pragma unroll
-        for (int i = 0; i < VEC; ++i) {
-            x[i] += g[i] * y[i];
-        }
-        store<T, VEC>(static_cast<T*>(a.out) + element, x);
+    const std::int64_t index =
+        static_cast<std::int64_t>(blockIdx.y) * kForwardThreads + threadIdx.x;
+    if (index * VEC >= width) {
+        return;
     }
+    const std::int64_t row = blockIdx.x;
+    const std::int64_t sample = row / a.shape.rows;
+    const bool text = row - sample * a.shape.rows < a.shape.text_rows;
+    const std::int64_t element = row * width + index * VEC;
+    float x[VEC], y[VEC], g[VEC];
+    load<T, VEC>(static_cast<const T*>(a.x) + element, x);
+    load<T, VEC>(static_cast<const T*>(a.y) + element, y);
+    load<P, VEC>(gate_row<P>(a.gate, text, sample) + index * VEC, g);
+#pragma unroll
+    for (int i = 0; i < VEC; ++i) {
+        x[i] += g[i] * y[i];
+    }
+    store<T, VEC>(static_cast<T*>(a.out) + element, x);
 }
 
 template <typename T, typename P, int VEC, int ITERS, bool SUMS>
@@ -106,7 +106,9 @@ __global__ void __launch_bounds__(detail::kMaxRowThreads)
 bool valid(const GatedResidualForward& f) {
     const TokenRows& shape = f.shape;
     return shape.batch > 0 && shape.rows > 0 && shape.width > 0 && shape.text_rows >= 0 &&
-           shape.text_rows <= shape.rows && f.gate.video && (shape.text_rows == 0 || f.gate.text);
+           shape.text_rows <= shape.rows && shape.batch * shape.rows <= 0x7fffffff &&
+           shape.width <= 65535LL * kForwardThreads && f.gate.video &&
+           (shape.text_rows == 0 || f.gate.text);
 }
 
 template <typename T, typename P>
@@ -149,11 +151,9 @@ cudaError_t gated_residual_forward(const GatedResidualForward& a, cudaStream_t s
         const bool vector = a.shape.width % kVec == 0 && detail::aligned(a.x, 16) &&
                             detail::aligned(a.y, 16) && detail::aligned(a.out, 16) &&
                             gate_aligned<T, P>(a.gate, a.shape.text_rows > 0);
-        const std::int64_t elements = a.shape.batch * a.shape.rows * a.shape.width;
-        const std::int64_t vectors = vector ? elements / kVec : elements;
-        // A few waves of blocks; each thread strides over the rest.
-        const std::int64_t blocks = detail::divide_up(vectors, kForwardThreads);
-        const dim3 grid(static_cast<unsigned>(blocks < 65536 ? blocks : 65536));
+        const std::int64_t vectors = vector ? a.shape.width / kVec : a.shape.width;
+        const dim3 grid(static_cast<unsigned>(a.shape.batch * a.shape.rows),
+                        static_cast<unsigned>(detail::divide_up(vectors, kForwardThreads)));
         if (vector) {
             forward_kernel<T, P, kVec><<<grid, kForwardThreads, 0, stream>>>(a);
         } else {

@@ -1,9 +1,11 @@
 // q/k LayerNorm over the head dim, read in the [B, T, H, d] layout the projection writes (no
 // transposed copy), fused with rotary on the video rows. One warp per row of d = 64, 128 or 256
 // values: each lane holds d / 32 consecutive values, so a rotary pair never leaves its lane and
-// the row's sums are two shuffles. Backward: one block per chunk of rows; each warp forms dx of
-// its rows, and the lanes keep their columns' sums for dweight and dbias, reduced across the
-// block's warps once and across chunks by sum_chunks_total.
+// the row's sums are two shuffles. A block takes one token (forward) or a chunk of tokens
+// (backward), its warps the heads in turn, so a token's rotary table is read once and no row
+// index is divided out. Backward: each warp forms dx of its rows, and the lanes keep their
+// columns' sums for dweight and dbias, reduced across the block's warps once and across chunks by
+// sum_chunks_total.
 #include "engine/core/kernels/cuda/kernel_support.cuh"
 
 namespace tuneframe::core::cuda_kernels {
@@ -18,36 +20,41 @@ using detail::warp_sum;
 constexpr int kWarps = 8;
 constexpr int kThreads = kWarps * 32;
 
-struct RowIndex {
+// Token `token` of the [B, T] tokens: its sample and its row within the sample.
+struct TokenIndex {
     std::int64_t sample;
-    std::int64_t token;
-    std::int64_t head;
+    std::int64_t row;
 };
 
-__device__ __forceinline__ RowIndex row_index(std::int64_t row, std::int64_t rows,
-                                              std::int64_t heads) {
-    return {row / (heads * rows), (row / heads) % rows, row % heads};
+__device__ __forceinline__ TokenIndex token_index(std::int64_t token, std::int64_t rows) {
+    const std::int64_t sample = token / rows;
+    return {sample, token - sample * rows};
 }
 
-__device__ __forceinline__ std::int64_t offset(const RowIndex& at,
+__device__ __forceinline__ std::int64_t offset(const TokenIndex& at, std::int64_t head,
                                                const std::int64_t (&strides)[3]) {
-    return at.sample * strides[0] + at.token * strides[1] + at.head * strides[2];
+    return at.sample * strides[0] + at.row * strides[1] + head * strides[2];
 }
 
+// One token per block; its warps take the heads in turn (one division per block, not per row).
 template <typename T, typename P, int E>
 __global__ void __launch_bounds__(kThreads) forward_kernel(const HeadNormRotaryForward a) {
     constexpr int kWidth = E * 32;
     const int lane = static_cast<int>(threadIdx.x & 31u);
-    const std::int64_t total = a.batch * a.rows * a.heads;
-    const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * kWarps;
-    float w[E], b[E];
+    const std::int64_t token = blockIdx.x;
+    const TokenIndex at = token_index(token, a.rows);
+    const bool rotate = a.cos && at.row >= a.text_rows;
+    float w[E], b[E], c[E], s[E];
     load_or<P, E>(a.weight ? static_cast<const P*>(a.weight) + lane * E : nullptr, 1.f, w);
     load_or<P, E>(a.bias ? static_cast<const P*>(a.bias) + lane * E : nullptr, 0.f, b);
-    for (std::int64_t row = static_cast<std::int64_t>(blockIdx.x) * kWarps + (threadIdx.x >> 5);
-         row < total; row += step) {
-        const RowIndex at = row_index(row, a.rows, a.heads);
+    if (rotate) {
+        const std::int64_t table = (at.row - a.text_rows) * kWidth + lane * E;
+        load<float, E>(a.cos + table, c);
+        load<float, E>(a.sin + table, s);
+    }
+    for (std::int64_t head = threadIdx.x >> 5; head < a.heads; head += kWarps) {
         float v[E];
-        load<T, E>(static_cast<const T*>(a.x) + offset(at, a.x_strides) + lane * E, v);
+        load<T, E>(static_cast<const T*>(a.x) + offset(at, head, a.x_strides) + lane * E, v);
         float sum = 0.f;
 #pragma unroll
         for (int i = 0; i < E; ++i) {
@@ -65,11 +72,7 @@ __global__ void __launch_bounds__(kThreads) forward_kernel(const HeadNormRotaryF
         for (int i = 0; i < E; ++i) {
             v[i] = v[i] * rstd * w[i] + b[i];
         }
-        if (a.cos && at.token >= a.text_rows) {
-            const std::int64_t table = (at.token - a.text_rows) * kWidth + lane * E;
-            float c[E], s[E];
-            load<float, E>(a.cos + table, c);
-            load<float, E>(a.sin + table, s);
+        if (rotate) {
 #pragma unroll
             for (int i = 0; i < E; i += 2) {
                 const float z0 = v[i];
@@ -78,6 +81,7 @@ __global__ void __launch_bounds__(kThreads) forward_kernel(const HeadNormRotaryF
                 v[i + 1] = z1 * c[i + 1] + z0 * s[i + 1];
             }
         }
+        const std::int64_t row = token * a.heads + head;
         store<T, E>(static_cast<T*>(a.y) + row * kWidth + lane * E, v);
         if (lane == 0 && a.mean) {
             a.mean[row] = mean;
@@ -101,45 +105,51 @@ __global__ void __launch_bounds__(kThreads)
     for (int i = 0; i < E; ++i) {
         sum_dzn[i] = sum_dz[i] = 0.f;
     }
-    for (std::int64_t row = chunk.begin + warp; row < chunk.end; row += kWarps) {
-        const RowIndex at = row_index(row, f.rows, f.heads);
-        const float mean = f.mean[row];
-        const float rstd = f.rstd[row];
-        float n[E], dz[E];
-        load<T, E>(static_cast<const T*>(f.x) + offset(at, f.x_strides) + lane * E, n);
-        load<T, E>(static_cast<const T*>(a.dy) + offset(at, a.dy_strides) + lane * E, dz);
-        if (f.cos && at.token >= f.text_rows) {
-            const std::int64_t table = (at.token - f.text_rows) * kWidth + lane * E;
-            float c[E], s[E];
+    for (std::int64_t token = chunk.begin; token < chunk.end; ++token) {
+        const TokenIndex at = token_index(token, f.rows);
+        const bool rotate = f.cos && at.row >= f.text_rows;
+        float c[E], s[E];
+        if (rotate) {
+            const std::int64_t table = (at.row - f.text_rows) * kWidth + lane * E;
             load<float, E>(f.cos + table, c);
             load<float, E>(f.sin + table, s);
+        }
+        for (std::int64_t head = warp; head < f.heads; head += kWarps) {
+            const std::int64_t row = token * f.heads + head;
+            const float mean = f.mean[row];
+            const float rstd = f.rstd[row];
+            float n[E], dz[E];
+            load<T, E>(static_cast<const T*>(f.x) + offset(at, head, f.x_strides) + lane * E, n);
+            load<T, E>(static_cast<const T*>(a.dy) + offset(at, head, a.dy_strides) + lane * E, dz);
+            if (rotate) {
 #pragma unroll
-            for (int i = 0; i < E; i += 2) {
-                const float g0 = dz[i];
-                const float g1 = dz[i + 1];
-                dz[i] = g0 * c[i] + g1 * s[i + 1];
-                dz[i + 1] = g1 * c[i + 1] - g0 * s[i];
+                for (int i = 0; i < E; i += 2) {
+                    const float g0 = dz[i];
+                    const float g1 = dz[i + 1];
+                    dz[i] = g0 * c[i] + g1 * s[i + 1];
+                    dz[i + 1] = g1 * c[i + 1] - g0 * s[i];
+                }
             }
-        }
-        float row_dn = 0.f, row_dnn = 0.f;
+            float row_dn = 0.f, row_dnn = 0.f;
 #pragma unroll
-        for (int i = 0; i < E; ++i) {
-            n[i] = (n[i] - mean) * rstd;
-            if constexpr (SUMS) {
-                sum_dzn[i] += dz[i] * n[i];
-                sum_dz[i] += dz[i];
+            for (int i = 0; i < E; ++i) {
+                n[i] = (n[i] - mean) * rstd;
+                if constexpr (SUMS) {
+                    sum_dzn[i] += dz[i] * n[i];
+                    sum_dz[i] += dz[i];
+                }
+                dz[i] *= w[i]; // now d(normalised)
+                row_dn += dz[i];
+                row_dnn += dz[i] * n[i];
             }
-            dz[i] *= w[i]; // now d(normalised)
-            row_dn += dz[i];
-            row_dnn += dz[i] * n[i];
-        }
-        const float mean_dn = warp_sum(row_dn) / kWidth;
-        const float mean_dnn = warp_sum(row_dnn) / kWidth;
+            const float mean_dn = warp_sum(row_dn) / kWidth;
+            const float mean_dnn = warp_sum(row_dnn) / kWidth;
 #pragma unroll
-        for (int i = 0; i < E; ++i) {
-            dz[i] = rstd * (dz[i] - mean_dn - n[i] * mean_dnn);
+            for (int i = 0; i < E; ++i) {
+                dz[i] = rstd * (dz[i] - mean_dn - n[i] * mean_dnn);
+            }
+            store<T, E>(static_cast<T*>(a.dx) + row * kWidth + lane * E, dz);
         }
-        store<T, E>(static_cast<T*>(a.dx) + row * kWidth + lane * E, dz);
     }
     if constexpr (SUMS) {
         __shared__ float warp_sums[kWarps][2][kWidth];
@@ -163,7 +173,8 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 bool valid(const HeadNormRotaryForward& f) {
-    return f.batch > 0 && f.rows > 0 && f.heads > 0 && f.text_rows >= 0 && f.text_rows <= f.rows &&
+    return f.batch > 0 && f.rows > 0 && f.heads > 0 && f.batch * f.rows <= 0x7fffffff &&
+           f.text_rows >= 0 && f.text_rows <= f.rows &&
            (f.head_dim == 64 || f.head_dim == 128 || f.head_dim == 256) && f.x &&
            (!f.cos == !f.sin);
 }
@@ -201,12 +212,13 @@ cudaError_t with_elements(std::int64_t head_dim, Launch&& launch) {
     }
 }
 
+// Chunks of tokens (each of `heads` rows).
 ChunkPlan plan_for(const HeadNormRotaryForward& f) {
-    TokenRows all;
-    all.batch = 1;
-    all.rows = f.batch * f.rows * f.heads;
-    all.width = f.head_dim;
-    return detail::plan_chunks(all);
+    TokenRows tokens;
+    tokens.batch = 1;
+    tokens.rows = f.batch * f.rows;
+    tokens.width = f.head_dim;
+    return detail::plan_chunks(tokens);
 }
 
 } // namespace
@@ -228,9 +240,7 @@ cudaError_t head_norm_rotary_forward(const HeadNormRotaryForward& a, cudaStream_
             if (!aligned_for<T, P>(a, kElements)) {
                 return cudaErrorInvalidValue;
             }
-            const std::int64_t rows = a.batch * a.rows * a.heads;
-            const std::int64_t blocks = detail::divide_up(rows, kWarps);
-            const dim3 grid(static_cast<unsigned>(blocks < 65536 ? blocks : 65536));
+            const dim3 grid(static_cast<unsigned>(a.batch * a.rows));
             forward_kernel<T, P, kElements><<<grid, kThreads, 0, stream>>>(a);
             return cudaGetLastError();
         });
