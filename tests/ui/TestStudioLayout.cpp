@@ -220,6 +220,8 @@ void TestStudioLayout::openAt(const QSize& screen, MainWindow::Page page) {
     QVERIFY(m_window->openProject(m_projectFolder));
     m_window->showPage(page);
     QTest::qWait(100); // queued layout work (splitters, plots' legends) settles
+    // Not larger: a window whose minimum exceeds the screen would be checked at its minimum.
+    QCOMPARE(m_window->size(), LayoutCheck::windowSizeOn(screen));
 }
 
 void TestStudioLayout::checkPage(QWidget* page, const QList<const QWidget*>& mustBeInView,

@@ -16,7 +16,7 @@ namespace {
 constexpr int kAnyStatus = -1;
 constexpr int kNotRejected = -2;
 // The most characters a closed filter box makes room for; longer tags and buckets are cut.
-constexpr int kMostFilterCharacters = 18;
+constexpr int kMostFilterCharacters = 15;
 constexpr int kMaximumFrames = 1000000;
 constexpr double kMaximumSeconds = 100000.0;
 
@@ -226,8 +226,7 @@ void ClipFilterBar::fitToItems(QComboBox* box) {
     int longest = 0;
     for (int index = 0; index < box->count(); ++index)
         longest = std::max(longest, static_cast<int>(box->itemText(index).size()));
-    // Two more: the box measures in 'x's, narrower than a word's capitals.
-    box->setMinimumContentsLength(std::min(longest + 2, kMostFilterCharacters));
+    box->setMinimumContentsLength(std::min(longest, kMostFilterCharacters));
 }
 
 void ClipFilterBar::setStatusFilter(ClipStatus status) {

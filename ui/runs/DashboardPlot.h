@@ -15,7 +15,7 @@ class DashboardPlot : public QWidget {
 
 public:
     // Of the axis rect and its labels; the legend's rows come on top.
-    static constexpr int kMinimumPlotHeight = 200;
+    static constexpr int kMinimumPlotHeight = 160;
     static constexpr int kMinimumPlotWidth = 260;
 
     explicit DashboardPlot(const QString& objectName, QWidget* parent = nullptr);

@@ -27,6 +27,8 @@ MemoryTableWidget::MemoryTableWidget(QWidget* parent)
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_copyButton->setObjectName(QStringLiteral("copyMemoryMarkdownButton"));
     m_saveButton->setObjectName(QStringLiteral("saveMemoryCsvButton"));
+    // The title wraps rather than hold the plots' column open on a laptop.
+    m_title->setWordWrap(true);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_title, 1);
     buttons->addWidget(m_copyButton);

@@ -4,6 +4,7 @@
 #include "app/project/Project.h"
 #include "app/runs/TrainingRuns.h"
 #include "ui/playback/VideoPlayerWidget.h"
+#include "ui/widgets/FittedScrollArea.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -151,9 +152,19 @@ SamplePage::SamplePage(QWidget* parent)
     buttons->addWidget(m_generateButton);
     buttons->addWidget(m_cancelButton);
     buttons->addStretch(1);
+    // The form scrolls in a short window; Generate and the results stay in view under it.
+    auto* formPanel = new QWidget;
+    auto* formPanelLayout = new QVBoxLayout(formPanel);
+    formPanelLayout->setContentsMargins(0, 0, 0, 0);
+    formPanelLayout->addLayout(form);
+    formPanelLayout->addStretch(1);
+    auto* formScroll = new FittedScrollArea;
+    formScroll->setObjectName(QStringLiteral("sampleFormScroll"));
+    formScroll->setFrameShape(QFrame::NoFrame);
+    formScroll->setWidget(formPanel);
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->addLayout(form);
+    leftLayout->addWidget(formScroll, 3);
     leftLayout->addLayout(buttons);
     leftLayout->addWidget(m_progress);
     leftLayout->addWidget(m_statusLabel);

@@ -61,6 +61,9 @@ constexpr int kSaveFormDelayMs = 500;
 constexpr int kClipSettingsDelayMs = 250;
 // The form column folded to its summary: as wide as the action bar wants, no more.
 constexpr int kCollapsedFormWidth = 240;
+// The least widths of the run's column (its plots in tabs) and of the runs list.
+constexpr int kRunColumnWidth = 240;
+constexpr int kRunsColumnWidth = 150;
 // The validation prompts a demo preset's clips suggest, at most.
 constexpr int kSuggestedPrompts = 2;
 
@@ -89,8 +92,10 @@ TrainPage::TrainPage(QWidget* parent)
     splitter->setSizes({380, 760, 300});
     m_splitter = splitter;
     // The page must fit a laptop's window: the plots squeeze (to tabs), the form scrolls up and
-    // down but keeps the width its fields need (FittedScrollArea), the runs keep their columns.
-    splitter->widget(1)->setMinimumWidth(DashboardPlot::kMinimumPlotWidth);
+    // down but keeps the width its fields need (FittedScrollArea), the runs list cuts its names
+    // in the middle only in a window narrower than the studio is made for.
+    splitter->widget(1)->setMinimumWidth(kRunColumnWidth);
+    splitter->widget(2)->setMinimumWidth(kRunsColumnWidth);
     setProjectContent(splitter);
     retranslateUi();
     updateLaunchButtons();
@@ -741,16 +746,16 @@ void TrainPage::fitRunsColumn() {
                                  header->sectionSizeHint(column))
                       : header->sectionSize(column);
     }
-    QWidget* column = m_splitter->widget(2);
-    needed = std::max(needed, column->minimumSizeHint().width());
-    // The names stay whole: the column never gets narrower than its longest.
-    m_historyView->setMinimumWidth(needed - 2 * m_historyView->frameWidth());
+    // The queue's buttons under the list want their width too.
+    needed = std::max({needed, kRunsColumnWidth, m_splitter->widget(2)->minimumSizeHint().width()});
     const QList<int> sizes = m_splitter->sizes();
-    if (sizes.size() != 3 || sizes.value(2) == needed || sizes.value(1) + sizes.value(2) <= needed)
+    if (sizes.size() != 3 || sizes.value(2) == needed || !m_splitter->isVisible())
         return;
-    // Only narrower, to what it needs; the room goes to the plots.
-    if (sizes.value(2) > needed)
-        m_splitter->setSizes({sizes.value(0), sizes.value(1) + sizes.value(2) - needed, needed});
+    // Narrower to what it needs, the room going to the plots; or wider, so the names read
+    // whole, while the plots keep their least width.
+    const int middle = sizes.value(1) + sizes.value(2) - needed;
+    if (middle >= kRunColumnWidth)
+        m_splitter->setSizes({sizes.value(0), middle, needed});
 }
 
 void TrainPage::reloadQueue() {

@@ -9,7 +9,7 @@
 namespace {
 
 constexpr int kProgressWidth = 160;
-constexpr int kLabelWidth = 360;
+constexpr int kLabelWidth = 280;
 
 } // namespace
 

@@ -39,11 +39,12 @@ StudioPage::StudioPage(QWidget* parent)
     m_stack->addWidget(m_noProjectState);
 
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(24, 18, 24, 18);
+    // Tight at the top and bottom: a laptop's window has little height to spare for a header.
+    layout->setContentsMargins(24, 12, 24, 12);
     layout->setSpacing(4);
     layout->addWidget(m_titleLabel);
     layout->addWidget(m_subtitleLabel);
-    layout->addSpacing(10);
+    layout->addSpacing(6);
     layout->addWidget(rule);
     layout->addWidget(m_stack, 1);
 
