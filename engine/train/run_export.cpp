@@ -355,7 +355,7 @@ void move_into_place(const fs::path& staged, const fs::path& out) {
 class RunExporter {
 public:
     RunExporter(const ExportRequest& request, std::function<void(const char* stage)> progress);
-    ExportResult run();
+    ExportResult write_export();
 
 private:
     void check_format() const;
@@ -372,7 +372,7 @@ private:
     ExportFolderLayout layout() const;
     // Where expert `expert` goes inside the staged folder.
     fs::path expert_folder(const fs::path& staged, int expert) const;
-    void report(const char* stage) const;
+    void report_stage(const char* stage) const;
 
     const ExportRequest& request_;
     std::function<void(const char* stage)> progress_;
@@ -390,7 +390,7 @@ RunExporter::RunExporter(const ExportRequest& request,
     : request_(request)
     , progress_(std::move(progress)) {}
 
-void RunExporter::report(const char* stage) const {
+void RunExporter::report_stage(const char* stage) const {
     if (progress_) {
         progress_(stage);
     }
@@ -504,12 +504,12 @@ void RunExporter::export_adapters() {
     try {
         for (const int expert : experts_) {
             if (expert != experts_.front()) {
-                report("load");
+                report_stage("load");
             }
             models::DiffusionTransformer model = run_model(expert);
             const at::Tensor expected = probe_output(*folder_, *model);
 
-            report("write");
+            report_stage("write");
             const fs::path file = adapter_file(request_.out, default_name, expert_label(expert));
             lora::LoRASaveOptions options;
             options.scheme = scheme;
@@ -518,7 +518,7 @@ void RunExporter::export_adapters() {
             lora::save_lora_weights(*model, file, options);
             model.reset();
 
-            report("verify");
+            report_stage("verify");
             models::DiffusionTransformer reloaded = base_transformer(*folder_, dtype_, expert);
             lora::LoRALoadOptions load;
             load.schemes = folder_->lora_key_schemes();
@@ -572,11 +572,11 @@ void RunExporter::export_folder() {
                 continue;
             }
             if (!expected.empty()) {
-                report("load");
+                report_stage("load");
             }
             models::DiffusionTransformer model = run_model(expert);
             expected[expert] = probe_output(*folder_, *model);
-            report("write");
+            report_stage("write");
             if (!full_) {
                 lora::merge_lora(*model);
             }
@@ -586,7 +586,7 @@ void RunExporter::export_folder() {
             add_base_components(folder_->root(), staged, folder_->pipeline_parts());
         }
 
-        report("verify");
+        report_stage("verify");
         // A pipeline is verified as a whole: every part the sampler needs opens.
         const std::unique_ptr<models::ModelFolder> pipeline =
             layout() == ExportFolderLayout::Pipeline ? models::open_model_folder(staged) : nullptr;
@@ -607,8 +607,8 @@ void RunExporter::export_folder() {
     result_.path = destination;
 }
 
-ExportResult RunExporter::run() {
-    report("load");
+ExportResult RunExporter::write_export() {
+    report_stage("load");
     run_ = open_run(request_);
     folder_ = models::open_model_folder(run_.base_model);
     full_ = run_.job.mode == "full";
@@ -645,7 +645,7 @@ std::vector<std::string> export_formats(const models::ModelFolder& model, bool f
 
 ExportResult export_run(const ExportRequest& request,
                         const std::function<void(const char* stage)>& progress) {
-    return RunExporter(request, progress).run();
+    return RunExporter(request, progress).write_export();
 }
 
 } // namespace tuneframe::train

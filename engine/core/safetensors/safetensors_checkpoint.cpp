@@ -2,22 +2,18 @@
 
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
+#include "engine/core/text_affixes.h"
 
 #include <algorithm>
 
 namespace tuneframe::core {
 namespace {
 
-bool ends_with(const std::string& text, std::string_view suffix) {
-    return text.size() >= suffix.size() &&
-           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 std::vector<std::filesystem::path> files_ending_with(const std::filesystem::path& folder,
                                                      std::string_view suffix) {
     std::vector<std::filesystem::path> found;
     for (const auto& entry : std::filesystem::directory_iterator(folder)) {
-        if (entry.is_regular_file() && ends_with(entry.path().filename().string(), suffix)) {
+        if (entry.is_regular_file() && core::ends_with(entry.path().filename().string(), suffix)) {
             found.push_back(entry.path());
         }
     }
@@ -71,7 +67,7 @@ std::filesystem::path find_weights(const std::filesystem::path& path) {
 
 SafetensorsCheckpoint::SafetensorsCheckpoint(const std::filesystem::path& path) {
     source_ = find_weights(path);
-    if (ends_with(source_.filename().string(), ".index.json")) {
+    if (core::ends_with(source_.filename().string(), ".index.json")) {
         open_index(source_);
     } else {
         open_single(source_);

@@ -3,6 +3,7 @@
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
 #include "engine/core/tensor_io.h"
+#include "engine/core/text_affixes.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/torch.h>
@@ -12,36 +13,33 @@
 namespace tuneframe::models::clip {
 namespace {
 
-bool ends_with(const std::string& text, const std::string& suffix) {
-    return text.size() >= suffix.size() &&
-           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // Standard deviation of CLIPPreTrainedModel._init_weights for a parameter, or a negative value
 // for a constant: -1 for ones (LayerNorm weights), -2 for zeros (biases).
-double init_std(const std::string& name, const CLIPVisionConfig& config) {
+double clip_init_std(const std::string& name, const CLIPVisionConfig& config) {
     const double factor = config.initializer_factor;
     const double hidden = static_cast<double>(config.hidden_size);
     const double in_proj = std::pow(hidden, -0.5) *
                            std::pow(2.0 * static_cast<double>(config.num_hidden_layers), -0.5) *
                            factor;
-    if (ends_with(name, ".bias")) {
+    if (core::ends_with(name, ".bias")) {
         return -2;
     }
-    if (ends_with(name, "layer_norm1.weight") || ends_with(name, "layer_norm2.weight") ||
-        ends_with(name, "layrnorm.weight") || ends_with(name, "layernorm.weight")) {
+    if (core::ends_with(name, "layer_norm1.weight") ||
+        core::ends_with(name, "layer_norm2.weight") || core::ends_with(name, "layrnorm.weight") ||
+        core::ends_with(name, "layernorm.weight")) {
         return -1;
     }
-    if (ends_with(name, "class_embedding") || name == "visual_projection.weight") {
+    if (core::ends_with(name, "class_embedding") || name == "visual_projection.weight") {
         return std::pow(hidden, -0.5) * factor;
     }
-    if (ends_with(name, "patch_embedding.weight") || ends_with(name, "position_embedding.weight")) {
+    if (core::ends_with(name, "patch_embedding.weight") ||
+        core::ends_with(name, "position_embedding.weight")) {
         return config.initializer_range * factor;
     }
-    if (ends_with(name, "out_proj.weight")) {
+    if (core::ends_with(name, "out_proj.weight")) {
         return std::pow(hidden, -0.5) * factor;
     }
-    if (ends_with(name, "fc1.weight")) {
+    if (core::ends_with(name, "fc1.weight")) {
         return std::pow(2.0 * hidden, -0.5) * factor;
     }
     return in_proj; // q_proj, k_proj, v_proj, fc2
@@ -66,7 +64,7 @@ void initialise_clip_vision_model(CLIPVisionModelWithProjectionImpl& model, std:
     torch::NoGradGuard no_grad;
     at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(seed);
     for (const auto& item : model.named_parameters()) {
-        const double std = init_std(item.key(), model.config());
+        const double std = clip_init_std(item.key(), model.config());
         at::Tensor value = at::empty(item.value().sizes(), at::kFloat);
         if (std == -1) {
             value.fill_(1.0);

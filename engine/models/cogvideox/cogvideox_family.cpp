@@ -1,6 +1,7 @@
 #include "engine/models/cogvideox/cogvideox_family.h"
 
 #include "engine/core/json_file.h"
+#include "engine/core/text_affixes.h"
 #include "engine/lora/comfyui_lora_keys.h"
 #include "engine/models/cogvideox/architectures.h"
 #include "engine/models/cogvideox/cogvideox_bench_model.h"
@@ -10,18 +11,12 @@
 #include "engine/models/cogvideox/transformer_checkpoint.h"
 
 namespace tuneframe::models::cogvideox {
-namespace {
-
-bool starts_with(const std::string& text, const std::string& prefix) {
-    return text.rfind(prefix, 0) == 0;
-}
-
-} // namespace
+namespace {} // namespace
 
 bool CogVideoXFamily::reads(const nlohmann::json& model_index) const {
     // CogVideoXPipeline, CogVideoXImageToVideoPipeline, CogVideoXVideoToVideoPipeline...; a
     // folder made by hand may only name its transformer.
-    if (starts_with(model_index.value("_class_name", std::string()), "CogVideoX")) {
+    if (core::starts_with(model_index.value("_class_name", std::string()), "CogVideoX")) {
         return true;
     }
     const nlohmann::json transformer = model_index.value("transformer", nlohmann::json());
@@ -70,7 +65,7 @@ std::vector<models::Architecture> CogVideoXFamily::architectures() const {
     std::vector<models::Architecture> known;
     for (const cogvideox::Architecture& a : cogvideox::architectures()) {
         known.push_back({a.name, a.description, a.pipeline_class, a.stored_dtype,
-                         starts_with(a.name, "cogvideox-tiny")});
+                         core::starts_with(a.name, "cogvideox-tiny")});
     }
     return known;
 }

@@ -26,7 +26,7 @@ bool name_ends_with(const std::string& text, const std::string& suffix) {
 
 // Standard deviation of transformers' T5PreTrainedModel._init_weights (factor 1.0), or 0 for
 // a norm weight (set to one).
-double init_std(const std::string& name, const T5Config& config) {
+double t5_init_std(const std::string& name, const T5Config& config) {
     const auto d_model = static_cast<double>(config.d_model);
     if (name == "shared.weight") {
         return 1.0;
@@ -94,7 +94,7 @@ void initialise_t5_encoder(T5EncoderModelImpl& model, std::uint64_t seed) {
     torch::NoGradGuard no_grad;
     at::Generator generator = at::make_generator<at::CPUGeneratorImpl>(seed);
     for (const auto& item : model.named_parameters()) {
-        const double std = init_std(item.key(), model.config());
+        const double std = t5_init_std(item.key(), model.config());
         at::Tensor value = at::empty(item.value().sizes(), at::kFloat);
         if (std == 0.0) {
             value.fill_(1.0);

@@ -2,6 +2,7 @@
 
 #include "engine/core/error.h"
 #include "engine/core/safetensors/safetensors_file.h"
+#include "engine/core/text_affixes.h"
 
 #include <algorithm>
 #include <set>
@@ -60,16 +61,8 @@ constexpr Rename kBlock[] = {
     {"modulation", "scale_shift_table"},
 };
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-    return text.substr(0, prefix.size()) == prefix;
-}
-
-bool ends_with(std::string_view text, std::string_view suffix) {
-    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 std::string strip_prefix(const std::string& key) {
-    return starts_with(key, kComfyUIPrefix) ? key.substr(kComfyUIPrefix.size()) : key;
+    return core::starts_with(key, kComfyUIPrefix) ? key.substr(kComfyUIPrefix.size()) : key;
 }
 
 // `name` with the first rule whose source is it or a parent module of it applied.
@@ -79,7 +72,7 @@ std::optional<std::string> rename(const std::string& name, const Rename (&rules)
     for (const Rename& rule : rules) {
         const std::string_view from = to_original ? rule.diffusers : rule.original;
         const std::string_view to = to_original ? rule.original : rule.diffusers;
-        if (name == from || (starts_with(name, from) && name[from.size()] == '.')) {
+        if (name == from || (core::starts_with(name, from) && name[from.size()] == '.')) {
             return std::string(to) + name.substr(from.size());
         }
     }
@@ -88,7 +81,7 @@ std::optional<std::string> rename(const std::string& name, const Rename (&rules)
 
 // "blocks.12.rest" -> ("blocks.12.", "rest"); nullopt for names outside the blocks.
 std::optional<std::pair<std::string, std::string>> split_block(const std::string& name) {
-    if (!starts_with(name, "blocks.")) {
+    if (!core::starts_with(name, "blocks.")) {
         return std::nullopt;
     }
     const std::size_t dot = name.find('.', 7);
@@ -122,7 +115,7 @@ std::optional<std::string> original_name(const std::string& diffusers) {
 std::optional<std::string> scaled_weight_name(const std::string& key) {
     const std::string name = strip_prefix(key);
     for (std::string_view suffix : {".scale_weight", ".weight_scale"}) {
-        if (ends_with(name, suffix)) {
+        if (core::ends_with(name, suffix)) {
             return name.substr(0, name.size() - suffix.size()) + ".weight";
         }
     }
@@ -131,8 +124,8 @@ std::optional<std::string> scaled_weight_name(const std::string& key) {
 
 bool is_ignored_key(const std::string& key) {
     const std::string name = strip_prefix(key);
-    return name == "scaled_fp8" || ends_with(name, ".scale_input") ||
-           ends_with(name, ".input_scale") || ends_with(name, ".comfy_quant") ||
+    return name == "scaled_fp8" || core::ends_with(name, ".scale_input") ||
+           core::ends_with(name, ".input_scale") || core::ends_with(name, ".comfy_quant") ||
            name.find(".norm_added_q.") != std::string::npos;
 }
 

@@ -89,7 +89,7 @@ torch::Dtype unquantized_dtype(const Sources& sources) {
     return core::to_scalar_type(most->first);
 }
 
-std::string key_list(const std::vector<std::string>& items) {
+std::string checkpoint_key_list(const std::vector<std::string>& items) {
     constexpr std::size_t shown = 12;
     std::string text;
     for (std::size_t i = 0; i < items.size() && i < shown; ++i) {
@@ -139,7 +139,7 @@ void check_mapping(const std::map<std::string, at::Tensor>& expected, const Sour
                                      {&misshaped, "mis-shaped"}}) {
         if (!list->empty()) {
             message += " " + std::to_string(list->size()) + " " + what +
-                       " key(s): " + key_list(*list) + ".";
+                       " key(s): " + checkpoint_key_list(*list) + ".";
         }
     }
     throw Error(ErrorCode::BadInput, message,

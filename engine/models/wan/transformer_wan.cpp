@@ -21,7 +21,7 @@ std::string shape_of(const at::Tensor& tensor) {
     return tensor.defined() ? core::shape_string(tensor.sizes().vec()) : "absent";
 }
 
-[[noreturn]] void bad_input(const std::string& message, const std::string& hint) {
+[[noreturn]] void bad_transformer_input(const std::string& message, const std::string& hint) {
     throw Error(ErrorCode::BadInput, message, hint);
 }
 
@@ -209,46 +209,50 @@ void WanTransformer3DModelImpl::check_inputs(const TransformerInputs& in) const 
     const std::string hint = "Check the input tensors against the model's config.json.";
     const at::Tensor& hidden = in.hidden_states;
     if (!hidden.defined() || hidden.dim() != 5) {
-        bad_input("hidden_states must be [B, C, F, H, W] (channels before frames), not " +
-                      shape_of(hidden) + ".",
-                  hint);
+        bad_transformer_input(
+            "hidden_states must be [B, C, F, H, W] (channels before frames), not " +
+                shape_of(hidden) + ".",
+            hint);
     }
     if (hidden.size(1) != config_.in_channels) {
-        bad_input("this Wan transformer takes " + std::to_string(config_.in_channels) +
-                      " input channels (in_channels in its config.json), but hidden_states " +
-                      shape_of(hidden) + " has " + std::to_string(hidden.size(1)) + ".",
-                  config_.in_channels == 36
-                      ? "An image-to-video model takes the 16 noisy latent channels, the 4-channel "
-                        "first-frame mask and the 16 condition latent channels, concatenated."
-                      : "Pass latents with " + std::to_string(config_.in_channels) +
-                            " channels, from the VAE that belongs to this model.");
+        bad_transformer_input(
+            "this Wan transformer takes " + std::to_string(config_.in_channels) +
+                " input channels (in_channels in its config.json), but hidden_states " +
+                shape_of(hidden) + " has " + std::to_string(hidden.size(1)) + ".",
+            config_.in_channels == 36
+                ? "An image-to-video model takes the 16 noisy latent channels, the 4-channel "
+                  "first-frame mask and the 16 condition latent channels, concatenated."
+                : "Pass latents with " + std::to_string(config_.in_channels) +
+                      " channels, from the VAE that belongs to this model.");
     }
     const auto& p = config_.patch_size;
     if (hidden.size(2) % p[0] || hidden.size(3) % p[1] || hidden.size(4) % p[2]) {
-        bad_input("hidden_states " + shape_of(hidden) + " does not divide into the model's " +
-                      std::to_string(p[0]) + " x " + std::to_string(p[1]) + " x " +
-                      std::to_string(p[2]) + " (frames x height x width) patches.",
-                  "Use latents whose frame count is a multiple of " + std::to_string(p[0]) +
-                      " and whose height and width are multiples of " + std::to_string(p[1]) +
-                      " and " + std::to_string(p[2]) +
-                      " (video sizes that are multiples of 16 pixels for Wan 2.1's VAE, 32 for "
-                      "Wan 2.2's).");
+        bad_transformer_input(
+            "hidden_states " + shape_of(hidden) + " does not divide into the model's " +
+                std::to_string(p[0]) + " x " + std::to_string(p[1]) + " x " + std::to_string(p[2]) +
+                " (frames x height x width) patches.",
+            "Use latents whose frame count is a multiple of " + std::to_string(p[0]) +
+                " and whose height and width are multiples of " + std::to_string(p[1]) + " and " +
+                std::to_string(p[2]) +
+                " (video sizes that are multiples of 16 pixels for Wan 2.1's VAE, 32 for "
+                "Wan 2.2's).");
     }
     const auto grid = patch_grid(hidden);
     if (std::max({grid[0], grid[1], grid[2]}) > config_.rope_max_seq_len) {
-        bad_input("hidden_states " + shape_of(hidden) +
-                      " has more patches along one axis than "
-                      "the rotary tables cover (rope_max_seq_len " +
-                      std::to_string(config_.rope_max_seq_len) + ").",
-                  "Use a smaller video.");
+        bad_transformer_input("hidden_states " + shape_of(hidden) +
+                                  " has more patches along one axis than "
+                                  "the rotary tables cover (rope_max_seq_len " +
+                                  std::to_string(config_.rope_max_seq_len) + ").",
+                              "Use a smaller video.");
     }
     const std::int64_t batch = hidden.size(0);
     const at::Tensor& text = in.encoder_hidden_states;
     if (!text.defined() || text.dim() != 3 || text.size(0) != batch ||
         text.size(2) != config_.text_dim) {
-        bad_input("encoder_hidden_states must be [" + std::to_string(batch) + ", L, " +
-                      std::to_string(config_.text_dim) + "], not " + shape_of(text) + ".",
-                  hint);
+        bad_transformer_input("encoder_hidden_states must be [" + std::to_string(batch) + ", L, " +
+                                  std::to_string(config_.text_dim) + "], not " + shape_of(text) +
+                                  ".",
+                              hint);
     }
     const std::int64_t tokens = grid[0] * grid[1] * grid[2];
     const at::Tensor& t = in.timestep;
@@ -256,11 +260,12 @@ void WanTransformer3DModelImpl::check_inputs(const TransformerInputs& in) const 
     const bool per_token_ok = t.defined() && t.dim() == 2 &&
                               (t.size(0) == 1 || t.size(0) == batch) && t.size(1) == tokens;
     if (!scalar_ok && !per_token_ok) {
-        bad_input("timestep must be [" + std::to_string(batch) + "] (or [1]), or one per token [" +
-                      std::to_string(batch) + ", " + std::to_string(tokens) +
-                      "] for these latents, not " + shape_of(t) + ".",
-                  "A per-token timestep (Wan 2.2 TI2V) holds one value per patch of the latents "
-                  "(frames x rows x columns of patches, in that order).");
+        bad_transformer_input(
+            "timestep must be [" + std::to_string(batch) + "] (or [1]), or one per token [" +
+                std::to_string(batch) + ", " + std::to_string(tokens) +
+                "] for these latents, not " + shape_of(t) + ".",
+            "A per-token timestep (Wan 2.2 TI2V) holds one value per patch of the latents "
+            "(frames x rows x columns of patches, in that order).");
     }
     check_image_inputs(in);
 }
@@ -270,41 +275,45 @@ void WanTransformer3DModelImpl::check_image_inputs(const TransformerInputs& in) 
     const std::int64_t batch = in.hidden_states.size(0);
     if (!config_.image_dim) {
         if (image.defined()) {
-            bad_input("this Wan transformer has no image embedder (no image_dim in its "
-                      "config.json), so it takes no encoder_hidden_states_image.",
-                      "Leave encoder_hidden_states_image out: this model takes the image through "
-                      "its latent channels, or is a text-to-video model.");
+            bad_transformer_input(
+                "this Wan transformer has no image embedder (no image_dim in its "
+                "config.json), so it takes no encoder_hidden_states_image.",
+                "Leave encoder_hidden_states_image out: this model takes the image through "
+                "its latent channels, or is a text-to-video model.");
         }
         return;
     }
     const std::int64_t samples = config_.pos_embed_seq_len ? 2 * batch : batch;
     if (!image.defined()) {
-        bad_input("this image-to-video Wan transformer needs encoder_hidden_states_image (the "
-                  "CLIP image encoder's penultimate hidden states).",
-                  "Pass encoder_hidden_states_image [" + std::to_string(samples) + ", tokens, " +
-                      std::to_string(*config_.image_dim) + "].");
+        bad_transformer_input(
+            "this image-to-video Wan transformer needs encoder_hidden_states_image (the "
+            "CLIP image encoder's penultimate hidden states).",
+            "Pass encoder_hidden_states_image [" + std::to_string(samples) + ", tokens, " +
+                std::to_string(*config_.image_dim) + "].");
     }
     if (image.dim() != 3 || image.size(0) != samples || image.size(2) != *config_.image_dim ||
         (config_.pos_embed_seq_len && 2 * image.size(1) != *config_.pos_embed_seq_len)) {
-        bad_input("encoder_hidden_states_image must be [" + std::to_string(samples) + ", " +
-                      (config_.pos_embed_seq_len ? std::to_string(*config_.pos_embed_seq_len / 2)
-                                                 : std::string("tokens")) +
-                      ", " + std::to_string(*config_.image_dim) + "], not " + shape_of(image) + ".",
-                  config_.pos_embed_seq_len
-                      ? "A first-last-frame model takes both images' CLIP tokens, first then "
-                        "last for each sample."
-                      : "Pass the CLIP image encoder's penultimate hidden states.");
+        bad_transformer_input(
+            "encoder_hidden_states_image must be [" + std::to_string(samples) + ", " +
+                (config_.pos_embed_seq_len ? std::to_string(*config_.pos_embed_seq_len / 2)
+                                           : std::string("tokens")) +
+                ", " + std::to_string(*config_.image_dim) + "], not " + shape_of(image) + ".",
+            config_.pos_embed_seq_len
+                ? "A first-last-frame model takes both images' CLIP tokens, first then "
+                  "last for each sample."
+                : "Pass the CLIP image encoder's penultimate hidden states.");
     }
     if (config_.has_image_attention() && in.encoder_hidden_states.size(1) != kTextContextLength) {
-        bad_input("an image-to-video Wan 2.1 transformer tells the image tokens from the text by "
-                  "the text's fixed length of " +
-                      std::to_string(kTextContextLength) +
-                      " tokens (as diffusers does), so encoder_hidden_states must be [" +
-                      std::to_string(batch) + ", " + std::to_string(kTextContextLength) + ", " +
-                      std::to_string(config_.text_dim) + "], not " +
-                      shape_of(in.encoder_hidden_states) + ".",
-                  "Encode the prompt padded with zeros to 512 tokens (max_sequence_length 512), "
-                  "as WanImageToVideoPipeline does.");
+        bad_transformer_input(
+            "an image-to-video Wan 2.1 transformer tells the image tokens from the text by "
+            "the text's fixed length of " +
+                std::to_string(kTextContextLength) +
+                " tokens (as diffusers does), so encoder_hidden_states must be [" +
+                std::to_string(batch) + ", " + std::to_string(kTextContextLength) + ", " +
+                std::to_string(config_.text_dim) + "], not " + shape_of(in.encoder_hidden_states) +
+                ".",
+            "Encode the prompt padded with zeros to 512 tokens (max_sequence_length 512), "
+            "as WanImageToVideoPipeline does.");
     }
 }
 

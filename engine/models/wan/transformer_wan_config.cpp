@@ -9,7 +9,7 @@ namespace {
 using core::Error;
 using core::ErrorCode;
 
-void require(bool condition, const std::string& origin, const std::string& what) {
+void require_field(bool condition, const std::string& origin, const std::string& what) {
     if (!condition) {
         throw Error(ErrorCode::BadInput, origin + ": " + what + ".",
                     "Use the config.json that came with the checkpoint.");
@@ -22,35 +22,37 @@ std::array<std::int64_t, 3> read_patch_size(const nlohmann::json& json, const st
     if (it == json.end() || it->is_null()) {
         return patch;
     }
-    require(it->is_array() && it->size() == 3, origin,
-            "patch_size must be three integers (frames, height, width)");
+    require_field(it->is_array() && it->size() == 3, origin,
+                  "patch_size must be three integers (frames, height, width)");
     for (std::size_t i = 0; i < 3; ++i) {
-        require((*it)[i].is_number_integer(), origin,
-                "patch_size must be three integers (frames, height, width)");
+        require_field((*it)[i].is_number_integer(), origin,
+                      "patch_size must be three integers (frames, height, width)");
         patch[i] = (*it)[i].get<std::int64_t>();
     }
     return patch;
 }
 
-void validate(const WanTransformer3DConfig& c, const std::string& origin) {
-    require(c.num_attention_heads > 0 && c.attention_head_dim > 0 && c.num_layers >= 0, origin,
-            "num_attention_heads, attention_head_dim and num_layers must be positive");
-    require(c.patch_size[0] > 0 && c.patch_size[1] > 0 && c.patch_size[2] > 0, origin,
-            "patch_size must be positive");
-    require(c.in_channels > 0 && c.out_channels > 0 && c.text_dim > 0 && c.ffn_dim > 0, origin,
-            "channel counts and widths must be positive");
+void validate_config(const WanTransformer3DConfig& c, const std::string& origin) {
+    require_field(c.num_attention_heads > 0 && c.attention_head_dim > 0 && c.num_layers >= 0,
+                  origin,
+                  "num_attention_heads, attention_head_dim and num_layers must be positive");
+    require_field(c.patch_size[0] > 0 && c.patch_size[1] > 0 && c.patch_size[2] > 0, origin,
+                  "patch_size must be positive");
+    require_field(c.in_channels > 0 && c.out_channels > 0 && c.text_dim > 0 && c.ffn_dim > 0,
+                  origin, "channel counts and widths must be positive");
     // The sinusoidal features and each rotary axis pair up channels.
-    require(c.freq_dim > 0 && c.freq_dim % 2 == 0, origin, "freq_dim must be even");
-    require(c.attention_head_dim % 2 == 0 && c.attention_head_dim >= 6, origin,
-            "attention_head_dim must be even and at least 6 (three rotary axes)");
-    require(c.rope_max_seq_len > 0 && c.eps > 0, origin,
-            "rope_max_seq_len and eps must be positive");
-    require(!c.image_dim || *c.image_dim > 0, origin, "image_dim must be positive");
-    require(!c.added_kv_proj_dim || *c.added_kv_proj_dim == c.inner_dim(), origin,
-            "added_kv_proj_dim must equal num_attention_heads * attention_head_dim (the image "
-            "embedder's width)");
-    require(!c.pos_embed_seq_len || (c.image_dim && *c.pos_embed_seq_len > 0), origin,
-            "pos_embed_seq_len needs image_dim");
+    require_field(c.freq_dim > 0 && c.freq_dim % 2 == 0, origin, "freq_dim must be even");
+    require_field(c.attention_head_dim % 2 == 0 && c.attention_head_dim >= 6, origin,
+                  "attention_head_dim must be even and at least 6 (three rotary axes)");
+    require_field(c.rope_max_seq_len > 0 && c.eps > 0, origin,
+                  "rope_max_seq_len and eps must be positive");
+    require_field(!c.image_dim || *c.image_dim > 0, origin, "image_dim must be positive");
+    require_field(
+        !c.added_kv_proj_dim || *c.added_kv_proj_dim == c.inner_dim(), origin,
+        "added_kv_proj_dim must equal num_attention_heads * attention_head_dim (the image "
+        "embedder's width)");
+    require_field(!c.pos_embed_seq_len || (c.image_dim && *c.pos_embed_seq_len > 0), origin,
+                  "pos_embed_seq_len needs image_dim");
 }
 
 } // namespace
@@ -88,7 +90,7 @@ WanTransformer3DConfig WanTransformer3DConfig::from_json(const nlohmann::json& j
     c.added_kv_proj_dim = f.maybe<std::int64_t>("added_kv_proj_dim");
     c.rope_max_seq_len = f.optional("rope_max_seq_len", c.rope_max_seq_len);
     c.pos_embed_seq_len = f.maybe<std::int64_t>("pos_embed_seq_len");
-    validate(c, origin);
+    validate_config(c, origin);
     return c;
 }
 
@@ -234,7 +236,9 @@ const WanTransformerPreset* recognise_wan_transformer(const WanTransformer3DConf
 
 std::int64_t WanTransformer3DConfig::parameter_count() const {
     const std::int64_t d = inner_dim();
-    auto linear = [](std::int64_t in, std::int64_t out) { return in * out + out; };
+    auto linear = [](std::int64_t in, std::int64_t out) {
+        return in * out + out;
+    };
     std::int64_t count = in_channels * patch_volume() * d + d; // patch_embedding
     // condition_embedder: time_embedder, time_proj, text_embedder
     count += linear(freq_dim, d) + linear(d, d) + linear(d, 6 * d);
@@ -248,7 +252,7 @@ std::int64_t WanTransformer3DConfig::parameter_count() const {
     if (added_kv_proj_dim) {
         block += 2 * linear(*added_kv_proj_dim, d) + d; // add_k_proj, add_v_proj, norm_added_k
     }
-    block += cross_attn_norm ? 2 * d : 0;           // norm2
+    block += cross_attn_norm ? 2 * d : 0;             // norm2
     block += linear(d, ffn_dim) + linear(ffn_dim, d); // ffn
     block += 6 * d;                                   // scale_shift_table
     count += num_layers * block;

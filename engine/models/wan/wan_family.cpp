@@ -3,6 +3,7 @@
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
 #include "engine/core/safetensors/safetensors_checkpoint.h"
+#include "engine/core/text_affixes.h"
 #include "engine/models/wan/lora_keys.h"
 #include "engine/models/wan/original_keys.h"
 #include "engine/models/wan/transformer_checkpoint.h"
@@ -17,10 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool starts_with(const std::string& text, const std::string& prefix) {
-    return text.rfind(prefix, 0) == 0;
-}
-
 // The pipelines this family samples with; VACE, Animate and the video-to-video pipeline
 // condition on inputs it does not prepare.
 bool known_pipeline(const std::string& name) {
@@ -31,7 +28,7 @@ bool known_pipeline(const std::string& name) {
 
 bool WanFamily::reads(const nlohmann::json& model_index) const {
     const std::string name = model_index.value("_class_name", std::string());
-    if (starts_with(name, "Wan")) {
+    if (core::starts_with(name, "Wan")) {
         if (!known_pipeline(name)) {
             throw core::Error(core::ErrorCode::Unsupported,
                               "The Wan pipeline '" + name + "' is not one this engine trains.",

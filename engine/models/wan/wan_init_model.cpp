@@ -75,8 +75,8 @@ void write_image_components(const WanArchitecture& a, PipelineFolderWriter& pipe
     pipeline.add_component("image_processor", "transformers", "CLIPImageProcessor");
 }
 
-void write_other_components(const WanArchitecture& a, PipelineFolderWriter& pipeline,
-                            c10::ScalarType dtype, std::uint64_t seed) {
+void write_wan_components(const WanArchitecture& a, PipelineFolderWriter& pipeline,
+                          c10::ScalarType dtype, std::uint64_t seed) {
     // The released VAEs are stored in float32.
     write_random_autoencoder_kl_wan(a.vae, pipeline.component_folder("vae"), seed, c10::kFloat);
     pipeline.add_component("vae", "diffusers", "AutoencoderKLWan");
@@ -145,7 +145,7 @@ InitModelResult write_wan_pipeline(const WanArchitecture& a, const InitModelOpti
                  a.boundary_ratio ? nlohmann::json(*a.boundary_ratio) : nlohmann::json(nullptr));
     pipeline.set("expand_timesteps", a.expand_timesteps);
     if (a.info.tiny || options.complete) {
-        write_other_components(a, pipeline, dtype, options.seed);
+        write_wan_components(a, pipeline, dtype, options.seed);
     }
     pipeline.finish();
     result.components = pipeline.components();

@@ -9,7 +9,7 @@
 namespace tuneframe::models::wan {
 namespace {
 
-common::T5Tokenizer open_tokenizer(const std::filesystem::path& folder) {
+common::T5Tokenizer open_umt5_tokenizer(const std::filesystem::path& folder) {
     const std::filesystem::path model = folder / "spiece.model";
     std::error_code error;
     if (!std::filesystem::exists(model, error)) {
@@ -45,7 +45,7 @@ at::Tensor rows_to_tensor(const std::vector<std::vector<std::int64_t>>& rows) {
 WanPromptEncoder::WanPromptEncoder(const std::filesystem::path& tokenizer_folder,
                                    std::filesystem::path text_encoder_folder,
                                    WeightsPlacement placement)
-    : tokenizer_(open_tokenizer(tokenizer_folder))
+    : tokenizer_(open_umt5_tokenizer(tokenizer_folder))
     , text_encoder_folder_(std::move(text_encoder_folder))
     , placement_(placement) {}
 

@@ -104,8 +104,8 @@ std::int64_t frozen_block_bytes(const models::DiffusionTransformerImpl& model) {
 
 // "wan, 1536 wide, 4096-wide text, 16 in / 16 out channels": what must agree for the folder's
 // encoders and sampler to run the benched transformer.
-std::string shape_text(const std::string& family, const nlohmann::json& summary,
-                       std::int64_t text_width) {
+std::string model_shape_text(const std::string& family, const nlohmann::json& summary,
+                             std::int64_t text_width) {
     return family + ", " + summary["width"].dump() + " wide, " + std::to_string(text_width) +
            "-wide text, " + summary["in_channels"].dump() + " in / " +
            summary["out_channels"].dump() + " out channels";
@@ -120,8 +120,8 @@ std::unique_ptr<models::ModelFolder> open_validation_model(const BenchSpec& spec
     const nlohmann::json theirs = folder->summary();
     const nlohmann::json ours = bench.summary();
     const std::int64_t their_text = folder->encoder_memory().text_width;
-    const std::string their_shape = shape_text(folder->family(), theirs, their_text);
-    const std::string our_shape = shape_text(bench.family(), ours, bench.text_width());
+    const std::string their_shape = model_shape_text(folder->family(), theirs, their_text);
+    const std::string our_shape = model_shape_text(bench.family(), ours, bench.text_width());
     if (their_shape != our_shape) {
         throw core::Error(core::ErrorCode::BadInput,
                           "The pipeline in '" + spec.validation_pipeline + "' is " +
@@ -193,7 +193,7 @@ nlohmann::json bench_validation(const BenchSpec& spec, const models::ModelFolder
 }
 
 // ref_lora_step.py's optimizer: AdamW(lr 1e-4, betas (0.9, 0.95), weight decay 1e-3, eps 1e-8).
-OptimizerOptions optimizer_options(const std::string& optimizer) {
+OptimizerOptions bench_optimizer_options(const std::string& optimizer) {
     OptimizerOptions options;
     options.lr = 1e-4;
     if (optimizer.rfind("adam", 0) == 0) {
@@ -317,7 +317,8 @@ nlohmann::json run_bench(const BenchSpec& spec) {
             trainable_count += item.value().numel();
         }
     }
-    auto optimizer = make_optimizer(spec.optimizer, trainable, optimizer_options(spec.optimizer));
+    auto optimizer =
+        make_optimizer(spec.optimizer, trainable, bench_optimizer_options(spec.optimizer));
 
     const models::BenchTraining training =
         bench->training({video_shape(spec), text_tokens, task}, {dtype, device});

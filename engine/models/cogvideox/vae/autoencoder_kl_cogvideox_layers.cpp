@@ -1,4 +1,5 @@
 #include "engine/models/cogvideox/vae/autoencoder_kl_cogvideox_layers.h"
+#include "engine/core/bf16_convolution.h"
 
 #include <torch/torch.h>
 
@@ -25,32 +26,15 @@ at::Tensor average_frame_pairs(const at::Tensor& input) {
     return (input.slice(2, 0, frames, 2) + input.slice(2, 1, frames, 2)) / 2;
 }
 
-// oneDNN 3.7 (Debian 13's LibTorch 2.6) computes bfloat16 convolutions on AVX-512 CPUs wrongly in
-// the plain layout when the output channels are not a multiple of 16: the decoder's conv_out
-// (128 -> 3) was off by 4.6 where bfloat16 allows 0.06, varying with the thread count. Its
-// channels-last kernels are right, and for those shapes faster too (17.5 vs 31.6 ms at 2 threads
-// on 1x128x5x120x180), so such convolutions take that layout on the CPU; every other one keeps
-// the plain layout, where channels-last costs the two conversions (18.8 vs 24.3 ms at 128 -> 128).
-bool channels_last_for_bf16(const at::Tensor& input, std::int64_t out_channels) {
-    return input.device().is_cpu() && input.scalar_type() == at::kBFloat16 &&
-           out_channels % 16 != 0;
-}
-
 // at::conv3d for [B, C, F, H, W] input, at::conv2d for [N, C, H, W]; the same stride and padding
 // along every dimension.
 at::Tensor convolve(const at::Tensor& input, const at::Tensor& weight, const at::Tensor& bias,
                     std::int64_t stride = 1, std::int64_t padding = 0) {
     const bool video = input.dim() == 5;
-    const auto run = [&](const at::Tensor& x) {
+    return core::convolve_in_correct_layout(input, weight.size(0), [&](const at::Tensor& x) {
         return video ? at::conv3d(x, weight, bias, stride, padding)
                      : at::conv2d(x, weight, bias, stride, padding);
-    };
-    if (!channels_last_for_bf16(input, weight.size(0))) {
-        return run(input);
-    }
-    return run(input.contiguous(video ? at::MemoryFormat::ChannelsLast3d
-                                      : at::MemoryFormat::ChannelsLast))
-        .contiguous();
+    });
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "engine/models/cogvideox/vae/block_average_vae.h"
 
 #include "engine/core/error.h"
+#include "engine/core/text_affixes.h"
 
 #include <torch/torch.h>
 
@@ -9,11 +10,6 @@
 
 namespace tuneframe::models {
 namespace {
-
-bool ends_with(const std::string& text, const std::string& suffix) {
-    return text.size() >= suffix.size() &&
-           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
@@ -52,7 +48,7 @@ void copy_colours_through_silu(at::Tensor& weight) {
 // eight has mean zero and a spread of K / 2 however the clip looks, so it passes the colours
 // through with a known scale, which the norm's weight undoes.
 void set_encoder(const std::string& name, at::Tensor& parameter, const std::string& anchor) {
-    const bool bias = ends_with(name, ".bias");
+    const bool bias = core::ends_with(name, ".bias");
     if (name == "encoder.conv_in.conv.weight") {
         parameter.zero_();
         for (std::int64_t c = 0; c < 3; ++c) {

@@ -11,7 +11,7 @@ namespace {
 using core::Error;
 using core::ErrorCode;
 
-[[noreturn]] void bad_config(const std::string& origin, const std::string& what) {
+[[noreturn]] void bad_vae_config(const std::string& origin, const std::string& what) {
     throw Error(ErrorCode::BadInput, origin + ": " + what,
                 "Restore config.json from the model's download; Wan VAEs use AutoencoderKLWan's "
                 "layout (diffusers 0.40).");
@@ -23,8 +23,8 @@ std::string text(std::int64_t value) {
 
 void check_positive(const std::string& origin, const char* field, std::int64_t value) {
     if (value <= 0) {
-        bad_config(origin,
-                   std::string("\"") + field + "\" must be positive, not " + text(value) + ".");
+        bad_vae_config(origin,
+                       std::string("\"") + field + "\" must be positive, not " + text(value) + ".");
     }
 }
 
@@ -32,14 +32,14 @@ void check_statistics(const AutoencoderKLWanConfig& config, const std::string& o
     for (const auto& [values, field] :
          {std::pair{&config.latents_mean, "latents_mean"}, {&config.latents_std, "latents_std"}}) {
         if (static_cast<std::int64_t>(values->size()) != config.z_dim) {
-            bad_config(origin, std::string("\"") + field + "\" has " + text(values->size()) +
-                                   " values but z_dim is " + text(config.z_dim) +
-                                   "; it needs one per latent channel.");
+            bad_vae_config(origin, std::string("\"") + field + "\" has " + text(values->size()) +
+                                       " values but z_dim is " + text(config.z_dim) +
+                                       "; it needs one per latent channel.");
         }
     }
     if (std::any_of(config.latents_std.begin(), config.latents_std.end(),
                     [](double value) { return !(value > 0); })) {
-        bad_config(origin, "every \"latents_std\" value must be positive.");
+        bad_vae_config(origin, "every \"latents_std\" value must be positive.");
     }
 }
 
@@ -62,10 +62,10 @@ void check_residual_shortcuts(const AutoencoderKLWanConfig& config, const std::s
             fits = fits && (up_out * up_factor) % up_in == 0;
         }
         if (!fits) {
-            bad_config(origin, "with is_residual, the shortcut of level " + text(i) +
-                                   " cannot regroup its channels: \"dim_mult\" must grow by "
-                                   "factors that divide the resampling factor (4, or 8 with "
-                                   "temporal resampling).");
+            bad_vae_config(origin, "with is_residual, the shortcut of level " + text(i) +
+                                       " cannot regroup its channels: \"dim_mult\" must grow by "
+                                       "factors that divide the resampling factor (4, or 8 with "
+                                       "temporal resampling).");
         }
     }
 }
@@ -80,29 +80,31 @@ void check_layout(const AutoencoderKLWanConfig& config, const std::string& origi
     check_positive(origin, "patch_size", config.patch());
     if (config.dim_mult.empty() || std::any_of(config.dim_mult.begin(), config.dim_mult.end(),
                                                [](std::int64_t m) { return m <= 0; })) {
-        bad_config(origin, "\"dim_mult\" must list one positive multiplier per level.");
+        bad_vae_config(origin, "\"dim_mult\" must list one positive multiplier per level.");
     }
     if (config.temperal_downsample.size() + 1 != config.dim_mult.size()) {
-        bad_config(origin, "\"temperal_downsample\" has " +
-                               text(config.temperal_downsample.size()) + " entries; with " +
-                               text(config.dim_mult.size()) + " levels in \"dim_mult\" it needs " +
-                               text(config.dim_mult.size() - 1) + ".");
+        bad_vae_config(origin, "\"temperal_downsample\" has " +
+                                   text(config.temperal_downsample.size()) + " entries; with " +
+                                   text(config.dim_mult.size()) +
+                                   " levels in \"dim_mult\" it needs " +
+                                   text(config.dim_mult.size() - 1) + ".");
     }
     const std::int64_t cell = config.patch() * config.patch();
     if (config.in_channels % cell != 0 || config.out_channels % cell != 0) {
-        bad_config(origin, "\"in_channels\" and \"out_channels\" (" + text(config.in_channels) +
-                               ", " + text(config.out_channels) +
-                               ") must be multiples of patch_size^2 (" + text(cell) + ").");
+        bad_vae_config(origin, "\"in_channels\" and \"out_channels\" (" + text(config.in_channels) +
+                                   ", " + text(config.out_channels) +
+                                   ") must be multiples of patch_size^2 (" + text(cell) + ").");
     }
     if (config.scale_factor_spatial != config.spatial_compression_ratio()) {
-        bad_config(origin, "\"scale_factor_spatial\" is " + text(config.scale_factor_spatial) +
-                               " but the blocks and patch_size compress by " +
-                               text(config.spatial_compression_ratio()) + ".");
+        bad_vae_config(origin, "\"scale_factor_spatial\" is " + text(config.scale_factor_spatial) +
+                                   " but the blocks and patch_size compress by " +
+                                   text(config.spatial_compression_ratio()) + ".");
     }
     if (config.scale_factor_temporal != config.temporal_compression_ratio()) {
-        bad_config(origin, "\"scale_factor_temporal\" is " + text(config.scale_factor_temporal) +
-                               " but \"temperal_downsample\" compresses by " +
-                               text(config.temporal_compression_ratio()) + ".");
+        bad_vae_config(origin, "\"scale_factor_temporal\" is " +
+                                   text(config.scale_factor_temporal) +
+                                   " but \"temperal_downsample\" compresses by " +
+                                   text(config.temporal_compression_ratio()) + ".");
     }
     check_statistics(config, origin);
     if (config.is_residual) {

@@ -1,4 +1,5 @@
 #include "engine/models/wan/vae/autoencoder_kl_wan_init.h"
+#include "engine/core/text_affixes.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/torch.h>
@@ -7,14 +8,7 @@
 #include <map>
 
 namespace tuneframe::models::wan {
-namespace {
-
-bool ends_with(const std::string& name, const std::string& suffix) {
-    return name.size() >= suffix.size() &&
-           name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-} // namespace
+namespace {} // namespace
 
 AutoencoderKLWanConfig tiny_wan21_vae_config() {
     AutoencoderKLWanConfig config;
@@ -61,11 +55,11 @@ void initialise_autoencoder_kl_wan(AutoencoderKLWanImpl& vae, std::uint64_t seed
         parameters.emplace(item.key(), item.value());
     }
     for (auto& [name, parameter] : parameters) {
-        if (ends_with(name, ".gamma")) {
+        if (core::ends_with(name, ".gamma")) {
             parameter.fill_(1.0);
             continue;
         }
-        const bool is_bias = ends_with(name, ".bias");
+        const bool is_bias = core::ends_with(name, ".bias");
         const at::Tensor& weight =
             is_bias ? parameters.at(name.substr(0, name.size() - 5) + ".weight") : parameter;
         const double fan_in = static_cast<double>(weight.numel() / weight.size(0));

@@ -1,5 +1,6 @@
 #include "engine/models/wan/vae/autoencoder_kl_wan_layers.h"
 
+#include "engine/core/bf16_convolution.h"
 #include "engine/core/kernels/attention.h"
 
 #include <torch/torch.h>
@@ -13,24 +14,6 @@ using Triple = std::array<std::int64_t, 3>;
 
 // diffusers' CACHE_T: the frames a causal convolution carries to the next chunk.
 constexpr std::int64_t kCacheFrames = 2;
-
-// oneDNN 3.7 (LibTorch 2.6 on AVX-512 CPUs) gets bfloat16 convolutions wrong in the plain layout
-// when the output channels are not a multiple of 16 (the CogVideoX VAE's conv layers carry the
-// same guard); its channels-last kernels are right, so those convolutions take that layout.
-bool channels_last_for_bf16(const at::Tensor& input, std::int64_t out_channels) {
-    return input.device().is_cpu() && input.scalar_type() == at::kBFloat16 &&
-           out_channels % 16 != 0;
-}
-
-template <typename Run>
-at::Tensor convolve(const at::Tensor& input, std::int64_t out_channels, const Run& run) {
-    if (!channels_last_for_bf16(input, out_channels)) {
-        return run(input);
-    }
-    const auto format =
-        input.dim() == 5 ? at::MemoryFormat::ChannelsLast3d : at::MemoryFormat::ChannelsLast;
-    return run(input.contiguous(format)).contiguous();
-}
 
 // The last kCacheFrames frames of `x`; a single frame is preceded by the last frame of the
 // slot's previous content, as diffusers refills its caches.
@@ -112,8 +95,9 @@ at::Tensor WanCausalConv3dImpl::forward(const at::Tensor& x, const at::Tensor& p
         }
         interior.narrow(2, zero_frames + previous_frames, frames).copy_(x);
     }
-    return convolve(input, weight.size(0),
-                    [&](const at::Tensor& in) { return at::conv3d(in, weight, bias, stride_); });
+    return core::convolve_in_correct_layout(input, weight.size(0), [&](const at::Tensor& in) {
+        return at::conv3d(in, weight, bias, stride_);
+    });
 }
 
 at::Tensor WanCausalConv3dImpl::forward_cached(const at::Tensor& x, WanFeatureCache& cache) const {
@@ -134,7 +118,7 @@ WanConv2dImpl::WanConv2dImpl(std::int64_t in_channels, std::int64_t out_channels
     , padding_(padding) {}
 
 at::Tensor WanConv2dImpl::forward(const at::Tensor& x) const {
-    return convolve(x, weight.size(0), [&](const at::Tensor& in) {
+    return core::convolve_in_correct_layout(x, weight.size(0), [&](const at::Tensor& in) {
         return at::conv2d(in, weight, bias, stride_, padding_);
     });
 }
