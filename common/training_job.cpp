@@ -189,6 +189,7 @@ std::vector<JobFieldLimit> make_job_field_limits() {
         object("memory"),
         integer("memory.blocks_to_swap", 0, kMaxCheckpointedBlocks),
         choice("memory.inactive_expert", {"host", "disk"}),
+        flag("memory.offload_activations"),
         object("parallel"),
         choice("parallel.plan", {"ddp", "zero1", "zero2", "hybrid"}),
         integer("parallel.sp_size", 1, kMaxParallelSize),
@@ -652,6 +653,7 @@ void read_flow_matching(Fields f, FlowMatchingSettings& m) {
 void read_memory(Fields f, MemorySettings& m) {
     f.read("blocks_to_swap", m.blocks_to_swap);
     f.read("inactive_expert", m.inactive_expert);
+    f.read("offload_activations", m.offload_activations);
     f.finish();
 }
 
@@ -899,7 +901,8 @@ json TrainingJob::to_json() const {
     }
     if (!(memory == MemorySettings{})) {
         job["memory"] = {{"blocks_to_swap", memory.blocks_to_swap},
-                         {"inactive_expert", memory.inactive_expert}};
+                         {"inactive_expert", memory.inactive_expert},
+                         {"offload_activations", memory.offload_activations}};
     }
     return job;
 }
@@ -911,7 +914,8 @@ bool FlowMatchingSettings::operator==(const FlowMatchingSettings& o) const {
 }
 
 bool MemorySettings::operator==(const MemorySettings& o) const {
-    return blocks_to_swap == o.blocks_to_swap && inactive_expert == o.inactive_expert;
+    return blocks_to_swap == o.blocks_to_swap && inactive_expert == o.inactive_expert &&
+           offload_activations == o.offload_activations;
 }
 
 json merge_job_json(json base, const json& overrides) {

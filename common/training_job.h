@@ -195,6 +195,11 @@ struct MemorySettings {
     // train the current micro-batch waits: host (its weights in host memory) | disk (dropped and
     // read again from the model folder when its turn comes: slower, least host memory).
     std::string inactive_expert = "host";
+    // With gradient checkpointing, each recomputed block's saved input (one token-width tensor a
+    // block: 13 GB over Wan 14B's 40 blocks at 81x480x832) waits in (pinned) host memory between
+    // forward and backward, copied back one block ahead of its recomputation (musubi-tuner's
+    // --gradient_checkpointing_cpu_offload).
+    bool offload_activations = false;
 
     bool operator==(const MemorySettings& other) const;
 };
