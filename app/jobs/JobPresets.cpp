@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace {
 
 nlohmann::json toNlohmann(const QJsonObject& object) {
@@ -24,7 +26,21 @@ QJsonObject toQt(const nlohmann::json& json) {
     return QJsonDocument::fromJson(QByteArray::fromStdString(json.dump())).object();
 }
 
+// Whether the studio shows Simplified Chinese: the translation installed answers this string.
+bool inChinese() {
+    return JobPresets::tr("en", "the language of the studio's translation: zh_CN in Simplified "
+                                "Chinese (presets carry name_zh_CN)") == QLatin1String("zh_CN");
+}
+
 } // namespace
+
+QString JobPreset::displayName() const {
+    return inChinese() && !nameZh.isEmpty() ? nameZh : name;
+}
+
+QString JobPreset::displayDescription() const {
+    return inChinese() && !descriptionZh.isEmpty() ? descriptionZh : description;
+}
 
 QStringList JobPresets::searchFolders() {
     QStringList candidates;
@@ -89,8 +105,13 @@ QVector<JobPreset> JobPresets::load(const QStringList& folders, QStringList* pro
             preset.id = info.completeBaseName();
             preset.name = meta.value(QStringLiteral("name")).toString(preset.id);
             preset.description = meta.value(QStringLiteral("description")).toString();
+            preset.nameZh = meta.value(QStringLiteral("name_zh_CN")).toString();
+            preset.descriptionZh = meta.value(QStringLiteral("description_zh_CN")).toString();
             preset.modelFamily = meta.value(QStringLiteral("model")).toString();
+            preset.family = meta.value(QStringLiteral("family")).toString(preset.family);
+            preset.demoModel = meta.value(QStringLiteral("demo_model")).toString();
             preset.tierGb = meta.value(QStringLiteral("tier_gb")).toInt();
+            preset.gpus = std::max(1, meta.value(QStringLiteral("gpus")).toInt(1));
             preset.mode =
                 meta.value(QStringLiteral("mode"))
                     .toString(job.value(QStringLiteral("mode")).toString(QStringLiteral("lora")));
@@ -139,7 +160,10 @@ std::optional<JobPreset> JobPresets::saveUser(const QString& folder, const QStri
     JobPreset preset = base;
     preset.id = QStringLiteral("user.") + slug;
     preset.name = trimmed;
-    preset.description = tr("Saved from “%1”.").arg(base.name);
+    preset.nameZh.clear(); // the user's own name in any language
+    preset.description = tr("Saved from “%1”.").arg(base.displayName());
+    preset.descriptionZh.clear();
+    preset.demoModel.clear();
     preset.job = job;
     preset.job.remove(QStringLiteral("model"));
     preset.mode = preset.job.value(QStringLiteral("mode")).toString(base.mode);
@@ -154,7 +178,9 @@ std::optional<JobPreset> JobPresets::saveUser(const QString& folder, const QStri
                     QJsonObject{{QStringLiteral("name"), preset.name},
                                 {QStringLiteral("description"), preset.description},
                                 {QStringLiteral("model"), preset.modelFamily},
+                                {QStringLiteral("family"), preset.family},
                                 {QStringLiteral("tier_gb"), preset.tierGb},
+                                {QStringLiteral("gpus"), preset.gpus},
                                 {QStringLiteral("mode"), preset.mode}});
     preset.file = QDir(folder).filePath(preset.id + QStringLiteral(".json"));
     QSaveFile file(preset.file);

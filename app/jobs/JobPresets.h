@@ -8,18 +8,29 @@
 
 #include <optional>
 
-// A training preset (presets/*.json): a partial job plus a "preset" member naming it, the model
-// family, the memory tier it is sized for (0: a CPU demo) and the mode.
+// A training preset (presets/*.json): a partial job plus a "preset" member naming it (in English
+// and Simplified Chinese), the model it is for and that model's family, the memory tier it is
+// sized for (0: a CPU demo) and the mode.
 struct JobPreset {
-    QString id; // the file name without .json: "cogvideox-2b.lora.24gb"
-    QString name;
+    QString id;   // the file name without .json: "cogvideox-2b.lora.24gb"
+    QString name; // English, as runs record it
     QString description;
-    QString modelFamily;
+    QString nameZh; // name_zh_CN, description_zh_CN; empty: the English ones
+    QString descriptionZh;
+    QString modelFamily; // the model the preset is sized for: "cogvideox-2b", "wan2.1-14b"
+    QString family = QStringLiteral("cogvideox"); // the engine's family name: "cogvideox", "wan"
+    // A demo preset's model in the demo project's models/ folder ("wan2.1-tiny"); else empty.
+    QString demoModel;
     int tierGb = 0;
+    int gpus = 1; // a parallel plan's GPUs, each of tierGb
     QString mode;
     QJsonObject job; // without the "preset" member
     QString file;
     bool user = false; // saved by the user (and so deletable), not shipped
+
+    // The name and description in the studio's language.
+    QString displayName() const;
+    QString displayDescription() const;
 };
 
 // Finds, reads and checks presets, and validates jobs with the same reader the engine uses

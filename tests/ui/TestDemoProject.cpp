@@ -246,8 +246,7 @@ void TestDemoProject::trainPageOpensOnTheCpuDemoPreset() {
     auto* presets = window->trainPage()->findChild<QComboBox*>(QStringLiteral("presetCombo"));
     QVERIFY(presets && presets->isVisible());
     QCOMPARE(presets->currentData().toString(), DemoProjectBuilder::kTrainingPresetId);
-    QCOMPARE(presets->currentText(),
-             QStringLiteral("CogVideoX tiny (demo) · full fine-tune · CPU demo"));
+    QCOMPARE(presets->currentText(), QStringLiteral("CogVideoX demo · full · CPU"));
     NewRunForm* form = window->trainPage()->newRunForm();
     QCOMPARE(QFileInfo(form->modelFolder()).canonicalFilePath(),
              QFileInfo(QDir(m_demoFolder).filePath(QStringLiteral("models/cogvideox-tiny-demo")))
