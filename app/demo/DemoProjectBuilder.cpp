@@ -14,6 +14,8 @@ const QString DemoProjectBuilder::kClipsFolderName = QStringLiteral("demo-clips"
 const QString DemoProjectBuilder::kModelsFolderName = QStringLiteral("models");
 const QString DemoProjectBuilder::kModelArchitecture = QStringLiteral("cogvideox-tiny-demo");
 const QString DemoProjectBuilder::kTrainingPresetId = QStringLiteral("cogvideox-tiny.full.cpu");
+const QString DemoProjectBuilder::kWanModelArchitecture = QStringLiteral("wan2.1-tiny");
+const QString DemoProjectBuilder::kWanTrainingPresetId = QStringLiteral("wan2.1-tiny.lora.cpu");
 
 namespace {
 
@@ -55,7 +57,7 @@ void DemoProjectBuilder::start() {
     m_clipFiles.clear();
     m_errorMessage.clear();
     m_progressDone = 0;
-    m_progressTotal = static_cast<int>(DemoClipCatalog::clips().size()) + 1 + kVaeProgressUnits;
+    m_progressTotal = static_cast<int>(DemoClipCatalog::clips().size()) + 1 + kVaeProgressUnits + 1;
 
     // Checked first, so a studio without its engine says so before writing anything.
     const QString engine = m_enginePath.contains(QLatin1Char('/'))
@@ -82,6 +84,7 @@ void DemoProjectBuilder::cancel() {
     if (m_demoVae)
         m_demoVae->cancel();
     QDir(stagingFolder()).removeRecursively();
+    QDir(stagingFolder(kWanModelArchitecture)).removeRecursively();
 }
 
 DemoProjectBuilder::State DemoProjectBuilder::state() const {
@@ -110,9 +113,18 @@ QString DemoProjectBuilder::modelFolder() const {
         .filePath(kModelsFolderName + QLatin1Char('/') + kModelArchitecture);
 }
 
-QString DemoProjectBuilder::stagingFolder() const {
+QString DemoProjectBuilder::wanModelFolder() const {
     return QDir(m_projectFolder)
-        .filePath(kModelsFolderName + QStringLiteral("/.") + kModelArchitecture +
+        .filePath(kModelsFolderName + QLatin1Char('/') + kWanModelArchitecture);
+}
+
+QString DemoProjectBuilder::stagingFolder() const {
+    return stagingFolder(kModelArchitecture);
+}
+
+QString DemoProjectBuilder::stagingFolder(const QString& architecture) const {
+    return QDir(m_projectFolder)
+        .filePath(kModelsFolderName + QStringLiteral("/.") + architecture +
                   QStringLiteral(".partial"));
 }
 
@@ -134,6 +146,10 @@ int DemoProjectBuilder::progressTotal() const {
 
 bool DemoProjectBuilder::isCompleteModel(const QString& folder) {
     return hasAllComponents(folder) && QFileInfo(demoVaeRecord(folder)).isFile();
+}
+
+bool DemoProjectBuilder::isCompletePipeline(const QString& folder) {
+    return hasAllComponents(folder);
 }
 
 QString DemoProjectBuilder::demoVaeRecord(const QString& modelFolder) {
@@ -174,11 +190,11 @@ void DemoProjectBuilder::onClipsFailed(const QString& message, quint64 runId) {
 }
 
 void DemoProjectBuilder::startModel() {
-    const int clipCount = m_progressTotal - 1 - kVaeProgressUnits;
+    const int clipCount = m_progressTotal - 2 - kVaeProgressUnits;
     const QString target = modelFolder();
     if (isCompleteModel(target)) {
-        setProgress(m_progressTotal, tr("The tiny model is already in place"));
-        succeed();
+        setProgress(m_progressTotal - 1, tr("The tiny model is already in place"));
+        startWanModel();
         return;
     }
     if (hasAllComponents(target)) {
@@ -206,27 +222,72 @@ void DemoProjectBuilder::startModel() {
         return;
     }
 
-    m_state = State::CreatingModel;
     setProgress(clipCount, tr("Creating the tiny model…"));
+    startInitModel(kModelArchitecture);
+}
+
+void DemoProjectBuilder::startInitModel(const QString& architecture) {
+    m_state = State::CreatingModel;
+    m_engineArchitecture = architecture;
     m_engine = new QProcess(this);
     m_engine->setProcessChannelMode(QProcess::SeparateChannels);
     connect(m_engine, &QProcess::finished, this, &DemoProjectBuilder::onEngineFinished);
     connect(m_engine, &QProcess::errorOccurred, this, &DemoProjectBuilder::onEngineErrorOccurred);
-    m_engine->start(m_enginePath, {QStringLiteral("init-model"), QStringLiteral("--arch"),
-                                   kModelArchitecture, QStringLiteral("--out"), stagingFolder()});
+    m_engine->start(m_enginePath,
+                    {QStringLiteral("init-model"), QStringLiteral("--arch"), architecture,
+                     QStringLiteral("--out"), stagingFolder(architecture)});
+}
+
+void DemoProjectBuilder::startWanModel() {
+    const QString target = wanModelFolder();
+    if (isCompletePipeline(target)) {
+        setProgress(m_progressTotal, tr("The tiny Wan model is already in place"));
+        succeed();
+        return;
+    }
+    const QDir targetDir(target);
+    if (targetDir.exists() &&
+        !targetDir.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System)) {
+        fail(tr("The folder “%1” exists but does not hold a complete model. Move or delete it, "
+                "then create the demo project again.")
+                 .arg(native(target)));
+        return;
+    }
+    QDir(stagingFolder(kWanModelArchitecture)).removeRecursively();
+    setProgress(m_progressTotal - 1, tr("Creating the tiny Wan model…"));
+    startInitModel(kWanModelArchitecture);
+}
+
+void DemoProjectBuilder::finishWanModel() {
+    const QString staging = stagingFolder(kWanModelArchitecture);
+    const QString target = wanModelFolder();
+    QDir().rmdir(target);
+    if (!QDir().rename(staging, target)) {
+        fail(tr("Could not move the new model from “%1” to “%2”. Check that the project "
+                "folder is writable.")
+                 .arg(native(staging), native(target)));
+        return;
+    }
+    setProgress(m_progressTotal, tr("Created the tiny Wan model"));
+    succeed();
 }
 
 void DemoProjectBuilder::onEngineFinished(int exitCode, QProcess::ExitStatus exitStatus) {
     if (m_state != State::CreatingModel)
         return;
+    const QString staging = stagingFolder(m_engineArchitecture);
     if (exitStatus == QProcess::NormalExit && exitCode == 0) {
-        if (!hasAllComponents(stagingFolder())) {
+        if (!hasAllComponents(staging)) {
             fail(tr("The engine finished, but “%1” does not hold a complete model. It said:\n%2")
-                     .arg(native(stagingFolder()), engineOutputTail()));
+                     .arg(native(staging), engineOutputTail()));
             return;
         }
         stopEngine();
-        setProgress(m_progressTotal - kVaeProgressUnits, tr("Giving the demo model its VAE…"));
+        if (m_engineArchitecture == kWanModelArchitecture) {
+            finishWanModel();
+            return;
+        }
+        setProgress(m_progressTotal - 1 - kVaeProgressUnits, tr("Giving the demo model its VAE…"));
         startDemoVae(stagingFolder());
         return;
     }
@@ -271,7 +332,7 @@ void DemoProjectBuilder::startDemoVae(const QString& folder) {
 void DemoProjectBuilder::onDemoVaeProgressed(qint64 done, qint64 total) {
     if (m_state != State::MakingVae || total <= 0)
         return;
-    const int start = m_progressTotal - kVaeProgressUnits;
+    const int start = m_progressTotal - 1 - kVaeProgressUnits;
     setProgress(
         start + static_cast<int>(done * kVaeProgressUnits / total),
         tr("Measuring the demo clips' colours for the VAE: clip %1 of %2").arg(done).arg(total));
@@ -289,8 +350,8 @@ void DemoProjectBuilder::onDemoVaeWritten() {
         finishModel();
         return;
     }
-    setProgress(m_progressTotal, tr("The demo model has its VAE"));
-    succeed();
+    setProgress(m_progressTotal - 1, tr("The demo model has its VAE"));
+    startWanModel();
 }
 
 void DemoProjectBuilder::onDemoVaeFailed(const QString& message, const QString& hint) {
@@ -310,8 +371,8 @@ void DemoProjectBuilder::finishModel() {
                  .arg(native(staging), native(target)));
         return;
     }
-    setProgress(m_progressTotal, tr("Created the tiny model"));
-    succeed();
+    setProgress(m_progressTotal - 1, tr("Created the tiny model"));
+    startWanModel();
 }
 
 void DemoProjectBuilder::fail(const QString& message) {
@@ -319,6 +380,7 @@ void DemoProjectBuilder::fail(const QString& message) {
     if (m_demoVae)
         m_demoVae->cancel();
     QDir(stagingFolder()).removeRecursively();
+    QDir(stagingFolder(kWanModelArchitecture)).removeRecursively();
     m_state = State::Failed;
     m_errorMessage = message;
     emit buildFailed(message);

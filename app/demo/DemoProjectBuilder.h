@@ -15,6 +15,9 @@ class EngineCommand;
 //                                                     cogvideox-tiny-demo`, a complete pipeline,
 //                                                     whose VAE `tuneframe-engine demo-vae` then
 //                                                     replaces by the demo's (scaled to the clips)
+//   <project>/models/wan2.1-tiny/                     `init-model --arch wan2.1-tiny`: the tiny
+//                                                     Wan 2.1 pipeline the Wan demo preset trains
+//                                                     (its VAE random: demo-vae is CogVideoX's)
 // A random VAE decodes anything into coloured noise, so however well the demo trains, its
 // validation videos would show nothing; the demo's VAE codes block colours exactly, so they
 // show the clips as the transformer learns them. The transformer is the tiny one made wide
@@ -35,18 +38,22 @@ public:
     static const QString kClipsFolderName;
     static const QString kModelsFolderName;
     static const QString kModelArchitecture;
+    // The second demo model: Wan 2.1, trained by flow matching, with the Wan demo preset.
+    static const QString kWanModelArchitecture;
     // The preset the demo project's Train page opens on: a full fine-tune of the demo model on a
     // CPU. A LoRA on the demo's random base learns the clips' colours, not their shapes: the
     // base has to change in full rank before it can draw anything, which no pretrained base
     // asks of a real LoRA.
     static const QString kTrainingPresetId;
+    // The preset that trains the Wan demo model on a CPU.
+    static const QString kWanTrainingPresetId;
     // The engine's stderr lines quoted when it fails: its error and hint, with some context.
     static constexpr int kEngineLinesQuoted = 8;
     // The clip size demo-vae measures the latent scale at: the CPU demo preset's.
     static constexpr int kVaeFrames = 9;
     static constexpr int kVaeHeight = 64;
     static constexpr int kVaeWidth = 96;
-    // The share of the progress bar the VAE takes (each clip and the model take one unit).
+    // The share of the progress bar the VAE takes (each clip and each model take one unit).
     static constexpr int kVaeProgressUnits = 8;
 
     // enginePath: the tuneframe-engine executable.
@@ -66,6 +73,7 @@ public:
     QString enginePath() const;
     QString clipsFolder() const;
     QString modelFolder() const;
+    QString wanModelFolder() const;
     // The videos written, in catalog order; complete after buildSucceeded.
     QStringList clipFiles() const;
     QString errorMessage() const;
@@ -75,6 +83,8 @@ public:
     // Whether folder holds a complete cogvideox-tiny-demo pipeline (model_index.json and every
     // component folder) with the demo's VAE.
     static bool isCompleteModel(const QString& folder);
+    // Whether folder holds model_index.json and every component folder (the Wan demo model).
+    static bool isCompletePipeline(const QString& folder);
     // The record demo-vae leaves in the model's vae/ folder.
     static QString demoVaeRecord(const QString& modelFolder);
 
@@ -95,8 +105,13 @@ private slots:
 
 private:
     QString stagingFolder() const;
+    QString stagingFolder(const QString& architecture) const;
     void startModel();
     void finishModel();
+    void startWanModel();
+    void finishWanModel();
+    // Runs init-model for `architecture` into its staging folder.
+    void startInitModel(const QString& architecture);
     void fail(const QString& message);
     void succeed();
     void setProgress(int done, const QString& step);
@@ -113,6 +128,7 @@ private:
     QThread m_thread;
     DemoClipWriter* m_writer; // lives on m_thread, which deletes it when it finishes
     QProcess* m_engine = nullptr;
+    QString m_engineArchitecture; // what m_engine's init-model writes
     EngineCommand* m_demoVae = nullptr;
     // The model getting the demo's VAE: the staging folder, or an old model's own place.
     QString m_demoVaeFolder;

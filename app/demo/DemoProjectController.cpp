@@ -67,7 +67,12 @@ std::shared_ptr<Project> DemoProjectController::start() {
         training.setPresetId(DemoProjectBuilder::kTrainingPresetId, &error);
     }
 
-    if (DemoProjectBuilder::isCompleteModel(modelFolder()) && hasAllClipFiles()) {
+    // Demo projects from before the Wan demo get its model on their next start.
+    const QString wanModel =
+        QDir(m_folder).filePath(DemoProjectBuilder::kModelsFolderName + QLatin1Char('/') +
+                                DemoProjectBuilder::kWanModelArchitecture);
+    if (DemoProjectBuilder::isCompleteModel(modelFolder()) &&
+        DemoProjectBuilder::isCompletePipeline(wanModel) && hasAllClipFiles()) {
         if (importedDemoClipCount() >= catalogSize()) {
             m_reusedExisting = true;
             m_state = State::Ready;

@@ -13,7 +13,7 @@ class ImportRunner;
 class Project;
 
 // Gets the embedded demo project ready: opens it (creating the project first when the folder
-// is new), has DemoProjectBuilder write whatever of its clips and tiny model is missing, then
+// is new), has DemoProjectBuilder write whatever of its clips and tiny models is missing, then
 // imports the clips with their captions. Everything slow runs in the background; a second
 // start on a complete demo project only opens it.
 class DemoProjectController : public QObject {

@@ -34,6 +34,7 @@ private slots:
     void completeModelFromEarlierBuildIsKept();
     void aPipelineWithoutTheDemoVaeGetsItInPlace();
     void anOlderDemoModelStaysBesideTheNewOne();
+    void aDemoProjectWithoutTheWanModelGetsIt();
     void failedDemoVaeSaysWhyAndLeavesNoModel();
     void foreignFolderInTheModelsPlaceIsRefused();
     void cancelStopsTheEngineAndCleansUp();
@@ -172,10 +173,10 @@ void TestDemoProjectBuilder::writesClipsThatDecodeAsSpecified() {
         QVERIFY2(error < 12, qPrintable(QStringLiteral("%1: %2").arg(clip.baseName).arg(error)));
     }
 
-    // Progress runs from 0 to clips + 1 (the model) + the VAE's share, never backwards, and
-    // the VAE's progress is shown.
+    // Progress runs from 0 to clips + 1 (the model) + the VAE's share + 1 (the Wan model), never
+    // backwards, and the VAE's progress is shown.
     QVERIFY(!progress.isEmpty());
-    const int total = clips.size() + 1 + DemoProjectBuilder::kVaeProgressUnits;
+    const int total = clips.size() + 1 + DemoProjectBuilder::kVaeProgressUnits + 1;
     int previous = -1;
     bool sawVaeProgress = false;
     for (const QList<QVariant>& arguments : progress) {
@@ -333,10 +334,47 @@ void TestDemoProjectBuilder::modelIsMovedIntoPlaceWhenComplete() {
              qPrintable(made));
     QVERIFY2(made.contains(QStringLiteral("--clips ") + builder.clipsFolder()), qPrintable(made));
     QVERIFY2(made.contains(QStringLiteral("--frames 9 --height 64 --width 96")), qPrintable(made));
-    // Written next to its place, then renamed: only the model is left in models/.
+    // Written next to their places, then renamed: only the models are left in models/.
     QCOMPARE(QDir(QDir(folder).filePath(QStringLiteral("models")))
                  .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
-             QStringList{QStringLiteral("cogvideox-tiny-demo")});
+             (QStringList{QStringLiteral("cogvideox-tiny-demo"), QStringLiteral("wan2.1-tiny")}));
+    // The Wan demo's model: init-model's tiny Wan 2.1, no demo VAE (demo-vae is CogVideoX's).
+    QCOMPARE(builder.wanModelFolder(), QDir(folder).filePath(QStringLiteral("models/wan2.1-tiny")));
+    QVERIFY(DemoProjectBuilder::isCompletePipeline(builder.wanModelFolder()));
+    QFile wanArguments(QDir(builder.wanModelFolder()).filePath(QStringLiteral("arguments.txt")));
+    QVERIFY(wanArguments.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(wanArguments.readAll()).trimmed(),
+             QStringLiteral("init-model --arch wan2.1-tiny --out ") +
+                 QDir(folder).filePath(QStringLiteral("models/.wan2.1-tiny.partial")));
+    QVERIFY(!QFile::exists(
+        QDir(builder.wanModelFolder()).filePath(QStringLiteral("vae/demo-vae-arguments.txt"))));
+    QCOMPARE(builder.progressDone(), builder.progressTotal());
+}
+
+// A demo project from before the Wan demo: its CogVideoX model stays as it is, and the Wan model
+// is written beside it.
+void TestDemoProjectBuilder::aDemoProjectWithoutTheWanModelGetsIt() {
+    const QString folder = projectFolder(QStringLiteral("before-wan"));
+    {
+        DemoProjectBuilder builder(folder, fakeEngine(QStringLiteral("engine"), kWritesModel));
+        QSignalSpy succeeded(&builder, &DemoProjectBuilder::buildSucceeded);
+        builder.start();
+        QVERIFY(succeeded.wait(60000));
+        QVERIFY(QDir(builder.wanModelFolder()).removeRecursively());
+    }
+    // This engine fails anything but the Wan model's init-model: neither the CogVideoX model nor
+    // its VAE is asked for again.
+    DemoProjectBuilder builder(
+        folder, fakeEngine(QStringLiteral("wan-only"),
+                           QStringLiteral("[ \"$3\" = wan2.1-tiny ] || exit 3\n") + kWritesModel));
+    QSignalSpy succeeded(&builder, &DemoProjectBuilder::buildSucceeded);
+    QSignalSpy failed(&builder, &DemoProjectBuilder::buildFailed);
+    builder.start();
+    QVERIFY(QTest::qWaitFor([&] { return !succeeded.isEmpty() || !failed.isEmpty(); }, 60000));
+    QVERIFY2(failed.isEmpty(),
+             failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY(DemoProjectBuilder::isCompleteModel(builder.modelFolder()));
+    QVERIFY(DemoProjectBuilder::isCompletePipeline(builder.wanModelFolder()));
 }
 
 void TestDemoProjectBuilder::completeModelFromEarlierBuildIsKept() {
@@ -400,10 +438,10 @@ void TestDemoProjectBuilder::anOlderDemoModelStaysBesideTheNewOne() {
     QVERIFY(DemoProjectBuilder::isCompleteModel(builder.modelFolder()));
     QVERIFY(weights.open(QIODevice::ReadOnly));
     QCOMPARE(weights.readAll(), QByteArray("{\"num_attention_heads\": 2}"));
-    QCOMPARE(
-        QDir(QDir(folder).filePath(QStringLiteral("models")))
-            .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
-        (QStringList{QStringLiteral("cogvideox-tiny"), QStringLiteral("cogvideox-tiny-demo")}));
+    QCOMPARE(QDir(QDir(folder).filePath(QStringLiteral("models")))
+                 .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+             (QStringList{QStringLiteral("cogvideox-tiny"), QStringLiteral("cogvideox-tiny-demo"),
+                          QStringLiteral("wan2.1-tiny")}));
 }
 
 void TestDemoProjectBuilder::failedDemoVaeSaysWhyAndLeavesNoModel() {

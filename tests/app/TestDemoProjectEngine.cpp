@@ -67,10 +67,19 @@ void TestDemoProjectEngine::buildsClipsAndTinyModel() {
     QVERIFY(shape.value(QStringLiteral("num_attention_heads")).toInt() *
                 shape.value(QStringLiteral("attention_head_dim")).toInt() >=
             2 * 2 * shape.value(QStringLiteral("in_channels")).toInt());
-    // Staged next to its place and renamed: nothing else is left in models/.
+    // Staged next to their places and renamed: nothing else is left in models/. Beside the
+    // CogVideoX model, the Wan demo's: a whole tiny Wan 2.1 pipeline.
     QCOMPARE(QDir(QDir(project.path()).filePath(QStringLiteral("models")))
                  .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
-             QStringList{QStringLiteral("cogvideox-tiny-demo")});
+             (QStringList{QStringLiteral("cogvideox-tiny-demo"), QStringLiteral("wan2.1-tiny")}));
+    QFile wanIndex(QDir(builder.wanModelFolder()).filePath(QStringLiteral("model_index.json")));
+    QVERIFY(wanIndex.open(QIODevice::ReadOnly));
+    QCOMPARE(QJsonDocument::fromJson(wanIndex.readAll())
+                 .object()
+                 .value(QStringLiteral("_class_name"))
+                 .toString(),
+             QStringLiteral("WanPipeline"));
+    QVERIFY(DemoProjectBuilder::isCompletePipeline(builder.wanModelFolder()));
 
     // The VAE is the demo's: it codes the clips' block colours (so the error is what 8x8 blocks
     // lose), and its latent scale was measured on them and written into its config.
