@@ -70,6 +70,7 @@ int run_bench(CommandContext& context) {
         spec.checkpointing = false;
     }
     spec.keep_attention = arguments.flag("--keep-attention");
+    spec.offload_activations = arguments.flag("--offload-activations");
     if (const std::optional<std::string> blocks = arguments.option("--checkpointed-blocks")) {
         char* end = nullptr;
         const long long count = std::strtoll(blocks->c_str(), &end, 10);

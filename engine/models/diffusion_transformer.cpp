@@ -3,6 +3,7 @@
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
 #include "engine/lora/lora_injection.h"
+#include "engine/models/activation_offload.h"
 #include "engine/models/block_swap.h"
 #include "engine/models/streaming_weights.h"
 
@@ -119,6 +120,20 @@ void DiffusionTransformerImpl::set_residency_observer(std::shared_ptr<ResidencyO
     observer_name_ = std::move(name);
     if (block_swap_) {
         block_swap_->set_observer(observer_, observer_name_);
+    }
+    if (activation_offload_) {
+        activation_offload_->set_observer(observer_, observer_name_);
+    }
+}
+
+void DiffusionTransformerImpl::set_offload_activations(bool offload) {
+    if (!offload) {
+        activation_offload_.reset();
+        return;
+    }
+    if (!activation_offload_) {
+        activation_offload_ = std::make_shared<ActivationOffload>();
+        activation_offload_->set_observer(observer_, observer_name_);
     }
 }
 
@@ -310,7 +325,34 @@ DiffusionTransformerImpl::run_block_function(std::int64_t index, CheckpointedFun
     if (!recomputes) {
         return function(inputs);
     }
-    return checkpoint(std::move(function), inputs, block_module(index).parameters());
+    return checkpoint(std::move(function), inputs, block_module(index).parameters(),
+                      with_activation_offload(index, {}));
+}
+
+CheckpointHooks DiffusionTransformerImpl::with_activation_offload(std::int64_t index,
+                                                                  CheckpointHooks hooks) const {
+    if (!activation_offload_) {
+        return hooks;
+    }
+    const std::shared_ptr<ActivationOffload> offload = activation_offload_;
+    // Filled in forward, emptied once the block's gradients exist.
+    auto entry = std::make_shared<std::shared_ptr<ActivationOffload::Entry>>();
+    hooks.stash_first_input = [offload, entry, index](const at::Tensor& input) {
+        *entry = offload->stash(input, index);
+        return std::function<at::Tensor()>([offload, entry] { return offload->restore(**entry); });
+    };
+    hooks.after_gradients = [offload, entry, after = std::move(hooks.after_gradients)](
+                                const std::vector<at::Tensor>& parameters,
+                                std::vector<at::Tensor>& gradients) {
+        if (*entry) {
+            offload->release(**entry);
+            entry->reset();
+        }
+        if (after) {
+            after(parameters, gradients);
+        }
+    };
+    return hooks;
 }
 
 std::vector<at::Tensor>
@@ -334,7 +376,7 @@ DiffusionTransformerImpl::run_swapped_block(std::int64_t index, CheckpointedFunc
         swap->take_gradients(parameters, gradients);
     };
     return checkpoint(std::move(function), inputs, block_module(index).parameters(),
-                      std::move(hooks));
+                      with_activation_offload(index, std::move(hooks)));
 }
 
 std::filesystem::path save_transformer_folder(const DiffusionTransformerImpl& transformer,

@@ -31,6 +31,7 @@ struct TransformerLoadOptions {
     lora::BaseQuantization quantization = lora::BaseQuantization::None;
 };
 
+class ActivationOffload;
 class BlockSwap;
 
 // Where the frozen weights of an expert that is not training the current micro-batch wait
@@ -143,6 +144,11 @@ public:
     // (core::KeptAttention): most of checkpointing's time back for one token-width per block.
     void set_keep_attention(bool keep) { keep_attention_ = keep; }
     bool keeps_attention() const { return keep_attention_; }
+    // Activation offload (memory.offload_activations; see ActivationOffload): each recomputed
+    // block's saved input waits in host memory between forward and backward and comes back one
+    // block ahead of its recomputation. Changes no number.
+    void set_offload_activations(bool offload);
+    bool offloads_activations() const { return activation_offload_ != nullptr; }
     // Splits each sample's tokens over the exchange's ranks (sequence parallelism); null runs
     // whole. Every rank of the group must run the same forward and backward.
     void set_token_exchange(std::shared_ptr<TokenExchange> exchange) {
@@ -208,6 +214,9 @@ private:
     std::vector<at::Tensor> run_swapped_block(std::int64_t index, CheckpointedFunction function,
                                               const std::vector<at::Tensor>& inputs,
                                               bool recomputes);
+    // `hooks` with the block's first input (its token stream; the others, text and time
+    // embeddings, are shared by every block) stashed in host memory when activations offload.
+    CheckpointHooks with_activation_offload(std::int64_t index, CheckpointHooks hooks) const;
     void move_unswapped(torch::Device device, bool non_blocking);
     // Puts the dropped weights back from `reload`: on `device`, or on the host when `on_host`
     // (swapped ones on the host either way).
@@ -217,6 +226,7 @@ private:
     bool keep_attention_ = false;
     std::shared_ptr<TokenExchange> token_exchange_;
     std::shared_ptr<BlockSwap> block_swap_;
+    std::shared_ptr<ActivationOffload> activation_offload_;
     std::shared_ptr<ResidencyObserver> observer_;
     std::string observer_name_;
     Parking parking_ = Parking::None;

@@ -49,6 +49,7 @@ struct Recomputation : torch::CustomClassHolder {
     std::vector<at::Tensor> parameters;
     RngStates rng_before;
     CheckpointHooks hooks;
+    std::function<at::Tensor()> restore_first_input; // set while the first input is stashed
 };
 
 struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
@@ -58,7 +59,12 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
                                  const c10::intrusive_ptr<Recomputation>& recomputation) {
         std::vector<at::Tensor> inputs(tensors.begin(),
                                        tensors.begin() + recomputation->input_count);
-        context->save_for_backward(inputs);
+        std::vector<at::Tensor> saved = inputs;
+        if (recomputation->hooks.stash_first_input && !saved.empty() && saved[0].defined()) {
+            recomputation->restore_first_input = recomputation->hooks.stash_first_input(saved[0]);
+            saved[0] = at::Tensor();
+        }
+        context->save_for_backward(saved);
         context->saved_data["recomputation"] = c10::IValue::make_capsule(recomputation);
         recomputation->rng_before = RngStates::capture(generators_for(inputs));
         return recomputation->function(inputs); // grad mode is off here
@@ -67,8 +73,15 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
     static variable_list backward(AutogradContext* context, variable_list grad_outputs) {
         auto recomputation = c10::static_intrusive_pointer_cast<Recomputation>(
             context->saved_data["recomputation"].toCapsule());
-        const variable_list saved = context->get_saved_variables();
+        variable_list saved = context->get_saved_variables();
 
+        if (recomputation->hooks.before_recompute) {
+            recomputation->hooks.before_recompute();
+        }
+        if (recomputation->restore_first_input) {
+            saved[0] = recomputation->restore_first_input();
+            recomputation->restore_first_input = nullptr;
+        }
         std::vector<at::Tensor> inputs;
         std::vector<at::Tensor> targets;
         for (std::size_t i = 0; i < saved.size(); ++i) {
@@ -81,9 +94,6 @@ struct CheckpointFunction : torch::autograd::Function<CheckpointFunction> {
         targets.insert(targets.end(), recomputation->parameters.begin(),
                        recomputation->parameters.end());
 
-        if (recomputation->hooks.before_recompute) {
-            recomputation->hooks.before_recompute();
-        }
         std::vector<at::Tensor> outputs;
         {
             // Replay the forward's random draws, then hand the generators back as they were.

@@ -22,6 +22,10 @@ struct CheckpointHooks {
     std::function<void(const std::vector<at::Tensor>& parameters,
                        std::vector<at::Tensor>& gradients)>
         after_gradients;
+    // Keeps the first input somewhere else between forward and backward (activation offload):
+    // called in forward with that input, it returns what gives the input back in backward,
+    // after before_recompute. Unset: the input is saved as it is.
+    std::function<std::function<at::Tensor()>(const at::Tensor& input)> stash_first_input;
 };
 
 // Activation checkpointing (LibTorch has no torch.utils.checkpoint): runs `function(inputs)`

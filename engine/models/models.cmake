@@ -4,6 +4,7 @@
 # Included from engine/CMakeLists.txt; sources join the engine library.
 target_sources(tuneframe_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/bench_model.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/activation_offload.cpp
     ${CMAKE_CURRENT_LIST_DIR}/block_swap.cpp
     ${CMAKE_CURRENT_LIST_DIR}/diagonal_gaussian_distribution.cpp
     ${CMAKE_CURRENT_LIST_DIR}/diffusion_transformer.cpp

@@ -6,6 +6,7 @@
 #include <string>
 
 // What a transformer's weights do between the host and the device (block swap, a parked expert),
+// and its blocks' saved inputs (activation offload),
 // told to whoever asks: the tests that check how many blocks are on the device at once, and
 // which expert trained what while the other waited. The engine itself records nothing.
 namespace tuneframe::models {
@@ -17,6 +18,11 @@ enum class ResidencyEventKind {
     Parked,       // the model's frozen weights left the device (`where`: host or disk)
     Unparked,     // they are back where the model computes
     Trains,       // the trainer runs a micro-batch through the model (`timesteps`: the batch's)
+    // Activation offload (see ActivationOffload): a recomputed block's saved input
+    ActivationStashed, // is on its way to the host; the device copy goes once it has landed
+    ActivationFetched, // is on its way back: its device memory exists
+    ActivationUsed,    // is the input of the block's recomputation
+    ActivationDropped, // is gone from the device with the block's gradients computed
 };
 
 enum class SwapPass { Forward, Backward };

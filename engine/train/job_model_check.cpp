@@ -93,7 +93,8 @@ void check_validation(const common::TrainingJob& job, const models::ModelFolder&
 }
 
 // memory.blocks_to_swap against the model's depth (a pipeline stage's, under pipeline
-// parallelism), and what a swapped full fine-tune and two experts in one process need.
+// parallelism), what a swapped full fine-tune and two experts in one process need, and
+// activation offload something to offload.
 void check_memory(const common::TrainingJob& job, const models::ModelFolder& model,
                   const std::string& origin) {
     const std::int64_t swapped = job.memory.blocks_to_swap;
@@ -142,6 +143,14 @@ void check_memory(const common::TrainingJob& job, const models::ModelFolder& mod
                             "so it trains on one process (parallel.plan ddp, one GPU).",
                    "Set memory.blocks_to_swap to 0 for a multi-GPU plan, or train a LoRA.");
         }
+    }
+    if (job.memory.offload_activations && !job.gradient_checkpointing && swapped == 0) {
+        refuse("memory.offload_activations",
+               origin + ": memory.offload_activations moves the inputs that recomputed blocks "
+                        "keep for backward to host memory, and with gradient_checkpointing off "
+                        "and no block swapped no block recomputes.",
+               "Turn gradient_checkpointing on (activation offload then saves what checkpointing "
+               "still keeps on the GPU), or set memory.offload_activations to false.");
     }
     if (job.mode == "full" && run_experts::trained(job, model.experts()).size() > 1) {
         refuse("flow_matching.expert",

@@ -280,6 +280,7 @@ struct Trainer::Impl {
         transformer->set_checkpointed_blocks(model->transformer_memory()->checkpointed_blocks(
             job.gradient_checkpointing, job.checkpointed_blocks));
         transformer->set_keep_attention(job.checkpoint_keeps_attention);
+        transformer->set_offload_activations(job.memory.offload_activations);
         if (residency_observer) {
             transformer->set_residency_observer(residency_observer,
                                                 run_experts::folder_name(expert));

@@ -308,6 +308,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
         memory->checkpointed_blocks(spec.checkpointing, spec.checkpointed_blocks);
     model->set_checkpointed_blocks(checkpointed);
     model->set_keep_attention(spec.keep_attention);
+    model->set_offload_activations(spec.offload_activations);
     model->train();
     NamedParameters trainable;
     std::int64_t trainable_count = 0;
@@ -415,6 +416,7 @@ nlohmann::json run_bench(const BenchSpec& spec) {
          estimate_bytes(spec, *bench, *memory, checkpointed, dtype, quantization, block_bytes)},
         {"quantize", lora::base_quantization_name(quantization)},
         {"blocks_to_swap", spec.blocks_to_swap},
+        {"offload_activations", spec.offload_activations},
         {"memory_limit_bytes",
          spec.memory_fraction
              ? static_cast<std::int64_t>(*spec.memory_fraction *

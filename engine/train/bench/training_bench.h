@@ -37,6 +37,9 @@ struct BenchSpec {
     // memory.blocks_to_swap: the last N blocks' weights on the host, fetched one block ahead
     // (the model is then built and quantized on the host and only the rest moved to the device).
     std::int64_t blocks_to_swap = 0;
+    // memory.offload_activations: each recomputed block's saved input in host memory between
+    // forward and backward.
+    bool offload_activations = false;
     // Caps the CUDA caching allocator at this fraction of the GPU's memory (a 24 GB card on a
     // larger one); unset: no cap.
     std::optional<double> memory_fraction;

@@ -29,17 +29,21 @@ public:
         events_.clear();
     }
 
-    // The most swapped blocks of `model` whose device copies existed at the same time.
-    int most_resident(const std::string& model = "") const {
+    // The most swapped blocks of `model` whose device copies existed at the same time (with
+    // ActivationFetched and ActivationDropped: the most offloaded block inputs).
+    int most_resident(
+        const std::string& model = "",
+        models::ResidencyEventKind arrives = models::ResidencyEventKind::BlockFetched,
+        models::ResidencyEventKind leaves = models::ResidencyEventKind::BlockDropped) const {
         int live = 0;
         int most = 0;
         for (const models::ResidencyEvent& event : events()) {
             if (!model.empty() && event.model != model) {
                 continue;
             }
-            if (event.kind == models::ResidencyEventKind::BlockFetched) {
+            if (event.kind == arrives) {
                 most = std::max(most, ++live);
-            } else if (event.kind == models::ResidencyEventKind::BlockDropped) {
+            } else if (event.kind == leaves) {
                 --live;
             }
         }

@@ -3,9 +3,11 @@
 // float or an int8 base, a full fine-tune with adamw-cpu-offload, each over two micro-batches a
 // step), with at most the running block and the next one on the device; the two experts of Wan
 // 2.2 A14B train each on its own noise window while the other is parked on the host or the disk,
-// to the same numbers either way.
+// to the same numbers either way. Blocks whose saved inputs wait on the host between forward and
+// backward (memory.offload_activations) train to the same bits too.
 #include "engine/core/event_emitter.h"
 #include "engine/core/tensor_io.h"
+#include "engine/models/model_family.h"
 #include "engine/train/trainer.h"
 #include "tests/engine/block_swap/residency_recorder.h"
 #include "tests/engine/trainer/trainer_test_support.h"
@@ -143,6 +145,45 @@ INSTANTIATE_TEST_SUITE_P(
     Trainings, BlockSwapTraining,
     ::testing::Values(SwapCase{"lora", nlohmann::json::object()},
                       SwapCase{"lora_int8", {{"lora", {{"base_quantization", "int8"}}}}},
+                      SwapCase{"full",
+                               {{"mode", "full"},
+                                {"optimizer", {{"name", "adamw-cpu-offload"}, {"lr", 1e-4}}}}}),
+    [](const auto& info) { return info.param.name; });
+
+class ActivationOffloadTraining : public ::testing::TestWithParam<SwapCase> {};
+
+// Each recomputed block's input waits on the host from its forward to its recomputation and
+// comes back one block ahead (so two are on the device at once, never more), with and without
+// swapped blocks, to the bits of the run that keeps them on the device.
+TEST_P(ActivationOffloadTraining, MatchesTheRunThatKeepsThemBitForBit) {
+    test::TemporaryDirectory dir;
+    const Outcome plain = run_wan("wan2.1-tiny", GetParam().edits, dir / "plain");
+    const std::int64_t blocks =
+        models::open_model_folder(test::tiny_wan_pipeline("wan2.1-tiny"))->num_blocks();
+    ASSERT_GE(blocks, 2);
+    for (const std::int64_t swapped : {0, 1}) {
+        SCOPED_TRACE("blocks_to_swap " + std::to_string(swapped));
+        nlohmann::json edits = GetParam().edits;
+        edits["memory"] = {{"offload_activations", true}, {"blocks_to_swap", swapped}};
+        auto recorder = std::make_shared<test::ResidencyRecorder>();
+        const Outcome offloaded =
+            run_wan("wan2.1-tiny", edits, dir / ("offloaded-" + std::to_string(swapped)), recorder);
+        expect_same(offloaded, plain);
+        // 3 steps of 2 micro-batches, each through every block.
+        const auto inputs = static_cast<std::size_t>(3 * 2 * blocks);
+        EXPECT_EQ(recorder->count(ResidencyEventKind::ActivationStashed), inputs);
+        EXPECT_EQ(recorder->count(ResidencyEventKind::ActivationUsed), inputs);
+        EXPECT_EQ(recorder->count(ResidencyEventKind::ActivationFetched), inputs);
+        EXPECT_EQ(recorder->count(ResidencyEventKind::ActivationDropped), inputs);
+        EXPECT_EQ(recorder->most_resident("", ResidencyEventKind::ActivationFetched,
+                                          ResidencyEventKind::ActivationDropped),
+                  2);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Trainings, ActivationOffloadTraining,
+    ::testing::Values(SwapCase{"lora", nlohmann::json::object()},
                       SwapCase{"full",
                                {{"mode", "full"},
                                 {"optimizer", {{"name", "adamw-cpu-offload"}, {"lr", 1e-4}}}}}),

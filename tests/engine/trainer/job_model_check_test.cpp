@@ -141,6 +141,23 @@ TEST(JobModelCheck, BlockSwapFitsTheModelItsStageAndItsOptimizer) {
     EXPECT_NE(sharded.message.find("one process"), std::string::npos) << sharded.message;
 }
 
+// Activation offload moves what recomputed blocks keep: with nothing recomputed it would do
+// nothing, and says so.
+TEST(JobModelCheck, ActivationOffloadNeedsBlocksThatRecompute) {
+    const auto tiny = diffusion::PipelineFolder::open(test::tiny_pipeline());
+    common::TrainingJob job = small_lora_job();
+    job.memory.offload_activations = true;
+    job.gradient_checkpointing = true;
+    EXPECT_EQ(refusal(job, tiny).field, "");
+    job.gradient_checkpointing = false;
+    const Refusal idle = refusal(job, tiny);
+    EXPECT_EQ(idle.field, "memory.offload_activations");
+    EXPECT_NE(idle.hint.find("gradient_checkpointing on"), std::string::npos) << idle.hint;
+    // Swapped blocks always recompute.
+    job.memory.blocks_to_swap = 1;
+    EXPECT_EQ(refusal(job, tiny).field, "");
+}
+
 TEST(JobModelCheck, AFullFineTuneTrainsOneExpertPerProcess) {
     const auto a14b = models::open_model_folder(test::tiny_wan_pipeline("wan2.2-tiny-a14b"));
     common::TrainingJob job = small_lora_job();
