@@ -117,7 +117,7 @@ void HubDownloader::start(const Request& request) {
     m_request = request;
     if (!isRepoId(request.repoId)) {
         emit failed(tr("\"%1\" is not a Hub repository id: write it as owner/name, for example "
-                       "THUDM/CogVideoX-2b.")
+                       "Wan-AI/Wan2.1-T2V-1.3B-Diffusers.")
                         .arg(request.repoId));
         return;
     }
@@ -315,7 +315,8 @@ void HubDownloader::onListingFinished(const QByteArray& body) {
         });
     if (!hasIndex) {
         fail(tr("%1 at %2 has no model_index.json, so it is not a diffusers pipeline. Choose a "
-                "CogVideoX pipeline repository such as THUDM/CogVideoX-2b.")
+                "CogVideoX or Wan pipeline repository such as THUDM/CogVideoX-2b or "
+                "Wan-AI/Wan2.1-T2V-1.3B-Diffusers.")
                  .arg(m_request.repoId, m_request.revision));
         return;
     }

@@ -16,8 +16,8 @@ class QFile;
 class QNetworkAccessManager;
 class QNetworkReply;
 
-// Downloads one revision of a CogVideoX pipeline from the Hugging Face Hub into the cache layout
-// huggingface_hub itself reads and writes, so HuggingFaceCache lists the result and a later
+// Downloads one revision of a CogVideoX or Wan pipeline from the Hugging Face Hub into the cache
+// layout huggingface_hub itself reads and writes, so HuggingFaceCache lists the result and a later
 // `huggingface-cli download` reuses it:
 //   HUB/models--ORG--NAME/blobs/<etag>            the file's bytes (etag: sha256 or git sha1)
 //   HUB/models--ORG--NAME/blobs/<etag>.incomplete a partial download, resumed with Range
@@ -36,7 +36,7 @@ public:
 
     struct Request {
         QString endpoint; // "https://huggingface.co"
-        QString repoId;   // "THUDM/CogVideoX-2b"
+        QString repoId;   // "Wan-AI/Wan2.1-T2V-1.3B-Diffusers"
         QString revision = QStringLiteral("main");
         QString token; // empty: anonymous
         QString hubFolder;

@@ -25,9 +25,13 @@ bool isSafeRelativePath(const QString& path) {
     });
 }
 
-const QStringList kPipelineFolders = {QStringLiteral("scheduler/"), QStringLiteral("tokenizer/"),
-                                      QStringLiteral("text_encoder/"),
-                                      QStringLiteral("transformer/"), QStringLiteral("vae/")};
+// Wan 2.2 A14B keeps its second expert in transformer_2/; Wan 2.1 I2V its CLIP in
+// image_encoder/ and image_processor/.
+const QStringList kPipelineFolders = {
+    QStringLiteral("scheduler/"),     QStringLiteral("tokenizer/"),
+    QStringLiteral("text_encoder/"),  QStringLiteral("transformer/"),
+    QStringLiteral("transformer_2/"), QStringLiteral("vae/"),
+    QStringLiteral("image_encoder/"), QStringLiteral("image_processor/")};
 const QStringList kUnreadWeightSuffixes = {QStringLiteral(".bin"),     QStringLiteral(".pt"),
                                            QStringLiteral(".pth"),     QStringLiteral(".ckpt"),
                                            QStringLiteral(".msgpack"), QStringLiteral(".h5"),

@@ -32,9 +32,10 @@ public:
     static std::optional<HubRepoListing> parse(const QByteArray& json, const QString& repoId,
                                                QString* errorMessage);
 
-    // The files a CogVideoX pipeline loads: model_index.json and the scheduler, tokenizer,
-    // text_encoder, transformer and vae folders, without the pickled (.bin, .pt) copies of
-    // weights that the engine never reads. README, images and .gitattributes are left out.
+    // The files a CogVideoX or Wan pipeline loads: model_index.json and the scheduler,
+    // tokenizer, text_encoder, transformer (and transformer_2), vae (and image_encoder,
+    // image_processor) folders, without the pickled (.bin, .pt) copies of weights that the
+    // engine never reads. README, images and .gitattributes are left out.
     HubRepoListing pipelineFiles() const;
 
     qint64 totalBytes() const;

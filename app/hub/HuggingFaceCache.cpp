@@ -59,7 +59,14 @@ QString HuggingFaceCache::hubFolder(const QProcessEnvironment& environment) {
     return QDir::homePath() + QStringLiteral("/.cache/huggingface/hub");
 }
 
-QVector<HuggingFaceCache::Model> HuggingFaceCache::cogVideoXPipelines(const QString& hubFolder) {
+bool HuggingFaceCache::isTrainablePipeline(const QString& pipelineClass) {
+    static const QStringList kPipelines = {
+        QStringLiteral("CogVideoXPipeline"), QStringLiteral("CogVideoXImageToVideoPipeline"),
+        QStringLiteral("WanPipeline"), QStringLiteral("WanImageToVideoPipeline")};
+    return kPipelines.contains(pipelineClass);
+}
+
+QVector<HuggingFaceCache::Model> HuggingFaceCache::videoPipelines(const QString& hubFolder) {
     QVector<Model> models;
     const QDir hub(hubFolder);
     for (const QFileInfo& repository :
@@ -69,7 +76,7 @@ QVector<HuggingFaceCache::Model> HuggingFaceCache::cogVideoXPipelines(const QStr
         for (const QFileInfo& snapshot :
              snapshots.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
             const QString pipelineClass = pipelineClassOf(snapshot.absoluteFilePath());
-            if (!pipelineClass.startsWith(QLatin1String("CogVideoX")))
+            if (!isTrainablePipeline(pipelineClass))
                 continue;
             Model model;
             model.repoId = repoIdOf(repository.fileName());

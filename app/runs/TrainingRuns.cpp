@@ -568,13 +568,19 @@ QVector<TrainingRuns::Adapter> TrainingRuns::adapters() const {
         // A pipeline export samples through its transformer/, in place of the model's.
         const bool pipeline = record.format == QLatin1String("pipeline");
         const bool folder = pipeline || record.format == QLatin1String("merged");
+        const ExpertExport experts = ExpertExport::of(record.format, record.path);
+        if (experts.hasExperts()) {
+            adapters.append({record.runId, summary(record.runId).name, record.step, record.format,
+                             record.path, folder, experts});
+            continue;
+        }
         const QString path =
             pipeline ? QDir(record.path).filePath(QStringLiteral("transformer")) : record.path;
         const QString needed = folder ? QDir(path).filePath(QStringLiteral("config.json")) : path;
         if (!QFileInfo(needed).isFile())
             continue;
-        adapters.append(
-            {record.runId, summary(record.runId).name, record.step, record.format, path, folder});
+        adapters.append({record.runId, summary(record.runId).name, record.step, record.format, path,
+                         folder, ExpertExport{}});
     }
     return adapters;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app/engine/LaunchPlan.h"
+#include "app/runs/ExpertExport.h"
 #include "app/runs/RunHistoryModel.h"
 #include "app/runs/RunState.h"
 #include "app/runs/StepMetrics.h"
@@ -53,6 +54,9 @@ public:
         // A diffusers transformer folder (a full fine-tune's or a merged export), which replaces
         // the model's transformer when sampling instead of adapting it.
         bool transformerFolder = false;
+        // A two-expert model's export (Wan 2.2 A14B): each expert's file or transformer folder,
+        // which `sample` takes as --lora and --lora-2 (--transformer, --transformer-2).
+        ExpertExport experts;
     };
     struct Progress {
         qint64 done = 0;

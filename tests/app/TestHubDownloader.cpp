@@ -169,8 +169,7 @@ void TestHubDownloader::aFullDownloadLaysOutTheCacheAsHuggingFaceHubDoes() {
     const QStringList blobs = QDir(repository() + QStringLiteral("/blobs")).entryList(QDir::Files);
     QCOMPARE(blobs.size(), kPipelinePaths.size());
 
-    const QVector<HuggingFaceCache::Model> models =
-        HuggingFaceCache::cogVideoXPipelines(m_hub->path());
+    const QVector<HuggingFaceCache::Model> models = HuggingFaceCache::videoPipelines(m_hub->path());
     QCOMPARE(models.size(), 1);
     QCOMPARE(models[0].repoId, kRepoId);
     QCOMPARE(models[0].revision, QStringLiteral("main"));

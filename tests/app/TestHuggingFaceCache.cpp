@@ -1,4 +1,5 @@
-// The Hugging Face cache as huggingface_hub lays it out, built in a temporary folder.
+// The Hugging Face cache as huggingface_hub lays it out, built in a temporary folder: CogVideoX
+// and Wan pipelines by repository and revision, snapshots of symbolic links into blobs/.
 #include "app/hub/HuggingFaceCache.h"
 
 #include <QDir>
@@ -35,6 +36,7 @@ class TestHuggingFaceCache : public QObject {
 private slots:
     void hubFolderFollowsHuggingFaceHubsVariables();
     void listsCogVideoXSnapshotsByRepoAndRevision();
+    void listsWanPipelinesLaidOutAsTheHubCacheDoes();
     void aMissingCacheIsEmpty();
 };
 
@@ -75,7 +77,7 @@ void TestHuggingFaceCache::listsCogVideoXSnapshotsByRepoAndRevision() {
                       QStringLiteral("/model_index.json"),
                   t2v));
 
-    const QVector<HuggingFaceCache::Model> models = HuggingFaceCache::cogVideoXPipelines(hub);
+    const QVector<HuggingFaceCache::Model> models = HuggingFaceCache::videoPipelines(hub);
     QCOMPARE(models.size(), 3);
     QCOMPARE(models[0].repoId, QStringLiteral("THUDM/CogVideoX-2b"));
     QCOMPARE(models[0].revision, QStringLiteral("22222222")); // sorts before "main"
@@ -88,8 +90,59 @@ void TestHuggingFaceCache::listsCogVideoXSnapshotsByRepoAndRevision() {
     QCOMPARE(models[2].pipelineClass, QStringLiteral("CogVideoXImageToVideoPipeline"));
 }
 
+// huggingface_hub's layout: every file of a snapshot a relative symbolic link to blobs/<etag>,
+// refs/main the commit. Wan 2.2 A14B's pipeline (transformer_2/) and Wan 2.1 I2V's (CLIP) are
+// listed; a Wan repository in its original layout (no model_index.json) is not.
+void TestHuggingFaceCache::listsWanPipelinesLaidOutAsTheHubCacheDoes() {
+    QTemporaryDir dir;
+    const QString hub = dir.path();
+    const QString commit = QStringLiteral("5a2d4c0b9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b");
+    auto linkedSnapshot = [&](const QString& repository, const QByteArray& index,
+                              const QStringList& files) {
+        const QString root = hub + QStringLiteral("/models--") + repository;
+        int blob = 0;
+        for (const QString& file : QStringList{QStringLiteral("model_index.json")} + files) {
+            const QString etag = QStringLiteral("%1").arg(++blob, 40, 10, QLatin1Char('0'));
+            if (!write(root + QStringLiteral("/blobs/") + etag,
+                       file == QLatin1String("model_index.json") ? index : QByteArray("{}")))
+                return false;
+            const QString link =
+                root + QStringLiteral("/snapshots/") + commit + QLatin1Char('/') + file;
+            QDir().mkpath(QFileInfo(link).path());
+            const QString up =
+                QStringLiteral("../").repeated(int(file.count(QLatin1Char('/'))) + 2);
+            if (!QFile::link(up + QStringLiteral("blobs/") + etag, link))
+                return false;
+        }
+        return ref(hub, repository, QStringLiteral("main"), commit);
+    };
+    QVERIFY(linkedSnapshot(QStringLiteral("Wan-AI--Wan2.2-T2V-A14B-Diffusers"),
+                           R"({"_class_name": "WanPipeline", "boundary_ratio": 0.875})",
+                           {QStringLiteral("transformer/config.json"),
+                            QStringLiteral("transformer_2/config.json"),
+                            QStringLiteral("vae/config.json")}));
+    QVERIFY(linkedSnapshot(QStringLiteral("Wan-AI--Wan2.1-I2V-14B-480P-Diffusers"),
+                           R"({"_class_name": "WanImageToVideoPipeline"})",
+                           {QStringLiteral("image_encoder/config.json")}));
+    QVERIFY(write(hub + QStringLiteral("/models--Wan-AI--Wan2.1-T2V-14B/snapshots/") + commit +
+                      QStringLiteral("/config.json"),
+                  R"({"_class_name": "WanModel"})"));
+
+    const QVector<HuggingFaceCache::Model> models = HuggingFaceCache::videoPipelines(hub);
+    QCOMPARE(models.size(), 2);
+    QCOMPARE(models[0].repoId, QStringLiteral("Wan-AI/Wan2.1-I2V-14B-480P-Diffusers"));
+    QCOMPARE(models[0].pipelineClass, QStringLiteral("WanImageToVideoPipeline"));
+    QCOMPARE(models[1].repoId, QStringLiteral("Wan-AI/Wan2.2-T2V-A14B-Diffusers"));
+    QCOMPARE(models[1].label(), QStringLiteral("Wan-AI/Wan2.2-T2V-A14B-Diffusers (main)"));
+    QCOMPARE(models[1].folder,
+             hub + QStringLiteral("/models--Wan-AI--Wan2.2-T2V-A14B-Diffusers/snapshots/") +
+                 commit);
+    // Through the links, the snapshot reads as the pipeline folder it is.
+    QVERIFY(QFileInfo(models[1].folder + QStringLiteral("/transformer_2/config.json")).isFile());
+}
+
 void TestHuggingFaceCache::aMissingCacheIsEmpty() {
-    QVERIFY(HuggingFaceCache::cogVideoXPipelines(QStringLiteral("/nonexistent/hub")).isEmpty());
+    QVERIFY(HuggingFaceCache::videoPipelines(QStringLiteral("/nonexistent/hub")).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestHuggingFaceCache)

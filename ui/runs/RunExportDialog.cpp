@@ -1,18 +1,23 @@
 #include "ui/runs/RunExportDialog.h"
 
 #include "app/engine/EngineCommand.h"
+#include "app/jobs/ModelInspector.h"
 
 #include <QComboBox>
 #include <QDesktopServices>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
@@ -20,12 +25,34 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace {
 
 const QStringList kFormats = {QStringLiteral("diffusers"), QStringLiteral("comfyui"),
-                              QStringLiteral("merged"), QStringLiteral("pipeline")};
+                              QStringLiteral("wan"),       QStringLiteral("musubi"),
+                              QStringLiteral("merged"),    QStringLiteral("pipeline")};
 // The formats with the transformer itself, the only ones a full fine-tune has.
 const QStringList kModelFormats = {QStringLiteral("merged"), QStringLiteral("pipeline")};
+
+// The model folder a run's job.json names (relative paths are to the job file's folder).
+QString jobModel(const QString& runFolder) {
+    QFile file(QDir(runFolder).filePath(QStringLiteral("job.json")));
+    // A job file is a few kilobytes (the engine refuses one past 4 MiB).
+    if (!file.open(QIODevice::ReadOnly) || file.size() > 4 * 1024 * 1024)
+        return {};
+    const QString model =
+        QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("model")).toString();
+    return model.isEmpty() ? model : QDir(runFolder).absoluteFilePath(model);
+}
+
+QString expertTitle(const QString& expert) {
+    if (expert == QLatin1String("high_noise"))
+        return RunExportDialog::tr("high-noise expert");
+    if (expert == QLatin1String("low_noise"))
+        return RunExportDialog::tr("low-noise expert");
+    return expert;
+}
 
 } // namespace
 
@@ -33,6 +60,7 @@ RunExportDialog::RunExportDialog(const QString& enginePath, QWidget* parent)
     : QDialog(parent)
     , m_enginePath(enginePath)
     , m_command(new EngineCommand(enginePath, this))
+    , m_inspector(new ModelInspector(enginePath, this))
     , m_runLabel(new QLabel(this))
     , m_runCombo(new QComboBox(this))
     , m_stepLabel(new QLabel(this))
@@ -124,6 +152,7 @@ RunExportDialog::RunExportDialog(const QString& enginePath, QWidget* parent)
         QDesktopServices::openUrl(QUrl::fromLocalFile(folder));
     });
     connect(m_buttons, &QDialogButtonBox::rejected, this, &RunExportDialog::reject);
+    connect(m_inspector, &ModelInspector::inspected, this, &RunExportDialog::onModelInspected);
     connect(m_command, &EngineCommand::succeeded, this, &RunExportDialog::onSucceeded);
     connect(m_command, &EngineCommand::failed, this, &RunExportDialog::onFailed);
     connect(m_command, &EngineCommand::eventReceived, this, [this](const EngineEvent& event) {
@@ -145,7 +174,7 @@ void RunExportDialog::growToFit() {
 
 void RunExportDialog::addRun(qint64 runId, const QString& name, const QString& folder,
                              const QVector<qint64>& checkpointSteps, bool fullFineTune) {
-    m_runs.append({runId, name, folder, checkpointSteps, fullFineTune});
+    m_runs.append({runId, name, folder, checkpointSteps, fullFineTune, jobModel(folder), {}});
     m_runCombo->addItem(name, runId);
 }
 
@@ -157,7 +186,8 @@ void RunExportDialog::selectRun(qint64 runId) {
 
 void RunExportDialog::setFormat(const QString& format) {
     const int index = m_formatCombo->findData(format);
-    if (index >= 0 && (!chosenRunIsFull() || kModelFormats.contains(format)))
+    if (index >= 0 &&
+        m_formatCombo->model()->flags(m_formatCombo->model()->index(index, 0)) & Qt::ItemIsEnabled)
         m_formatCombo->setCurrentIndex(index);
 }
 
@@ -221,12 +251,56 @@ void RunExportDialog::retranslateUi() {
     m_openFolderButton->setToolTip(tr("Shows the exported adapter in the file manager."));
     m_formatCombo->setItemText(0, tr("Diffusers LoRA"));
     m_formatCombo->setItemText(1, tr("ComfyUI LoRA"));
-    m_formatCombo->setItemText(2, chosenRunIsFull() ? tr("Fine-tuned transformer")
+    m_formatCombo->setItemText(2, tr("Wan LoRA (ComfyUI, original Wan)"));
+    m_formatCombo->setItemText(3, tr("musubi-tuner LoRA"));
+    m_formatCombo->setItemText(4, chosenRunIsFull() ? tr("Fine-tuned transformer")
                                                     : tr("Merged transformer"));
-    m_formatCombo->setItemText(3, tr("Whole pipeline"));
+    m_formatCombo->setItemText(5, tr("Whole pipeline"));
     const QString format = m_formatCombo->currentData().toString();
-    // Each format names the loader it was checked against (engine/lora/comfyui_lora_keys.h).
-    if (format == QLatin1String("diffusers"))
+    const Run* run = chosenRun();
+    const bool wan = run && run->facts && run->facts->trainsByFlowMatching();
+    const bool twoExperts = run && run->facts && run->facts->hasTwoExperts();
+    // Each format names the loader it was checked against (engine/lora/comfyui_lora_keys.h,
+    // engine/models/wan/lora_keys.h).
+    if (wan && format == QLatin1String("diffusers"))
+        m_formatHelp->setText(
+            twoExperts
+                ? tr("For diffusers: WanPipeline.load_lora_weights() reads each expert's "
+                     "pytorch_lora_weights file (PEFT keys, strength folded in, so weight 1 is "
+                     "the trained strength): the _high_noise one as it is, the _low_noise one "
+                     "with load_into_transformer_2=True.")
+                : tr("For diffusers: WanPipeline.load_lora_weights() reads this "
+                     "pytorch_lora_weights.safetensors (PEFT keys, strength folded in, so weight "
+                     "1 is the trained strength)."));
+    else if (format == QLatin1String("wan"))
+        m_formatHelp->setText(
+            tr("For ComfyUI's LoraLoader with Wan models and the original Wan code: the original "
+               "Wan layout (diffusion_model.blocks.N.self_attn.q.lora_down, an alpha per layer), "
+               "which diffusers' WanPipeline.load_lora_weights() converts too. A two-expert "
+               "model gets a _high_noise and a _low_noise file, one for each expert's loader."));
+    else if (format == QLatin1String("musubi"))
+        m_formatHelp->setText(
+            tr("For musubi-tuner (to train further or merge there) and diffusers through its "
+               "converter: kohya-style keys of the blocks' layers (lora_unet_blocks_N_…, an "
+               "alpha per layer). A two-expert model gets a _high_noise and a _low_noise file."));
+    else if (wan && format == QLatin1String("pipeline"))
+        m_formatHelp->setText(
+            tr("A whole diffusers pipeline folder: the trained transformer (both experts' of a "
+               "two-expert model) with the base model's VAE, text encoder, tokenizer, scheduler "
+               "and image encoder as hard links to its files where the disk allows. "
+               "WanPipeline.from_pretrained() loads it as it is, and Tuneframe can train further "
+               "from it: choose it as a new run's model folder."));
+    else if (wan && format == QLatin1String("merged"))
+        m_formatHelp->setText(
+            twoExperts
+                ? tr("The transformers with the adapters merged in: transformer/ and "
+                     "transformer_2/ (WanTransformer3DModel.from_pretrained each), to put in "
+                     "place of the pipeline's; an expert the run did not train is the base's.")
+                : tr("For any diffusers reader: the transformer with the adapter merged in (or "
+                     "the fine-tuned one), as a diffusers transformer folder "
+                     "(WanTransformer3DModel.from_pretrained); no LoRA support needed to load "
+                     "it."));
+    else if (format == QLatin1String("diffusers"))
         m_formatHelp->setText(
             tr("For diffusers: CogVideoXPipeline.load_lora_weights() reads this "
                "pytorch_lora_weights.safetensors (PEFT keys, strength folded in, so weight 1 is "
@@ -266,27 +340,58 @@ void RunExportDialog::onRunChosen() {
     const int index = m_runCombo->currentIndex();
     if (index < 0)
         return;
-    const QVector<qint64>& steps = m_runs.at(index).steps;
-    for (auto step = steps.crbegin(); step != steps.crend(); ++step)
+    const Run& run = m_runs.at(index);
+    for (auto step = run.steps.crbegin(); step != run.steps.crend(); ++step)
         m_stepCombo->addItem(tr("Step %1").arg(*step), *step);
-    // The engine refuses the ComfyUI layout for a full fine-tune, and its "diffusers" would be
-    // the same folder as merged under a LoRA's name: a full run offers the model formats only.
-    const bool full = chosenRunIsFull();
-    if (auto* formats = qobject_cast<QStandardItemModel*>(m_formatCombo->model())) {
-        for (int row = 0; row < formats->rowCount(); ++row)
-            formats->item(row)->setEnabled(
-                !full || kModelFormats.contains(m_formatCombo->itemData(row).toString()));
-    }
-    if (full && !kModelFormats.contains(m_formatCombo->currentData().toString()))
-        m_formatCombo->setCurrentIndex(m_formatCombo->findData(kModelFormats.first()));
+    if (!run.facts && !run.model.isEmpty())
+        m_inspector->inspect(run.model);
+    updateFormats();
     m_formatCombo->setEnabled(!isExporting());
     retranslateUi();
     updateDefaultDestination();
 }
 
-bool RunExportDialog::chosenRunIsFull() const {
+void RunExportDialog::onModelInspected(const ModelFacts& facts) {
+    for (Run& run : m_runs) {
+        if (run.model == facts.folder)
+            run.facts = facts;
+    }
+    updateFormats();
+    retranslateUi();
+    updateDefaultDestination();
+    growToFit();
+}
+
+void RunExportDialog::updateFormats() {
+    const Run* run = chosenRun();
+    // The engine refuses the kohya-style layouts for a full fine-tune, and its "diffusers" would
+    // be the same folder as merged under a LoRA's name: a full run offers the model formats only.
+    // A LoRA run offers its family's layouts once the engine has named the family; before (and
+    // for a model folder gone since) all of them, the engine refusing another family's by name.
+    QStringList offered = kModelFormats;
+    if (run && !run->full)
+        offered = run->facts ? offered + run->facts->adapterFormats() : kFormats;
+    auto* formats = qobject_cast<QStandardItemModel*>(m_formatCombo->model());
+    auto* list = qobject_cast<QListView*>(m_formatCombo->view());
+    for (int row = 0; formats && row < formats->rowCount(); ++row) {
+        const bool fits = offered.contains(m_formatCombo->itemData(row).toString());
+        formats->item(row)->setEnabled(fits);
+        if (list)
+            list->setRowHidden(row, !fits);
+    }
+    if (!offered.contains(m_formatCombo->currentData().toString()))
+        m_formatCombo->setCurrentIndex(m_formatCombo->findData(
+            run && !run->full ? QStringLiteral("diffusers") : kModelFormats.first()));
+}
+
+const RunExportDialog::Run* RunExportDialog::chosenRun() const {
     const int index = m_runCombo->currentIndex();
-    return index >= 0 && index < m_runs.size() && m_runs.at(index).full;
+    return index >= 0 && index < m_runs.size() ? &m_runs.at(index) : nullptr;
+}
+
+bool RunExportDialog::chosenRunIsFull() const {
+    const Run* run = chosenRun();
+    return run && run->full;
 }
 
 void RunExportDialog::updateDefaultDestination() {
@@ -301,13 +406,34 @@ void RunExportDialog::updateDefaultDestination() {
 
 void RunExportDialog::onSucceeded(const QJsonObject& summary) {
     setBusy(false);
-    m_resultText =
-        tr("Exported to %1 and verified: reloaded, it differs from the trained model by at most "
-           "%2 (tolerance %3).")
-            .arg(QDir::toNativeSeparators(summary.value(QStringLiteral("path")).toString()),
-                 QLocale().toString(
-                     summary.value(QStringLiteral("verified_max_abs_diff")).toDouble(), 'g', 3),
-                 QLocale().toString(summary.value(QStringLiteral("tolerance")).toDouble(), 'g', 3));
+    const QLocale locale;
+    auto number = [&locale](const QJsonObject& object, const char* key) {
+        return locale.toString(object.value(QLatin1String(key)).toDouble(), 'g', 3);
+    };
+    const QJsonArray files = summary.value(QStringLiteral("files")).toArray();
+    const bool experts = std::any_of(files.begin(), files.end(), [](const QJsonValue& file) {
+        return file.toObject().contains(QStringLiteral("expert"));
+    });
+    if (files.size() > 1 || experts) {
+        // A two-expert model's export: each file verified against its own expert.
+        QStringList lines{tr("Exported and verified, each file reloaded and compared with its "
+                             "trained expert:")};
+        for (const QJsonValue& value : files) {
+            const QJsonObject file = value.toObject();
+            lines.append(
+                tr("• %1 (%2): differs by at most %3 (tolerance %4)")
+                    .arg(QDir::toNativeSeparators(file.value(QStringLiteral("path")).toString()),
+                         expertTitle(file.value(QStringLiteral("expert")).toString()),
+                         number(file, "verified_max_abs_diff"), number(file, "tolerance")));
+        }
+        m_resultText = lines.join(QLatin1Char('\n'));
+    } else {
+        m_resultText =
+            tr("Exported to %1 and verified: reloaded, it differs from the trained model by at "
+               "most %2 (tolerance %3).")
+                .arg(QDir::toNativeSeparators(summary.value(QStringLiteral("path")).toString()),
+                     number(summary, "verified_max_abs_diff"), number(summary, "tolerance"));
+    }
     m_resultLabel->setText(m_resultText);
     growToFit();
     m_exportedPath = summary.value(QStringLiteral("path")).toString();

@@ -1,9 +1,14 @@
 #pragma once
 
+#include "app/jobs/ModelFacts.h"
+
 #include <QDialog>
 #include <QVector>
 
+#include <optional>
+
 class EngineCommand;
+class ModelInspector;
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
@@ -12,9 +17,12 @@ class QProgressBar;
 class QPushButton;
 
 // Exports a run's checkpoint through `tuneframe-engine export`: run and step, format (diffusers,
-// ComfyUI or merged, each named with the loader it is for; a full fine-tune has no adapter, so
-// its one format is the fine-tuned transformer folder), destination; the engine reloads what it
-// wrote and the dialog shows the difference it measured. The dialog never waits on the engine.
+// the family's kohya-style layouts (ComfyUI for CogVideoX; Wan's and musubi-tuner's for Wan),
+// merged or a whole pipeline, each named with the loader it is for; a full fine-tune has no
+// adapter, so its formats are the fine-tuned transformer folder and the pipeline), destination;
+// the engine reloads what it wrote and the dialog shows the difference it measured, for each file
+// of a two-expert model's export (Wan 2.2 A14B: one per expert). The run's family comes from its
+// model folder through the engine (ModelInspector). The dialog never waits on the engine.
 class RunExportDialog : public QDialog {
     Q_OBJECT
 
@@ -50,6 +58,8 @@ private:
         QString folder;
         QVector<qint64> steps;
         bool full = false;
+        QString model; // the base model folder its job names
+        std::optional<ModelFacts> facts;
     };
 
     void retranslateUi();
@@ -58,6 +68,10 @@ private:
     void onRunChosen();
     void updateDefaultDestination();
     bool chosenRunIsFull() const;
+    const Run* chosenRun() const;
+    // Offers the formats of the chosen run's family and mode only.
+    void updateFormats();
+    void onModelInspected(const ModelFacts& facts);
     void onSucceeded(const QJsonObject& summary);
     void onFailed(const QString& message, const QString& hint);
     void setBusy(bool busy);
@@ -65,6 +79,7 @@ private:
     QString m_enginePath;
     QVector<Run> m_runs;
     EngineCommand* m_command;
+    ModelInspector* m_inspector;
     QString m_resultText;
     QString m_exportedPath; // what the last export wrote
     bool m_destinationEdited = false;

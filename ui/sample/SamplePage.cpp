@@ -1,6 +1,8 @@
 #include "ui/sample/SamplePage.h"
 
 #include "app/engine/EngineCommand.h"
+#include "app/engine/EngineLocator.h"
+#include "app/jobs/ModelInspector.h"
 #include "app/project/Project.h"
 #include "app/runs/TrainingRuns.h"
 #include "ui/playback/VideoPlayerWidget.h"
@@ -28,6 +30,7 @@
 #include <QSaveFile>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -148,6 +151,7 @@ SamplePage::SamplePage(QWidget* parent)
     form->addRow(m_guidanceLabel, m_guidanceSpin);
     form->addRow(QString(), m_dynamicCfgCheck);
     form->addRow(m_seedLabel, m_seedSpin);
+    addModelRows(form);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_generateButton);
     buttons->addWidget(m_cancelButton);
@@ -223,6 +227,8 @@ SamplePage::SamplePage(QWidget* parent)
 }
 
 void SamplePage::setEnginePath(const QString& enginePath) {
+    if (m_inspector && !enginePath.isEmpty())
+        m_inspector->setEnginePath(enginePath);
     delete m_command; // null on the first call
     m_command = new EngineCommand(enginePath, this);
     connect(m_command, &EngineCommand::progressed, this, [this](qint64 done, qint64 total) {
@@ -288,14 +294,14 @@ void SamplePage::generate() {
     if (!image.isEmpty())
         arguments << QStringLiteral("--image") << image;
     arguments << QStringLiteral("--scheduler") << m_schedulerCombo->currentData().toString();
-    if (m_dynamicCfgCheck->isChecked())
+    // Dynamic guidance is CogVideoX's; the flow shift and the second expert's guidance Wan's.
+    if (m_dynamicCfgCheck->isChecked() && m_dynamicCfgCheck->isVisibleTo(this))
         arguments << QStringLiteral("--dynamic-cfg");
-    const QString adapter = m_adapterCombo->currentData().toString();
-    if (!adapter.isEmpty() && chosenIsTransformerFolder())
-        arguments << QStringLiteral("--transformer") << adapter;
-    else if (!adapter.isEmpty())
-        arguments << QStringLiteral("--lora") << adapter << QStringLiteral("--lora-scale")
-                  << QString::number(m_scaleSpin->value());
+    if (m_facts && m_facts->trainsByFlowMatching() && m_flowShiftSpin->value() > 0)
+        arguments << QStringLiteral("--flow-shift") << QString::number(m_flowShiftSpin->value());
+    if (m_facts && m_facts->hasTwoExperts())
+        arguments << QStringLiteral("--guidance-2") << QString::number(m_guidance2Spin->value());
+    arguments << adapterArguments();
     setBusy(true);
     m_statusLabel->setText(tr("Rendering…"));
     m_command->start(arguments);
@@ -343,6 +349,8 @@ void SamplePage::retranslateUi() {
     m_cancelButton->setText(tr("Cancel"));
     if (m_adapterCombo->count() > 0)
         m_adapterCombo->setItemText(0, tr("No adapter (the base model)"));
+    updateSchedulerTexts();
+    updateModelRows();
 }
 
 void SamplePage::reloadAdapters() {
@@ -484,6 +492,11 @@ void SamplePage::writeRecord(const QJsonObject& summary) const {
     record.insert(QStringLiteral("prompt"), m_promptEdit->toPlainText().trimmed());
     record.insert(QStringLiteral("adapter"), m_adapterCombo->currentData().toString());
     record.insert(QStringLiteral("image"), QDir::fromNativeSeparators(m_imageEdit->text()));
+    const QStringList adapters = adapterArguments();
+    for (const QString& option : {QStringLiteral("--lora-2"), QStringLiteral("--transformer-2")}) {
+        if (const qsizetype at = adapters.indexOf(option); at >= 0 && at + 1 < adapters.size())
+            record.insert(QStringLiteral("adapter_2"), adapters.at(at + 1));
+    }
     QSaveFile file(recordFile(m_lastVideo));
     const QByteArray bytes = QJsonDocument(record).toJson();
     // A sample without its record still plays; the list then shows its file name only.
@@ -522,4 +535,185 @@ void SamplePage::onProjectChanged() {
 void SamplePage::onFailed(const QString& message, const QString& hint) {
     setBusy(false);
     m_statusLabel->setText(hint.isEmpty() ? message : tr("%1\nWhat to do: %2").arg(message, hint));
+}
+
+void SamplePage::addModelRows(QFormLayout* form) {
+    m_form = form;
+    m_inspector = new ModelInspector(EngineLocator::enginePath(), this);
+    m_inspectTimer = new QTimer(this);
+    m_adapter2Label = new QLabel;
+    m_adapter2Combo = new QComboBox;
+    m_guidance2Label = new QLabel;
+    m_guidance2Spin = box<QDoubleSpinBox>("sampleGuidance2Spin", 0, 30, 3);
+    m_flowShiftLabel = new QLabel;
+    m_flowShiftSpin = box<QDoubleSpinBox>("sampleFlowShiftSpin", 0, 100, 0);
+    m_adapter2Combo->setObjectName(QStringLiteral("sampleAdapter2Combo"));
+    m_adapter2Combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_adapter2Combo->setMinimumContentsLength(22);
+    m_flowShiftSpin->setSingleStep(0.5);
+    auto rowOf = [form](QWidget* field) {
+        int row = -1;
+        QFormLayout::ItemRole role;
+        form->getWidgetPosition(field, &row, &role);
+        return row;
+    };
+    form->insertRow(rowOf(m_guidanceSpin) + 1, m_guidance2Label, m_guidance2Spin);
+    int adapterRow = -1;
+    QFormLayout::ItemRole role;
+    form->getWidgetPosition(m_adapterLabel, &adapterRow, &role);
+    form->insertRow(adapterRow + 1, m_adapter2Label, m_adapter2Combo);
+    form->addRow(m_flowShiftLabel, m_flowShiftSpin);
+    m_inspectTimer->setSingleShot(true);
+    m_inspectTimer->setInterval(300);
+    connect(m_inspectTimer, &QTimer::timeout, this, &SamplePage::inspectModel);
+    connect(m_modelEdit, &QLineEdit::textChanged, m_inspectTimer, qOverload<>(&QTimer::start));
+    connect(m_inspector, &ModelInspector::inspected, this, &SamplePage::onModelInspected);
+    connect(m_inspector, &ModelInspector::failed, this, [this] {
+        m_facts.reset();
+        updateModelRows();
+    });
+    connect(m_adapterCombo, &QComboBox::currentIndexChanged, this, &SamplePage::updateModelRows);
+    updateModelRows();
+}
+
+void SamplePage::inspectModel() {
+    const QString folder = QDir::fromNativeSeparators(m_modelEdit->text().trimmed());
+    if (m_facts && m_facts->folder == folder)
+        return;
+    m_facts.reset();
+    if (!folder.isEmpty() && QFileInfo(folder).isDir())
+        m_inspector->inspect(folder);
+    else
+        m_inspector->cancel();
+    updateModelRows();
+}
+
+void SamplePage::onModelInspected(const ModelFacts& facts) {
+    if (facts.folder != QDir::fromNativeSeparators(m_modelEdit->text().trimmed()))
+        return;
+    m_facts = facts;
+    // The family's samplers, the one it validates with first; the choice stays when it fits.
+    const QString current = m_schedulerCombo->currentData().toString();
+    {
+        const QSignalBlocker blocker(m_schedulerCombo);
+        m_schedulerCombo->clear();
+        for (const QString& sampler : facts.samplers())
+            m_schedulerCombo->addItem(QString(), sampler);
+        const int index = m_schedulerCombo->findData(current);
+        m_schedulerCombo->setCurrentIndex(index < 0 ? 0 : index);
+    }
+    updateSchedulerTexts();
+    updateModelRows();
+}
+
+void SamplePage::updateModelRows() {
+    if (!m_form)
+        return;
+    const bool flowMatching = m_facts && m_facts->trainsByFlowMatching();
+    const bool twoExperts = m_facts && m_facts->hasTwoExperts();
+    m_form->setRowVisible(m_dynamicCfgCheck, !flowMatching);
+    m_form->setRowVisible(m_flowShiftSpin, flowMatching);
+    m_form->setRowVisible(m_guidance2Spin, twoExperts);
+    // A merged pair samples with both of its transformers; a LoRA with a second adapter.
+    m_form->setRowVisible(m_adapter2Combo, twoExperts && !chosenIsTransformerFolder());
+    m_adapter2Label->setText(tr("Low-noise adapter"));
+    m_adapter2Combo->setToolTip(
+        tr("The adapter of the low-noise expert, which refines detail in the last denoising "
+           "steps; the adapter above goes to the high-noise expert."));
+    m_guidance2Label->setText(tr("Guidance (low noise)"));
+    m_guidance2Spin->setToolTip(
+        tr("The guidance of the low-noise expert's steps (Wan 2.2 A14B uses 3 there and 4 "
+           "before)."));
+    m_flowShiftLabel->setText(tr("Flow shift"));
+    m_flowShiftSpin->setSpecialValueText(tr("The scheduler's own"));
+    m_flowShiftSpin->setToolTip(tr("Moves the denoising steps toward the noisy end: Wan uses 3 "
+                                   "at 480p and 5 at 720p."));
+    if (!twoExperts)
+        return;
+    // The low-noise expert's adapter: the chosen export's own (a pair), none, or any export
+    // that has one, from another run or step. A choice made for this adapter stays; another
+    // adapter starts from its own pair.
+    const QString adapter = m_adapterCombo->currentData().toString();
+    const bool sameAdapter = m_adapter2Combo->count() > 0 && m_adapter2For == adapter;
+    const QString chosen = m_adapter2Combo->currentData().toString();
+    m_adapter2For = adapter;
+    const QSignalBlocker blocker(m_adapter2Combo);
+    m_adapter2Combo->clear();
+    const ExpertExport experts = chosenExperts();
+    m_adapter2Combo->addItem(experts.lowNoise.isEmpty()
+                                 ? tr("None (the low-noise expert as released)")
+                                 : tr("The chosen export's low-noise expert"),
+                             experts.lowNoise);
+    if (!experts.lowNoise.isEmpty())
+        m_adapter2Combo->addItem(tr("None (the low-noise expert as released)"), QString());
+    if (m_runs) {
+        for (const TrainingRuns::Adapter& adapter : m_runs->adapters()) {
+            if (adapter.transformerFolder || adapter.experts.lowNoise.isEmpty() ||
+                adapter.experts.lowNoise == experts.lowNoise)
+                continue;
+            m_adapter2Combo->addItem(
+                tr("%1 · step %2 · %3").arg(adapter.runName).arg(adapter.step).arg(adapter.format),
+                adapter.experts.lowNoise);
+        }
+    }
+    const int index = sameAdapter ? m_adapter2Combo->findData(chosen) : -1;
+    m_adapter2Combo->setCurrentIndex(index < 0 ? 0 : index);
+}
+
+void SamplePage::updateSchedulerTexts() {
+    for (int index = 0; index < m_schedulerCombo->count(); ++index) {
+        const QString sampler = m_schedulerCombo->itemData(index).toString();
+        if (sampler == QLatin1String("unipc"))
+            m_schedulerCombo->setItemText(index, tr("UniPC"));
+        else if (sampler == QLatin1String("euler"))
+            m_schedulerCombo->setItemText(index, tr("Flow-match Euler"));
+        else if (sampler == QLatin1String("dpm"))
+            m_schedulerCombo->setItemText(index, tr("DPM"));
+        else if (sampler == QLatin1String("ddim"))
+            m_schedulerCombo->setItemText(index, tr("DDIM"));
+    }
+}
+
+ExpertExport SamplePage::chosenExperts() const {
+    const QString path = m_adapterCombo->currentData().toString();
+    if (!m_runs || path.isEmpty())
+        return {};
+    for (const TrainingRuns::Adapter& adapter : m_runs->adapters()) {
+        if (adapter.path == path)
+            return adapter.experts;
+    }
+    return {};
+}
+
+QStringList SamplePage::adapterArguments() const {
+    const QString adapter = m_adapterCombo->currentData().toString();
+    const bool folder = chosenIsTransformerFolder();
+    const QStringList strength = {QStringLiteral("--lora-scale"),
+                                  QString::number(m_scaleSpin->value())};
+    if (!m_facts || !m_facts->hasTwoExperts()) {
+        if (adapter.isEmpty())
+            return {};
+        return folder ? QStringList{QStringLiteral("--transformer"), adapter}
+                      : QStringList{QStringLiteral("--lora"), adapter} + strength;
+    }
+    // Two experts: a merged export's transformer/ and transformer_2/; else the export's
+    // high-noise file for the first and the chosen low-noise one for the second (an export of
+    // a run that trained one expert adapts that expert only).
+    const ExpertExport experts = chosenExperts();
+    if (folder && experts.isPair())
+        return {QStringLiteral("--transformer"), experts.highNoise,
+                QStringLiteral("--transformer-2"), experts.lowNoise};
+    if (folder)
+        return adapter.isEmpty() ? QStringList()
+                                 : QStringList{QStringLiteral("--transformer"), adapter};
+    const QString first = experts.hasExperts() ? experts.highNoise : adapter;
+    const QString second = m_adapter2Combo->currentData().toString();
+    QStringList arguments;
+    if (!first.isEmpty())
+        arguments << QStringLiteral("--lora") << first;
+    if (!second.isEmpty())
+        arguments << QStringLiteral("--lora-2") << second;
+    if (!arguments.isEmpty())
+        arguments << strength;
+    return arguments;
 }

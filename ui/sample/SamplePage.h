@@ -1,10 +1,17 @@
 #pragma once
 
+#include "app/jobs/ModelFacts.h"
+#include "app/runs/ExpertExport.h"
 #include "ui/window/StudioPage.h"
 
 #include <QJsonObject>
 
+#include <optional>
+
 class EngineCommand;
+class ModelInspector;
+class QFormLayout;
+class QTimer;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -61,6 +68,19 @@ private:
     void setBusy(bool busy);
     void onSucceeded(const QJsonObject& summary);
     void onFailed(const QString& message, const QString& hint);
+    // The low-noise expert's adapter and guidance under the adapter and the guidance, the flow
+    // shift at the end; shown for the models they apply to.
+    void addModelRows(QFormLayout* form);
+    // Wan: the model folder's family decides the schedulers, the flow shift and, for two experts
+    // (Wan 2.2 A14B), the low-noise expert's guidance and adapter.
+    void inspectModel();
+    void onModelInspected(const ModelFacts& facts);
+    void updateModelRows();
+    void updateSchedulerTexts();
+    // The chosen export's experts (a two-expert run's pair), from the project's exports.
+    ExpertExport chosenExperts() const;
+    // --lora / --transformer and, for two experts, --lora-2 / --transformer-2.
+    QStringList adapterArguments() const;
 
     TrainingRuns* m_runs = nullptr;
     EngineCommand* m_command = nullptr;
@@ -101,4 +121,16 @@ private:
     QLabel* m_statusLabel;
     QListWidget* m_results;
     VideoPlayerWidget* m_player;
+    // The rows that follow the model (addModelRows).
+    QFormLayout* m_form = nullptr;
+    ModelInspector* m_inspector = nullptr;
+    QTimer* m_inspectTimer = nullptr; // the model folder is read once typing pauses
+    std::optional<ModelFacts> m_facts;
+    QLabel* m_adapter2Label = nullptr;
+    QComboBox* m_adapter2Combo = nullptr; // the low-noise expert's adapter
+    QString m_adapter2For;                // the adapter above when m_adapter2Combo was filled
+    QLabel* m_guidance2Label = nullptr;
+    QDoubleSpinBox* m_guidance2Spin = nullptr;
+    QLabel* m_flowShiftLabel = nullptr;
+    QDoubleSpinBox* m_flowShiftSpin = nullptr; // 0: the scheduler's own
 };

@@ -22,6 +22,8 @@ namespace {
 
 const QStringList kSchedules = FormFields::jobChoices("lr_schedule.name");
 const QStringList kResizeModes = FormFields::jobChoices("dataset.resize_mode");
+const QStringList kDensities = FormFields::jobChoices("flow_matching.density");
+const QStringList kLossWeightings = FormFields::jobChoices("flow_matching.loss_weighting");
 
 QJsonObject child(const QJsonObject& object, const char* key) {
     return object.value(QLatin1String(key)).toObject();
@@ -76,7 +78,11 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
     , m_resizeCombo(new QComboBox(m_body))
     , m_captionDropoutSpin(new QDoubleSpinBox(m_body))
     , m_vaeTilingCheck(new QCheckBox(m_body))
-    , m_vaeSlicingCheck(new QCheckBox(m_body)) {
+    , m_vaeSlicingCheck(new QCheckBox(m_body))
+    , m_flowShiftSpin(new QDoubleSpinBox(m_body))
+    , m_densityCombo(FormFields::valueCombo(m_body, "timestepDensityCombo", kDensities))
+    , m_lossWeightingCombo(FormFields::valueCombo(m_body, "lossWeightingCombo", kLossWeightings))
+    , m_bucketNote(new QLabel(m_body)) {
     setObjectName(QStringLiteral("advancedJobFields"));
     m_toggle->setObjectName(QStringLiteral("advancedToggle"));
     m_toggle->setCheckable(true);
@@ -108,17 +114,31 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
     m_captionDropoutSpin->setSingleStep(0.05);
     m_vaeTilingCheck->setObjectName(QStringLiteral("vaeTilingCheck"));
     m_vaeSlicingCheck->setObjectName(QStringLiteral("vaeSlicingCheck"));
+    m_flowShiftSpin->setObjectName(QStringLiteral("flowShiftSpin"));
+    // 0 is below the job's open range (0, 100]: it stands for "unset", the model's own shift.
+    m_flowShiftSpin->setRange(0.0, 100.0);
+    m_flowShiftSpin->setDecimals(2);
+    m_flowShiftSpin->setSingleStep(0.5);
+    m_bucketNote->setObjectName(QStringLiteral("bucketSnapNote"));
+    m_bucketNote->setWordWrap(true);
+    m_bucketNote->setForegroundRole(QPalette::PlaceholderText);
 
     for (QWidget* field : std::initializer_list<QWidget*>{
              m_checkpointingCheck, m_checkpointedBlocksSpin, m_keepAttentionCheck,
              m_accumulationSpin, m_clipSpin, m_scheduleCombo, m_warmupSpin, m_seedSpin,
              m_frameBucketsEdit, m_resolutionBucketsEdit, m_resizeCombo, m_captionDropoutSpin,
-             m_vaeTilingCheck, m_vaeSlicingCheck}) {
+             m_vaeTilingCheck, m_vaeSlicingCheck, m_flowShiftSpin, m_densityCombo,
+             m_lossWeightingCombo}) {
         auto* label = new QLabel(m_body);
         label->setBuddy(field);
         m_labels.append(label);
         m_form->addRow(label, field);
     }
+    int resolutionRow = -1;
+    QFormLayout::ItemRole role;
+    m_form->getWidgetPosition(m_resolutionBucketsEdit, &resolutionRow, &role);
+    m_form->insertRow(resolutionRow + 1, QString(), m_bucketNote);
+    m_form->setRowVisible(m_bucketNote, false);
     m_form->setContentsMargins(0, 0, 0, 0);
     m_form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     m_body->hide();
@@ -132,14 +152,17 @@ AdvancedJobFields::AdvancedJobFields(QWidget* parent)
         connect(box, &QCheckBox::toggled, this, &AdvancedJobFields::edited);
     for (QSpinBox* box : {m_checkpointedBlocksSpin, m_accumulationSpin, m_warmupSpin, m_seedSpin})
         connect(box, &QSpinBox::valueChanged, this, &AdvancedJobFields::edited);
-    for (QDoubleSpinBox* box : {m_clipSpin, m_captionDropoutSpin})
+    for (QDoubleSpinBox* box : {m_clipSpin, m_captionDropoutSpin, m_flowShiftSpin})
         connect(box, &QDoubleSpinBox::valueChanged, this, &AdvancedJobFields::edited);
-    for (QComboBox* box : {m_scheduleCombo, m_resizeCombo})
+    for (QComboBox* box : {m_scheduleCombo, m_resizeCombo, m_densityCombo, m_lossWeightingCombo})
         connect(box, &QComboBox::currentIndexChanged, this, &AdvancedJobFields::edited);
-    for (QLineEdit* edit : {m_frameBucketsEdit, m_resolutionBucketsEdit})
+    for (QLineEdit* edit : {m_frameBucketsEdit, m_resolutionBucketsEdit}) {
         connect(edit, &QLineEdit::textChanged, this, &AdvancedJobFields::edited);
+        connect(edit, &QLineEdit::editingFinished, this, &AdvancedJobFields::snapBuckets);
+    }
     retranslateUi();
     setJob({});
+    updateModelRows();
 }
 
 void AdvancedJobFields::setJob(const QJsonObject& job) {
@@ -183,6 +206,14 @@ void AdvancedJobFields::setJob(const QJsonObject& job) {
     m_captionDropoutSpin->setValue(dataset.value(QStringLiteral("caption_dropout")).toDouble(0.0));
     m_vaeTilingCheck->setChecked(dataset.value(QStringLiteral("vae_tiling")).toBool(false));
     m_vaeSlicingCheck->setChecked(dataset.value(QStringLiteral("vae_slicing")).toBool(false));
+    const QJsonObject flow = child(job, "flow_matching");
+    m_flowShiftSpin->setValue(flow.value(QStringLiteral("shift")).toDouble(0.0));
+    FormFields::selectValue(m_densityCombo,
+                            flow.value(QStringLiteral("density")).toString(kDensities.first()));
+    FormFields::selectValue(
+        m_lossWeightingCombo,
+        flow.value(QStringLiteral("loss_weighting")).toString(kLossWeightings.first()));
+    m_form->setRowVisible(m_bucketNote, false);
 }
 
 QJsonObject AdvancedJobFields::values() const {
@@ -197,7 +228,7 @@ QJsonObject AdvancedJobFields::values() const {
         dataset.insert(QStringLiteral("frame_buckets"), *frames);
     if (const std::optional<QJsonArray> sizes = resolutionBuckets(m_resolutionBucketsEdit->text()))
         dataset.insert(QStringLiteral("resolution_buckets"), *sizes);
-    return QJsonObject{
+    QJsonObject values{
         {QStringLiteral("gradient_checkpointing"), m_checkpointingCheck->isChecked()},
         {QStringLiteral("checkpointed_blocks"), m_checkpointedBlocksSpin->value() > 0
                                                     ? QJsonValue(m_checkpointedBlocksSpin->value())
@@ -211,12 +242,24 @@ QJsonObject AdvancedJobFields::values() const {
                      {QStringLiteral("warmup_steps"), m_warmupSpin->value()}}},
         {QStringLiteral("dataset"), dataset},
     };
+    // The other families have no flow_matching settings to write.
+    if (m_facts && m_facts->trainsByFlowMatching()) {
+        values.insert(
+            QStringLiteral("flow_matching"),
+            QJsonObject{{QStringLiteral("shift"), m_flowShiftSpin->value() > 0
+                                                      ? QJsonValue(m_flowShiftSpin->value())
+                                                      : QJsonValue(QJsonValue::Null)},
+                        {QStringLiteral("density"), m_densityCombo->currentData().toString()},
+                        {QStringLiteral("loss_weighting"),
+                         m_lossWeightingCombo->currentData().toString()}});
+    }
+    return values;
 }
 
 QString AdvancedJobFields::inputError() const {
     if (!frameBuckets(m_frameBucketsEdit->text()))
         return tr("Frame buckets: “%1” is not a list of frame counts. Write them like 9, 17, "
-                  "49 (each a multiple of 8, plus 1).")
+                  "49, 81 (each 4k + 1).")
             .arg(m_frameBucketsEdit->text());
     if (!resolutionBuckets(m_resolutionBucketsEdit->text()))
         return tr("Resolution buckets: “%1” is not a list of sizes. Write them as height x "
@@ -240,7 +283,10 @@ QWidget* AdvancedJobFields::fieldWidget(const QString& jobField) const {
         {"dataset.resize_mode", m_resizeCombo},
         {"dataset.caption_dropout", m_captionDropoutSpin},
         {"dataset.vae_tiling", m_vaeTilingCheck},
-        {"dataset.vae_slicing", m_vaeSlicingCheck}};
+        {"dataset.vae_slicing", m_vaeSlicingCheck},
+        {"flow_matching.shift", m_flowShiftSpin},
+        {"flow_matching.density", m_densityCombo},
+        {"flow_matching.loss_weighting", m_lossWeightingCombo}};
     for (const auto& [name, widget] : fields) {
         if (jobField == QLatin1String(name))
             return widget;
@@ -257,6 +303,73 @@ void AdvancedJobFields::setExpanded(bool expanded) {
 
 bool AdvancedJobFields::isExpanded() const {
     return m_toggle->isChecked();
+}
+
+void AdvancedJobFields::setModelFacts(const std::optional<ModelFacts>& facts) {
+    if (facts == m_facts)
+        return;
+    m_facts = facts;
+    updateModelRows();
+    retranslateUi();
+}
+
+void AdvancedJobFields::updateModelRows() {
+    const bool flowMatching = m_facts && m_facts->trainsByFlowMatching();
+    for (QWidget* field :
+         std::initializer_list<QWidget*>{m_flowShiftSpin, m_densityCombo, m_lossWeightingCombo})
+        m_form->setRowVisible(field, flowMatching);
+}
+
+void AdvancedJobFields::snapBuckets() {
+    // Without a model, a model's facts' defaults: the job's own limits (4k + 1 frames, sides in
+    // multiples of 16).
+    const ModelFacts rules = m_facts.value_or(ModelFacts{});
+    QStringList notes;
+    if (std::optional<QJsonArray> frames = frameBuckets(m_frameBucketsEdit->text())) {
+        QStringList texts;
+        QStringList changed;
+        for (const QJsonValue& value : *frames) {
+            const int count = value.toInt();
+            const int snapped = rules.snappedFrames(count);
+            texts.append(QString::number(snapped));
+            if (snapped != count)
+                changed.append(tr("%1 became %2").arg(count).arg(snapped));
+        }
+        if (!changed.isEmpty()) {
+            const QSignalBlocker blocker(m_frameBucketsEdit);
+            m_frameBucketsEdit->setText(texts.join(QStringLiteral(", ")));
+            notes.append(tr("This model takes frame counts of %1k + 1: %2.")
+                             .arg(rules.frameStep())
+                             .arg(changed.join(QStringLiteral(", "))));
+        }
+    }
+    if (std::optional<QJsonArray> sizes = resolutionBuckets(m_resolutionBucketsEdit->text())) {
+        QStringList texts;
+        QStringList changed;
+        auto snap = [&](int pixels) {
+            return rules.snappedSide(pixels);
+        };
+        for (const QJsonValue& value : *sizes) {
+            const QJsonArray size = value.toArray();
+            const int height = size.at(0).toInt();
+            const int width = size.at(1).toInt();
+            const QString snapped = QStringLiteral("%1x%2").arg(snap(height)).arg(snap(width));
+            texts.append(snapped);
+            if (snap(height) != height || snap(width) != width)
+                changed.append(tr("%1x%2 became %3").arg(height).arg(width).arg(snapped));
+        }
+        if (!changed.isEmpty()) {
+            const QSignalBlocker blocker(m_resolutionBucketsEdit);
+            m_resolutionBucketsEdit->setText(texts.join(QStringLiteral(", ")));
+            notes.append(tr("This model takes sides in multiples of %1 pixels: %2.")
+                             .arg(rules.sizeMultiple())
+                             .arg(changed.join(QStringLiteral(", "))));
+        }
+    }
+    m_bucketNote->setText(notes.join(QLatin1Char('\n')));
+    m_form->setRowVisible(m_bucketNote, !notes.isEmpty());
+    if (!notes.isEmpty())
+        emit edited();
 }
 
 void AdvancedJobFields::changeEvent(QEvent* event) {
@@ -280,7 +393,10 @@ void AdvancedJobFields::retranslateUi() {
                              tr("Fit clips by"),
                              tr("Caption dropout"),
                              tr("VAE tiling"),
-                             tr("VAE slicing")};
+                             tr("VAE slicing"),
+                             tr("Flow shift"),
+                             tr("Noise levels"),
+                             tr("Loss weighting")};
     for (qsizetype index = 0; index < labels.size(); ++index)
         m_labels.at(index)->setText(labels.at(index));
     m_checkpointingCheck->setText(tr("Recompute activations in the backward pass"));
@@ -289,9 +405,14 @@ void AdvancedJobFields::retranslateUi() {
            "on unless the model fits without it."));
     m_checkpointedBlocksSpin->setSpecialValueText(tr("All blocks"));
     m_checkpointedBlocksSpin->setToolTip(
-        tr("Recompute only the first this many transformer blocks; the others keep their "
-           "activations. Each kept block makes a step faster and takes more memory: the "
-           "estimate below shows how much. CogVideoX-2b has 30 blocks, 5b has 42."));
+        m_facts ? tr("Recompute only the first this many transformer blocks; the others keep "
+                     "their activations. Each kept block makes a step faster and takes more "
+                     "memory: the estimate below shows how much. This model has %n blocks.",
+                     nullptr, m_facts->layers)
+                : tr("Recompute only the first this many transformer blocks; the others keep "
+                     "their activations. Each kept block makes a step faster and takes more "
+                     "memory: the estimate below shows how much. CogVideoX-2b has 30 blocks, 5b "
+                     "has 42."));
     m_keepAttentionCheck->setText(tr("Keep attention results"));
     m_keepAttentionCheck->setToolTip(
         tr("Recomputed blocks keep what attention computed, so the backward pass does not run "
@@ -314,12 +435,35 @@ void AdvancedJobFields::retranslateUi() {
         tr("Steps over which the learning rate rises from 0 to its value at the start."));
     m_seedSpin->setToolTip(tr("Seeds the LoRA's initial weights, the noise and the crops: the "
                               "same seed and data repeat a run exactly."));
+    const int multiple = m_facts.value_or(ModelFacts{}).sizeMultiple();
     m_frameBucketsEdit->setToolTip(
-        tr("The clip lengths trained, in frames (each a multiple of 8, plus 1: 9, 17, …, 49). "
-           "A clip trains at the longest that fits it; one shorter than all is left out."));
+        tr("The clip lengths trained, in frames (each 4k + 1: 9, 17, 33, 49, 81, …). A clip "
+           "trains at the longest that fits it; one shorter than all is left out. Other counts "
+           "are rounded to the nearest that fits when you leave the field."));
     m_resolutionBucketsEdit->setToolTip(
-        tr("The sizes trained, height x width in pixels (multiples of 16). Each clip trains at "
-           "the size nearest its own shape."));
+        tr("The sizes trained, height x width in pixels (multiples of %1 for this model). Each "
+           "clip trains at the size nearest its own shape. Other sizes are rounded to the "
+           "nearest multiple when you leave the field.")
+            .arg(multiple));
+    m_flowShiftSpin->setSpecialValueText(tr("The model's own"));
+    m_flowShiftSpin->setToolTip(
+        tr("Moves the noise levels trained toward the noisy end: higher for larger videos, as "
+           "more pixels need more noise before their content is gone. Wan trains with 3 at 480p "
+           "and 5 at 720p; the model's own is its scheduler's."));
+    m_densityCombo->setItemText(0, tr("Evenly over all levels"));
+    m_densityCombo->setItemText(1, tr("Mostly middle levels (logit-normal)"));
+    m_densityCombo->setItemText(2, tr("Middle levels, gently (mode)"));
+    m_densityCombo->setToolTip(
+        tr("Where the noise level of each training step is drawn: evenly, or more often in the "
+           "middle, where a model learns the most (Stable Diffusion 3's logit-normal, as "
+           "musubi-tuner's shift sampling draws them). The flow shift applies after."));
+    m_lossWeightingCombo->setItemText(0, tr("Equal"));
+    m_lossWeightingCombo->setItemText(1, tr("By noise level (σ²)"));
+    m_lossWeightingCombo->setItemText(2, tr("Cosine map"));
+    m_lossWeightingCombo->setToolTip(
+        tr("How much each step's loss counts by its noise level. Equal is what Wan was trained "
+           "with; the others weigh noisier steps more (σ²) or follow Stable Diffusion 3's "
+           "cosine map."));
     const QStringList resizeModes{tr("Stretching"), tr("Cropping the centre"),
                                   tr("Cropping at random")};
     for (int index = 0; index < m_resizeCombo->count(); ++index)

@@ -1,7 +1,11 @@
 #pragma once
 
+#include "app/jobs/ModelFacts.h"
+
 #include <QJsonObject>
 #include <QWidget>
+
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -15,7 +19,10 @@ class QToolButton;
 // The job fields past the everyday ones, behind an "Advanced" disclosure on the Train form:
 // gradient checkpointing and accumulation, clipping, the learning-rate schedule and its warmup,
 // the seed, the frame and resolution buckets, how clips are fitted to them, caption dropout
-// and the VAE's tiling and slicing. Each field says in its tooltip what it changes.
+// and the VAE's tiling and slicing, and for a model trained by flow matching (Wan) the flow
+// shift, where the noise levels are drawn and how the loss weighs them. Each field says in its
+// tooltip what it changes. Buckets snap to what the chosen model takes (4k + 1 frames, sides in
+// multiples of 16, or 32 for Wan 2.2 TI2V-5B) when typing ends, with a note saying so.
 class AdvancedJobFields : public QWidget {
     Q_OBJECT
 
@@ -33,6 +40,8 @@ public:
     QWidget* fieldWidget(const QString& jobField) const;
     void setExpanded(bool expanded);
     bool isExpanded() const;
+    // The chosen model, or none while it is unknown: which rows apply and what buckets it takes.
+    void setModelFacts(const std::optional<ModelFacts>& facts);
 
 signals:
     void edited();
@@ -42,6 +51,9 @@ protected:
 
 private:
     void retranslateUi();
+    void updateModelRows();
+    // Rounds the buckets' frame counts and sides to what the model takes; says so in the note.
+    void snapBuckets();
 
     QToolButton* m_toggle;
     QWidget* m_body;
@@ -60,5 +72,10 @@ private:
     QDoubleSpinBox* m_captionDropoutSpin;
     QCheckBox* m_vaeTilingCheck;
     QCheckBox* m_vaeSlicingCheck;
+    QDoubleSpinBox* m_flowShiftSpin; // 0 shows as the model's own shift (null in the job)
+    QComboBox* m_densityCombo;
+    QComboBox* m_lossWeightingCombo;
+    QLabel* m_bucketNote; // what snapping changed, under the buckets
     QList<QLabel*> m_labels;
+    std::optional<ModelFacts> m_facts;
 };

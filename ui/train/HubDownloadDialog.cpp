@@ -21,10 +21,20 @@
 
 namespace {
 
-const QStringList kCogVideoXRepositories = {
-    QStringLiteral("THUDM/CogVideoX-2b"), QStringLiteral("THUDM/CogVideoX-5b"),
-    QStringLiteral("THUDM/CogVideoX-5b-I2V"), QStringLiteral("THUDM/CogVideoX1.5-5B"),
-    QStringLiteral("THUDM/CogVideoX1.5-5B-I2V")};
+// The released pipelines the engine trains, in diffusers layout (Wan's "-Diffusers" repositories;
+// the others hold the original single files).
+const QStringList kRepositories = {QStringLiteral("THUDM/CogVideoX-2b"),
+                                   QStringLiteral("THUDM/CogVideoX-5b"),
+                                   QStringLiteral("THUDM/CogVideoX-5b-I2V"),
+                                   QStringLiteral("THUDM/CogVideoX1.5-5B"),
+                                   QStringLiteral("THUDM/CogVideoX1.5-5B-I2V"),
+                                   QStringLiteral("Wan-AI/Wan2.1-T2V-1.3B-Diffusers"),
+                                   QStringLiteral("Wan-AI/Wan2.1-T2V-14B-Diffusers"),
+                                   QStringLiteral("Wan-AI/Wan2.1-I2V-14B-480P-Diffusers"),
+                                   QStringLiteral("Wan-AI/Wan2.1-I2V-14B-720P-Diffusers"),
+                                   QStringLiteral("Wan-AI/Wan2.2-TI2V-5B-Diffusers"),
+                                   QStringLiteral("Wan-AI/Wan2.2-T2V-A14B-Diffusers"),
+                                   QStringLiteral("Wan-AI/Wan2.2-I2V-A14B-Diffusers")};
 
 enum Column { FileColumn, SizeColumn, ProgressColumn };
 
@@ -59,7 +69,7 @@ HubDownloadDialog::HubDownloadDialog(QWidget* parent)
     m_repoCombo->setObjectName(QStringLiteral("hubRepoCombo"));
     m_repoCombo->setEditable(true);
     m_repoCombo->setInsertPolicy(QComboBox::NoInsert);
-    m_repoCombo->addItems(kCogVideoXRepositories);
+    m_repoCombo->addItems(kRepositories);
     m_revisionEdit->setObjectName(QStringLiteral("hubRevisionEdit"));
     m_revisionEdit->setText(QStringLiteral("main"));
     m_tokenEdit->setObjectName(QStringLiteral("hubTokenEdit"));
@@ -151,10 +161,10 @@ void HubDownloadDialog::changeEvent(QEvent* event) {
 void HubDownloadDialog::retranslateUi() {
     setWindowTitle(tr("Download from Hugging Face"));
     m_explanation->setText(
-        tr("Downloads a CogVideoX pipeline (model_index.json and the scheduler, tokenizer, "
-           "text_encoder, transformer and vae folders) from %1 into the Hugging Face cache, "
-           "where huggingface-cli and other tools find it too. An interrupted download resumes "
-           "where it stopped.")
+        tr("Downloads a CogVideoX or Wan pipeline (model_index.json and the folders of its "
+           "scheduler, tokenizer, text encoder, transformers, VAE and image encoder) from %1 into "
+           "the Hugging Face cache, where huggingface-cli and other tools find it too. An "
+           "interrupted download resumes where it stopped.")
             .arg(m_endpoint));
     const QStringList labels{tr("Repository"), tr("Revision"), tr("Access token"), tr("Saved in")};
     for (qsizetype row = 0; row < m_rowLabels.size() && row < labels.size(); ++row)

@@ -12,7 +12,7 @@ class QPushButton;
 class QThread;
 class QTreeWidget;
 
-// "Download…" in the new-run form's Hugging Face menu: fetches a CogVideoX pipeline from the
+// "Download…" in the new-run form's Hugging Face menu: fetches a CogVideoX or Wan pipeline from the
 // Hub into the Hugging Face cache (where huggingface-cli would put it), one file at a time with
 // its progress, resuming partial files, and offers the finished snapshot as the model folder.
 // The download runs on a worker thread; closing the dialog cancels it and keeps partial files.

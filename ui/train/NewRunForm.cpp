@@ -5,13 +5,14 @@
 #include "ui/train/FormFields.h"
 #include "ui/train/HubDownloadDialog.h"
 #include "ui/train/MachinesFields.h"
+#include "ui/train/ModelFamilyRows.h"
 #include "ui/train/ParallelPlanRows.h"
 #include "ui/widgets/FieldProblemNote.h"
 
-#include "app/dataset/ConditionImages.h"
 #include "app/engine/EngineLocator.h"
 #include "app/hub/HuggingFaceCache.h"
 #include "app/jobs/MemoryEstimator.h"
+#include "app/jobs/ModelInspector.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -35,6 +36,7 @@
 #include <QProcessEnvironment>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QThreadPool>
 #include <QTimer>
 #include <QToolButton>
@@ -46,6 +48,8 @@ namespace {
 constexpr int kValidateDelayMs = 150;
 // The estimate starts an engine process: wait until the typing stops.
 constexpr int kEstimateDelayMs = 400;
+// How long validateNow waits for the engine's description of a model folder just chosen.
+constexpr int kInspectionWaitMs = 15000;
 
 const QStringList kOptimizers = FormFields::jobChoices("optimizer.name");
 // lora.base_quantization: how the frozen base transformer is stored while a LoRA trains.
@@ -59,6 +63,15 @@ QJsonObject object(const QJsonObject& parent, const char* key) {
     return parent.value(QLatin1String(key)).toObject();
 }
 
+// The family's name as people write it; the engine's own name for one this studio does not know.
+QString familyTitle(const QString& family) {
+    if (family == QLatin1String("cogvideox"))
+        return QStringLiteral("CogVideoX");
+    if (family == QLatin1String("wan"))
+        return QStringLiteral("Wan");
+    return family;
+}
+
 } // namespace
 
 NewRunForm::NewRunForm(QWidget* parent)
@@ -67,6 +80,8 @@ NewRunForm::NewRunForm(QWidget* parent)
     , m_presetCombo(new QComboBox(this))
     , m_savePresetButton(new QPushButton(this))
     , m_deletePresetButton(new QPushButton(this))
+    , m_inspector(new ModelInspector(EngineLocator::enginePath(), this))
+    , m_familyRows(nullptr)
     , m_presetDescription(new QLabel(this))
     , m_modelEdit(new QLineEdit(this))
     , m_modelBrowse(new QPushButton(this))
@@ -172,6 +187,7 @@ NewRunForm::NewRunForm(QWidget* parent)
     addRow(nullptr, presetRow);
     m_form->addRow(m_presetDescription);
     addRow(nullptr, m_modelRow);
+    m_familyRows = new ModelFamilyRows(this, m_form);
     for (QWidget* field : std::initializer_list<QWidget*>{
              m_rankSpin, m_alphaSpin, m_baseWeightsCombo, m_optimizerCombo, m_learningRateEdit,
              m_stepsSpin, m_batchSpin, m_precisionCombo, m_checkpointSpin, m_validationEverySpin,
@@ -260,6 +276,9 @@ NewRunForm::NewRunForm(QWidget* parent)
     });
     connect(m_validateAtStartCheck, &QCheckBox::toggled, this, &NewRunForm::onEdited);
     connect(m_advanced, &AdvancedJobFields::edited, this, &NewRunForm::onEdited);
+    connect(m_familyRows, &ModelFamilyRows::edited, this, &NewRunForm::onEdited);
+    connect(m_inspector, &ModelInspector::inspected, this, &NewRunForm::onModelInspected);
+    connect(m_inspector, &ModelInspector::failed, this, &NewRunForm::onModelInspectionFailed);
     retranslateUi();
     updateProcessRows();
     revalidate();
@@ -268,6 +287,7 @@ NewRunForm::NewRunForm(QWidget* parent)
 
 void NewRunForm::setEnginePath(const QString& enginePath) {
     m_estimator->setEnginePath(enginePath);
+    m_inspector->setEnginePath(enginePath);
 }
 
 void NewRunForm::refreshGpus() {
@@ -320,9 +340,11 @@ void NewRunForm::setPresets(const QVector<JobPreset>& presets) {
         const QSignalBlocker blocker(m_presetCombo);
         m_presetCombo->clear();
         for (const JobPreset& preset : presets)
-            m_presetCombo->addItem(preset.user ? tr("%1 (yours)").arg(preset.name) : preset.name,
+            m_presetCombo->addItem(preset.user ? tr("%1 (yours)").arg(preset.displayName())
+                                               : preset.displayName(),
                                    preset.id);
     }
+    updatePresetChoices();
     if (!selectPreset(current) && !presets.isEmpty()) {
         m_presetCombo->setCurrentIndex(0);
         applyPreset(presets.first());
@@ -426,6 +448,44 @@ QString NewRunForm::modelFolder() const {
     return QDir::fromNativeSeparators(m_modelEdit->text().trimmed());
 }
 
+std::optional<ModelFacts> NewRunForm::modelFacts() const {
+    const std::optional<ModelFacts>& facts = m_familyRows->facts();
+    return facts && facts->folder == modelFolder() ? facts : std::nullopt;
+}
+
+void NewRunForm::onModelInspected(const ModelFacts& facts) {
+    if (facts.folder != m_inspectedFolder)
+        return; // about a folder typed over since
+    m_inspectionError.clear();
+    m_familyRows->setFacts(facts);
+    m_advanced->setModelFacts(facts);
+    updatePresetChoices();
+    emit modelFactsChanged();
+    onEdited(); // the task and the rows that apply changed the job
+}
+
+void NewRunForm::onModelInspectionFailed(const QString& folder, const QString& message) {
+    if (folder != m_inspectedFolder)
+        return;
+    m_inspectionError = message;
+    m_familyRows->showProblem(message);
+    m_validateTimer->start();
+}
+
+void NewRunForm::updatePresetChoices() {
+    auto* items = qobject_cast<QStandardItemModel*>(m_presetCombo->model());
+    const std::optional<ModelFacts> facts = modelFacts();
+    for (int row = 0; items && row < items->rowCount() && row < m_presets.size(); ++row) {
+        const JobPreset& preset = m_presets.at(row);
+        const bool fits = !facts || preset.family == facts->family;
+        items->item(row)->setEnabled(fits);
+        items->item(row)->setToolTip(
+            fits ? preset.displayDescription()
+                 : tr("For %1 models; the model folder holds a %2 model.")
+                       .arg(familyTitle(preset.family), familyTitle(facts->family)));
+    }
+}
+
 std::optional<MemoryEstimate> NewRunForm::memoryEstimate() const {
     // One for other settings is not this job's, though its text stays until the next arrives.
     if (m_estimatedJob != estimateRequest())
@@ -454,6 +514,7 @@ NewRunForm::Capacity NewRunForm::capacity() const {
         // CPU ranks share the machine's memory.
         result.bytes = m_gpus.hostAvailableBytes / qMax(1, launchPlan().processCount());
         result.where = tr("available to each process on this computer");
+        result.host = true;
         return result;
     }
     QVector<int> chosen;
@@ -477,12 +538,25 @@ NewRunForm::Capacity NewRunForm::capacity() const {
 QString NewRunForm::memoryWarning() const {
     const MemoryEstimate::Phase* largest = m_estimate ? m_estimate->largestPhase() : nullptr;
     const Capacity available = capacity();
+    const QLocale locale;
+    // On a GPU, offloaded blocks, a parked expert and an offloaded optimizer wait in the
+    // computer's memory, which the processes share.
+    const MemoryEstimate::Phase* host = m_estimate ? m_estimate->largestHostPhase() : nullptr;
+    const qint64 hostNeeded = host ? host->totalBytes * launchPlan().processCount() : 0;
+    if (host && !available.host && m_gpus.hostAvailableBytes > 0 &&
+        hostNeeded > m_gpus.hostAvailableBytes &&
+        (!largest || available.bytes <= 0 || largest->totalBytes <= available.bytes))
+        return tr("%1 keeps about %2 in this computer's memory, more than the %3 available. "
+                  "Offload fewer blocks, park the idle expert on the disk, or close other "
+                  "programs.")
+            .arg(MemoryEstimate::phaseTitle(host->name), locale.formattedDataSize(hostNeeded),
+                 locale.formattedDataSize(m_gpus.hostAvailableBytes));
     if (!largest || available.bytes <= 0 || largest->totalBytes <= available.bytes)
         return QString();
-    const QLocale locale;
     return tr("%1 needs about %2 per process, more than the %3 %4. Lower the batch size or the "
               "largest bucket, turn on gradient checkpointing or VAE tiling, choose an 8-bit or "
-              "CPU-offloaded optimizer, add GPUs with ZeRO-2, or pick a preset for less memory.")
+              "CPU-offloaded optimizer, store the base weights in int8 or fp8, offload blocks to "
+              "host memory, add GPUs with ZeRO-2, or pick a preset for less memory.")
         .arg(MemoryEstimate::phaseTitle(largest->name),
              locale.formattedDataSize(largest->totalBytes),
              locale.formattedDataSize(available.bytes), available.where);
@@ -508,6 +582,18 @@ void NewRunForm::updateMemoryText() {
         }
         text = tr("Memory estimate per process:") + QStringLiteral("<br>") +
                phases.join(QStringLiteral("<br>"));
+        if (const MemoryEstimate::Phase* host = m_estimate->largestHostPhase()) {
+            QStringList parts;
+            for (const MemoryEstimate::Part& part : host->parts)
+                parts.append(QStringLiteral("%1 %2").arg(
+                    MemoryEstimate::partTitle(part.name).toHtmlEscaped(),
+                    locale.formattedDataSize(part.bytes)));
+            text += QStringLiteral("<br><span title=\"%2\">%1</span>")
+                        .arg(tr("In host memory while training: %1")
+                                 .arg(locale.formattedDataSize(host->totalBytes))
+                                 .toHtmlEscaped(),
+                             parts.join(QStringLiteral(", ")));
+        }
         const QString warning = memoryWarning();
         if (!warning.isEmpty())
             text += QStringLiteral("<br><span style=\"color:#c0392b\">%1</span>")
@@ -639,19 +725,24 @@ void NewRunForm::retranslateUi() {
     m_modelBrowse->setText(tr("Browse…"));
     m_modelCacheButton->setText(tr("Hugging Face"));
     m_modelCacheButton->setToolTip(
-        tr("CogVideoX models in the Hugging Face cache (downloaded with huggingface-cli or by "
-           "a trainer built on huggingface_hub), by repository and revision."));
+        tr("CogVideoX and Wan pipelines in the Hugging Face cache (downloaded with "
+           "huggingface-cli or by a trainer built on huggingface_hub), by repository and "
+           "revision."));
     m_savePresetButton->setText(tr("Save as Preset…"));
     m_savePresetButton->setToolTip(tr("Keep these settings as a preset of your own."));
     m_deletePresetButton->setText(tr("Delete"));
     m_deletePresetButton->setToolTip(tr("Delete this preset (only presets you saved)."));
     for (int index = 0; index < m_presetCombo->count() && index < m_presets.size(); ++index) {
         const JobPreset& preset = m_presets.at(index);
-        m_presetCombo->setItemText(index,
-                                   preset.user ? tr("%1 (yours)").arg(preset.name) : preset.name);
+        m_presetCombo->setItemText(index, preset.user ? tr("%1 (yours)").arg(preset.displayName())
+                                                      : preset.displayName());
     }
+    if (const JobPreset* preset = currentPreset())
+        m_presetDescription->setText(preset->displayDescription());
+    updatePresetChoices();
+    m_familyRows->retranslateUi();
     m_importButton->setText(tr("Import cogvideox-factory Command…"));
-    m_modelEdit->setPlaceholderText(tr("A diffusers CogVideoX pipeline folder"));
+    m_modelEdit->setPlaceholderText(tr("A diffusers CogVideoX or Wan pipeline folder"));
     m_promptsEdit->setPlaceholderText(tr("One prompt per line"));
     m_triggerEdit->setPlaceholderText(tr("Optional: a word put before every caption"));
     m_checkpointSpin->setSpecialValueText(tr("only at the end"));
@@ -693,7 +784,7 @@ void NewRunForm::retranslateUi() {
 void NewRunForm::applyPreset(const JobPreset& preset) {
     m_applying = true;
     m_presetJob = preset.job;
-    m_presetDescription->setText(preset.description);
+    m_presetDescription->setText(preset.displayDescription());
     m_deletePresetButton->setEnabled(preset.user);
     const QJsonObject lora = object(preset.job, "lora");
     const QJsonObject optimizer = object(preset.job, "optimizer");
@@ -735,7 +826,17 @@ void NewRunForm::applyPreset(const JobPreset& preset) {
     const QJsonObject parallel = object(preset.job, "parallel");
     m_planRows->setParallel(parallel);
     m_advanced->setJob(preset.job);
+    m_familyRows->setJob(preset.job);
     m_applying = false;
+    // A demo preset trains its own demo model, which lies beside the other in the demo
+    // project's models/ folder.
+    if (!preset.demoModel.isEmpty() && !modelFolder().isEmpty()) {
+        const QString sibling =
+            QDir(QFileInfo(modelFolder()).absolutePath()).filePath(preset.demoModel);
+        if (sibling != QFileInfo(modelFolder()).absoluteFilePath() &&
+            QFileInfo(QDir(sibling).filePath(QStringLiteral("model_index.json"))).isFile())
+            setModelFolder(sibling);
+    }
     onEdited();
 }
 
@@ -751,9 +852,22 @@ void NewRunForm::inspectModelAndPictures() {
     const QString folder = modelFolder();
     if (folder != m_inspectedFolder) {
         m_inspectedFolder = folder;
+        m_inspectionError.clear();
         m_modelFolderExists = !folder.isEmpty() && QFileInfo(folder).isDir();
-        m_imageToVideo = m_modelFolderExists && ConditionImages::isImageToVideoModel(folder);
+        const bool hadFacts = m_familyRows->facts().has_value();
+        if (m_modelFolderExists) {
+            m_familyRows->showInspecting();
+            m_inspector->inspect(folder);
+        } else {
+            m_inspector->cancel();
+            m_familyRows->clear();
+        }
+        m_advanced->setModelFacts(std::nullopt);
+        updatePresetChoices();
+        if (hadFacts)
+            emit modelFactsChanged();
     }
+    m_imageToVideo = m_familyRows->task() == QLatin1String("i2v");
     const int prompts = static_cast<int>(
         m_promptsEdit->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts).size());
     m_conditionPictures = m_imageToVideo && prompts > 0 && m_conditionImages
@@ -763,6 +877,10 @@ void NewRunForm::inspectModelAndPictures() {
 
 void NewRunForm::validateNow() {
     m_validateTimer->stop();
+    // Train decides at once: a model folder chosen a moment ago is read to its end first (a
+    // second at most: configs and weight headers).
+    inspectModelAndPictures();
+    m_inspector->waitForAnswer(kInspectionWaitMs);
     revalidate();
 }
 
@@ -792,6 +910,11 @@ bool NewRunForm::locateField(const QString& field, QFormLayout*& layout, int& ro
     QFormLayout::ItemRole role;
     layout = m_form;
     row = -1;
+    if (QWidget* familyField = m_familyRows->fieldWidget(field);
+        familyField && familyField->isVisibleTo(const_cast<NewRunForm*>(this))) {
+        m_form->getWidgetPosition(familyField, &row, &role);
+        return row >= 0;
+    }
     if (field == QLatin1String("task") || field == QLatin1String("model")) {
         m_form->getLayoutPosition(m_modelRow, &row, &role);
         return row >= 0;
@@ -837,17 +960,26 @@ void NewRunForm::revalidate() {
     m_fieldProblem->clear(); // the edited job is checked again by the next estimate
     inspectModelAndPictures();
     QString error;
+    bool waiting = false;
     bool numberOk = false;
     QLocale::c().toDouble(m_learningRateEdit->text().trimmed(), &numberOk);
     if (m_presets.isEmpty())
         error = tr("No training presets were found. Reinstall Tuneframe, or set "
                    "TUNEFRAME_PRESETS_DIR to a folder of presets.");
     else if (modelFolder().isEmpty())
-        error = tr("Choose the model folder to train (a diffusers CogVideoX pipeline).");
+        error = tr("Choose the model folder to train (a diffusers CogVideoX or Wan pipeline).");
     else if (!QFileInfo(modelFolder()).isDir())
-        error = tr("The model folder %1 does not exist. Choose a diffusers CogVideoX pipeline "
-                   "folder.")
+        error = tr("The model folder %1 does not exist. Choose a diffusers CogVideoX or Wan "
+                   "pipeline folder.")
                     .arg(QDir::toNativeSeparators(modelFolder()));
+    else if (!modelFacts() && m_inspectionError.isEmpty())
+        waiting = true; // the engine is reading the folder; the summary row says so
+    else if (const JobPreset* preset = currentPreset();
+             preset && modelFacts() && preset->family != modelFacts()->family)
+        error = tr("“%1” is a preset for %2 models, and the model folder holds a %3 model. "
+                   "Choose a %3 preset.")
+                    .arg(preset->displayName(), familyTitle(preset->family),
+                         familyTitle(modelFacts()->family));
     else if (m_deviceCombo->currentData().toString() == kSeveralGpus && checkedGpus().isEmpty())
         error = tr("Tick at least one GPU to train on.");
     else if (const QString machines =
@@ -864,8 +996,8 @@ void NewRunForm::revalidate() {
         m_advanced->setExpanded(true); // the field it names is in view
     } else
         error = JobPresets::validate(job());
-    m_error = error;
-    if (error.isEmpty()) {
+    m_error = waiting ? tr("Reading the model folder…") : error;
+    if (m_error.isEmpty()) {
         m_estimateTimer->start();
     } else {
         m_estimateTimer->stop();
@@ -875,7 +1007,7 @@ void NewRunForm::revalidate() {
     updateMemoryText();
     m_errorLabel->setText(error);
     m_errorLabel->setVisible(!error.isEmpty());
-    const bool valid = error.isEmpty();
+    const bool valid = m_error.isEmpty();
     m_savePresetButton->setEnabled(valid && !m_userPresetFolder.isEmpty());
     if (valid != m_valid) {
         m_valid = valid;
@@ -909,11 +1041,9 @@ QJsonObject NewRunForm::formValues() const {
     QJsonObject validation{{QStringLiteral("every_steps"), m_validationEverySpin->value()},
                            {QStringLiteral("at_start"), m_validateAtStartCheck->isChecked()},
                            {QStringLiteral("prompts"), prompts}};
-    // An image-to-video model trains image-to-video; its validation prompts each need a
-    // picture, which the dataset's condition frames give when the preset names none.
-    if (m_modelFolderExists && m_inspectedFolder == modelFolder()) {
-        values.insert(QStringLiteral("task"),
-                      m_imageToVideo ? QStringLiteral("i2v") : QStringLiteral("t2v"));
+    // An image-to-video run's validation prompts each need a picture, which the dataset's
+    // condition frames give when the preset names none.
+    if (modelFacts()) {
         const QJsonArray named =
             object(m_presetJob, "validation").value(QStringLiteral("images")).toArray();
         if (m_imageToVideo && !prompts.isEmpty() && named.size() < prompts.size() &&
@@ -929,6 +1059,9 @@ QJsonObject NewRunForm::formValues() const {
     const QJsonObject advanced = m_advanced->values();
     for (auto field = advanced.begin(); field != advanced.end(); ++field)
         values.insert(field.key(), field.value());
+    // The task and the rows of this model (its expert, the blocks it offloads), merged into the
+    // objects the Advanced section wrote.
+    values = JobPresets::merge(values, m_familyRows->values());
     const LaunchPlan plan = launchPlan();
     QString device = m_deviceCombo->currentData().toString();
     if (device == kSeveralGpus) {
@@ -947,9 +1080,9 @@ void NewRunForm::fillModelCacheMenu() {
     QMenu* menu = m_modelCacheButton->menu();
     menu->clear();
     const QString hub = HuggingFaceCache::hubFolder(QProcessEnvironment::systemEnvironment());
-    const QVector<HuggingFaceCache::Model> models = HuggingFaceCache::cogVideoXPipelines(hub);
+    const QVector<HuggingFaceCache::Model> models = HuggingFaceCache::videoPipelines(hub);
     if (models.isEmpty()) {
-        menu->addAction(tr("No CogVideoX model in %1").arg(QDir::toNativeSeparators(hub)))
+        menu->addAction(tr("No CogVideoX or Wan pipeline in %1").arg(QDir::toNativeSeparators(hub)))
             ->setEnabled(false);
     }
     for (const HuggingFaceCache::Model& model : models) {
@@ -961,8 +1094,8 @@ void NewRunForm::fillModelCacheMenu() {
     menu->addSeparator();
     QAction* download = menu->addAction(tr("Download…"));
     download->setObjectName(QStringLiteral("hubDownloadAction"));
-    download->setToolTip(tr("Download a CogVideoX pipeline from the Hugging Face Hub into this "
-                            "cache."));
+    download->setToolTip(tr("Download a CogVideoX or Wan pipeline from the Hugging Face Hub into "
+                            "this cache."));
     connect(download, &QAction::triggered, this, &NewRunForm::openHubDownloadDialog);
 }
 

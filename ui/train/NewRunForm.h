@@ -5,6 +5,7 @@
 #include "app/import/FactoryDatasetSource.h"
 #include "app/jobs/JobPresets.h"
 #include "app/jobs/MemoryEstimate.h"
+#include "app/jobs/ModelFacts.h"
 
 #include <QJsonObject>
 #include <QVector>
@@ -15,6 +16,8 @@
 
 class AdvancedJobFields;
 class MachinesFields;
+class ModelFamilyRows;
+class ModelInspector;
 class ParallelPlanRows;
 class FieldProblemNote;
 class QHBoxLayout;
@@ -36,7 +39,9 @@ class QToolButton;
 // A new run's settings: a preset, the model folder, and the fields people tune (rank, optimizer,
 // learning rate, steps, batch, precision, checkpoints, validation prompts, trigger word,
 // device). Every change is checked at once with the engine's own job reader; the message names
-// the field and says what to write instead.
+// the field and says what to write instead. The engine reads the model folder in the background
+// (ModelInspector): the form shows what it found and offers only the rows and presets that fit
+// that model (ModelFamilyRows, the Advanced section's flow-matching rows).
 class NewRunForm : public QWidget {
     Q_OBJECT
 
@@ -54,6 +59,9 @@ public:
     QString presetName() const;
     void setModelFolder(const QString& folder);
     QString modelFolder() const;
+    // What the engine found in the model folder; none while it reads it, or when it is no
+    // model. The bucket preview reads its frame and size rules from here.
+    std::optional<ModelFacts> modelFacts() const;
 
     // The preset merged with the form's values: what the run will be asked to do.
     QJsonObject job() const;
@@ -92,6 +100,8 @@ signals:
     void userPresetsChanged(const QString& selectId);
     // An imported cogvideox-factory command named its dataset; the project should import it.
     void datasetImportRequested(const FactoryDataset& dataset);
+    // The engine described another model folder (or the folder stopped being one): modelFacts().
+    void modelFactsChanged();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -116,9 +126,13 @@ private:
     void updateProcessRows();
     void requestEstimate();
     QJsonObject estimateRequest() const;
-    // Reads the model folder's kind when it changed and asks the source for pictures, so
+    // Asks the engine about the model folder when it changed and the source for pictures, so
     // job() itself does no file or database work.
     void inspectModelAndPictures();
+    void onModelInspected(const ModelFacts& facts);
+    void onModelInspectionFailed(const QString& folder, const QString& message);
+    // Presets of another family than the model's are offered greyed out.
+    void updatePresetChoices();
     const JobPreset* currentPreset() const;
     void saveAsPreset();
     void deleteCurrentPreset();
@@ -126,6 +140,7 @@ private:
     struct Capacity {
         qint64 bytes = 0; // 0: unknown
         QString where;
+        bool host = false; // the computer's own memory (the run is on the CPU)
     };
     Capacity capacity() const;
 
@@ -142,14 +157,17 @@ private:
     QPushButton* m_deletePresetButton;
     QString m_userPresetFolder;
     std::function<QStringList(int)> m_conditionImages;
-    QString m_inspectedFolder; // the model folder m_imageToVideo describes
+    QString m_inspectedFolder; // the model folder the engine was last asked about
     bool m_modelFolderExists = false;
-    bool m_imageToVideo = false;
+    bool m_imageToVideo = false; // the run trains image-to-video (the model's task, or the choice)
+    ModelInspector* m_inspector;
+    ModelFamilyRows* m_familyRows;   // after the model row in m_form
+    QString m_inspectionError;       // why the engine cannot use m_inspectedFolder
     QStringList m_conditionPictures; // for the validation prompts of an I2V job
     QLabel* m_presetDescription;
     QLineEdit* m_modelEdit;
     QPushButton* m_modelBrowse;
-    QToolButton* m_modelCacheButton; // the Hugging Face cache's CogVideoX pipelines
+    QToolButton* m_modelCacheButton; // the Hugging Face cache's CogVideoX and Wan pipelines
     QPushButton* m_importButton;
     QSpinBox* m_rankSpin;
     QSpinBox* m_alphaSpin;
