@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
     <context>
+        <name>AdvancedJobFields</name>
+        <message numerus="yes">
+            <source>Recompute only the first this many transformer blocks; the others keep their activations. Each kept block makes a step faster and takes more memory: the estimate below shows how much. This model has %n blocks.</source>
+            <translation>
+                <numerusform>Recompute only the first this many transformer blocks; the others keep their activations. Each kept block makes a step faster and takes more memory: the estimate below shows how much. This model has %n block.</numerusform>
+                <numerusform>Recompute only the first this many transformer blocks; the others keep their activations. Each kept block makes a step faster and takes more memory: the estimate below shows how much. This model has %n blocks.</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>CommandLine</name>
         <message numerus="yes">
             <source>Only one project folder can be opened at a time; got %n.</source>
@@ -45,6 +55,16 @@
             <translation>
                 <numerusform>%n of these clips is no longer in the project.</numerusform>
                 <numerusform>%n of these clips are no longer in the project.</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>ModelFamilyRows</name>
+        <message numerus="yes">
+            <source> of %n blocks</source>
+            <translation>
+                <numerusform> of %n block</numerusform>
+                <numerusform> of %n blocks</numerusform>
             </translation>
         </message>
     </context>

@@ -1505,6 +1505,18 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>(nothing)</source>
         <translation>（无）</translation>
     </message>
+    <message>
+        <source>The tiny Wan model is already in place</source>
+        <translation>微型 Wan 模型已就位</translation>
+    </message>
+    <message>
+        <source>Creating the tiny Wan model…</source>
+        <translation>正在创建微型 Wan 模型…</translation>
+    </message>
+    <message>
+        <source>Created the tiny Wan model</source>
+        <translation>已创建微型 Wan 模型</translation>
+    </message>
 </context>
 <context>
     <name>DemoProjectController</name>
@@ -2048,6 +2060,10 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>Cancelled. Partial files are kept; Resume continues where the download stopped.</source>
         <translation>已取消。未完成的文件已保留；“继续下载”会从停下的地方接着下载。</translation>
     </message>
+    <message>
+        <source>Downloads a CogVideoX or Wan pipeline (model_index.json and the folders of its scheduler, tokenizer, text encoder, transformers, VAE and image encoder) from %1 into the Hugging Face cache, where huggingface-cli and other tools find it too. An interrupted download resumes where it stopped.</source>
+        <translation>从 %1 下载 CogVideoX 或 Wan 管线（model_index.json 以及调度器、分词器、文本编码器、Transformer、VAE 和图像编码器的文件夹）到 Hugging Face 缓存，huggingface-cli 和其他工具也能在那里找到它。中断的下载会从停止处继续。</translation>
+    </message>
 </context>
 <context>
     <name>HubDownloader</name>
@@ -2134,6 +2150,14 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Could not link %1 into %2. Check that the Hugging Face cache is writable and on a file system with symbolic links, then download again.</source>
         <translation>无法将 %1 链接到 %2。请确认 Hugging Face 缓存可写且所在文件系统支持符号链接，然后重新下载。</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a Hub repository id: write it as owner/name, for example Wan-AI/Wan2.1-T2V-1.3B-Diffusers.</source>
+        <translation>&quot;%1&quot; 不是 Hub 仓库 ID：请写成 所有者/名称，例如 Wan-AI/Wan2.1-T2V-1.3B-Diffusers。</translation>
+    </message>
+    <message>
+        <source>%1 at %2 has no model_index.json, so it is not a diffusers pipeline. Choose a CogVideoX or Wan pipeline repository such as THUDM/CogVideoX-2b or Wan-AI/Wan2.1-T2V-1.3B-Diffusers.</source>
+        <translation>%1 在 %2 中没有 model_index.json，因此不是 diffusers 管线。请选择 CogVideoX 或 Wan 管线仓库，例如 THUDM/CogVideoX-2b 或 Wan-AI/Wan2.1-T2V-1.3B-Diffusers。</translation>
     </message>
 </context>
 <context>
@@ -2272,6 +2296,11 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>%1 could not be deleted. Check the folder&apos;s permissions.</source>
         <translation>无法删除 %1。请检查文件夹权限。</translation>
+    </message>
+    <message>
+        <source>en</source>
+        <comment>the language of the studio&apos;s translation: zh_CN in Simplified Chinese (presets carry name_zh_CN)</comment>
+        <translation>zh_CN</translation>
     </message>
 </context>
 <context>
@@ -2596,6 +2625,50 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>denoising activations (CFG)</source>
         <translation>去噪激活（CFG）</translation>
     </message>
+    <message>
+        <source>image encoder weights</source>
+        <translation>图像编码器权重</translation>
+    </message>
+    <message>
+        <source>second expert weights</source>
+        <translation>第二个专家的权重</translation>
+    </message>
+    <message>
+        <source>other expert weights</source>
+        <translation>另一个专家的权重</translation>
+    </message>
+    <message>
+        <source>whole transformer for sampling</source>
+        <translation>采样用的完整 Transformer</translation>
+    </message>
+    <message>
+        <source>adapter weights</source>
+        <translation>适配器权重</translation>
+    </message>
+    <message>
+        <source>swapped blocks in flight</source>
+        <translation>传输中的换出块</translation>
+    </message>
+    <message>
+        <source>swapped blocks</source>
+        <translation>换出的块</translation>
+    </message>
+    <message>
+        <source>swapped blocks&apos; gradients</source>
+        <translation>换出块的梯度</translation>
+    </message>
+    <message>
+        <source>gradient staging</source>
+        <translation>梯度中转</translation>
+    </message>
+    <message>
+        <source>parked expert weights</source>
+        <translation>停放的专家权重</translation>
+    </message>
+    <message>
+        <source>expert read back from disk</source>
+        <translation>从磁盘读回的专家</translation>
+    </message>
 </context>
 <context>
     <name>MemoryEstimator</name>
@@ -2676,6 +2749,149 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Not imported: %1.</source>
         <translation>未导入：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelFacts</name>
+    <message>
+        <source>The folder holds no transformer a model family of the engine reads. Choose a diffusers pipeline folder (the one with model_index.json) of CogVideoX or Wan.</source>
+        <translation>该文件夹中没有引擎的任何模型家族能读取的 Transformer。请选择 CogVideoX 或 Wan 的 diffusers 管线文件夹（含 model_index.json 的那个）。</translation>
+    </message>
+    <message>
+        <source>The engine names no task the model trains.</source>
+        <translation>引擎未给出该模型可训练的任务。</translation>
+    </message>
+    <message>
+        <source>image-to-video</source>
+        <translation>图生视频</translation>
+    </message>
+    <message>
+        <source>text-to-video</source>
+        <translation>文生视频</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation>和</translation>
+    </message>
+    <message>
+        <source>two experts</source>
+        <translation>两个专家</translation>
+    </message>
+    <message>
+        <source>two experts: high noise from t = %1, low noise below</source>
+        <translation>两个专家：t = %1 起为高噪声专家，以下为低噪声专家</translation>
+    </message>
+    <message>
+        <source>%1 B parameters</source>
+        <translation>%1 B 参数</translation>
+    </message>
+    <message>
+        <source>%1 M parameters</source>
+        <translation>%1 M 参数</translation>
+    </message>
+    <message>
+        <source>%1 each</source>
+        <translation>各 %1</translation>
+    </message>
+</context>
+<context>
+    <name>ModelFamilyRows</name>
+    <message>
+        <source>Reading the model folder…</source>
+        <translation>正在读取模型文件夹…</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Expert</source>
+        <translation>专家</translation>
+    </message>
+    <message>
+        <source>Idle expert waits in</source>
+        <translation>空闲专家存放于</translation>
+    </message>
+    <message>
+        <source>Offload blocks</source>
+        <translation>卸载块数</translation>
+    </message>
+    <message>
+        <source>First-frame dropout</source>
+        <translation>首帧丢弃率</translation>
+    </message>
+    <message>
+        <source>Text to video</source>
+        <translation>文生视频</translation>
+    </message>
+    <message>
+        <source>Image to video (from each clip&apos;s first frame)</source>
+        <translation>图生视频（取每个片段的首帧）</translation>
+    </message>
+    <message>
+        <source>This model makes videos from a prompt alone and from a prompt with a first frame. Image to video trains on each clip&apos;s first frame (or the one chosen with Use This Frame on the Dataset page) as the picture to start from.</source>
+        <translation>此模型既能仅凭提示词生成视频，也能根据提示词加首帧生成。图生视频以每个片段的首帧（或在数据集页面用“使用此帧”选定的帧）作为起始画面来训练。</translation>
+    </message>
+    <message>
+        <source>High-noise expert</source>
+        <translation>高噪声专家</translation>
+    </message>
+    <message>
+        <source>Low-noise expert</source>
+        <translation>低噪声专家</translation>
+    </message>
+    <message>
+        <source>Both (one at a time)</source>
+        <translation>两者（轮流）</translation>
+    </message>
+    <message>
+        <source>This model has two transformers: the high-noise expert lays out composition and motion in the first denoising steps, the low-noise expert refines detail in the last ones. Train one (its noise levels only; about half the memory of both), or both in one run, each step training the one whose noise levels it drew while the other waits. Validation always samples with both.</source>
+        <translation>此模型有两个 Transformer：高噪声专家在最初的去噪步中布置构图和运动，低噪声专家在最后几步细化细节。可只训练其中一个（仅其噪声水平；显存约为两者的一半），或在一次运行中训练两者：每步训练抽到的噪声水平所属的那个专家，另一个等待。验证始终用两个专家采样。</translation>
+    </message>
+    <message>
+        <source>Host memory</source>
+        <translation>主机内存</translation>
+    </message>
+    <message>
+        <source>Disk (read again when its turn comes)</source>
+        <translation>磁盘（轮到它时重新读取）</translation>
+    </message>
+    <message>
+        <source>Where the expert that is not training the current step waits. Host memory takes about 28 GB of RAM for a 14B expert; disk takes none but reads it from the model folder each time the experts change places, which is slower.</source>
+        <translation>当前步不训练的专家存放在哪里。主机内存：一个 14B 专家约占 28 GB 内存；磁盘：不占内存，但每次两个专家交换时都要从模型文件夹重新读取，速度较慢。</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Keeps the last this many transformer blocks in host memory and copies each to the GPU just before it runs, in the forward and the backward pass: the GPU holds the other blocks and two swapped ones. Lets a model larger than the GPU train, at some speed (the copies overlap the computation); swapped blocks always recompute their activations. The estimate below counts it.</source>
+        <translation>把最后这么多个 Transformer 块放在主机内存中，在前向和反向传播中于每个块运行前才把它复制到 GPU：GPU 上只保留其他块和两个换入的块。这样比 GPU 更大的模型也能训练，代价是一些速度（复制与计算重叠）；换出的块总是重新计算其激活。下方的估算已计入此项。</translation>
+    </message>
+    <message>
+        <source>The share of steps that train without the first frame&apos;s picture, so the model also learns to follow the prompt alone (cogvideox-factory&apos;s noised image dropout).</source>
+        <translation>不带首帧画面训练的步数比例，让模型也学会仅按提示词生成（cogvideox-factory 的 noised image dropout）。</translation>
+    </message>
+    <message numerus="yes">
+        <source> of %n blocks</source>
+        <translation>
+            <numerusform> / 共 %n 个块</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ModelInspector</name>
+    <message>
+        <source>The engine could not be started (%1): %2. Build tuneframe-engine, or set TUNEFRAME_ENGINE to its path.</source>
+        <translation>无法启动引擎（%1）：%2。请构建 tuneframe-engine，或将 TUNEFRAME_ENGINE 设为其路径。</translation>
+    </message>
+    <message>
+        <source>The engine stopped with exit code %1 while reading the folder.</source>
+        <translation>引擎在读取文件夹时以退出码 %1 停止。</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s description of the folder could not be read (%1).</source>
+        <translation>无法读取引擎对该文件夹的描述（%1）。</translation>
     </message>
 </context>
 <context>
@@ -3002,6 +3218,54 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
     <message>
         <source>Machines</source>
         <translation>机器数</translation>
+    </message>
+    <message>
+        <source>For %1 models; the model folder holds a %2 model.</source>
+        <translation>适用于 %1 模型；模型文件夹中是 %2 模型。</translation>
+    </message>
+    <message>
+        <source>%1 keeps about %2 in this computer&apos;s memory, more than the %3 available. Offload fewer blocks, park the idle expert on the disk, or close other programs.</source>
+        <translation>%1 阶段会在本机内存中占用约 %2，超过可用的 %3。请减少卸载的块、把空闲专家存放到磁盘，或关闭其他程序。</translation>
+    </message>
+    <message>
+        <source>%1 needs about %2 per process, more than the %3 %4. Lower the batch size or the largest bucket, turn on gradient checkpointing or VAE tiling, choose an 8-bit or CPU-offloaded optimizer, store the base weights in int8 or fp8, offload blocks to host memory, add GPUs with ZeRO-2, or pick a preset for less memory.</source>
+        <translation>%1 阶段每个进程约需 %2，超过了%4的 %3。请减小批大小或最大分桶，开启梯度检查点或 VAE 分块，选择 8 位或 CPU 卸载的优化器，以 int8 或 fp8 存储基础权重，把块卸载到主机内存，用 ZeRO-2 增加 GPU，或选择内存需求更低的预设。</translation>
+    </message>
+    <message>
+        <source>In host memory while training: %1</source>
+        <translation>训练时占用的主机内存：%1</translation>
+    </message>
+    <message>
+        <source>CogVideoX and Wan pipelines in the Hugging Face cache (downloaded with huggingface-cli or by a trainer built on huggingface_hub), by repository and revision.</source>
+        <translation>Hugging Face 缓存中的 CogVideoX 和 Wan 管线（由 huggingface-cli 或基于 huggingface_hub 的训练器下载），按仓库和版本列出。</translation>
+    </message>
+    <message>
+        <source>A diffusers CogVideoX or Wan pipeline folder</source>
+        <translation>diffusers 格式的 CogVideoX 或 Wan 管线文件夹</translation>
+    </message>
+    <message>
+        <source>Choose the model folder to train (a diffusers CogVideoX or Wan pipeline).</source>
+        <translation>请选择要训练的模型文件夹（diffusers 格式的 CogVideoX 或 Wan 管线）。</translation>
+    </message>
+    <message>
+        <source>The model folder %1 does not exist. Choose a diffusers CogVideoX or Wan pipeline folder.</source>
+        <translation>模型文件夹 %1 不存在。请选择 diffusers 格式的 CogVideoX 或 Wan 管线文件夹。</translation>
+    </message>
+    <message>
+        <source>“%1” is a preset for %2 models, and the model folder holds a %3 model. Choose a %3 preset.</source>
+        <translation>“%1”是 %2 模型的预设，而模型文件夹中是 %3 模型。请选择 %3 的预设。</translation>
+    </message>
+    <message>
+        <source>Reading the model folder…</source>
+        <translation>正在读取模型文件夹…</translation>
+    </message>
+    <message>
+        <source>No CogVideoX or Wan pipeline in %1</source>
+        <translation>%1 中没有 CogVideoX 或 Wan 管线</translation>
+    </message>
+    <message>
+        <source>Download a CogVideoX or Wan pipeline from the Hugging Face Hub into this cache.</source>
+        <translation>从 Hugging Face Hub 下载 CogVideoX 或 Wan 管线到此缓存。</translation>
     </message>
 </context>
 <context>
@@ -3601,6 +3865,58 @@ Step time %6 s, %7 samples/s</source>
         <source>Export the Fine-Tuned Model</source>
         <translation>导出微调后的模型</translation>
     </message>
+    <message>
+        <source>high-noise expert</source>
+        <translation>高噪声专家</translation>
+    </message>
+    <message>
+        <source>low-noise expert</source>
+        <translation>低噪声专家</translation>
+    </message>
+    <message>
+        <source>Wan LoRA (ComfyUI, original Wan)</source>
+        <translation>Wan LoRA（ComfyUI、Wan 原版）</translation>
+    </message>
+    <message>
+        <source>musubi-tuner LoRA</source>
+        <translation>musubi-tuner LoRA</translation>
+    </message>
+    <message>
+        <source>For diffusers: WanPipeline.load_lora_weights() reads each expert&apos;s pytorch_lora_weights file (PEFT keys, strength folded in, so weight 1 is the trained strength): the _high_noise one as it is, the _low_noise one with load_into_transformer_2=True.</source>
+        <translation>用于 diffusers：WanPipeline.load_lora_weights() 读取每个专家的 pytorch_lora_weights 文件（PEFT 键名，强度已并入，权重 1 即训练时的强度）：_high_noise 文件直接加载，_low_noise 文件加 load_into_transformer_2=True 加载。</translation>
+    </message>
+    <message>
+        <source>For diffusers: WanPipeline.load_lora_weights() reads this pytorch_lora_weights.safetensors (PEFT keys, strength folded in, so weight 1 is the trained strength).</source>
+        <translation>用于 diffusers：WanPipeline.load_lora_weights() 读取此 pytorch_lora_weights.safetensors（PEFT 键名，强度已并入，权重 1 即训练时的强度）。</translation>
+    </message>
+    <message>
+        <source>For ComfyUI&apos;s LoraLoader with Wan models and the original Wan code: the original Wan layout (diffusion_model.blocks.N.self_attn.q.lora_down, an alpha per layer), which diffusers&apos; WanPipeline.load_lora_weights() converts too. A two-expert model gets a _high_noise and a _low_noise file, one for each expert&apos;s loader.</source>
+        <translation>用于 ComfyUI 的 LoraLoader（Wan 模型）和 Wan 原版代码：Wan 原版布局（diffusion_model.blocks.N.self_attn.q.lora_down，每层一个 alpha），diffusers 的 WanPipeline.load_lora_weights() 也能转换。双专家模型会得到 _high_noise 和 _low_noise 两个文件，分别供各专家的加载器使用。</translation>
+    </message>
+    <message>
+        <source>For musubi-tuner (to train further or merge there) and diffusers through its converter: kohya-style keys of the blocks&apos; layers (lora_unet_blocks_N_…, an alpha per layer). A two-expert model gets a _high_noise and a _low_noise file.</source>
+        <translation>用于 musubi-tuner（在那里继续训练或合并）以及经其转换器的 diffusers：各块层的 kohya 风格键名（lora_unet_blocks_N_…，每层一个 alpha）。双专家模型会得到 _high_noise 和 _low_noise 两个文件。</translation>
+    </message>
+    <message>
+        <source>A whole diffusers pipeline folder: the trained transformer (both experts&apos; of a two-expert model) with the base model&apos;s VAE, text encoder, tokenizer, scheduler and image encoder as hard links to its files where the disk allows. WanPipeline.from_pretrained() loads it as it is, and Tuneframe can train further from it: choose it as a new run&apos;s model folder.</source>
+        <translation>完整的 diffusers 管线文件夹：训练好的 Transformer（双专家模型则为两个专家的），以及基础模型的 VAE、文本编码器、分词器、调度器和图像编码器（磁盘允许时以硬链接指向其文件）。WanPipeline.from_pretrained() 可直接加载，Tuneframe 也能在其基础上继续训练：将它选为新运行的模型文件夹即可。</translation>
+    </message>
+    <message>
+        <source>The transformers with the adapters merged in: transformer/ and transformer_2/ (WanTransformer3DModel.from_pretrained each), to put in place of the pipeline&apos;s; an expert the run did not train is the base&apos;s.</source>
+        <translation>合并了适配器的 Transformer：transformer/ 和 transformer_2/（各用 WanTransformer3DModel.from_pretrained 加载），用来替换管线中的对应部分；本次运行未训练的专家即为基础模型的。</translation>
+    </message>
+    <message>
+        <source>For any diffusers reader: the transformer with the adapter merged in (or the fine-tuned one), as a diffusers transformer folder (WanTransformer3DModel.from_pretrained); no LoRA support needed to load it.</source>
+        <translation>适用于任何 diffusers 读取方：合并了适配器的（或全量微调的）Transformer，为 diffusers Transformer 文件夹（WanTransformer3DModel.from_pretrained）；加载时无需 LoRA 支持。</translation>
+    </message>
+    <message>
+        <source>Exported and verified, each file reloaded and compared with its trained expert:</source>
+        <translation>已导出并校验，每个文件都已重新加载并与其训练好的专家比较：</translation>
+    </message>
+    <message>
+        <source>• %1 (%2): differs by at most %3 (tolerance %4)</source>
+        <translation>• %1（%2）：最大差异 %3（容差 %4）</translation>
+    </message>
 </context>
 <context>
     <name>RunFailurePanel</name>
@@ -3952,6 +4268,50 @@ What to do: %2</source>
     <message>
         <source>The settings of “%1”&apos;s validation videos: %2 steps, guidance %3.</source>
         <translation>已采用“%1”验证视频的设置：%2 步，引导系数 %3。</translation>
+    </message>
+    <message>
+        <source>Low-noise adapter</source>
+        <translation>低噪声适配器</translation>
+    </message>
+    <message>
+        <source>The adapter of the low-noise expert, which refines detail in the last denoising steps; the adapter above goes to the high-noise expert.</source>
+        <translation>低噪声专家的适配器，它在最后几个去噪步中细化细节；上方的适配器用于高噪声专家。</translation>
+    </message>
+    <message>
+        <source>Guidance (low noise)</source>
+        <translation>引导强度（低噪声）</translation>
+    </message>
+    <message>
+        <source>The guidance of the low-noise expert&apos;s steps (Wan 2.2 A14B uses 3 there and 4 before).</source>
+        <translation>低噪声专家各步的引导强度（Wan 2.2 A14B 在这些步用 3，之前用 4）。</translation>
+    </message>
+    <message>
+        <source>Flow shift</source>
+        <translation>流偏移</translation>
+    </message>
+    <message>
+        <source>The scheduler&apos;s own</source>
+        <translation>调度器自身的值</translation>
+    </message>
+    <message>
+        <source>Moves the denoising steps toward the noisy end: Wan uses 3 at 480p and 5 at 720p.</source>
+        <translation>把去噪步移向噪声较大的一端：Wan 在 480p 用 3，在 720p 用 5。</translation>
+    </message>
+    <message>
+        <source>None (the low-noise expert as released)</source>
+        <translation>无（使用发布时的低噪声专家）</translation>
+    </message>
+    <message>
+        <source>The chosen export&apos;s low-noise expert</source>
+        <translation>所选导出的低噪声专家</translation>
+    </message>
+    <message>
+        <source>UniPC</source>
+        <translation>UniPC</translation>
+    </message>
+    <message>
+        <source>Flow-match Euler</source>
+        <translation>流匹配 Euler</translation>
     </message>
 </context>
 <context>
@@ -5159,6 +5519,92 @@ What to do: %2</source>
     <message>
         <source>Recomputed blocks keep what attention computed, so the backward pass does not run attention again: on a GPU about a tenth faster per step, for about 2 GiB more with CogVideoX-2b at 49 × 480 × 720 (4.4 GiB with 5b). The estimate below counts it.</source>
         <translation>重新计算的模块保留注意力的计算结果，反向传播时不再重新运行注意力：在 GPU 上每步约快十分之一，CogVideoX-2b 在 49 × 480 × 720 下约多占 2 GiB 显存（5b 约 4.4 GiB）。下方的估算已计入。</translation>
+    </message>
+    <message>
+        <source>Frame buckets: “%1” is not a list of frame counts. Write them like 9, 17, 49, 81 (each 4k + 1).</source>
+        <translation>帧数分桶：“%1”不是帧数列表。请写成 9, 17, 49, 81 这样的形式（每个都是 4k + 1）。</translation>
+    </message>
+    <message>
+        <source>%1 became %2</source>
+        <translation>%1 改为 %2</translation>
+    </message>
+    <message>
+        <source>This model takes frame counts of %1k + 1: %2.</source>
+        <translation>此模型的帧数须为 %1k + 1：%2。</translation>
+    </message>
+    <message>
+        <source>%1x%2 became %3</source>
+        <translation>%1x%2 改为 %3</translation>
+    </message>
+    <message>
+        <source>This model takes sides in multiples of %1 pixels: %2.</source>
+        <translation>此模型的边长须为 %1 像素的倍数：%2。</translation>
+    </message>
+    <message>
+        <source>Flow shift</source>
+        <translation>流偏移</translation>
+    </message>
+    <message>
+        <source>Noise levels</source>
+        <translation>噪声水平</translation>
+    </message>
+    <message>
+        <source>Loss weighting</source>
+        <translation>损失加权</translation>
+    </message>
+    <message>
+        <source>The clip lengths trained, in frames (each 4k + 1: 9, 17, 33, 49, 81, …). A clip trains at the longest that fits it; one shorter than all is left out. Other counts are rounded to the nearest that fits when you leave the field.</source>
+        <translation>训练的片段长度，以帧计（每个都是 4k + 1：9、17、33、49、81……）。片段按能容纳它的最长长度训练；比所有长度都短的片段会被略过。离开此字段时，其他帧数会取整到最接近的可用值。</translation>
+    </message>
+    <message>
+        <source>The sizes trained, height x width in pixels (multiples of %1 for this model). Each clip trains at the size nearest its own shape. Other sizes are rounded to the nearest multiple when you leave the field.</source>
+        <translation>训练的尺寸，高 x 宽，以像素计（此模型须为 %1 的倍数）。每个片段按最接近其自身形状的尺寸训练。离开此字段时，其他尺寸会取整到最接近的倍数。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s own</source>
+        <translation>模型自身的值</translation>
+    </message>
+    <message>
+        <source>Moves the noise levels trained toward the noisy end: higher for larger videos, as more pixels need more noise before their content is gone. Wan trains with 3 at 480p and 5 at 720p; the model&apos;s own is its scheduler&apos;s.</source>
+        <translation>把训练的噪声水平移向噪声较大的一端：视频越大取值越高，因为像素越多，需要越多噪声才能抹去其内容。Wan 在 480p 用 3、在 720p 用 5 训练；“模型自身的值”即其调度器的设置。</translation>
+    </message>
+    <message>
+        <source>Evenly over all levels</source>
+        <translation>在所有水平上均匀</translation>
+    </message>
+    <message>
+        <source>Mostly middle levels (logit-normal)</source>
+        <translation>多取中间水平（logit-normal）</translation>
+    </message>
+    <message>
+        <source>Middle levels, gently (mode)</source>
+        <translation>温和地偏向中间水平（mode）</translation>
+    </message>
+    <message>
+        <source>Where the noise level of each training step is drawn: evenly, or more often in the middle, where a model learns the most (Stable Diffusion 3&apos;s logit-normal, as musubi-tuner&apos;s shift sampling draws them). The flow shift applies after.</source>
+        <translation>每个训练步的噪声水平从何处抽取：均匀抽取，或更多地取中间水平——模型在那里学到的最多（Stable Diffusion 3 的 logit-normal，与 musubi-tuner 的 shift 采样相同）。之后再应用流偏移。</translation>
+    </message>
+    <message>
+        <source>Equal</source>
+        <translation>相同</translation>
+    </message>
+    <message>
+        <source>By noise level (σ²)</source>
+        <translation>按噪声水平（σ²）</translation>
+    </message>
+    <message>
+        <source>Cosine map</source>
+        <translation>余弦映射</translation>
+    </message>
+    <message>
+        <source>How much each step&apos;s loss counts by its noise level. Equal is what Wan was trained with; the others weigh noisier steps more (σ²) or follow Stable Diffusion 3&apos;s cosine map.</source>
+        <translation>每步损失按其噪声水平计入的权重。Wan 训练时使用“相同”；其他选项让噪声较大的步权重更高（σ²），或采用 Stable Diffusion 3 的余弦映射。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Recompute only the first this many transformer blocks; the others keep their activations. Each kept block makes a step faster and takes more memory: the estimate below shows how much. This model has %n blocks.</source>
+        <translation>
+            <numerusform>只重新计算前这么多个 Transformer 块；其他块保留其激活。每保留一个块，一步会更快但占用更多显存：下方的估算会显示多少。此模型有 %n 个块。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
