@@ -706,6 +706,8 @@ void TestDatasetPage::bucketsFollowTheTrainForm() {
     // A 64×48 clip in a 64×96 (height × width) bucket: the preset stretches it.
     QTRY_VERIFY2(facts->text().contains(QStringLiteral("9 frames, 64×96, stretched")),
                  qPrintable(facts->text()));
+    // The form's model (none here) conditions on no frame: the condition frame is not offered.
+    QVERIFY(!child<QWidget>(QStringLiteral("useThisFrameButton"))->isVisible());
 
     // Longer than the 12-frame clips: each is too short, and the filter drops them all.
     m_window->showPage(MainWindow::Page::Train);

@@ -44,6 +44,7 @@ private slots:
     void aRunsHeaderSaysWhatItsBucketsDid();
     void theFormFoldsToASummaryAndTrainStaysInView();
     void theRunListOffersItsSettings();
+    void aDemoPresetValidatesOnTheProjectsOwnCaptions();
 
 private:
     // Clips of the project: landscape, portrait (stretched by a landscape bucket), truncated
@@ -237,6 +238,28 @@ void TestTrainPageClips::theRunListOffersItsSettings() {
     QCOMPARE(steps->value(), 321);
     QVERIFY(!page()->isFormCollapsed()); // the settings are there to change
     QVERIFY(list->findChild<QAction*>(QStringLiteral("openRunFolderAction"))->isEnabled());
+}
+
+// The CPU demo preset's prompts describe the demo's clips ("tfdemo, a glossy red ball…"); in a
+// project of one's own, its validation videos would show nothing learned. The project's own
+// accepted captions take their place.
+void TestTrainPageClips::aDemoPresetValidatesOnTheProjectsOwnCaptions() {
+    const std::shared_ptr<Project> project = RunFixture::createProject(m_projectFolder);
+    QVERIFY(project);
+    storeClips(project);
+    open();
+    const auto prompts = [this] {
+        return page()
+            ->newRunForm()
+            ->job()
+            .value(QStringLiteral("validation"))
+            .toObject()
+            .value(QStringLiteral("prompts"))
+            .toArray();
+    };
+    QTRY_COMPARE(prompts(), QJsonArray({QStringLiteral("caption 0"), QStringLiteral("caption 1")}));
+    for (const QJsonValue& prompt : prompts())
+        QVERIFY(!prompt.toString().contains(QStringLiteral("tfdemo")));
 }
 
 QTEST_MAIN(TestTrainPageClips)

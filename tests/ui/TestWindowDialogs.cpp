@@ -2,12 +2,14 @@
 // shortcuts includes the keys a video player takes.
 #include "app/project/Settings.h"
 #include "ui/dataset/DatasetPage.h"
+#include "ui/widgets/TaskProgressBar.h"
 #include "ui/window/MainWindow.h"
 
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -23,6 +25,7 @@ private slots:
     void cleanup();
     void preferencesChooseTheLanguageAndApplyItAtOnce();
     void theShortcutListHasThePlayersKeys();
+    void theDemosFirstStartSaysWhatIsHappening();
 
 private:
     std::unique_ptr<QTemporaryDir> m_config;
@@ -90,6 +93,32 @@ void TestWindowDialogs::theShortcutListHasThePlayersKeys() {
              QStringLiteral("O"));
     QCOMPARE(keys.value(QStringLiteral("Loop on or off")), QStringLiteral("L"));
     dialog->close();
+}
+
+// While the demo's clips are made, its empty Dataset page says so (not "No clips in this project
+// yet" with an Import button), and a step that goes on past its last counted part shows a busy
+// bar, not a full one that seems stuck.
+void TestWindowDialogs::theDemosFirstStartSaysWhatIsHappening() {
+    DatasetPage* page = m_window->datasetPage();
+    page->setPreparingNote(QStringLiteral("Clips on their way"), QStringLiteral("Soon."));
+    QVERIFY(page->findChildren<QLabel*>().size() > 0);
+    bool said = false;
+    for (const QLabel* label : page->findChildren<QLabel*>())
+        said = said || label->text() == QStringLiteral("Clips on their way");
+    QVERIFY(said);
+    auto* import = page->findChild<QWidget*>(QStringLiteral("emptyImportButton"));
+    // Hidden itself (the empty state it sits in shows only when a project is open and empty).
+    QVERIFY(import && import->isHidden());
+    page->setPreparingNote(QString(), QString());
+    QVERIFY(!import->isHidden());
+
+    TaskProgressBar bar;
+    bar.start(QStringLiteral("Measuring the demo clips' colours for the VAE: clip 8 of 8"));
+    auto* progress = bar.findChild<QProgressBar*>(QStringLiteral("taskProgress"));
+    bar.setProgress(3, 8, QStringLiteral("clip 3 of 8"));
+    QCOMPARE(progress->maximum(), 8);
+    bar.setProgress(8, 8, QStringLiteral("clip 8 of 8"));
+    QCOMPARE(progress->maximum(), 0); // busy
 }
 
 QTEST_MAIN(TestWindowDialogs)
