@@ -44,6 +44,11 @@ public:
     virtual std::uint64_t training_activation_bytes(std::int64_t dtype_bytes, std::int64_t batch,
                                                     std::int64_t tokens, RecomputePlan recompute,
                                                     std::int64_t sequence_parallel) const = 0;
+    // One block's input for `batch` sequences of `tokens` tokens: what a recomputed block keeps
+    // between forward and backward (training_activation_bytes counts one per recomputed block),
+    // and what memory.offload_activations moves to host memory.
+    virtual std::uint64_t block_input_bytes(std::int64_t dtype_bytes, std::int64_t batch,
+                                            std::int64_t tokens) const = 0;
     // Weight elements tensor parallelism splits over its ranks (the blocks' attention
     // projections and feed-forward layers).
     virtual std::int64_t tensor_parallel_weights() const = 0;

@@ -3,6 +3,9 @@
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
 
+#include <string>
+#include <utility>
+
 namespace tuneframe::models::cogvideox {
 namespace {
 
@@ -16,7 +19,52 @@ void require(bool condition, const std::string& origin, const std::string& what)
     }
 }
 
+// Sizes far past any CogVideoX (2b: 30 heads of 64, 30 layers; 5b: 48 heads, 42 layers): a config
+// beyond them is broken, and the module sizes and the memory estimate multiply these.
+constexpr std::int64_t kMaxCogVideoXLayers = 4096;
+constexpr std::int64_t kMaxCogVideoXHeads = 1024;
+constexpr std::int64_t kMaxCogVideoXWidth = 1 << 20;
+constexpr std::int64_t kMaxCogVideoXPatch = 64;
+constexpr std::int64_t kMaxCogVideoXSampleSide = 4096; // latent pixels
+constexpr std::int64_t kMaxCogVideoXSampleFrames = 4097;
+constexpr std::int64_t kMaxCogVideoXTextLength = 65536;
+
+void require_cogvideox_size_at_most(std::int64_t value, std::int64_t limit,
+                                    const std::string& origin, const char* field) {
+    if (value > limit) {
+        throw Error(ErrorCode::BadInput,
+                    origin + ": " + field + " is " + std::to_string(value) + ", more than " +
+                        std::to_string(limit) + " (no CogVideoX model comes near it).",
+                    std::string("Use the config.json that came with the checkpoint; its ") + field +
+                        " is at most " + std::to_string(limit) + ".");
+    }
+}
+
+void require_cogvideox_sizes(const CogVideoXTransformer3DConfig& c, const std::string& origin) {
+    const std::pair<const char*, std::pair<std::int64_t, std::int64_t>> sizes[] = {
+        {"num_layers", {c.num_layers, kMaxCogVideoXLayers}},
+        {"num_attention_heads", {c.num_attention_heads, kMaxCogVideoXHeads}},
+        {"attention_head_dim", {c.attention_head_dim, kMaxCogVideoXHeads}},
+        {"in_channels", {c.in_channels, kMaxCogVideoXWidth}},
+        {"out_channels", {c.out_channels, kMaxCogVideoXWidth}},
+        {"time_embed_dim", {c.time_embed_dim, kMaxCogVideoXWidth}},
+        {"ofs_embed_dim", {c.ofs_embed_dim.value_or(0), kMaxCogVideoXWidth}},
+        {"text_embed_dim", {c.text_embed_dim, kMaxCogVideoXWidth}},
+        {"sample_width", {c.sample_width, kMaxCogVideoXSampleSide}},
+        {"sample_height", {c.sample_height, kMaxCogVideoXSampleSide}},
+        {"sample_frames", {c.sample_frames, kMaxCogVideoXSampleFrames}},
+        {"patch_size", {c.patch_size, kMaxCogVideoXPatch}},
+        {"patch_size_t", {c.patch_size_t.value_or(1), kMaxCogVideoXPatch}},
+        {"temporal_compression_ratio", {c.temporal_compression_ratio, kMaxCogVideoXPatch}},
+        {"max_text_seq_length", {c.max_text_seq_length, kMaxCogVideoXTextLength}},
+    };
+    for (const auto& [field, size] : sizes) {
+        require_cogvideox_size_at_most(size.first, size.second, origin, field);
+    }
+}
+
 void validate(const CogVideoXTransformer3DConfig& c, const std::string& origin) {
+    require_cogvideox_sizes(c, origin);
     require(c.num_attention_heads > 0 && c.attention_head_dim > 0 && c.num_layers >= 0, origin,
             "num_attention_heads, attention_head_dim and num_layers must be positive");
     require(c.in_channels > 0 && c.out_channels > 0 && c.text_embed_dim > 0 &&

@@ -26,6 +26,12 @@ CogVideoXTransformerMemory::training_activation_bytes(std::int64_t dtype_bytes, 
                                                 sequence_parallel);
 }
 
+std::uint64_t CogVideoXTransformerMemory::block_input_bytes(std::int64_t dtype_bytes,
+                                                            std::int64_t batch,
+                                                            std::int64_t tokens) const {
+    return cogvideox::block_input_bytes(config_, dtype_bytes, batch, tokens);
+}
+
 std::int64_t CogVideoXTransformerMemory::tensor_parallel_weights() const {
     // Each block's four attention projections (D x D) and feed-forward (D x 4D, 4D x D).
     return config_.num_layers * 12 * config_.inner_dim() * config_.inner_dim();

@@ -19,6 +19,8 @@ public:
     std::uint64_t training_activation_bytes(std::int64_t dtype_bytes, std::int64_t batch,
                                             std::int64_t tokens, RecomputePlan recompute,
                                             std::int64_t sequence_parallel) const override;
+    std::uint64_t block_input_bytes(std::int64_t dtype_bytes, std::int64_t batch,
+                                    std::int64_t tokens) const override;
     std::int64_t tensor_parallel_weights() const override;
     std::int64_t quantized_base_saving_bytes(std::int64_t dtype_bytes,
                                              lora::BaseQuantization quantization) const override;

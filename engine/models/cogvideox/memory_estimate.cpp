@@ -2,6 +2,7 @@
 
 #include "engine/core/kernels/kept_attention.h"
 #include "engine/models/cogvideox/quantized_base.h"
+#include "engine/models/memory_bytes.h"
 
 #include <torch/version.h>
 
@@ -26,11 +27,20 @@ constexpr double kUnfusedBackwardMatrices = 2.3;
 // ... and in a forward that keeps nothing: the scores and the probabilities.
 constexpr double kUnfusedForwardMatrices = 2.0;
 
-std::uint64_t score_matrix_bytes(const CogVideoXTransformer3DConfig& config,
-                                 std::int64_t dtype_bytes, std::int64_t batch,
-                                 std::int64_t tokens) {
-    return static_cast<std::uint64_t>(batch * config.num_attention_heads * tokens * tokens *
-                                      dtype_bytes);
+long double score_matrix_bytes(const CogVideoXTransformer3DConfig& config, std::int64_t dtype_bytes,
+                               std::int64_t batch, std::int64_t tokens) {
+    return static_cast<long double>(batch) * static_cast<long double>(config.num_attention_heads) *
+           static_cast<long double>(tokens) * static_cast<long double>(tokens) *
+           static_cast<long double>(dtype_bytes);
+}
+
+// One [batch, tokens, width] tensor, the unit the widths below count in.
+long double token_bytes(const CogVideoXTransformer3DConfig& config, std::int64_t dtype_bytes,
+                        std::int64_t batch, std::int64_t tokens) {
+    return static_cast<long double>(batch) * static_cast<long double>(tokens) *
+           static_cast<long double>(config.num_attention_heads) *
+           static_cast<long double>(config.attention_head_dim) *
+           static_cast<long double>(dtype_bytes);
 }
 
 // Widths of [tokens, D] tensors alive at the peak of one block's forward: the two residual
@@ -63,14 +73,13 @@ TokenCount token_count(const CogVideoXTransformer3DConfig& config, const VideoSh
 std::uint64_t forward_activation_bytes(const CogVideoXTransformer3DConfig& config,
                                        std::int64_t dtype_bytes, std::int64_t batch,
                                        std::int64_t tokens) {
-    const auto widths = static_cast<std::uint64_t>(batch * tokens * config.inner_dim() *
-                                                   dtype_bytes * kForwardWidths);
+    const long double widths = token_bytes(config, dtype_bytes, batch, tokens) * kForwardWidths;
     if (kFusedAttention) {
-        return widths;
+        return memory_bytes(widths, "the activations");
     }
-    return widths + static_cast<std::uint64_t>(kUnfusedForwardMatrices *
-                                               static_cast<double>(score_matrix_bytes(
-                                                   config, dtype_bytes, batch, tokens)));
+    return memory_bytes(widths + kUnfusedForwardMatrices *
+                                     score_matrix_bytes(config, dtype_bytes, batch, tokens),
+                        "the activations");
 }
 
 std::int64_t checkpointed_block_count(const CogVideoXTransformer3DConfig& config,
@@ -86,7 +95,7 @@ std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& conf
                                         std::int64_t dtype_bytes, std::int64_t batch,
                                         std::int64_t tokens, RecomputePlan recompute,
                                         std::int64_t sequence_parallel) {
-    const std::int64_t token_bytes = batch * tokens * config.inner_dim() * dtype_bytes;
+    const long double one_width = token_bytes(config, dtype_bytes, batch, tokens);
     const std::int64_t recomputed = checkpointed_block_count(config, true, recompute.blocks);
     const std::int64_t kept = config.num_layers - recomputed;
     // A recomputed block keeps only its input until backward reaches it, the others (the last
@@ -94,24 +103,31 @@ std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& conf
     // working set of the block being back-propagated; when every block is recomputed, it is the
     // last block recomputed with its full set.
     const std::int64_t working = (kept == 0 ? kSavedWidths : 0) + kBackwardWorkingWidths;
-    auto widths =
-        static_cast<std::uint64_t>((recomputed + kept * kSavedWidths + working) * token_bytes);
+    long double widths =
+        static_cast<long double>(recomputed + kept * kSavedWidths + working) * one_width;
     if (recompute.keeps_attention && core::KeptAttention::available()) {
         // The attention output (one width) and its float32 log-sum-exp per head and token.
-        const std::int64_t logsumexp = batch * config.num_attention_heads * tokens * 4;
-        widths += static_cast<std::uint64_t>(recomputed * (token_bytes + logsumexp));
+        const long double logsumexp = static_cast<long double>(batch) *
+                                      static_cast<long double>(config.num_attention_heads) *
+                                      static_cast<long double>(tokens) * 4;
+        widths += static_cast<long double>(recomputed) * (one_width + logsumexp);
     }
     if (kFusedAttention) {
-        return widths;
+        return memory_bytes(widths, "the training activations");
     }
     // A kept block also keeps its probabilities for backward (the one being back-propagated is
     // in kUnfusedBackwardMatrices). Split sequences attend over the whole sequence with 1/sp of
     // the heads (Ulysses), so `tokens` (this rank's) squared counts sp times.
-    const double matrices =
-        kUnfusedBackwardMatrices + static_cast<double>(std::max<std::int64_t>(kept - 1, 0));
-    return widths + static_cast<std::uint64_t>(matrices * static_cast<double>(sequence_parallel) *
-                                               static_cast<double>(score_matrix_bytes(
-                                                   config, dtype_bytes, batch, tokens)));
+    const long double matrices =
+        kUnfusedBackwardMatrices + static_cast<long double>(std::max<std::int64_t>(kept - 1, 0));
+    return memory_bytes(widths + matrices * static_cast<long double>(sequence_parallel) *
+                                     score_matrix_bytes(config, dtype_bytes, batch, tokens),
+                        "the training activations");
+}
+
+std::uint64_t block_input_bytes(const CogVideoXTransformer3DConfig& config,
+                                std::int64_t dtype_bytes, std::int64_t batch, std::int64_t tokens) {
+    return memory_bytes(token_bytes(config, dtype_bytes, batch, tokens), "a block's input");
 }
 
 MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& config,

@@ -52,6 +52,10 @@ std::uint64_t training_activation_bytes(const CogVideoXTransformer3DConfig& conf
                                         std::int64_t tokens, RecomputePlan recompute,
                                         std::int64_t sequence_parallel = 1);
 
+// One block's input (video and text tokens, one width): what a recomputed block keeps.
+std::uint64_t block_input_bytes(const CogVideoXTransformer3DConfig& config,
+                                std::int64_t dtype_bytes, std::int64_t batch, std::int64_t tokens);
+
 // One denoising forward with classifier-free guidance (batch doubled), fused attention.
 MemoryEstimate estimate_inference_memory(const CogVideoXTransformer3DConfig& config,
                                          std::int64_t dtype_bytes, const VideoShape& shape);

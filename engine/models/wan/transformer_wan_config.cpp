@@ -3,6 +3,9 @@
 #include "engine/core/error.h"
 #include "engine/core/json_file.h"
 
+#include <string>
+#include <utility>
+
 namespace tuneframe::models::wan {
 namespace {
 
@@ -32,7 +35,50 @@ std::array<std::int64_t, 3> read_patch_size(const nlohmann::json& json, const st
     return patch;
 }
 
+// Sizes far past any Wan (14B: 40 heads of 128, 40 layers, ffn_dim 13824): a config beyond them
+// is broken, and the module sizes and the memory estimate multiply these.
+constexpr std::int64_t kMaxWanLayers = 4096;
+constexpr std::int64_t kMaxWanHeads = 1024;
+constexpr std::int64_t kMaxWanWidth = 1 << 20;
+constexpr std::int64_t kMaxWanPatch = 64;
+constexpr std::int64_t kMaxWanSequence = 1 << 24;
+
+void require_wan_size_at_most(std::int64_t value, std::int64_t limit, const std::string& origin,
+                              const char* field) {
+    if (value > limit) {
+        throw Error(ErrorCode::BadInput,
+                    origin + ": " + field + " is " + std::to_string(value) + ", more than " +
+                        std::to_string(limit) + " (no Wan model comes near it).",
+                    std::string("Use the config.json that came with the checkpoint; its ") + field +
+                        " is at most " + std::to_string(limit) + ".");
+    }
+}
+
+void require_wan_sizes(const WanTransformer3DConfig& c, const std::string& origin) {
+    const std::pair<const char*, std::pair<std::int64_t, std::int64_t>> sizes[] = {
+        {"num_layers", {c.num_layers, kMaxWanLayers}},
+        {"num_attention_heads", {c.num_attention_heads, kMaxWanHeads}},
+        {"attention_head_dim", {c.attention_head_dim, kMaxWanHeads}},
+        {"in_channels", {c.in_channels, kMaxWanWidth}},
+        {"out_channels", {c.out_channels, kMaxWanWidth}},
+        {"text_dim", {c.text_dim, kMaxWanWidth}},
+        {"freq_dim", {c.freq_dim, kMaxWanWidth}},
+        {"ffn_dim", {c.ffn_dim, kMaxWanWidth}},
+        {"image_dim", {c.image_dim.value_or(0), kMaxWanWidth}},
+        {"added_kv_proj_dim", {c.added_kv_proj_dim.value_or(0), kMaxWanWidth}},
+        {"rope_max_seq_len", {c.rope_max_seq_len, kMaxWanSequence}},
+        {"pos_embed_seq_len", {c.pos_embed_seq_len.value_or(0), kMaxWanSequence}},
+        {"patch_size[0]", {c.patch_size[0], kMaxWanPatch}},
+        {"patch_size[1]", {c.patch_size[1], kMaxWanPatch}},
+        {"patch_size[2]", {c.patch_size[2], kMaxWanPatch}},
+    };
+    for (const auto& [field, size] : sizes) {
+        require_wan_size_at_most(size.first, size.second, origin, field);
+    }
+}
+
 void validate_config(const WanTransformer3DConfig& c, const std::string& origin) {
+    require_wan_sizes(c, origin);
     require_field(c.num_attention_heads > 0 && c.attention_head_dim > 0 && c.num_layers >= 0,
                   origin,
                   "num_attention_heads, attention_head_dim and num_layers must be positive");

@@ -2,8 +2,10 @@
 
 #include "engine/core/kernels/kept_attention.h"
 #include "engine/lora/lora_injection.h"
+#include "engine/models/memory_bytes.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace tuneframe::models::wan {
 namespace {
@@ -27,24 +29,41 @@ WanTransformerMemory::WanTransformerMemory(WanTransformer3DConfig config, Latent
     , geometry_(geometry)
     , context_tokens_(context_tokens) {}
 
-double WanTransformerMemory::feed_forward_widths() const {
-    return static_cast<double>(config_.ffn_dim) / static_cast<double>(config_.inner_dim());
+long double WanTransformerMemory::feed_forward_widths() const {
+    return static_cast<long double>(config_.ffn_dim) /
+           (static_cast<long double>(config_.num_attention_heads) *
+            static_cast<long double>(config_.attention_head_dim));
 }
 
 std::int64_t WanTransformerMemory::tokens(const VideoShape& shape) const {
     const std::int64_t latent_frames = (shape.frames - 1) / geometry_.temporal_scale + 1;
-    const std::int64_t side = geometry_.spatial_scale * geometry_.patch_size;
-    return latent_frames / geometry_.patch_frames * (shape.height / side) * (shape.width / side) +
-           context_tokens_;
+    const long double side = static_cast<long double>(geometry_.spatial_scale) *
+                             static_cast<long double>(geometry_.patch_size);
+    const long double across = std::floor(static_cast<long double>(shape.height) / side) *
+                               std::floor(static_cast<long double>(shape.width) / side);
+    return memory_count(static_cast<long double>(latent_frames / geometry_.patch_frames) * across +
+                            static_cast<long double>(context_tokens_),
+                        "the tokens of a sequence");
+}
+
+long double WanTransformerMemory::token_bytes(std::int64_t dtype_bytes, std::int64_t batch,
+                                              std::int64_t tokens) const {
+    return static_cast<long double>(batch) * static_cast<long double>(tokens) *
+           static_cast<long double>(config_.num_attention_heads) *
+           static_cast<long double>(config_.attention_head_dim) *
+           static_cast<long double>(dtype_bytes);
+}
+
+std::uint64_t WanTransformerMemory::block_input_bytes(std::int64_t dtype_bytes, std::int64_t batch,
+                                                      std::int64_t tokens) const {
+    return memory_bytes(token_bytes(dtype_bytes, batch, tokens), "a block's input");
 }
 
 std::uint64_t WanTransformerMemory::forward_activation_bytes(std::int64_t dtype_bytes,
                                                              std::int64_t batch,
                                                              std::int64_t tokens) const {
-    const double widths = kForwardWidths + 2 * feed_forward_widths();
-    return static_cast<std::uint64_t>(widths * static_cast<double>(batch * tokens *
-                                                                   config_.inner_dim() *
-                                                                   dtype_bytes));
+    const long double widths = kForwardWidths + 2 * feed_forward_widths();
+    return memory_bytes(widths * token_bytes(dtype_bytes, batch, tokens), "the activations");
 }
 
 std::uint64_t WanTransformerMemory::training_activation_bytes(std::int64_t dtype_bytes,
@@ -52,19 +71,19 @@ std::uint64_t WanTransformerMemory::training_activation_bytes(std::int64_t dtype
                                                               std::int64_t tokens,
                                                               RecomputePlan recompute,
                                                               std::int64_t) const {
-    const double token_bytes =
-        static_cast<double>(batch * tokens * config_.inner_dim() * dtype_bytes);
     const std::int64_t recomputed = std::clamp<std::int64_t>(recompute.blocks, 0, num_blocks());
     const std::int64_t kept = num_blocks() - recomputed;
-    const double saved = kSavedWidths + 2 * feed_forward_widths();
+    const long double saved = kSavedWidths + 2 * feed_forward_widths();
     // As CogVideoX's: recomputed blocks keep their input, the others their full set, and
     // backward's peak adds the working set of the block it is on.
-    const double working = (kept == 0 ? saved : 0) + kBackwardWorkingWidths;
-    double widths = static_cast<double>(recomputed) + static_cast<double>(kept) * saved + working;
+    const long double working = (kept == 0 ? saved : 0) + kBackwardWorkingWidths;
+    long double widths =
+        static_cast<long double>(recomputed) + static_cast<long double>(kept) * saved + working;
     if (recompute.keeps_attention && core::KeptAttention::available()) {
-        widths += static_cast<double>(recomputed); // the self-attention outputs
+        widths += static_cast<long double>(recomputed); // the self-attention outputs
     }
-    return static_cast<std::uint64_t>(widths * token_bytes);
+    return memory_bytes(widths * token_bytes(dtype_bytes, batch, tokens),
+                        "the training activations");
 }
 
 std::vector<WanTransformerMemory::BlockLinear> WanTransformerMemory::block_linears() const {
@@ -85,11 +104,11 @@ std::vector<WanTransformerMemory::BlockLinear> WanTransformerMemory::block_linea
 }
 
 std::int64_t WanTransformerMemory::tensor_parallel_weights() const {
-    std::int64_t weights = 0;
+    long double weights = 0;
     for (const BlockLinear& linear : block_linears()) {
-        weights += linear.in * linear.out;
+        weights += static_cast<long double>(linear.in) * static_cast<long double>(linear.out);
     }
-    return num_blocks() * weights;
+    return memory_count(static_cast<long double>(num_blocks()) * weights, "the blocks' weights");
 }
 
 std::int64_t
@@ -99,18 +118,20 @@ WanTransformerMemory::quantized_base_saving_bytes(std::int64_t dtype_bytes,
         return 0;
     }
     // Every Linear inside the blocks: one byte per weight plus a float32 scale per row.
-    std::int64_t weights = 0;
-    std::int64_t rows = 0;
+    long double weights = 0;
+    long double rows = 0;
     for (const BlockLinear& linear : block_linears()) {
-        weights += linear.in * linear.out;
-        rows += linear.out;
+        weights += static_cast<long double>(linear.in) * static_cast<long double>(linear.out);
+        rows += static_cast<long double>(linear.out);
     }
-    return num_blocks() * (weights * (dtype_bytes - 1) - rows * 4);
+    return memory_count(static_cast<long double>(num_blocks()) *
+                            (weights * static_cast<long double>(dtype_bytes - 1) - rows * 4),
+                        "what a quantized base saves");
 }
 
 std::int64_t WanTransformerMemory::adapter_parameters(const std::vector<std::string>& targets,
                                                       std::int64_t rank) const {
-    std::int64_t parameters = 0;
+    long double parameters = 0;
     for (const BlockLinear& linear : block_linears()) {
         const std::string module = "blocks.0." + linear.name;
         const bool targeted = std::any_of(targets.begin(), targets.end(), [&](const auto& t) {
@@ -118,10 +139,12 @@ std::int64_t WanTransformerMemory::adapter_parameters(const std::vector<std::str
         });
         if (targeted) {
             const std::int64_t r = std::min({rank, linear.in, linear.out});
-            parameters += r * (linear.in + linear.out);
+            parameters += static_cast<long double>(r) * (static_cast<long double>(linear.in) +
+                                                         static_cast<long double>(linear.out));
         }
     }
-    return num_blocks() * parameters;
+    return memory_count(static_cast<long double>(num_blocks()) * parameters,
+                        "the adapters' parameters");
 }
 
 std::optional<std::int64_t>

@@ -22,6 +22,8 @@ public:
     std::uint64_t training_activation_bytes(std::int64_t dtype_bytes, std::int64_t batch,
                                             std::int64_t tokens, RecomputePlan recompute,
                                             std::int64_t sequence_parallel) const override;
+    std::uint64_t block_input_bytes(std::int64_t dtype_bytes, std::int64_t batch,
+                                    std::int64_t tokens) const override;
     std::int64_t tensor_parallel_weights() const override;
     std::int64_t quantized_base_saving_bytes(std::int64_t dtype_bytes,
                                              lora::BaseQuantization quantization) const override;
@@ -37,7 +39,10 @@ private:
         std::int64_t out;
     };
     std::vector<BlockLinear> block_linears() const;
-    double feed_forward_widths() const; // ffn_dim / width
+    long double feed_forward_widths() const; // ffn_dim / width
+    // One [batch, tokens, width] tensor, the unit the widths above count in.
+    long double token_bytes(std::int64_t dtype_bytes, std::int64_t batch,
+                            std::int64_t tokens) const;
 
     WanTransformer3DConfig config_;
     LatentGeometry geometry_;
