@@ -2,13 +2,29 @@
 
 #include "engine/core/error.h"
 #include "engine/dist/parallel_mesh.h"
+#include "engine/models/memory_bytes.h"
 #include "engine/train/run_experts.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace tuneframe::train {
 namespace {
+
+using models::memory_bytes;
+using models::memory_count;
+// Every figure below is computed in long double (see memory_bytes.h): the model's config values
+// are only as sane as its config.json, and their products with the job's must not wrap.
+using Figure = long double;
+
+Figure figure(std::int64_t value) {
+    return static_cast<Figure>(value);
+}
+
+Figure figure(std::uint64_t value) {
+    return static_cast<Figure>(value);
+}
 
 // Widths of the VAE's first level (its channels at full resolution) alive while a window of
 // frames goes through it: the input, the norm and SiLU outputs, a conv output and the causal
@@ -67,19 +83,24 @@ std::uint64_t vae_window_bytes(const models::EncoderMemory& encoders, std::int64
         height = std::min(height, encoders.vae_tile_height);
         width = std::min(width, encoders.vae_tile_width);
     }
-    return static_cast<std::uint64_t>(widths * encoders.vae_channels * frames * height * width *
-                                      dtype_bytes);
+    return memory_bytes(figure(widths) * figure(encoders.vae_channels) * figure(frames) *
+                            figure(height) * figure(width) * figure(dtype_bytes),
+                        "the VAE's activations");
 }
 
 std::uint64_t weight_bytes(const core::ComponentInventory& component, std::int64_t dtype_bytes) {
-    return static_cast<std::uint64_t>(component.parameters * dtype_bytes);
+    return memory_bytes(figure(component.parameters) * figure(dtype_bytes),
+                        "the " + component.name + " weights");
 }
 
 // One prompt through the text encoder (prompts are encoded one at a time).
 std::uint64_t text_encoder_activation_bytes(std::int64_t tokens, std::int64_t width,
                                             std::int64_t dtype_bytes) {
-    return static_cast<std::uint64_t>(tokens * width * dtype_bytes * kTextEncoderWidths +
-                                      kTextEncoderHeads * tokens * tokens * (3 * dtype_bytes + 4));
+    return memory_bytes(figure(tokens) * figure(width) * figure(dtype_bytes) *
+                                figure(kTextEncoderWidths) +
+                            figure(kTextEncoderHeads) * figure(tokens) * figure(tokens) *
+                                figure(3 * dtype_bytes + 4),
+                        "the text encoder's activations");
 }
 
 // The inventory of expert `expert`'s transformer ("transformer", "transformer_2").
@@ -123,8 +144,16 @@ private:
     std::uint64_t gradients(std::int64_t elements, std::int64_t gradient_bytes) const;
     // A trained expert's weights as training holds them (quantized base, tensor-parallel share).
     std::uint64_t held_weights(const core::ComponentInventory& transformer) const;
+    // The bytes of the split layers' weights this rank does not hold under tensor parallelism.
+    Figure split_weight_bytes() const;
     std::uint64_t whole_weights(const core::ComponentInventory& transformer) const;
     std::uint64_t text_activations() const;
+    // Tokens per sequence on this rank at the largest bucket, the blocks a step recomputes,
+    // whether memory.offload_activations moves their inputs to the host, and one input's bytes.
+    std::int64_t local_tokens() const;
+    std::int64_t recomputed_blocks() const;
+    bool offloads_activations() const;
+    std::uint64_t block_input() const;
     bool distributed() const;
 
     const common::TrainingJob& job_;
@@ -225,9 +254,8 @@ std::uint64_t JobMemoryEstimator::of_stage(std::uint64_t whole) const {
     const std::int64_t blocks = memory_->num_blocks();
     const int pp = estimate_.pipeline_parallel;
     const auto [first, last] = dist::pipeline_stage_blocks(blocks, pp, pp - 1);
-    const double share =
-        static_cast<double>(last - first) / static_cast<double>(std::max<std::int64_t>(blocks, 1));
-    return static_cast<std::uint64_t>(static_cast<double>(whole) * share);
+    const Figure share = figure(last - first) / figure(std::max<std::int64_t>(blocks, 1));
+    return memory_bytes(figure(whole) * share, "a pipeline stage's share");
 }
 
 // One process has the gradients once; ddp and zero1 have them and as much again in the
@@ -236,61 +264,69 @@ std::uint64_t JobMemoryEstimator::gradients(std::int64_t elements,
                                             std::int64_t gradient_bytes) const {
     const bool sharded = distributed() && dist::zero_stage_of(job_.parallel) == 2;
     if (sharded) {
-        const auto bucket = static_cast<std::int64_t>(job_.parallel.bucket_mb * (1 << 20));
-        return static_cast<std::uint64_t>(elements * 4 / estimate_.data_parallel + bucket);
+        const Figure bucket = std::floor(static_cast<Figure>(job_.parallel.bucket_mb) * (1 << 20));
+        return memory_bytes(
+            std::floor(figure(elements) * 4 / static_cast<Figure>(estimate_.data_parallel)) +
+                bucket,
+            "the gradients");
     }
-    return static_cast<std::uint64_t>(gradient_bytes * (distributed() ? 2 : 1));
+    return memory_bytes(figure(gradient_bytes) * (distributed() ? 2 : 1), "the gradients");
 }
 
 std::uint64_t JobMemoryEstimator::whole_weights(const core::ComponentInventory& transformer) const {
-    return weight_bytes(transformer, bytes_) -
-           static_cast<std::uint64_t>(memory_->quantized_base_saving_bytes(bytes_, quantization_));
+    // A saving larger than the weights (a config that does not match its checkpoint) leaves
+    // nothing, never a wrapped count.
+    return memory_bytes(figure(weight_bytes(transformer, bytes_)) -
+                            figure(memory_->quantized_base_saving_bytes(bytes_, quantization_)),
+                        "the transformer weights");
 }
 
 // Tensor parallelism keeps 1/tp of each block's attention projections and feed-forward layers.
+Figure JobMemoryEstimator::split_weight_bytes() const {
+    const Figure tp = estimate_.tensor_parallel;
+    return std::floor(figure(memory_->tensor_parallel_weights()) * (1 - 1 / tp) *
+                      (quantization_ == lora::BaseQuantization::None ? figure(bytes_) : 1));
+}
+
 std::uint64_t JobMemoryEstimator::held_weights(const core::ComponentInventory& transformer) const {
-    const double tp = estimate_.tensor_parallel;
-    const auto not_held = static_cast<std::uint64_t>(
-        static_cast<double>(memory_->tensor_parallel_weights()) * (1.0 - 1.0 / tp) *
-        (quantization_ == lora::BaseQuantization::None ? static_cast<double>(bytes_) : 1.0));
-    return of_stage(whole_weights(transformer) - not_held);
+    return of_stage(memory_bytes(figure(whole_weights(transformer)) - split_weight_bytes(),
+                                 "the transformer weights"));
 }
 
 std::uint64_t JobMemoryEstimator::block_bytes(const core::ComponentInventory& transformer) const {
-    const double tp = estimate_.tensor_parallel;
-    const auto not_held = static_cast<std::uint64_t>(
-        static_cast<double>(memory_->tensor_parallel_weights()) * (1.0 - 1.0 / tp) *
-        (quantization_ == lora::BaseQuantization::None ? static_cast<double>(bytes_) : 1.0));
-    return (whole_weights(transformer) - not_held) /
-           static_cast<std::uint64_t>(std::max<std::int64_t>(memory_->num_blocks(), 1));
+    return memory_bytes(std::floor((figure(whole_weights(transformer)) - split_weight_bytes()) /
+                                   figure(std::max<std::int64_t>(memory_->num_blocks(), 1))),
+                        "a block's weights");
 }
 
 std::uint64_t
 JobMemoryEstimator::resident_weights(const core::ComponentInventory& transformer) const {
-    return held_weights(transformer) -
-           static_cast<std::uint64_t>(swapped_) * block_bytes(transformer);
+    return memory_bytes(figure(held_weights(transformer)) -
+                            figure(swapped_) * figure(block_bytes(transformer)),
+                        "the resident blocks' weights");
 }
 
 std::uint64_t
 JobMemoryEstimator::in_flight_weights(const core::ComponentInventory& transformer) const {
-    return static_cast<std::uint64_t>(std::min<std::int64_t>(swapped_, 2)) *
-           block_bytes(transformer);
+    return memory_bytes(figure(std::min<std::int64_t>(swapped_, 2)) *
+                            figure(block_bytes(transformer)),
+                        "the swapped blocks in flight");
 }
 
 std::int64_t JobMemoryEstimator::full_parameters() const {
-    const double tp = estimate_.tensor_parallel;
-    std::int64_t parameters = 0;
+    const Figure tp = estimate_.tensor_parallel;
+    Figure parameters = 0;
     for (const int expert : trained_) {
-        parameters +=
-            expert_inventory(components_, expert, job_.model).parameters -
-            static_cast<std::int64_t>(static_cast<double>(memory_->tensor_parallel_weights()) *
-                                      (1.0 - 1.0 / tp));
+        parameters += figure(expert_inventory(components_, expert, job_.model).parameters) -
+                      std::floor(figure(memory_->tensor_parallel_weights()) * (1 - 1 / tp));
     }
-    return parameters;
+    return memory_count(parameters, "the trained parameters");
 }
 
 std::int64_t JobMemoryEstimator::swapped_parameters(std::int64_t parameters) const {
-    return parameters * swapped_ / std::max<std::int64_t>(memory_->num_blocks(), 1);
+    return memory_count(std::floor(figure(parameters) * figure(swapped_) /
+                                   figure(std::max<std::int64_t>(memory_->num_blocks(), 1))),
+                        "the swapped blocks' parameters");
 }
 
 // prepare: one process, one model resident at a time, one clip at a time; CLIP encodes the
@@ -330,66 +366,109 @@ PhaseMemory JobMemoryEstimator::train() const {
     if (swapped_ > 0) {
         train.parts.push_back({"swapped blocks in flight", "", in_flight_weights(first)});
     }
-    const double tp = estimate_.tensor_parallel;
+    const Figure tp = estimate_.tensor_parallel;
     const std::int64_t shards =
         distributed() && dist::zero_stage_of(job_.parallel) > 0 ? estimate_.data_parallel : 1;
     const std::int64_t state_bytes = optimizer_state_bytes(job_.optimizer.name);
     if (job_.mode == "lora") {
         // Tensor parallelism keeps 1/tp of one of each adapter's two matrices.
-        const auto adapter =
-            static_cast<std::int64_t>(static_cast<double>(memory_->adapter_parameters(
-                                          job_.lora.targets, job_.lora.rank)) *
-                                      (0.5 + 0.5 / tp)) *
-            experts;
+        const std::int64_t adapter = memory_count(
+            std::floor(figure(memory_->adapter_parameters(job_.lora.targets, job_.lora.rank)) *
+                       (0.5L + 0.5L / tp)) *
+                figure(experts),
+            "the adapters' parameters");
+        const std::uint64_t adapter_bytes =
+            memory_bytes(figure(adapter) * 4, "the adapter weights");
+        train.parts.push_back({"adapter weights", "", of_stage(adapter_bytes)});
         train.parts.push_back(
-            {"adapter weights", "", of_stage(static_cast<std::uint64_t>(adapter * 4))});
-        train.parts.push_back({"gradients", "", of_stage(gradients(adapter, adapter * 4))});
+            {"gradients", "",
+             of_stage(gradients(adapter, static_cast<std::int64_t>(adapter_bytes)))});
         train.parts.push_back(
             {"optimizer state", "",
-             of_stage(static_cast<std::uint64_t>(adapter * state_bytes / shards))});
+             of_stage(
+                 memory_bytes(std::floor(figure(adapter) * figure(state_bytes) / figure(shards)),
+                              "the optimizer state"))});
     } else {
         // A swapped block's gradients go to the host as its backward ends.
         const std::int64_t parameters = full_parameters();
         const std::int64_t on_device = parameters - swapped_parameters(parameters);
         train.parts.push_back(
-            {"gradients", "", of_stage(gradients(on_device, on_device * bytes_))});
+            {"gradients", "",
+             of_stage(gradients(
+                 on_device, memory_count(figure(on_device) * figure(bytes_), "the gradients")))});
         const bool offloaded = job_.optimizer.name == "adamw-cpu-offload";
         const std::int64_t master = bytes_ < 4 && !offloaded ? 4 : 0;
         train.parts.push_back(
             {"optimizer state", "",
-             of_stage(static_cast<std::uint64_t>(parameters * (state_bytes + master) / shards))});
+             of_stage(memory_bytes(
+                 std::floor(figure(parameters) * figure(state_bytes + master) / figure(shards)),
+                 "the optimizer state"))});
     }
+    const std::int64_t recomputed = recomputed_blocks();
+    const std::uint64_t activations = memory_->training_activation_bytes(
+        bytes_, job_.batch_size, local_tokens(), {recomputed, job_.checkpoint_keeps_attention},
+        estimate_.sequence_parallel);
+    if (!offloads_activations()) {
+        train.parts.push_back({"activations", "", activations});
+        return train;
+    }
+    // The recomputed blocks' inputs wait on the host; two are on the device at a time, one on
+    // its way down after its block's forward, one back ahead of its recomputation.
+    const std::uint64_t input = block_input();
+    train.parts.push_back({"activations", "",
+                           memory_bytes(figure(activations) - figure(recomputed) * figure(input),
+                                        "the activations")});
+    train.parts.push_back(
+        {"offloaded activations in flight", "",
+         memory_bytes(figure(std::min<std::int64_t>(recomputed, 2)) * figure(input),
+                      "the offloaded activations in flight")});
+    return train;
+}
+
+std::int64_t JobMemoryEstimator::local_tokens() const {
     const models::VideoShape shape{estimate_.frames, estimate_.height, estimate_.width,
                                    job_.batch_size};
     const std::int64_t tokens = memory_->tokens(shape);
-    const std::int64_t local_tokens =
-        (tokens + estimate_.sequence_parallel - 1) / estimate_.sequence_parallel;
-    // Swapped blocks (the last of each stage) recompute besides the first checkpointed ones.
-    const std::int64_t recomputed = std::min<std::int64_t>(
+    return (tokens + estimate_.sequence_parallel - 1) / estimate_.sequence_parallel;
+}
+
+// Swapped blocks (the last of each stage) recompute besides the first checkpointed ones.
+std::int64_t JobMemoryEstimator::recomputed_blocks() const {
+    return std::min<std::int64_t>(
         memory_->num_blocks(),
         memory_->checkpointed_blocks(job_.gradient_checkpointing, job_.checkpointed_blocks) +
             swapped_ * estimate_.pipeline_parallel);
-    train.parts.push_back(
-        {"activations", "",
-         memory_->training_activation_bytes(bytes_, job_.batch_size, local_tokens,
-                                            {recomputed, job_.checkpoint_keeps_attention},
-                                            estimate_.sequence_parallel)});
-    return train;
+}
+
+bool JobMemoryEstimator::offloads_activations() const {
+    return job_.memory.offload_activations && recomputed_blocks() > 0;
+}
+
+std::uint64_t JobMemoryEstimator::block_input() const {
+    return memory_->block_input_bytes(bytes_, job_.batch_size, local_tokens());
 }
 
 // train, in host memory: the swapped blocks of every expert whose weights are kept (pinned), a
 // parked expert's other weights or, parked on the disk, the expert read back at its turn (a
 // stage: it replaces the one dropped), a swapped full fine-tune's gradients (and, on a GPU,
-// their pinned staging), and what adamw-cpu-offload keeps on the host.
+// their pinned staging), what adamw-cpu-offload keeps on the host, and the recomputed blocks'
+// inputs memory.offload_activations keeps there (pinned) between forward and backward.
 PhaseMemory JobMemoryEstimator::host_train() const {
     PhaseMemory host{"train", {}, false};
     const core::ComponentInventory& first =
         expert_inventory(components_, trained_.front(), job_.model);
-    const std::uint64_t swapped_bytes = static_cast<std::uint64_t>(swapped_) * block_bytes(first);
     const bool parked_on_disk = trained_.size() > 1 && parking_ == models::Parking::Disk;
     if (swapped_ > 0) {
-        const std::uint64_t kept = parked_on_disk ? 1 : trained_.size();
-        host.parts.push_back({"swapped blocks", "", swapped_bytes * kept});
+        const std::size_t kept = parked_on_disk ? 1 : trained_.size();
+        host.parts.push_back(
+            {"swapped blocks", "",
+             memory_bytes(figure(swapped_) * figure(block_bytes(first)) * static_cast<Figure>(kept),
+                          "the swapped blocks")});
+    }
+    if (offloads_activations()) {
+        host.parts.push_back({"offloaded activations", "",
+                              memory_bytes(figure(recomputed_blocks()) * figure(block_input()),
+                                           "the offloaded activations")});
     }
     if (trained_.size() > 1) {
         const core::ComponentInventory& other =
@@ -403,17 +482,19 @@ PhaseMemory JobMemoryEstimator::host_train() const {
     const bool offloaded = job_.optimizer.name == "adamw-cpu-offload";
     std::int64_t trainable = 0;
     if (job_.mode == "lora") {
-        trainable = memory_->adapter_parameters(job_.lora.targets, job_.lora.rank) *
-                    static_cast<std::int64_t>(trained_.size());
+        trainable =
+            memory_count(figure(memory_->adapter_parameters(job_.lora.targets, job_.lora.rank)) *
+                             static_cast<Figure>(trained_.size()),
+                         "the adapters' parameters");
     } else {
         trainable = full_parameters();
         const std::int64_t swapped = swapped_parameters(trainable);
         if (swapped > 0) {
-            host.parts.push_back({"swapped blocks' gradients", "",
-                                  of_stage(static_cast<std::uint64_t>(swapped * bytes_))});
+            const std::uint64_t gradients = of_stage(
+                memory_bytes(figure(swapped) * figure(bytes_), "the swapped blocks' gradients"));
+            host.parts.push_back({"swapped blocks' gradients", "", gradients});
             if (on_gpu()) {
-                host.parts.push_back({"gradient staging", "",
-                                      of_stage(static_cast<std::uint64_t>(swapped * bytes_))});
+                host.parts.push_back({"gradient staging", "", gradients});
             }
         }
     }
@@ -424,7 +505,8 @@ PhaseMemory JobMemoryEstimator::host_train() const {
         const std::int64_t staging = on_gpu() ? (job_.mode == "lora" ? 4 : bytes_) : 0;
         host.parts.push_back(
             {"optimizer state", "",
-             of_stage(static_cast<std::uint64_t>(trainable * (8 + master + staging)))});
+             of_stage(memory_bytes(figure(trainable) * figure(8 + master + staging),
+                                   "the optimizer state"))});
     }
     return host;
 }
@@ -434,6 +516,9 @@ PhaseMemory JobMemoryEstimator::host_train() const {
 PhaseMemory JobMemoryEstimator::host_validation(const PhaseMemory& host_train) const {
     PhaseMemory host{"validation", {}, job_.validation.prompts.empty()};
     for (const MemoryPart& part : host_train.parts) {
+        if (part.name == "offloaded activations") {
+            continue; // freed as each backward ends
+        }
         if (part.stage.empty()) {
             host.parts.push_back(part);
         } else {
@@ -464,7 +549,7 @@ PhaseMemory JobMemoryEstimator::validation(const PhaseMemory& train) const {
     PhaseMemory validation{"validation", {}, job_.validation.prompts.empty()};
     const bool offloads = on_gpu();
     for (MemoryPart part : train.parts) {
-        if (part.name == "activations") {
+        if (part.name == "activations" || part.name == "offloaded activations in flight") {
             continue;
         }
         if (offloads &&
@@ -480,9 +565,11 @@ PhaseMemory JobMemoryEstimator::validation(const PhaseMemory& train) const {
         const bool trained = std::find(trained_.begin(), trained_.end(), expert) != trained_.end();
         const core::ComponentInventory& other = expert_inventory(components_, expert, job_.model);
         // In turn with the first, as large, so no activations here.
-        validation.parts.push_back({trained ? "second expert weights" : "other expert weights",
-                                    offloads ? "denoise_2" : "",
-                                    resident_weights(other) + in_flight_weights(other)});
+        validation.parts.push_back(
+            {trained ? "second expert weights" : "other expert weights",
+             offloads ? "denoise_2" : "",
+             models::add_memory_bytes(resident_weights(other), in_flight_weights(other),
+                                      "the other expert's weights")});
     }
     const models::VideoShape own = model_.sample_shape();
     const models::VideoShape shape{job_.validation.frames > 0 ? job_.validation.frames : own.frames,
@@ -520,26 +607,30 @@ JobMemoryEstimate JobMemoryEstimator::estimate() {
     estimate_.phases = {prepare(), trained, validation(trained)};
     const PhaseMemory host = host_train();
     estimate_.host_phases = {PhaseMemory{"prepare", {}, false}, host, host_validation(host)};
+    for (const PhaseMemory& phase : estimate_.phases) {
+        phase.total(); // refuses a sum past 2^63 here rather than in to_json
+    }
+    for (const PhaseMemory& phase : estimate_.host_phases) {
+        phase.total();
+    }
     return estimate_;
 }
 
 } // namespace
 
 std::uint64_t PhaseMemory::total() const {
+    const std::string what = "the " + phase + " phase";
     std::uint64_t resident = 0;
     std::map<std::string, std::uint64_t> stages;
     for (const MemoryPart& part : parts) {
-        if (part.stage.empty()) {
-            resident += part.bytes;
-        } else {
-            stages[part.stage] += part.bytes;
-        }
+        std::uint64_t& sum = part.stage.empty() ? resident : stages[part.stage];
+        sum = models::add_memory_bytes(sum, part.bytes, what);
     }
     std::uint64_t largest = 0;
     for (const auto& [stage, bytes] : stages) {
         largest = std::max(largest, bytes);
     }
-    return resident + largest;
+    return models::add_memory_bytes(resident, largest, what);
 }
 
 namespace {

@@ -27,8 +27,10 @@ struct MemoryPart {
 struct PhaseMemory {
     std::string phase; // prepare | train | validation
     std::vector<MemoryPart> parts;
-    bool skipped = false;        // validation that the job never runs
-    std::uint64_t total() const; // what stays plus the largest stage
+    bool skipped = false; // validation that the job never runs
+    // What stays plus the largest stage; a sum at or past 2^63 is refused (core::Error
+    // BadInput) rather than wrapped.
+    std::uint64_t total() const;
 };
 
 struct JobMemoryEstimate {
@@ -73,6 +75,14 @@ struct JobMemoryEstimate {
 // on the host (memory.inactive_expert host) or are dropped and read back onto the host at its
 // turn (disk: a stage of the host phase). Validation takes the experts to the device in turn,
 // one expert the job does not train too, loaded on the host.
+//
+// memory.offload_activations: the recomputed blocks' inputs (one [batch, tokens, width] tensor
+// each) wait in host memory between forward and backward ("offloaded activations", pinned);
+// the device keeps two of them ("offloaded activations in flight": one copied down, one back).
+//
+// Every figure is computed without wrapping (models/memory_bytes.h): a model config or job whose
+// figures reach 2^63 bytes is refused with core::Error BadInput; the families' config readers
+// refuse sizes no model comes near, naming the config.json and the field.
 JobMemoryEstimate estimate_job_memory(const common::TrainingJob& job,
                                       const models::ModelFolder& model,
                                       const std::vector<core::ComponentInventory>& components,

@@ -3,6 +3,7 @@
 // the tiny pipelines' inventories and on Wan 2.2 A14B's configuration: CLIP, two experts, the
 // 512-token text.
 #include "engine/core/error.h"
+#include "engine/core/json_file.h"
 #include "engine/models/cogvideox/cogvideox_model_folder.h"
 #include "engine/models/cogvideox/cogvideox_transformer_3d_config.h"
 #include "engine/models/cogvideox/quantized_base.h"
@@ -14,6 +15,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <map>
 
 namespace tuneframe::train {
@@ -585,6 +589,239 @@ TEST(JobMemoryEstimate, Wan14BLoraFitsA24GBCardWithItsBlocksSwapped) {
     EXPECT_GT(resident_train, 24.0);
     EXPECT_LT(swapped_train, 24.0);
     EXPECT_NEAR(host, 30.0 / 40.0 * part(resident, "train", "transformer weights") / gib, 0.05);
+}
+
+// A Wan model described by `config` alone (no files behind it), with an inventory that counts
+// the parameters the config says it holds.
+struct ConfigOnlyWan {
+    std::unique_ptr<models::wan::WanModelFolder> model;
+    std::vector<core::ComponentInventory> components;
+};
+
+ConfigOnlyWan config_only_wan(const models::wan::WanTransformer3DConfig& config,
+                              std::int64_t parameters) {
+    models::wan::WanPipelineFolder folder;
+    folder.root = "/models/Wan2.1-T2V-14B-Diffusers";
+    folder.pipeline_class = "WanPipeline";
+    folder.transformers = {folder.root / "transformer"};
+    folder.transformer_configs = {config};
+    ConfigOnlyWan wan;
+    wan.model = std::make_unique<models::wan::WanModelFolder>(folder);
+    core::ComponentInventory transformer;
+    transformer.name = "transformer";
+    transformer.weights = "transformer/diffusion_pytorch_model.safetensors.index.json";
+    transformer.parameters = parameters;
+    core::ComponentInventory vae;
+    vae.name = "vae";
+    vae.weights = "vae/diffusion_pytorch_model.safetensors";
+    vae.parameters = 127'000'000;
+    core::ComponentInventory text;
+    text.name = "text_encoder";
+    text.weights = "text_encoder/model.safetensors.index.json";
+    text.parameters = 5'680'000'000;
+    wan.components = {transformer, vae, text};
+    return wan;
+}
+
+// The 24 GB preset's LoRA on Wan 2.1 T2V 14B at 81 x 480 x 832.
+common::TrainingJob wan14b_lora_job() {
+    common::TrainingJob job;
+    job.model = "/models/Wan2.1-T2V-14B-Diffusers";
+    job.device = "cuda";
+    job.precision = "bf16";
+    job.lora.rank = 32;
+    job.lora.base_quantization = "fp8";
+    job.gradient_checkpointing = true;
+    job.dataset.resolution_buckets = {{480, 832}};
+    job.dataset.frame_buckets = {81};
+    job.dataset.vae_tiling = true;
+    job.validation.prompts = {"a cat"};
+    job.validation.frames = 81;
+    job.validation.height = 480;
+    job.validation.width = 832;
+    return job;
+}
+
+std::string refusal_of(const std::function<void()>& run) {
+    try {
+        run();
+    } catch (const core::Error& error) {
+        EXPECT_EQ(error.code(), core::ErrorCode::BadInput) << error.what();
+        EXPECT_FALSE(error.hint().empty()) << error.what();
+        return error.what();
+    }
+    ADD_FAILURE() << "no refusal";
+    return {};
+}
+
+// A config.json no model comes near (2^40 layers, 2^33-wide heads) is refused by the family's
+// reader with the file and the field named, before any arithmetic multiplies it.
+TEST(JobMemoryEstimate, AConfigPastAnyModelIsRefusedNamingItsFileAndField) {
+    const std::string origin = "/models/huge/transformer/config.json";
+    nlohmann::json wan =
+        models::wan::find_wan_transformer_preset("wan2.1-t2v-14b").config.to_json();
+    wan["num_layers"] = std::int64_t{1} << 40;
+    std::string message =
+        refusal_of([&] { models::wan::WanTransformer3DConfig::from_json(wan, origin); });
+    EXPECT_NE(message.find(origin), std::string::npos) << message;
+    EXPECT_NE(message.find("num_layers is 1099511627776"), std::string::npos) << message;
+
+    wan["num_layers"] = 40;
+    wan["attention_head_dim"] = std::int64_t{1} << 33;
+    message = refusal_of([&] { models::wan::WanTransformer3DConfig::from_json(wan, origin); });
+    EXPECT_NE(message.find("attention_head_dim"), std::string::npos) << message;
+
+    nlohmann::json cogvideox = models::cogvideox::CogVideoXTransformer3DConfig{}.to_json();
+    cogvideox["num_layers"] = std::int64_t{1} << 40;
+    message = refusal_of(
+        [&] { models::cogvideox::CogVideoXTransformer3DConfig::from_json(cogvideox, origin); });
+    EXPECT_NE(message.find(origin + ": num_layers"), std::string::npos) << message;
+    cogvideox["num_layers"] = 30;
+    cogvideox["max_text_seq_length"] = std::int64_t{1} << 40;
+    message = refusal_of(
+        [&] { models::cogvideox::CogVideoXTransformer3DConfig::from_json(cogvideox, origin); });
+    EXPECT_NE(message.find("max_text_seq_length"), std::string::npos) << message;
+
+    // Through the model folder, as `estimate` opens it.
+    const std::filesystem::path folder =
+        std::filesystem::path(::testing::TempDir()) / "tuneframe-huge-wan";
+    std::filesystem::remove_all(folder);
+    std::filesystem::copy(test::tiny_wan_pipeline("wan2.1-tiny"), folder,
+                          std::filesystem::copy_options::recursive);
+    const std::filesystem::path config = folder / "transformer" / "config.json";
+    nlohmann::json tiny = core::read_json_file(config);
+    tiny["num_layers"] = std::int64_t{1} << 40;
+    std::ofstream(config) << tiny.dump();
+    message = refusal_of([&] { models::open_model_folder(folder); });
+    EXPECT_NE(message.find(config.string()), std::string::npos) << message;
+    EXPECT_NE(message.find("num_layers"), std::string::npos) << message;
+    std::filesystem::remove_all(folder);
+}
+
+// The largest model the readers let through, trained at the largest job the limits table lets
+// through, comes to more than 2^63 bytes: refused, never wrapped to a small number.
+TEST(JobMemoryEstimate, FiguresPast2To63BytesAreRefusedNotWrapped) {
+    models::wan::WanTransformer3DConfig widest =
+        models::wan::find_wan_transformer_preset("wan2.1-t2v-14b").config;
+    widest.num_layers = 4096;
+    widest.num_attention_heads = 1024;
+    widest.attention_head_dim = 1024;
+    widest.ffn_dim = 1 << 20;
+    const ConfigOnlyWan wan = config_only_wan(widest, std::int64_t{1} << 52);
+    common::TrainingJob job = wan14b_lora_job();
+    job.batch_size = common::kMaxBatchSize;
+    job.lora.rank = common::kMaxLoraRank;
+    job.dataset.resolution_buckets = {{common::kMaxBucketSide, common::kMaxBucketSide}};
+    job.dataset.frame_buckets = {common::kMaxBucketFrames};
+    const std::string message =
+        refusal_of([&] { estimate_job_memory(job, *wan.model, wan.components, 1); });
+    EXPECT_NE(message.find("2^63"), std::string::npos) << message;
+}
+
+// Wan 2.1 14B at the limits table's largest bucket and rank: as the batch doubles up to its
+// maximum the estimate grows and never wraps (were a figure to pass 2^63 bytes, it and every
+// larger batch would be refused).
+TEST(JobMemoryEstimate, HugeButAllowedJobsGrowMonotonicallyUntilRefused) {
+    const models::wan::WanTransformer3DConfig config =
+        models::wan::find_wan_transformer_preset("wan2.1-t2v-14b").config;
+    const ConfigOnlyWan wan = config_only_wan(config, config.parameter_count());
+    common::TrainingJob job = wan14b_lora_job();
+    job.lora.rank = common::kMaxLoraRank;
+    job.dataset.resolution_buckets = {{common::kMaxBucketSide, common::kMaxBucketSide}};
+    job.dataset.frame_buckets = {common::kMaxBucketFrames};
+    job.validation.frames = common::kMaxBucketFrames;
+    job.validation.height = common::kMaxBucketSide;
+    job.validation.width = common::kMaxBucketSide;
+    std::uint64_t previous = 0;
+    std::uint64_t previous_activations = 0;
+    bool refused = false;
+    int estimated = 0;
+    for (std::int64_t batch = 1; batch <= common::kMaxBatchSize; batch *= 2) {
+        job.batch_size = batch;
+        try {
+            const JobMemoryEstimate estimate =
+                estimate_job_memory(job, *wan.model, wan.components, 1);
+            EXPECT_FALSE(refused) << "batch " << batch << " estimated after a smaller refused";
+            EXPECT_GT(estimate.peak(), previous) << "batch " << batch;
+            EXPECT_GT(part(estimate, "train", "activations"), previous_activations)
+                << "batch " << batch;
+            EXPECT_LT(estimate.peak(), std::uint64_t{1} << 63);
+            previous = estimate.peak();
+            previous_activations = part(estimate, "train", "activations");
+            ++estimated;
+        } catch (const core::Error& error) {
+            EXPECT_EQ(error.code(), core::ErrorCode::BadInput);
+            EXPECT_NE(std::string(error.what()).find("2^63"), std::string::npos) << error.what();
+            refused = true;
+        }
+    }
+    // 1024 x 16.8 M tokens x 5120 wide in bf16 is 1.8e14 bytes per width, 73 widths with every
+    // block recomputed: 13 PB, far past any machine but well within what the arithmetic counts.
+    EXPECT_EQ(estimated, 11);
+    EXPECT_GT(previous_activations, 10'000'000'000'000'000ull);
+}
+
+// A quantized-base saving larger than the weights it saves on (a config that does not match the
+// checkpoint's inventory) leaves no weights, not 2^64 less a few.
+TEST(JobMemoryEstimate, ASavingLargerThanTheWeightsLeavesNothing) {
+    const models::wan::WanTransformer3DConfig config =
+        models::wan::find_wan_transformer_preset("wan2.1-t2v-14b").config;
+    const ConfigOnlyWan wan = config_only_wan(config, 1000);
+    common::TrainingJob job = wan14b_lora_job();
+    job.memory.blocks_to_swap = 30;
+    const JobMemoryEstimate estimate = estimate_job_memory(job, *wan.model, wan.components, 1);
+    EXPECT_EQ(part(estimate, "train", "transformer weights"), 0u);
+    EXPECT_EQ(part(estimate, "train", "swapped blocks in flight"), 0u);
+    EXPECT_EQ(part(estimate, "train", "swapped blocks", true), 0u);
+    EXPECT_LT(estimate.peak(), 1ull << 40);
+}
+
+// memory.offload_activations on Wan 2.1 14B at 81 x 480 x 832 with every block checkpointed:
+// the 40 blocks' inputs move to the host, two stay on the device.
+TEST(JobMemoryEstimate, OffloadedActivationsMoveTheBlockInputsToTheHost) {
+    const models::wan::WanTransformer3DConfig config =
+        models::wan::find_wan_transformer_preset("wan2.1-t2v-14b").config;
+    const ConfigOnlyWan wan = config_only_wan(config, config.parameter_count());
+    common::TrainingJob job = wan14b_lora_job();
+    job.memory.blocks_to_swap = 30; // presets/wan2.1-14b.lora.24gb.json
+    const JobMemoryEstimate kept = estimate_job_memory(job, *wan.model, wan.components, 1);
+    job.memory.offload_activations = true;
+    const JobMemoryEstimate offloaded = estimate_job_memory(job, *wan.model, wan.components, 1);
+
+    // 21 latent frames of 30 x 52 tokens (and the 512 text tokens the family counts with every
+    // sequence), 5120 wide, bf16.
+    const std::uint64_t input = (21ull * 30 * 52 + 512) * 5120 * 2;
+    EXPECT_EQ(part(offloaded, "train", "offloaded activations", true), 40 * input);
+    EXPECT_EQ(part(offloaded, "train", "offloaded activations in flight"), 2 * input);
+    EXPECT_NEAR(static_cast<double>(phase(kept, "train").total()) -
+                    static_cast<double>(phase(offloaded, "train").total()),
+                38.0 * static_cast<double>(input), 1e-9 * static_cast<double>(input));
+    EXPECT_EQ(phase(offloaded, "train", true).total() - phase(kept, "train", true).total(),
+              40 * input);
+    EXPECT_EQ(part(kept, "train", "offloaded activations", true), 0u);
+    EXPECT_EQ(part(kept, "train", "offloaded activations in flight"), 0u);
+    // Gone by validation, on either side.
+    EXPECT_EQ(part(offloaded, "validation", "offloaded activations in flight"), 0u);
+    EXPECT_EQ(part(offloaded, "validation", "offloaded activations", true), 0u);
+
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    RecordProperty("kept_train_gib", std::to_string(phase(kept, "train").total() / gib));
+    RecordProperty("kept_host_gib", std::to_string(phase(kept, "train", true).total() / gib));
+    RecordProperty("offloaded_train_gib", std::to_string(phase(offloaded, "train").total() / gib));
+    RecordProperty("offloaded_host_gib",
+                   std::to_string(phase(offloaded, "train", true).total() / gib));
+    RecordProperty("kept_peak_gib", std::to_string(kept.peak() / gib));
+    RecordProperty("offloaded_peak_gib", std::to_string(offloaded.peak() / gib));
+    RecordProperty("offloaded_host_peak_gib", std::to_string(offloaded.host_peak() / gib));
+    RecordProperty("kept_host_peak_gib", std::to_string(kept.host_peak() / gib));
+    RecordProperty("block_input_mib", std::to_string(input / 1024.0 / 1024.0));
+
+    // Without recomputation nothing is offloaded.
+    job.gradient_checkpointing = false;
+    job.memory.blocks_to_swap = 0;
+    const JobMemoryEstimate none = estimate_job_memory(job, *wan.model, wan.components, 1);
+    EXPECT_EQ(part(none, "train", "offloaded activations", true), 0u);
+    EXPECT_EQ(part(none, "train", "offloaded activations in flight"), 0u);
 }
 
 } // namespace
