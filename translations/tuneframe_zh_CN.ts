@@ -2669,6 +2669,14 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <source>expert read back from disk</source>
         <translation>从磁盘读回的专家</translation>
     </message>
+    <message>
+        <source>offloaded activations</source>
+        <translation>卸载的激活</translation>
+    </message>
+    <message>
+        <source>offloaded activations in flight</source>
+        <translation>传输中的卸载激活</translation>
+    </message>
 </context>
 <context>
     <name>MemoryEstimator</name>
@@ -2877,6 +2885,22 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>
             <numerusform> / 共 %n 个块</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Offload activations</source>
+        <translation>卸载激活</translation>
+    </message>
+    <message>
+        <source>Keep recomputed blocks&apos; inputs in host memory</source>
+        <translation>把重新计算的块的输入放在主机内存中</translation>
+    </message>
+    <message>
+        <source>Keeps the input each recomputed block saves for the backward pass in host memory instead of on the GPU, copying it back just before the block recomputes: saves about one tensor as large as the video&apos;s tokens per block of GPU memory (about 13 GB for a 14B model at 81 × 480 × 832), for as much host RAM and a copy each way over PCIe per block. Training gives the same results. The estimate below counts it.</source>
+        <translation>把每个重新计算的块为反向传播保存的输入放在主机内存而不是 GPU 上，并在该块重新计算前才复制回来：每个块约省下一个与视频 token 同样大小的张量的 GPU 显存（14B 模型在 81 × 480 × 832 下约 13 GB），代价是同样多的主机内存，以及每个块经 PCIe 往返各复制一次。训练结果完全相同。下方的估算已计入此项。</translation>
+    </message>
+    <message>
+        <source>Only blocks that recompute their activations have an input to offload: turn on gradient checkpointing (under Advanced) or offload some blocks.</source>
+        <translation>只有重新计算激活的块才有可卸载的输入：请打开梯度检查点（在“高级”中），或卸载一些块。</translation>
     </message>
 </context>
 <context>
@@ -3224,12 +3248,12 @@ Tuneframe 工作室：构建视频数据集并微调视频扩散模型。
         <translation>适用于 %1 模型；模型文件夹中是 %2 模型。</translation>
     </message>
     <message>
-        <source>%1 keeps about %2 in this computer&apos;s memory, more than the %3 available. Offload fewer blocks, park the idle expert on the disk, or close other programs.</source>
-        <translation>%1 阶段会在本机内存中占用约 %2，超过可用的 %3。请减少卸载的块、把空闲专家存放到磁盘，或关闭其他程序。</translation>
+        <source>%1 keeps about %2 in this computer&apos;s memory, more than the %3 available. Offload fewer blocks or no activations, park the idle expert on the disk, or close other programs.</source>
+        <translation>%1 阶段会在本机内存中占用约 %2，超过可用的 %3。请减少卸载的块或不卸载激活、把空闲专家存放到磁盘，或关闭其他程序。</translation>
     </message>
     <message>
-        <source>%1 needs about %2 per process, more than the %3 %4. Lower the batch size or the largest bucket, turn on gradient checkpointing or VAE tiling, choose an 8-bit or CPU-offloaded optimizer, store the base weights in int8 or fp8, offload blocks to host memory, add GPUs with ZeRO-2, or pick a preset for less memory.</source>
-        <translation>%1 阶段每个进程约需 %2，超过了%4的 %3。请减小批大小或最大分桶，开启梯度检查点或 VAE 分块，选择 8 位或 CPU 卸载的优化器，以 int8 或 fp8 存储基础权重，把块卸载到主机内存，用 ZeRO-2 增加 GPU，或选择内存需求更低的预设。</translation>
+        <source>%1 needs about %2 per process, more than the %3 %4. Lower the batch size or the largest bucket, turn on gradient checkpointing or VAE tiling, choose an 8-bit or CPU-offloaded optimizer, store the base weights in int8 or fp8, offload blocks or activations to host memory, add GPUs with ZeRO-2, or pick a preset for less memory.</source>
+        <translation>%1 阶段每个进程约需 %2，超过了%4的 %3。请减小批大小或最大分桶，开启梯度检查点或 VAE 分块，选择 8 位或 CPU 卸载的优化器，以 int8 或 fp8 存储基础权重，把块或激活卸载到主机内存，用 ZeRO-2 增加 GPU，或选择内存需求更低的预设。</translation>
     </message>
     <message>
         <source>In host memory while training: %1</source>

@@ -95,6 +95,10 @@ QString MemoryEstimate::partTitle(const QString& name) {
         QT_TR_NOOP("gradient staging"),
         QT_TR_NOOP("parked expert weights"),
         QT_TR_NOOP("expert read back from disk"),
+        // Activation offload (memory.offload_activations): the recomputed blocks' saved inputs in
+        // host memory, and the two of them on the device while one is copied down and one back.
+        QT_TR_NOOP("offloaded activations"),
+        QT_TR_NOOP("offloaded activations in flight"),
     };
     for (const char* part : kParts) {
         if (name == QLatin1String(part))

@@ -5,6 +5,7 @@
 // tiny Wan 2.1 to its end and its validation videos are in the gallery; a Wan 2.2 A14B run
 // takes the expert choice into job.json, exports a file per expert, each verified, and the
 // Sample page renders with both experts' adapters. TUNEFRAME_SCREENSHOT_DIR keeps screenshots.
+#include "app/jobs/MemoryEstimate.h"
 #include "app/jobs/ModelFacts.h"
 #include "app/runs/TrainingRuns.h"
 #include "tests/ui/TrainStudio.h"
@@ -59,6 +60,7 @@ private slots:
     void initTestCase();
     void aWanFolderShowsWhatTheEngineFoundAndOnlyItsRows();
     void framesAndSizesSnapToTheModel();
+    void activationsOffloadOnlyWhereABlockRecomputes();
     void theWanDemoTrainsToItsEndAndFillsTheGallery();
     void anA14BRunTakesItsExpertExportsAPairAndSamplesWithBoth();
 
@@ -223,6 +225,86 @@ void TestWanTraining::framesAndSizesSnapToTheModel() {
     QTest::keyClick(sizes, Qt::Key_Return);
     QCOMPARE(sizes->text(), QStringLiteral("80x112"));
     QVERIFY(!note->isVisible());
+}
+
+void TestWanTraining::activationsOffloadOnlyWhereABlockRecomputes() {
+    // The demo preset trains without gradient checkpointing: no block recomputes, so there is no
+    // saved input to offload and the box is off, saying why.
+    QVERIFY(form()->selectPreset(kWanDemoPreset));
+    QVERIFY(chooseModel(model(QStringLiteral("wan2.1-tiny"))));
+    auto* advanced = child<QToolButton>(form(), "advancedToggle");
+    if (!advanced->isChecked())
+        QTest::mouseClick(advanced, Qt::LeftButton);
+    auto* offload = child<QCheckBox>(form(), "offloadActivationsCheck");
+    auto* checkpointing = child<QCheckBox>(form(), "gradientCheckpointingCheck");
+    auto* blocks = child<QSpinBox>(form(), "blocksToSwapSpin");
+    const auto offloads = [this] {
+        return form()
+            ->job()
+            .value(QStringLiteral("memory"))
+            .toObject()
+            .value(QStringLiteral("offload_activations"))
+            .toBool();
+    };
+    QVERIFY(offload->isVisible());
+    QVERIFY(!checkpointing->isChecked());
+    QCOMPARE(blocks->value(), 0);
+    QVERIFY(!offload->isEnabled());
+    QVERIFY2(offload->toolTip().contains(QStringLiteral("gradient checkpointing")),
+             qPrintable(offload->toolTip()));
+
+    // Checkpointing on: the box turns on and its tick reaches the job, which the engine takes.
+    QTest::mouseClick(checkpointing, Qt::LeftButton);
+    QVERIFY(offload->isEnabled());
+    QTest::mouseClick(offload, Qt::LeftButton);
+    QVERIFY(offload->isChecked());
+    QVERIFY(offloads());
+    QTRY_VERIFY2_WITH_TIMEOUT(form()->isValid(), qPrintable(form()->validationError()), 30000);
+    // The pre-flight estimate names what moved: the inputs in host memory, two on the device.
+    const auto hasPart = [](const QVector<MemoryEstimate::Phase>& phases, const QString& name) {
+        for (const MemoryEstimate::Phase& phase : phases)
+            for (const MemoryEstimate::Part& part : phase.parts)
+                if (phase.name == QLatin1String("train") && part.name == name && part.bytes > 0)
+                    return true;
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(
+        form()->memoryEstimate() &&
+            hasPart(form()->memoryEstimate()->hostPhases, QStringLiteral("offloaded activations")),
+        30000);
+    QVERIFY(hasPart(form()->memoryEstimate()->phases,
+                    QStringLiteral("offloaded activations in flight")));
+    auto* memory = child<QLabel>(form(), "memoryEstimateLabel");
+    QVERIFY2(memory->text().contains(QStringLiteral("In host memory while training")) &&
+                 memory->text().contains(QStringLiteral("offloaded activations")),
+             qPrintable(memory->text()));
+
+    // Checkpointing off again: the job no longer offloads, so the engine is never refused...
+    QTest::mouseClick(checkpointing, Qt::LeftButton);
+    QVERIFY(!offload->isEnabled());
+    QVERIFY(!offload->isChecked());
+    QVERIFY(!offloads());
+    // ... until an offloaded block recomputes, which brings the wish back.
+    blocks->setValue(1);
+    QVERIFY(offload->isEnabled());
+    QVERIFY(offload->isChecked());
+    QVERIFY(offloads());
+    QTRY_VERIFY2_WITH_TIMEOUT(form()->isValid(), qPrintable(form()->validationError()), 30000);
+
+    // "Use these settings" and a preset bring it back through the job.
+    const QJsonObject state = form()->formState();
+    QVERIFY(form()->selectPreset(kWanDemoPreset));
+    QVERIFY(!offload->isChecked());
+    form()->restoreFormState(kWanDemoPreset, state);
+    QVERIFY(offload->isChecked());
+    QCOMPARE(blocks->value(), 1);
+    QVERIFY(offloads());
+
+    // The option is the engine's for every family: CogVideoX offers it too.
+    QVERIFY(form()->selectPreset(QStringLiteral("cogvideox-tiny.lora.cpu")));
+    QVERIFY(chooseModel(m_studio.tinyPipeline));
+    QVERIFY(offload->isVisible());
+    QCOMPARE(offload->isEnabled(), checkpointing->isChecked() || blocks->value() > 0);
 }
 
 void TestWanTraining::theWanDemoTrainsToItsEndAndFillsTheGallery() {

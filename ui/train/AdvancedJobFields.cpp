@@ -294,6 +294,10 @@ QWidget* AdvancedJobFields::fieldWidget(const QString& jobField) const {
     return nullptr;
 }
 
+bool AdvancedJobFields::gradientCheckpointing() const {
+    return m_checkpointingCheck->isChecked();
+}
+
 void AdvancedJobFields::setExpanded(bool expanded) {
     const QSignalBlocker blocker(m_toggle);
     m_toggle->setChecked(expanded);

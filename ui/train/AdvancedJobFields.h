@@ -38,6 +38,8 @@ public:
     QString inputError() const;
     // The widget that sets a job field ("dataset.frame_buckets"), or null for one not here.
     QWidget* fieldWidget(const QString& jobField) const;
+    // Whether blocks recompute their activations in the backward pass (gradient_checkpointing).
+    bool gradientCheckpointing() const;
     void setExpanded(bool expanded);
     bool isExpanded() const;
     // The chosen model, or none while it is unknown: which rows apply and what buckets it takes.

@@ -2,6 +2,7 @@
 
 #include "ui/train/FormFields.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -35,19 +36,21 @@ ModelFamilyRows::ModelFamilyRows(QWidget* parent, QFormLayout* form)
     // At most the model's depth (the engine refuses more); setFacts narrows it.
     , m_blocksToSwapSpin(
           FormFields::jobSpinBox(parent, "blocksToSwapSpin", "memory.blocks_to_swap"))
+    , m_offloadActivationsCheck(new QCheckBox(parent))
     , m_imageDropoutSpin(new QDoubleSpinBox(parent)) {
     m_summary->setObjectName(QStringLiteral("modelSummaryLabel"));
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setForegroundRole(QPalette::PlaceholderText);
     m_form->addRow(m_summary);
+    m_offloadActivationsCheck->setObjectName(QStringLiteral("offloadActivationsCheck"));
     m_imageDropoutSpin->setObjectName(QStringLiteral("noisedImageDropoutSpin"));
     FormFields::setJobRange(m_imageDropoutSpin, "dataset.noised_image_dropout");
     m_imageDropoutSpin->setDecimals(2);
     m_imageDropoutSpin->setSingleStep(0.05);
-    for (QWidget* field :
-         std::initializer_list<QWidget*>{m_taskCombo, m_expertCombo, m_inactiveExpertCombo,
-                                         m_blocksToSwapSpin, m_imageDropoutSpin}) {
+    for (QWidget* field : std::initializer_list<QWidget*>{
+             m_taskCombo, m_expertCombo, m_inactiveExpertCombo, m_blocksToSwapSpin,
+             m_offloadActivationsCheck, m_imageDropoutSpin}) {
         auto* label = new QLabel(parent);
         label->setBuddy(field);
         m_labels.append(label);
@@ -62,7 +65,14 @@ ModelFamilyRows::ModelFamilyRows(QWidget* parent, QFormLayout* form)
         emit edited();
     });
     connect(m_inactiveExpertCombo, &QComboBox::currentIndexChanged, this, &ModelFamilyRows::edited);
-    connect(m_blocksToSwapSpin, &QSpinBox::valueChanged, this, &ModelFamilyRows::edited);
+    connect(m_blocksToSwapSpin, &QSpinBox::valueChanged, this, [this] {
+        updateOffloadActivations();
+        emit edited();
+    });
+    connect(m_offloadActivationsCheck, &QCheckBox::toggled, this, [this](bool checked) {
+        m_wantsActivationOffload = checked;
+        emit edited();
+    });
     connect(m_imageDropoutSpin, &QDoubleSpinBox::valueChanged, this, &ModelFamilyRows::edited);
     retranslateUi();
     clear();
@@ -108,6 +118,7 @@ void ModelFamilyRows::setJob(const QJsonObject& job) {
     const QSignalBlocker expertBlocker(m_expertCombo);
     const QSignalBlocker inactiveBlocker(m_inactiveExpertCombo);
     const QSignalBlocker swapBlocker(m_blocksToSwapSpin);
+    const QSignalBlocker offloadBlocker(m_offloadActivationsCheck);
     const QSignalBlocker dropoutBlocker(m_imageDropoutSpin);
     // The defaults are common/training_job.h's, for a field the job leaves out.
     m_wantedTask = job.value(QStringLiteral("task")).toString(QStringLiteral("t2v"));
@@ -123,6 +134,8 @@ void ModelFamilyRows::setJob(const QJsonObject& job) {
     // A preset's count past this model's depth shows as all of them; the engine has the last
     // word on the value written.
     m_blocksToSwapSpin->setValue(memory.value(QStringLiteral("blocks_to_swap")).toInt(0));
+    m_wantsActivationOffload = memory.value(QStringLiteral("offload_activations")).toBool(false);
+    m_gradientCheckpointing = job.value(QStringLiteral("gradient_checkpointing")).toBool(true);
     m_imageDropoutSpin->setValue(
         child(job, "dataset").value(QStringLiteral("noised_image_dropout")).toDouble(0.05));
     updateRows();
@@ -132,7 +145,11 @@ QJsonObject ModelFamilyRows::values() const {
     if (!m_facts)
         return {};
     QJsonObject values{{QStringLiteral("task"), task()}};
-    QJsonObject memory{{QStringLiteral("blocks_to_swap"), m_blocksToSwapSpin->value()}};
+    // Off where no block recomputes, which the engine would refuse.
+    QJsonObject memory{
+        {QStringLiteral("blocks_to_swap"), m_blocksToSwapSpin->value()},
+        {QStringLiteral("offload_activations"),
+         m_offloadActivationsCheck->isEnabled() && m_offloadActivationsCheck->isChecked()}};
     if (m_facts->hasTwoExperts()) {
         values.insert(
             QStringLiteral("flow_matching"),
@@ -164,9 +181,39 @@ QWidget* ModelFamilyRows::fieldWidget(const QString& jobField) const {
         return m_inactiveExpertCombo;
     if (jobField == QLatin1String("memory.blocks_to_swap"))
         return m_blocksToSwapSpin;
+    if (jobField == QLatin1String("memory.offload_activations"))
+        return m_offloadActivationsCheck;
     if (jobField == QLatin1String("dataset.noised_image_dropout"))
         return m_imageDropoutSpin;
     return nullptr;
+}
+
+void ModelFamilyRows::setGradientCheckpointing(bool on) {
+    if (on == m_gradientCheckpointing)
+        return;
+    m_gradientCheckpointing = on;
+    updateOffloadActivations();
+}
+
+void ModelFamilyRows::updateOffloadActivations() {
+    const bool recomputes = m_gradientCheckpointing || m_blocksToSwapSpin->value() > 0;
+    m_offloadActivationsCheck->setEnabled(recomputes);
+    {
+        const QSignalBlocker blocker(m_offloadActivationsCheck);
+        m_offloadActivationsCheck->setChecked(recomputes && m_wantsActivationOffload);
+    }
+    m_offloadActivationsCheck->setToolTip(
+        recomputes
+            ? tr("Keeps the input each recomputed block saves for the backward pass in host "
+                 "memory instead of on the GPU, copying it back just before the block "
+                 "recomputes: saves about one tensor as large as the video's tokens per block of "
+                 "GPU "
+                 "memory (about 13 GB for a 14B model at 81 × 480 × 832), for as much host RAM and "
+                 "a copy "
+                 "each way over PCIe per block. Training gives the same results. The estimate "
+                 "below counts it.")
+            : tr("Only blocks that recompute their activations have an input to offload: turn "
+                 "on gradient checkpointing (under Advanced) or offload some blocks."));
 }
 
 void ModelFamilyRows::updateRows() {
@@ -187,6 +234,8 @@ void ModelFamilyRows::updateRows() {
     m_form->setRowVisible(m_inactiveExpertCombo,
                           twoExperts && m_expertCombo->currentData().toString() == kExperts.last());
     m_form->setRowVisible(m_blocksToSwapSpin, known && m_facts->layers > 0);
+    m_form->setRowVisible(m_offloadActivationsCheck, known);
+    updateOffloadActivations();
     m_form->setRowVisible(m_imageDropoutSpin, known && !m_facts->trainsByFlowMatching() &&
                                                   m_facts->hasTask(QStringLiteral("i2v")));
     if (known)
@@ -194,8 +243,12 @@ void ModelFamilyRows::updateRows() {
 }
 
 void ModelFamilyRows::retranslateUi() {
-    const QStringList labels{tr("Task"), tr("Expert"), tr("Idle expert waits in"),
-                             tr("Offload blocks"), tr("First-frame dropout")};
+    const QStringList labels{tr("Task"),
+                             tr("Expert"),
+                             tr("Idle expert waits in"),
+                             tr("Offload blocks"),
+                             tr("Offload activations"),
+                             tr("First-frame dropout")};
     for (qsizetype row = 0; row < m_labels.size(); ++row)
         m_labels.at(row)->setText(labels.at(row));
     m_taskCombo->setItemText(0, tr("Text to video"));
@@ -226,6 +279,7 @@ void ModelFamilyRows::retranslateUi() {
            "other blocks and two swapped ones. Lets a model larger than the GPU train, at some "
            "speed (the copies overlap the computation); swapped blocks always recompute their "
            "activations. The estimate below counts it."));
+    m_offloadActivationsCheck->setText(tr("Keep recomputed blocks' inputs in host memory"));
     m_imageDropoutSpin->setToolTip(
         tr("The share of steps that train without the first frame's picture, so the model also "
            "learns to follow the prompt alone (cogvideox-factory's noised image dropout)."));

@@ -275,6 +275,10 @@ NewRunForm::NewRunForm(QWidget* parent)
         m_modelEdit->setToolTip(QDir::toNativeSeparators(folder));
     });
     connect(m_validateAtStartCheck, &QCheckBox::toggled, this, &NewRunForm::onEdited);
+    // Before onEdited, so the job it announces already has the offload the checkpointing allows.
+    connect(m_advanced, &AdvancedJobFields::edited, this, [this] {
+        m_familyRows->setGradientCheckpointing(m_advanced->gradientCheckpointing());
+    });
     connect(m_advanced, &AdvancedJobFields::edited, this, &NewRunForm::onEdited);
     connect(m_familyRows, &ModelFamilyRows::edited, this, &NewRunForm::onEdited);
     connect(m_inspector, &ModelInspector::inspected, this, &NewRunForm::onModelInspected);
@@ -539,24 +543,24 @@ QString NewRunForm::memoryWarning() const {
     const MemoryEstimate::Phase* largest = m_estimate ? m_estimate->largestPhase() : nullptr;
     const Capacity available = capacity();
     const QLocale locale;
-    // On a GPU, offloaded blocks, a parked expert and an offloaded optimizer wait in the
-    // computer's memory, which the processes share.
+    // On a GPU, offloaded blocks and activations, a parked expert and an offloaded optimizer
+    // wait in the computer's memory, which the processes share.
     const MemoryEstimate::Phase* host = m_estimate ? m_estimate->largestHostPhase() : nullptr;
     const qint64 hostNeeded = host ? host->totalBytes * launchPlan().processCount() : 0;
     if (host && !available.host && m_gpus.hostAvailableBytes > 0 &&
         hostNeeded > m_gpus.hostAvailableBytes &&
         (!largest || available.bytes <= 0 || largest->totalBytes <= available.bytes))
         return tr("%1 keeps about %2 in this computer's memory, more than the %3 available. "
-                  "Offload fewer blocks, park the idle expert on the disk, or close other "
-                  "programs.")
+                  "Offload fewer blocks or no activations, park the idle expert on the disk, or "
+                  "close other programs.")
             .arg(MemoryEstimate::phaseTitle(host->name), locale.formattedDataSize(hostNeeded),
                  locale.formattedDataSize(m_gpus.hostAvailableBytes));
     if (!largest || available.bytes <= 0 || largest->totalBytes <= available.bytes)
         return QString();
     return tr("%1 needs about %2 per process, more than the %3 %4. Lower the batch size or the "
               "largest bucket, turn on gradient checkpointing or VAE tiling, choose an 8-bit or "
-              "CPU-offloaded optimizer, store the base weights in int8 or fp8, offload blocks to "
-              "host memory, add GPUs with ZeRO-2, or pick a preset for less memory.")
+              "CPU-offloaded optimizer, store the base weights in int8 or fp8, offload blocks or "
+              "activations to host memory, add GPUs with ZeRO-2, or pick a preset for less memory.")
         .arg(MemoryEstimate::phaseTitle(largest->name),
              locale.formattedDataSize(largest->totalBytes),
              locale.formattedDataSize(available.bytes), available.where);
