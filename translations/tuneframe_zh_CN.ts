@@ -140,6 +140,22 @@
         <source>The buckets of the Train page&apos;s form, which a run trains with; lists typed here become the form&apos;s.</source>
         <translation>这是“训练”页表单中的分桶，也就是运行训练时所用的分桶；在此输入的列表会写入该表单。</translation>
     </message>
+    <message>
+        <source>%1 becomes %2</source>
+        <translation>%1 改为 %2</translation>
+    </message>
+    <message>
+        <source>This model takes frame counts of %1k + 1: %2.</source>
+        <translation>此模型只接受 %1k + 1 的帧数：%2。</translation>
+    </message>
+    <message>
+        <source>%1x%2 becomes %3x%4</source>
+        <translation>%1x%2 改为 %3x%4</translation>
+    </message>
+    <message>
+        <source>This model takes sides in multiples of %1 pixels: %2.</source>
+        <translation>此模型的边长须为 %1 像素的倍数：%2。</translation>
+    </message>
 </context>
 <context>
     <name>BucketPreviewModel</name>

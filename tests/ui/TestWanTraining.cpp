@@ -5,10 +5,14 @@
 // tiny Wan 2.1 to its end and its validation videos are in the gallery; a Wan 2.2 A14B run
 // takes the expert choice into job.json, exports a file per expert, each verified, and the
 // Sample page renders with both experts' adapters. TUNEFRAME_SCREENSHOT_DIR keeps screenshots.
+#include "app/dataset/buckets/BucketPreviewModel.h"
 #include "app/jobs/MemoryEstimate.h"
 #include "app/jobs/ModelFacts.h"
 #include "app/runs/TrainingRuns.h"
 #include "tests/ui/TrainStudio.h"
+#include "ui/dataset/BucketPreviewDialog.h"
+#include "ui/dataset/DatasetBulkCommands.h"
+#include "ui/dataset/DatasetPage.h"
 #include "ui/gallery/GalleryPage.h"
 #include "ui/runs/RunControlBar.h"
 #include "ui/runs/RunExportDialog.h"
@@ -61,6 +65,7 @@ private slots:
     void aWanFolderShowsWhatTheEngineFoundAndOnlyItsRows();
     void framesAndSizesSnapToTheModel();
     void activationsOffloadOnlyWhereABlockRecomputes();
+    void theBucketPreviewTakesTheModelsMultiples();
     void theWanDemoTrainsToItsEndAndFillsTheGallery();
     void anA14BRunTakesItsExpertExportsAPairAndSamplesWithBoth();
 
@@ -305,6 +310,54 @@ void TestWanTraining::activationsOffloadOnlyWhereABlockRecomputes() {
     QVERIFY(chooseModel(m_studio.tinyPipeline));
     QVERIFY(offload->isVisible());
     QCOMPARE(offload->isEnabled(), checkpointing->isChecked() || blocks->value() > 0);
+}
+
+void TestWanTraining::theBucketPreviewTakesTheModelsMultiples() {
+    // 80x112 fits Wan 2.1 (sides in multiples of 16) and stays as typed.
+    QVERIFY(form()->selectPreset(kWanDemoPreset));
+    QVERIFY(chooseModel(model(QStringLiteral("wan2.1-tiny"))));
+    auto* advanced = child<QToolButton>(form(), "advancedToggle");
+    if (!advanced->isChecked())
+        QTest::mouseClick(advanced, Qt::LeftButton);
+    auto* sizes = child<QLineEdit>(form(), "resolutionBucketsEdit");
+    TrainStudio::typeInto(sizes, QStringLiteral("80x112"));
+    QTest::keyClick(sizes, Qt::Key_Return);
+    QCOMPARE(sizes->text(), QStringLiteral("80x112"));
+    DatasetPage* dataset = m_studio.window->datasetPage();
+    QTRY_COMPARE_WITH_TIMEOUT(dataset->trainingClipSettings().model.family, QStringLiteral("wan"),
+                              10000);
+    QCOMPARE(dataset->trainingClipSettings().model.sizeMultiple(), 16);
+
+    // Wan 2.2 TI2V-5B's 16x VAE and 2x patches take multiples of 32: once the engine has read
+    // the folder, the Dataset page's buckets are the ones it takes, 96x128 (80 and 112 rounded).
+    QVERIFY(chooseModel(model(QStringLiteral("wan2.2-tiny-ti2v"))));
+    QTRY_COMPARE_WITH_TIMEOUT(dataset->trainingClipSettings().model.sizeMultiple(), 32, 10000);
+    m_studio.window->showPage(MainWindow::Page::Dataset);
+    BucketPreviewDialog* preview = dataset->bulkCommands()->showBucketPreview();
+    QVERIFY(preview);
+    preview->updatePreview();
+    QCOMPARE(preview->config().resolutions.size(), std::size_t{1});
+    QCOMPARE(preview->config().resolutions.front().height, 96);
+    QCOMPARE(preview->config().resolutions.front().width, 128);
+    auto* note = child<QLabel>(preview, "bucketModelNote");
+    QVERIFY(note->isVisible());
+    QVERIFY2(note->text().contains(QStringLiteral("32")) &&
+                 note->text().contains(QStringLiteral("96x128")),
+             qPrintable(note->text()));
+    BucketPreviewModel* buckets = preview->previewModel();
+    QVERIFY(buckets->rowCount() > 0);
+    QCOMPARE(buckets->index(0, BucketPreviewModel::HeightColumn).data().toInt(), 96);
+    QCOMPARE(buckets->index(0, BucketPreviewModel::WidthColumn).data().toInt(), 128);
+    // The preview hands the lists the model takes to the Train form, which the engine accepts.
+    QTRY_COMPARE_WITH_TIMEOUT(form()
+                                  ->job()
+                                  .value(QStringLiteral("dataset"))
+                                  .toObject()
+                                  .value(QStringLiteral("resolution_buckets")),
+                              QJsonValue(QJsonArray{QJsonValue(QJsonArray{96, 128})}), 10000);
+    QTRY_VERIFY2_WITH_TIMEOUT(form()->isValid(), qPrintable(form()->validationError()), 30000);
+    preview->close();
+    m_studio.window->showPage(MainWindow::Page::Train);
 }
 
 void TestWanTraining::theWanDemoTrainsToItsEndAndFillsTheGallery() {

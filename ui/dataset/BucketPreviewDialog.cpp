@@ -27,6 +27,7 @@ BucketPreviewDialog::BucketPreviewDialog(ClipTableModel* clips, QWidget* parent)
     , m_framesEdit(new QLineEdit(this))
     , m_sourceLabel(new QLabel(this))
     , m_errorLabel(new QLabel(this))
+    , m_snapNote(new QLabel(this))
     , m_summaryLabel(new QLabel(this))
     , m_table(new QTableView(this))
     , m_chart(new BucketChartWidget(this)) {
@@ -40,6 +41,10 @@ BucketPreviewDialog::BucketPreviewDialog(ClipTableModel* clips, QWidget* parent)
     m_errorLabel->setWordWrap(true);
     m_errorLabel->setStyleSheet(QStringLiteral("color: #c94040;"));
     m_errorLabel->hide();
+    m_snapNote->setObjectName(QStringLiteral("bucketModelNote"));
+    m_snapNote->setWordWrap(true);
+    m_snapNote->setForegroundRole(QPalette::PlaceholderText);
+    m_snapNote->hide();
     m_summaryLabel->setObjectName(QStringLiteral("bucketSummaryLabel"));
     m_summaryLabel->setWordWrap(true);
     m_table->setObjectName(QStringLiteral("bucketTable"));
@@ -70,6 +75,7 @@ BucketPreviewDialog::BucketPreviewDialog(ClipTableModel* clips, QWidget* parent)
     layout->addWidget(m_sourceLabel);
     layout->addLayout(form);
     layout->addWidget(m_errorLabel);
+    layout->addWidget(m_snapNote);
     layout->addWidget(m_summaryLabel);
     layout->addWidget(splitter, 1);
     layout->addWidget(buttons);
@@ -106,12 +112,16 @@ void BucketPreviewDialog::setConfig(const tuneframe::common::BucketConfig& confi
 
 void BucketPreviewDialog::setClipSettings(const TrainingClipSettings& settings) {
     m_resizeMode = settings.resizeMode;
+    const bool otherModel = settings.model != m_model;
+    m_model = settings.model;
     retranslateUi();
     const bool sameLists = BucketListText::formatResolutions(settings.buckets.resolutions) ==
                                BucketListText::formatResolutions(m_config.resolutions) &&
                            settings.buckets.frame_buckets == m_config.frame_buckets;
     if (!sameLists && !m_updateTimer.isActive())
         setConfig(settings.buckets);
+    else if (otherModel)
+        updatePreview();
 }
 
 tuneframe::common::BucketConfig BucketPreviewDialog::config() const {
@@ -150,6 +160,7 @@ void BucketPreviewDialog::updatePreview() {
     // While the lists do not read, the last good preview stays on screen next to the error.
     if (!readConfig(&config))
         return;
+    config = snapToModel(config);
     const bool changed = BucketListText::formatResolutions(config.resolutions) !=
                              BucketListText::formatResolutions(m_config.resolutions) ||
                          config.frame_buckets != m_config.frame_buckets;
@@ -167,6 +178,40 @@ void BucketPreviewDialog::updatePreview() {
     m_summaryLabel->setText(parts.join(QStringLiteral(" · ")));
     if (changed)
         emit configChanged(config);
+}
+
+tuneframe::common::BucketConfig
+BucketPreviewDialog::snapToModel(const tuneframe::common::BucketConfig& typed) {
+    const tuneframe::common::BucketConfig taken = TrainingClipSettings::snapped(typed, m_model);
+    QStringList notes;
+    if (m_model.family.isEmpty()) {
+        m_snapNote->hide();
+        return taken;
+    }
+    QStringList frames;
+    for (const int count : typed.frame_buckets) {
+        if (m_model.snappedFrames(count) != count)
+            frames.append(tr("%1 becomes %2").arg(count).arg(m_model.snappedFrames(count)));
+    }
+    if (!frames.isEmpty())
+        notes.append(tr("This model takes frame counts of %1k + 1: %2.")
+                         .arg(m_model.frameStep())
+                         .arg(frames.join(QStringLiteral(", "))));
+    QStringList sizes;
+    for (const tuneframe::common::ResolutionBucket& size : typed.resolutions) {
+        const int height = m_model.snappedSide(size.height);
+        const int width = m_model.snappedSide(size.width);
+        if (height != size.height || width != size.width)
+            sizes.append(
+                tr("%1x%2 becomes %3x%4").arg(size.height).arg(size.width).arg(height).arg(width));
+    }
+    if (!sizes.isEmpty())
+        notes.append(tr("This model takes sides in multiples of %1 pixels: %2.")
+                         .arg(m_model.sizeMultiple())
+                         .arg(sizes.join(QStringLiteral(", "))));
+    m_snapNote->setText(notes.join(QLatin1Char('\n')));
+    m_snapNote->setVisible(!notes.isEmpty());
+    return taken;
 }
 
 void BucketPreviewDialog::changeEvent(QEvent* event) {

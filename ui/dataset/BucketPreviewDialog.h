@@ -18,8 +18,10 @@ class QTableView;
 // 720x480") and frame buckets ("49, 25"), and a table and a bar chart of the clips each bucket
 // takes and the clips dropped, by reason. The lists can be typed here too: valid ones are
 // handed on (configChanged) to become the Train form's, so the preview is always what Train
-// trains. The assignment is common/'s, the same that prepare runs. Non-modal: it follows clip
-// edits and the Train form while it stays open.
+// trains. The buckets are those the form's model takes (TrainingClipSettings::modelBuckets): a
+// frame count or side it does not take is rounded to the nearest it does, with a note, and the
+// rounded lists are what is handed on. The assignment is common/'s, the same that prepare runs.
+// Non-modal: it follows clip edits and the Train form while it stays open.
 class BucketPreviewDialog : public QDialog {
     Q_OBJECT
 
@@ -48,6 +50,8 @@ private:
     void scheduleUpdate();
     // Returns false with the error shown when the lists do not read.
     bool readConfig(tuneframe::common::BucketConfig* config);
+    // The typed lists as the model takes them; the note says what changed.
+    tuneframe::common::BucketConfig snapToModel(const tuneframe::common::BucketConfig& typed);
 
     QPointer<ClipTableModel> m_clips;
     BucketPreviewModel* m_previewModel;
@@ -59,6 +63,8 @@ private:
     QLabel* m_sourceLabel;
     QString m_resizeMode;
     QLabel* m_errorLabel;
+    QLabel* m_snapNote; // what the model's multiples changed in the lists
+    ModelFacts m_model;
     QLabel* m_summaryLabel;
     QTableView* m_table;
     BucketChartWidget* m_chart;

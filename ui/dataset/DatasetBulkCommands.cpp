@@ -252,9 +252,10 @@ BucketPreviewDialog* DatasetBulkCommands::showBucketPreview() {
     if (!m_bucketPreview) {
         m_bucketPreview = new BucketPreviewDialog(m_model, m_dialogParent);
         m_bucketPreview->setAttribute(Qt::WA_DeleteOnClose);
-        m_bucketPreview->setClipSettings(m_clipSettings);
+        // Connected first: lists the form's model does not take are handed back rounded.
         connect(m_bucketPreview, &BucketPreviewDialog::configChanged, this,
                 &DatasetBulkCommands::bucketConfigChanged);
+        m_bucketPreview->setClipSettings(m_clipSettings);
     }
     m_bucketPreview->show();
     m_bucketPreview->raise();

@@ -502,7 +502,8 @@ void DatasetPage::openSession() {
     m_sessionProject = project();
     const Project& current = *m_sessionProject;
     m_clipModel = std::make_unique<ClipTableModel>(current);
-    m_clipModel->setBucketConfig(m_hasClipSettings ? m_clipSettings.buckets
+    // The buckets as the form's model takes them (its VAE's and patches' multiples).
+    m_clipModel->setBucketConfig(m_hasClipSettings ? m_clipSettings.modelBuckets()
                                                    : DatasetPreferences(current).bucketConfig());
     m_curation = std::make_unique<ClipCuration>(current, m_clipModel.get());
     m_thumbnails =
@@ -575,7 +576,7 @@ void DatasetPage::setTrainingClipSettings(const TrainingClipSettings& settings) 
     m_bulkCommands->setClipSettings(settings);
     if (!m_clipModel)
         return;
-    m_clipModel->setBucketConfig(settings.buckets);
+    m_clipModel->setBucketConfig(settings.modelBuckets());
     m_choicesTimer.start();
     m_countsTimer.start();
 }

@@ -154,6 +154,9 @@ QWidget* TrainPage::createNewRunPanel() {
 
     connect(m_form, &NewRunForm::validityChanged, this, &TrainPage::updateLaunchButtons);
     connect(m_form, &NewRunForm::validityChanged, m_clipSettingsTimer, qOverload<>(&QTimer::start));
+    // The Dataset page's buckets follow the model's frame and size multiples.
+    connect(m_form, &NewRunForm::modelFactsChanged, m_clipSettingsTimer,
+            qOverload<>(&QTimer::start));
     connect(m_form, &NewRunForm::jobChanged, this, &TrainPage::onFormChanged);
     connect(m_form, &NewRunForm::datasetImportRequested, this, &TrainPage::datasetImportRequested);
     reloadPresets();
@@ -1067,6 +1070,8 @@ TrainingClipSettings TrainPage::clipSettings() const {
     const QString model = m_form->modelFolder();
     settings.imageToVideo =
         !model.isEmpty() && QFileInfo(model).isDir() && ConditionImages::isImageToVideoModel(model);
+    if (const std::optional<ModelFacts> facts = m_form->modelFacts())
+        settings.model = *facts;
     return settings;
 }
 

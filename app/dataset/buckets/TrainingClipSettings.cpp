@@ -4,6 +4,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 TrainingClipSettings TrainingClipSettings::fromJob(const QJsonObject& job) {
     const tuneframe::common::DatasetSettings defaults;
     const QJsonObject dataset = job.value(QStringLiteral("dataset")).toObject();
@@ -33,6 +35,38 @@ TrainingClipSettings TrainingClipSettings::fromJob(const QJsonObject& job) {
     return settings;
 }
 
+tuneframe::common::BucketConfig TrainingClipSettings::modelBuckets() const {
+    return snapped(buckets, model);
+}
+
+tuneframe::common::BucketConfig
+TrainingClipSettings::snapped(const tuneframe::common::BucketConfig& buckets,
+                              const ModelFacts& model) {
+    // Before the engine has described a model the lists stay as typed: the Train form and the
+    // engine's check say what is wrong with them.
+    if (model.family.isEmpty())
+        return buckets;
+    tuneframe::common::BucketConfig result;
+    result.max_frames = buckets.max_frames;
+    for (const int frames : buckets.frame_buckets) {
+        const int taken = model.snappedFrames(frames);
+        if (std::find(result.frame_buckets.begin(), result.frame_buckets.end(), taken) ==
+            result.frame_buckets.end())
+            result.frame_buckets.push_back(taken);
+    }
+    for (const tuneframe::common::ResolutionBucket& size : buckets.resolutions) {
+        const tuneframe::common::ResolutionBucket taken{model.snappedSide(size.height),
+                                                        model.snappedSide(size.width)};
+        const bool seen = std::any_of(
+            result.resolutions.begin(), result.resolutions.end(), [&](const auto& kept) {
+                return kept.height == taken.height && kept.width == taken.width;
+            });
+        if (!seen)
+            result.resolutions.push_back(taken);
+    }
+    return result;
+}
+
 bool TrainingClipSettings::crops() const {
     return resizeMode != QLatin1String("stretch");
 }
@@ -51,5 +85,5 @@ bool TrainingClipSettings::operator==(const TrainingClipSettings& other) const {
     return buckets.frame_buckets == other.buckets.frame_buckets &&
            sameSizes(buckets.resolutions, other.buckets.resolutions) &&
            buckets.max_frames == other.buckets.max_frames && resizeMode == other.resizeMode &&
-           imageToVideo == other.imageToVideo;
+           imageToVideo == other.imageToVideo && model == other.model;
 }
