@@ -4517,6 +4517,10 @@ What to do: %2</source>
             <numerusform>%n 次运行：%1</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 is outside %2 to %3 for %4.</source>
+        <translation>%4 的取值 %1 超出 %2 到 %3 的范围。</translation>
+    </message>
 </context>
 <context>
     <name>TaskProgressBar</name>

@@ -274,7 +274,8 @@ void TestTrainPage::trainStopContinueGalleryExport() {
     const QString merged = finished.at(2).at(3).toString();
     const int mergedIndex = adapters->findData(merged);
     QVERIFY(mergedIndex > 0);
-    QVERIFY(adapters->itemText(mergedIndex).contains(QStringLiteral("fine-tuned transformer")));
+    QVERIFY(adapters->itemText(mergedIndex)
+                .contains(QStringLiteral("LoRA merged into the transformer")));
     adapters->setCurrentIndex(mergedIndex);
     QVERIFY(
         !sample->findChild<QDoubleSpinBox*>(QStringLiteral("sampleLoraScaleSpin"))->isEnabled());

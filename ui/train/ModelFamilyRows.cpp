@@ -166,8 +166,10 @@ QJsonObject ModelFamilyRows::values() const {
 }
 
 QString ModelFamilyRows::task() const {
+    // Until the engine has read the folder (or where it cannot), the task asked for stands; the
+    // engine refuses it at start if the model does not do it.
     if (!m_facts)
-        return {};
+        return m_wantedTask;
     const QString chosen = m_taskCombo->currentData().toString();
     return m_facts->hasTask(chosen) ? chosen : m_facts->tasks.first();
 }

@@ -46,7 +46,7 @@ public:
     // The job fields the rows set for the current model, to merge over the preset; empty before
     // the engine has described the model.
     QJsonObject values() const;
-    // The task the run trains ("t2v", "i2v"); empty before the model is known.
+    // The task the run trains ("t2v", "i2v"): the one asked for until the model is known.
     QString task() const;
     // The widget that sets a job field ("flow_matching.expert"), or null for one not here.
     QWidget* fieldWidget(const QString& jobField) const;

@@ -1045,18 +1045,23 @@ QJsonObject NewRunForm::formValues() const {
     QJsonObject validation{{QStringLiteral("every_steps"), m_validationEverySpin->value()},
                            {QStringLiteral("at_start"), m_validateAtStartCheck->isChecked()},
                            {QStringLiteral("prompts"), prompts}};
-    // An image-to-video run's validation prompts each need a picture, which the dataset's
-    // condition frames give when the preset names none.
-    if (modelFacts()) {
-        const QJsonArray named =
-            object(m_presetJob, "validation").value(QStringLiteral("images")).toArray();
-        if (m_imageToVideo && !prompts.isEmpty() && named.size() < prompts.size() &&
-            !m_conditionPictures.isEmpty()) {
-            QJsonArray images;
+    // An image-to-video run's validation prompts each need a picture: the preset's or the
+    // restored run's, one per prompt while it names enough, else the dataset's condition frames.
+    // The task decides, whether or not the engine has read the folder yet: a job must not gain
+    // or lose its pictures with the timing of that answer.
+    const QJsonArray named =
+        object(m_presetJob, "validation").value(QStringLiteral("images")).toArray();
+    if (m_imageToVideo && !prompts.isEmpty()) {
+        QJsonArray images;
+        if (named.size() >= prompts.size()) {
+            for (qsizetype index = 0; index < prompts.size(); ++index)
+                images.append(named.at(index));
+        } else if (!m_conditionPictures.isEmpty()) {
             for (qsizetype index = 0; index < prompts.size(); ++index)
                 images.append(m_conditionPictures.at(index % m_conditionPictures.size()));
-            validation.insert(QStringLiteral("images"), images);
         }
+        if (!images.isEmpty())
+            validation.insert(QStringLiteral("images"), images);
     }
     values.insert(QStringLiteral("validation"), validation);
     values.insert(QStringLiteral("trigger_word"), m_triggerEdit->text().trimmed());
