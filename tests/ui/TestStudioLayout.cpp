@@ -227,8 +227,15 @@ void TestStudioLayout::openAt(const QSize& screen, MainWindow::Page page) {
 void TestStudioLayout::checkPage(QWidget* page, const QList<const QWidget*>& mustBeInView,
                                  const QString& name) {
     QTRY_VERIFY(page->isVisible());
-    QApplication::processEvents();
-    const QStringList problems = LayoutCheck::problems(page, mustBeInView);
+    // Splitters and stretched headers settle over a few passes of the event loop, more of them
+    // on a loaded machine: a page fits once it has settled, within a moment.
+    QStringList problems;
+    QTest::qWaitFor(
+        [&] {
+            problems = LayoutCheck::problems(page, mustBeInView);
+            return problems.isEmpty();
+        },
+        3000);
     const QString screen = QStringLiteral("%1x%2").arg(m_screen.width()).arg(m_screen.height());
     const QString folder = qEnvironmentVariable("TUNEFRAME_SCREENSHOT_DIR");
     if (!folder.isEmpty())

@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableWidget>
@@ -31,6 +32,7 @@ namespace {
 constexpr int kVideoRole = Qt::UserRole;
 constexpr int kThumbnailKeyRole = Qt::UserRole + 1;
 constexpr int kThumbnailSize = 128; // longest side
+constexpr int kMostGridMinimumWidth = 480;
 
 // Thumbnails are stored by content; a validation video is identified by its path, size and
 // time instead (hashing every video would cost more than decoding its first frame).
@@ -284,6 +286,19 @@ VideoPlayerWidget* GalleryPage::rightPlayer() const {
     return m_rightPlayer;
 }
 
+void GalleryPage::keepColumnTitlesReadable() {
+    // Side by side, the players take what the splitter gives them, and once their videos load
+    // they would take the grid's columns down to a few pixels: the grid keeps the width of its
+    // titles (up to half a laptop window; past that its columns scroll).
+    const QHeaderView* header = m_table->horizontalHeader();
+    // The vertical scroll bar counts whether or not it shows now: more steps bring it.
+    int width = m_table->verticalHeader()->sizeHint().width() + 2 * m_table->frameWidth() +
+                m_table->verticalScrollBar()->sizeHint().width();
+    for (int column = 0; column < m_table->columnCount(); ++column)
+        width += header->sectionSizeHint(column);
+    m_table->setMinimumWidth(std::min(width, kMostGridMinimumWidth));
+}
+
 qint64 GalleryPage::shownRun() const {
     return m_runId;
 }
@@ -405,6 +420,7 @@ void GalleryPage::rebuildTable() {
         place(video, false);
     for (const ValidationVideo& video : m_comparisonVideos)
         place(video, true);
+    keepColumnTitlesReadable();
 }
 
 void GalleryPage::onThumbnailReady(const QString& key, int size, const Thumbnail& thumbnail) {

@@ -51,6 +51,8 @@ private:
     void showNewestRunWithVideos();
     void onRunDeleted(qint64 runId);
     void rebuildTable();
+    // The grid no narrower than its column titles need, within reason.
+    void keepColumnTitlesReadable();
     void onValidationReady(const ValidationVideo& video);
     void onCellActivated(int row, int column);
     void onCompareClicked();
