@@ -305,35 +305,43 @@ void TestDatasetEditing::preferencesPersistAndFallBack() {
 void TestDatasetEditing::bucketsFollowTheTrainFormUntilSetHere() {
     DatasetPreferences preferences(*m_project);
     QString error;
+    // The Train page saves its form with the job under "job" (NewRunForm::formState()).
+    const auto formState = [](const QJsonObject& job) {
+        return QJsonObject{{QStringLiteral("job"), job}};
+    };
     // The CPU demo's shape, as the Train page saves its form.
     const QJsonObject form{
         {QStringLiteral("dataset"), QJsonObject{{QStringLiteral("frame_buckets"), QJsonArray{9}},
                                                 {QStringLiteral("resolution_buckets"),
                                                  QJsonArray{QJsonValue(QJsonArray{64, 96})}}}}};
-    QVERIFY2(TrainingPreferences(*m_project).save(QStringLiteral("cpu-demo"), form, &error),
-             qPrintable(error));
+    QVERIFY2(
+        TrainingPreferences(*m_project).save(QStringLiteral("cpu-demo"), formState(form), &error),
+        qPrintable(error));
     QVERIFY(!preferences.hasOwnBucketLists());
     tuneframe::common::BucketConfig config = preferences.bucketConfig();
     QCOMPARE(config.frame_buckets, std::vector<int>({9}));
     QCOMPARE(BucketListText::formatResolutions(config.resolutions), QStringLiteral("64x96"));
 
     // A form without buckets trains with the job's defaults; so does the preview.
-    QVERIFY(TrainingPreferences(*m_project).save(QStringLiteral("2b"), QJsonObject(), &error));
+    QVERIFY(TrainingPreferences(*m_project)
+                .save(QStringLiteral("2b"), formState(QJsonObject()), &error));
     QCOMPARE(preferences.bucketConfig().frame_buckets, std::vector<int>({49}));
     const QJsonObject noBuckets{{QStringLiteral("dataset"), QJsonObject()}};
-    QVERIFY(TrainingPreferences(*m_project).save(QStringLiteral("2b"), noBuckets, &error));
+    QVERIFY(
+        TrainingPreferences(*m_project).save(QStringLiteral("2b"), formState(noBuckets), &error));
     config = preferences.bucketConfig();
     QCOMPARE(config.frame_buckets, std::vector<int>({49}));
     QCOMPARE(BucketListText::formatResolutions(config.resolutions), QStringLiteral("480x720"));
     // A form whose lists no clip can fit (none listed) previews the defaults instead.
     const QJsonObject bad{
         {QStringLiteral("dataset"), QJsonObject{{QStringLiteral("frame_buckets"), QJsonArray()}}}};
-    QVERIFY(TrainingPreferences(*m_project).save(QStringLiteral("2b"), bad, &error));
+    QVERIFY(TrainingPreferences(*m_project).save(QStringLiteral("2b"), formState(bad), &error));
     QCOMPARE(preferences.bucketConfig().frame_buckets,
              BucketPreview::defaultConfig().frame_buckets);
 
     // Lists set here win over the form from then on.
-    QVERIFY(TrainingPreferences(*m_project).save(QStringLiteral("cpu-demo"), form, &error));
+    QVERIFY(
+        TrainingPreferences(*m_project).save(QStringLiteral("cpu-demo"), formState(form), &error));
     tuneframe::common::BucketConfig own;
     own.frame_buckets = {25};
     own.resolutions = {{480, 720}};

@@ -181,7 +181,12 @@ void TestRunMenu::shortcutsTrainPauseResumeSaveAndStop() {
     press("pauseRunAction");
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(runId), RunState::Paused, kEngineTimeoutMs);
     QCOMPARE(action("pauseRunAction")->text(), QStringLiteral("&Resume"));
-    QVERIFY(!action("saveNowAction")->isEnabled());
+    // A paused run still saves on request, and stays paused.
+    QVERIFY(action("saveNowAction")->isEnabled());
+    QSignalSpy pausedSaves(runs, &TrainingRuns::checkpointWritten);
+    press("saveNowAction");
+    QTRY_VERIFY_WITH_TIMEOUT(pausedSaves.size() >= 1, kEngineTimeoutMs);
+    QCOMPARE(stateOf(runId), RunState::Paused);
     const QString eta = page()->findChild<QLabel*>(QStringLiteral("runEtaLabel"))->text();
     QVERIFY2(eta.startsWith(QStringLiteral("Paused")), qPrintable(eta));
     const qsizetype pausedAt = runs->metrics(runId).size();
