@@ -48,10 +48,18 @@ int run_estimate(CommandContext& context) {
     for (std::size_t i = 0; i < estimate.phases.size(); ++i) {
         const train::PhaseMemory& phase = estimate.phases[i];
         std::string line = phase.phase + ": " + core::format_bytes(phase.total()) + " per process";
-        const std::uint64_t host = estimate.host_phases.at(i).total();
-        if (host > 0) {
-            line += ", and " + core::format_bytes(host) +
-                    " of host memory (swapped blocks, a parked expert, offloaded state)";
+        const train::PhaseMemory& host_phase = estimate.host_phases.at(i);
+        if (const std::uint64_t host = host_phase.total(); host > 0) {
+            // What takes it, by name: which lever (swapped blocks, a parked expert, offloaded
+            // activations or optimizer state) costs the host what.
+            std::string parts;
+            for (const train::MemoryPart& part : host_phase.parts) {
+                if (part.bytes > 0) {
+                    parts += (parts.empty() ? "" : ", ") + part.name + " " +
+                             core::format_bytes(part.bytes);
+                }
+            }
+            line += ", and " + core::format_bytes(host) + " of host memory (" + parts + ")";
         }
         if (phase.skipped) {
             line += " (not run: the job has no validation prompts)";
