@@ -47,8 +47,8 @@ VaeRun read_vae_options(Arguments& arguments) {
     vae.tile_width = positive_integer(arguments, "--tile-sample-min-width");
     vae.tile_overlap_height = arguments.number_option("--tile-overlap-factor-height", 0);
     vae.tile_overlap_width = arguments.number_option("--tile-overlap-factor-width", 0);
-    const bool tile_options = vae.tile_height || vae.tile_width || vae.tile_overlap_height ||
-                              vae.tile_overlap_width;
+    const bool tile_options =
+        vae.tile_height || vae.tile_width || vae.tile_overlap_height || vae.tile_overlap_width;
     vae.tiling = arguments.flag("--tiling");
     if (!vae.tiling && tile_options) {
         arguments.fail("the --tile-* options need --tiling.");

@@ -32,9 +32,9 @@ inline constexpr int kCacheKeyVersion = 1;
 
 enum class CacheEntryKind {
     Invalid,
-    Video,  // the clip's posterior moments
-    Image,  // image-to-video: the first processed frame's moments
-    Prompt, // T5 embeddings of a caption
+    Video,       // the clip's posterior moments
+    Image,       // image-to-video: the first processed frame's moments
+    Prompt,      // T5 embeddings of a caption
     ImageEmbeds, // image-to-video: the image encoder's tokens of the condition frame (Wan 2.1)
 };
 

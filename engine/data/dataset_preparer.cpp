@@ -248,10 +248,9 @@ bool PrepareRun::encode_clip(ClipPreprocessor& clip, const common::BucketAssignm
     // The clean first frame (or the frame the user chose).
     using torch::indexing::Slice;
     const at::Tensor first = !need_image && !need_embeds ? at::Tensor()
-                             : condition_frame
-                                 ? clip.decode({*condition_frame}, placement)
-                                       .to(in_.placement.device, in_.placement.dtype)
-                                 : pixels.index({Slice(), Slice(), Slice(0, 1)});
+                             : condition_frame ? clip.decode({*condition_frame}, placement)
+                                                     .to(in_.placement.device, in_.placement.dtype)
+                                               : pixels.index({Slice(), Slice(), Slice(0, 1)});
     if (need_embeds) {
         if (!image_encoder_) {
             image_encoder_ = in_.model->image_encoder(in_.placement);

@@ -6,8 +6,7 @@
 
 namespace tuneframe::dist {
 
-TensorParallelShards::TensorParallelShards(Communicator& group,
-                                           models::TensorParallelLayout layout)
+TensorParallelShards::TensorParallelShards(Communicator& group, models::TensorParallelLayout layout)
     : group_(group)
     , layout_(std::move(layout)) {}
 

@@ -52,7 +52,7 @@ struct SampleResult {
 };
 
 struct SamplerOptions {
-    WeightsPlacement placement; // dtype and device of every component
+    WeightsPlacement placement;                // dtype and device of every component
     std::optional<std::filesystem::path> lora; // into the (first) transformer
     // Two-expert models (Wan 2.2 A14B): a LoRA for the second, low-noise expert.
     std::optional<std::filesystem::path> lora_2;

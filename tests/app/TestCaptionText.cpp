@@ -157,8 +157,10 @@ void TestCaptionText::brokenUtf16IsRepairedAndFlagged_data() {
         << utf16(u"a cat \xD800 sleeps", true) << QStringLiteral("a cat \uFFFD sleeps")
         << int(Encoding::Utf16LittleEndian) << true;
     QTest::newRow("be, a lone low surrogate")
-        << utf16(u"a\xDC00" u"b", false) << QStringLiteral("a\uFFFDb") << int(Encoding::Utf16BigEndian)
-        << true;
+        << utf16(u"a\xDC00"
+                 u"b",
+                 false)
+        << QStringLiteral("a\uFFFDb") << int(Encoding::Utf16BigEndian) << true;
     QTest::newRow("le, a pair the wrong way round")
         << utf16(u"x\xDE00\xD83Dy", true) << QStringLiteral("x\uFFFD\uFFFDy")
         << int(Encoding::Utf16LittleEndian) << true;

@@ -14,9 +14,8 @@ at::Tensor pad_to_temporal_patches(const at::Tensor& latents, std::int64_t patch
     return torch::cat({first.expand({-1, missing, -1, -1, -1}), latents}, 1);
 }
 
-CogVideoXTransformerInputs
-diffusion_inputs(const diffusion::CogVideoXNoiseSchedule& schedule, const DiffusionBatch& batch,
-                 at::Tensor& noisy_input) {
+CogVideoXTransformerInputs diffusion_inputs(const diffusion::CogVideoXNoiseSchedule& schedule,
+                                            const DiffusionBatch& batch, at::Tensor& noisy_input) {
     noisy_input = schedule.add_noise(batch.latents, batch.noise, batch.timesteps);
     CogVideoXTransformerInputs inputs;
     inputs.hidden_states = batch.image_latents.defined()
@@ -51,8 +50,7 @@ DiffusionLoss diffusion_loss(CogVideoXTransformer3DModel& transformer,
                              const diffusion::CogVideoXNoiseSchedule& schedule,
                              const DiffusionBatch& batch) {
     at::Tensor noisy_input;
-    const CogVideoXTransformerInputs inputs =
-        diffusion_inputs(schedule, batch, noisy_input);
+    const CogVideoXTransformerInputs inputs = diffusion_inputs(schedule, batch, noisy_input);
     return diffusion_loss_of(schedule, batch, noisy_input, transformer->forward(inputs));
 }
 

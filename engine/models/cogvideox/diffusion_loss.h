@@ -44,9 +44,8 @@ DiffusionLoss diffusion_loss(CogVideoXTransformer3DModel& transformer,
 // The two halves of diffusion_loss, for pipeline stages, which run the transformer in parts.
 // The transformer's inputs for `batch`: its latents noised at its timesteps (beside the image
 // latents for image-to-video), which `noisy_input` receives.
-CogVideoXTransformerInputs
-diffusion_inputs(const diffusion::CogVideoXNoiseSchedule& schedule, const DiffusionBatch& batch,
-                 at::Tensor& noisy_input);
+CogVideoXTransformerInputs diffusion_inputs(const diffusion::CogVideoXNoiseSchedule& schedule,
+                                            const DiffusionBatch& batch, at::Tensor& noisy_input);
 // The loss of the transformer's v-prediction `prediction` for `batch`.
 DiffusionLoss diffusion_loss_of(const diffusion::CogVideoXNoiseSchedule& schedule,
                                 const DiffusionBatch& batch, const at::Tensor& noisy_input,

@@ -88,16 +88,16 @@ std::vector<WanArchitecture> wan_architectures() {
         all.push_back(ti2v);
     }
     {
-        WanArchitecture a14b = tiny("wan2.2-tiny-a14b", "tiny Wan 2.2 two-expert text-to-video (tests)",
-                                    "WanPipeline", {tiny_transformer(16, 16), tiny_transformer(16, 16)},
-                                    tiny_wan21_vae_config());
+        WanArchitecture a14b =
+            tiny("wan2.2-tiny-a14b", "tiny Wan 2.2 two-expert text-to-video (tests)", "WanPipeline",
+                 {tiny_transformer(16, 16), tiny_transformer(16, 16)}, tiny_wan21_vae_config());
         a14b.boundary_ratio = 0.875;
         all.push_back(a14b);
     }
-    all.push_back(released("wan2.1-t2v-1.3b", "WanPipeline", {"wan2.1-t2v-1.3b"},
-                           wan21_vae_config()));
-    all.push_back(released("wan2.1-t2v-14b", "WanPipeline", {"wan2.1-t2v-14b"},
-                           wan21_vae_config()));
+    all.push_back(
+        released("wan2.1-t2v-1.3b", "WanPipeline", {"wan2.1-t2v-1.3b"}, wan21_vae_config()));
+    all.push_back(
+        released("wan2.1-t2v-14b", "WanPipeline", {"wan2.1-t2v-14b"}, wan21_vae_config()));
     all.push_back(released("wan2.1-i2v-14b", "WanImageToVideoPipeline", {"wan2.1-i2v-14b"},
                            wan21_vae_config()));
     {
@@ -114,9 +114,8 @@ std::vector<WanArchitecture> wan_architectures() {
         all.push_back(t2v);
     }
     {
-        WanArchitecture i2v =
-            released("wan2.2-i2v-a14b", "WanImageToVideoPipeline",
-                     {"wan2.2-i2v-a14b", "wan2.2-i2v-a14b"}, wan21_vae_config());
+        WanArchitecture i2v = released("wan2.2-i2v-a14b", "WanImageToVideoPipeline",
+                                       {"wan2.2-i2v-a14b", "wan2.2-i2v-a14b"}, wan21_vae_config());
         i2v.boundary_ratio = 0.9;
         all.push_back(i2v);
     }

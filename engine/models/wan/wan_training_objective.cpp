@@ -10,7 +10,7 @@ namespace {
 
 using torch::indexing::Slice;
 
-constexpr const char* kCondition = "condition";   // mask and condition latents, on channels
+constexpr const char* kCondition = "condition";      // mask and condition latents, on channels
 constexpr const char* kImageEmbeds = "image_embeds"; // CLIP tokens
 constexpr const char* kFirstFrame = "first_frame";   // TI2V: the image's normalised latents
 constexpr int kTrainTimesteps = 1000;
@@ -39,8 +39,8 @@ WanTrainingObjective::WanTrainingObjective(const WanPipelineFolder& folder,
     , seed_(job.seed)
     , image_to_video_(job.task == "i2v")
     , placement_(placement)
-    , density_(diffusion::parse_timestep_density(job.flow_matching.density,
-                                                 "flow_matching.density"))
+    , density_(
+          diffusion::parse_timestep_density(job.flow_matching.density, "flow_matching.density"))
     , weighting_(diffusion::parse_loss_weighting(job.flow_matching.loss_weighting,
                                                  "flow_matching.loss_weighting"))
     , latents_mean_(statistic(folder.vae_config.latents_mean))
@@ -79,7 +79,8 @@ WanTrainingObjective::sampling(const common::FlowMatchingSettings& settings,
     return s;
 }
 
-const diffusion::FlowMatchingTimestepSampler& WanTrainingObjective::timestep_sampler(int expert) const {
+const diffusion::FlowMatchingTimestepSampler&
+WanTrainingObjective::timestep_sampler(int expert) const {
     return experts_.at(static_cast<std::size_t>(expert));
 }
 
@@ -187,8 +188,8 @@ at::Tensor WanTrainingObjective::first_frame_mask(const at::Tensor& latents) con
 TransformerInputs WanTrainingObjective::inputs(const TrainingBatch& batch,
                                                at::Tensor& noisy_input) const {
     const c10::ScalarType dtype = placement_.dtype;
-    noisy_input = diffusion::flow_matching_noisy_input(batch.latents, batch.noise, batch.sigmas)
-                      .to(dtype);
+    noisy_input =
+        diffusion::flow_matching_noisy_input(batch.latents, batch.noise, batch.sigmas).to(dtype);
     TransformerInputs in;
     in.encoder_hidden_states = batch.prompt_embeds;
     in.timestep = batch.timesteps;

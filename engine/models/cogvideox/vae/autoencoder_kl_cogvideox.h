@@ -49,7 +49,6 @@ struct AutoencoderKLCogVideoXConfig {
     std::int64_t spatial_compression_ratio() const;
 };
 
-
 // enable_tiling's arguments; a zero falls back to diffusers' default (tile = half the
 // config's sample size, overlap factors 1/6 for height and 1/5 for width).
 struct VaeTilingOptions {
