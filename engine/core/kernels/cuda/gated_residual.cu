@@ -129,15 +129,7 @@ bool gated_residual_supported(const GatedResidualForward& a) {
     if (!valid(a)) {
         return false;
     }
-    const cudaError_t fits =
-        detail::with_types(a.x_type, a.parameter_type, [&](auto x_tag, auto parameter_tag) {
-            using T = decltype(x_tag);
-            (void)parameter_tag;
-            return detail::cover_row(a.shape.width, 16 / sizeof(T), false).iterations > 0
-                       ? cudaSuccess
-                       : cudaErrorInvalidValue;
-        });
-    return fits == cudaSuccess;
+    return detail::row_kernels_cover(a.x_type, a.parameter_type, a.shape.width);
 }
 
 cudaError_t gated_residual_forward(const GatedResidualForward& a, cudaStream_t stream) {

@@ -231,6 +231,18 @@ inline RowCover cover_row(std::int64_t width, int vector_elements, bool aligned_
     return cover;
 }
 
+// Whether the row kernels take a row of `width` elements of `x` with `parameter` weights: a
+// pair of types they are built for, and a row the scalar path (which any alignment may need)
+// covers.
+inline bool row_kernels_cover(ElementType x, ElementType parameter, std::int64_t width) {
+    const cudaError_t fits = with_types(x, parameter, [&](auto x_tag, auto) {
+        using T = decltype(x_tag);
+        return cover_row(width, 16 / sizeof(T), false).iterations > 0 ? cudaSuccess
+                                                                      : cudaErrorInvalidValue;
+    });
+    return fits == cudaSuccess;
+}
+
 // Calls launch.template operator()<VEC, ITERS>() for a cover's vector width and iterations.
 template <int VectorElements, typename Launch>
 cudaError_t with_cover(const RowCover& cover, Launch&& launch) {

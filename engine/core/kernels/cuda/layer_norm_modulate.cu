@@ -234,16 +234,8 @@ bool layer_norm_modulate_supported(const LayerNormModulateForward& a) {
     if (!valid(a)) {
         return false;
     }
-    const cudaError_t fits =
-        detail::with_types(a.x_type, a.parameter_type, [&](auto x_tag, auto parameter_tag) {
-            using T = decltype(x_tag);
-            (void)parameter_tag;
-            // The backward's dy and dx are fresh allocations: only the row width can fail.
-            return detail::cover_row(a.shape.width, 16 / sizeof(T), false).iterations > 0
-                       ? cudaSuccess
-                       : cudaErrorInvalidValue;
-        });
-    return fits == cudaSuccess;
+    // The backward's dy and dx are fresh allocations: only the row width can fail.
+    return detail::row_kernels_cover(a.x_type, a.parameter_type, a.shape.width);
 }
 
 cudaError_t layer_norm_modulate_forward(const LayerNormModulateForward& a, cudaStream_t stream) {
